@@ -1,0 +1,94 @@
+// The sudoku solver: the whole public API of solver/.
+//
+// Thread-safety: every function here is reentrant. The solver keeps its state on the caller's
+// stack and allocates nothing on the heap per puzzle, so any number of threads may call Solve()
+// at once.
+#ifndef SUDOKU_SOLVER_SOLVER_H_
+#define SUDOKU_SOLVER_SOLVER_H_
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sudoku {
+
+inline constexpr int kCells = 81;
+
+// What happened to one puzzle. Mirrors sudoku.wire.Verdict (proto/sudoku.proto).
+enum class Verdict : uint8_t {
+  kSolved,      // a solution was found (and, with max_solutions >= 2, it is the only one)
+  kMultiple,    // two or more solutions; `solution` holds the first found
+  kUnsolvable,  // the givens are consistent but admit no solution
+  kInvalid,     // malformed text or clashing givens; `error` says which and where
+};
+
+// Why a puzzle text is invalid. Plain data so that reporting it costs no allocation; Describe()
+// renders it for people.
+struct PuzzleError {
+  enum class Kind : uint8_t {
+    kNone,
+    kLength,        // `found` = the number of characters
+    kCharacter,     // `position` = the offending character, `character` = it
+    kRowRepeat,     // `position` = the second occurrence, `first` = the first, `character` = digit
+    kColumnRepeat,  // as kRowRepeat
+    kBoxRepeat,     // as kRowRepeat
+  };
+  Kind kind = Kind::kNone;
+  char character = 0;
+  uint32_t position = 0;  // 0-based offset into the puzzle text
+  uint32_t first = 0;     // 0-based offset of the first occurrence of a repeated digit
+  uint32_t found = 0;     // length found, for kLength
+
+  explicit operator bool() const { return kind != Kind::kNone; }
+};
+
+// The reason in words, without the location of the puzzle in its input, e.g.
+// "expected 81 cells, found 80", "bad character 'x' (expected 1-9, or . 0 _ - for a blank)",
+// "digit 5 repeated in row 3 (r3c2 and r3c7)".
+std::string Describe(const PuzzleError& error);
+
+// A puzzle as the kernel takes it: cell i (row-major) is 0 for a blank or the digit 1-9.
+using Grid = std::array<uint8_t, kCells>;
+
+// Checks an 81-character puzzle text (digits 1-9; '.', '0', '_', '-' for blanks) and converts it.
+// Returns a falsy PuzzleError on success. Finds the first error in text order.
+PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept;
+
+struct Limits {
+  // Stop after this many solutions: 1 = first solution, 2 = uniqueness verdict. 0 acts as 1.
+  uint32_t max_solutions = 1;
+};
+
+struct Result {
+  Verdict verdict = Verdict::kInvalid;
+  uint32_t solutions = 0;  // solutions found, at most Limits::max_solutions
+  uint32_t guesses = 0;    // branches the search took; 0 = solved by propagation alone
+  std::array<char, kCells> solution{};  // ASCII '1'-'9', valid when solutions > 0
+  PuzzleError error;       // set when verdict == kInvalid
+};
+
+// Parses, validates and solves one puzzle text.
+Result Solve(std::string_view text, Limits limits = {}) noexcept;
+
+// Solves an already-validated grid. Givens that clash make it kUnsolvable, never kInvalid.
+Result SolveGrid(const Grid& grid, Limits limits = {}) noexcept;
+
+// The kernels compiled in, best first, and which one Solve() uses. SUDOKU_FORCE_ISA (e.g.
+// "portable", "sse4.1", "avx2", "avx512") forces one at start-up; an unknown or unsupported name
+// falls back to the best available and is reported by KernelSelectionNote().
+struct Kernel {
+  const char* name;                                  // "avx512", "avx2", "sse4.1", "portable"
+  bool (*supported)();                               // does this CPU run it?
+  void (*solve)(const Grid& grid, Limits limits, Result* result);
+};
+const Kernel& ActiveKernel() noexcept;
+// Every kernel compiled in (supported by this CPU or not), best first.
+std::span<const Kernel* const> AllKernels() noexcept;
+// Empty, or why SUDOKU_FORCE_ISA was not honoured.
+std::string_view KernelSelectionNote() noexcept;
+
+}  // namespace sudoku
+
+#endif  // SUDOKU_SOLVER_SOLVER_H_
