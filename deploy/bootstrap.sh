@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian 12 packages, only those missing), then configures and builds
+# sudokud into $SUDOKU_BUILD_DIR (default: build/ at the top of the checkout).
+#
+# Used by the README's two commands (deploy/demo.sh and tests/run_all.sh); safe to run again.
+# Environment: SUDOKU_BUILD_DIR, SUDOKU_BUILD_TYPE (default Release), SUDOKU_CMAKE_ARGS (extra
+# arguments for cmake), SUDOKU_EXTRA_PACKAGES (more Debian packages to ensure).
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${SUDOKU_BUILD_DIR:-$top/build}
+
+packages=(
+  cmake ninja-build g++ pkg-config python3
+  libboost-dev libboost-program-options-dev libtbb-dev
+  libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev
+)
+# shellcheck disable=SC2206
+packages+=(${SUDOKU_EXTRA_PACKAGES:-})
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  sudo=()
+  if [[ $(id -u) != 0 ]]; then sudo=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# shellcheck disable=SC2206
+extra_args=(${SUDOKU_CMAKE_ARGS:-})
+cmake -S "$top" -B "$build_dir" -G Ninja \
+  -DCMAKE_BUILD_TYPE="${SUDOKU_BUILD_TYPE:-Release}" "${extra_args[@]}" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
