@@ -1,0 +1,280 @@
+#include "solver/puzzle_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace sudoku {
+namespace {
+
+constexpr size_t kGridRows = 9;
+constexpr size_t kRowCells = 9;
+
+bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == '|'; }
+bool IsRulerChar(char c) { return c == '-' || c == '+' || c == '=' || c == '|'; }
+
+// What one line (trailing whitespace removed) could be. Which reading wins depends on whether a
+// grid is open, so Next() decides.
+struct LineShape {
+  bool blank = false;
+  bool comment = false;
+  bool separated = false;     // has a space, tab or '|'
+  bool ruler_chars = true;    // only '-', '+', '=', '|', spaces and tabs
+  bool joints = false;        // has a '+' or '='
+  uint32_t cells = 0;         // characters other than spaces, tabs and '|'
+  size_t length = 0;          // characters after trimming
+};
+
+std::string_view TrimRight(std::string_view line) {
+  size_t end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) --end;
+  return line.substr(0, end);
+}
+
+LineShape Shape(std::string_view line) {
+  LineShape shape;
+  shape.length = line.size();
+  if (line.empty()) {
+    shape.blank = true;
+    return shape;
+  }
+  if (line[0] == '#') {
+    shape.comment = true;
+    return shape;
+  }
+  for (const char c : line) {
+    if (IsSeparator(c)) {
+      shape.separated = true;
+      if (c != '|') continue;
+    } else {
+      ++shape.cells;
+    }
+    if (!IsRulerChar(c)) shape.ruler_chars = false;
+    if (c == '+' || c == '=') shape.joints = true;
+  }
+  return shape;
+}
+
+// A ruler is made of '-', '+', '=' and '|' only (so that a mistyped row with a digit in it is
+// never skipped) and has a '+' or '=', or is not nine cells long: "---------" is a row of nine
+// blanks, "+-------+" a ruler.
+bool IsRuler(const LineShape& shape) {
+  return shape.ruler_chars && (shape.joints || shape.cells != kRowCells);
+}
+bool IsRow(const LineShape& shape) { return shape.cells == kRowCells && !IsRuler(shape); }
+
+void AddRow(std::string_view line, uint64_t number, size_t row, PuzzleRecord* record) {
+  record->row_lines[row] = number;
+  size_t cell = row * kRowCells;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (IsSeparator(line[i])) continue;
+    record->cells[cell] = line[i];
+    record->columns[cell] = static_cast<uint32_t>(i + 1);
+    ++cell;
+  }
+}
+
+std::string LineText(uint64_t line) { return "line " + std::to_string(line); }
+
+}  // namespace
+
+// Splits the stream into lines through one fixed buffer. Reads what the stream has ready rather
+// than waiting for a full buffer, so that puzzles piped in slowly are seen as they arrive.
+class PuzzleReader::LineSource {
+ public:
+  explicit LineSource(std::istream* in) : in_(in), buffer_(kBufferBytes) {}
+
+  // The next line without its '\n'. `*length` is its length in bytes; when it is over
+  // kMaxLineBytes, `*line` is empty (the line was counted, not kept).
+  bool Next(std::string_view* line, size_t* length) {
+    while (true) {
+      const char* begin = buffer_.data() + begin_;
+      const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', end_ - begin_));
+      if (newline != nullptr) {
+        const size_t size = static_cast<size_t>(newline - begin);
+        begin_ += size + 1;
+        return Emit(std::string_view(begin, size), line, length);
+      }
+      if (skipped_ > 0 || end_ - begin_ > kMaxLineBytes) {
+        // Too long to keep: count what is buffered and drop it.
+        skipped_ += end_ - begin_;
+        begin_ = end_ = 0;
+      }
+      if (eof_) {
+        if (skipped_ == 0 && begin_ == end_) return false;
+        const std::string_view rest(buffer_.data() + begin_, end_ - begin_);
+        begin_ = end_;
+        return Emit(rest, line, length);
+      }
+      Fill();
+    }
+  }
+
+  uint64_t lines() const { return lines_; }
+
+ private:
+  static constexpr size_t kBufferBytes = 4 * kMaxLineBytes;
+
+  bool Emit(std::string_view text, std::string_view* line, size_t* length) {
+    ++lines_;
+    if (skipped_ > 0) {
+      *length = skipped_ + text.size();
+      *line = {};
+      skipped_ = 0;
+    } else {
+      *length = text.size();
+      *line = text;
+    }
+    return true;
+  }
+
+  void Fill() {
+    if (begin_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    std::streambuf* buf = in_->rdbuf();
+    try {
+      // sgetc() waits for at least one byte; in_avail() then says how many came with it.
+      if (buf == nullptr || std::streambuf::traits_type::eq_int_type(
+                                buf->sgetc(), std::streambuf::traits_type::eof())) {
+        eof_ = true;
+        in_->setstate(std::ios::eofbit);
+        return;
+      }
+      const std::streamsize ready = std::max<std::streamsize>(buf->in_avail(), 1);
+      const auto room = static_cast<std::streamsize>(buffer_.size() - end_);
+      end_ += static_cast<size_t>(buf->sgetn(buffer_.data() + end_, std::min(ready, room)));
+    } catch (...) {
+      // A read error (filebuf throws from underflow): report it the stream's way.
+      eof_ = true;
+      in_->setstate(std::ios::badbit);
+    }
+  }
+
+  std::istream* in_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  size_t skipped_ = 0;  // bytes of an over-long line dropped so far
+  bool eof_ = false;
+  uint64_t lines_ = 0;
+};
+
+std::string Describe(const LayoutError& error) {
+  const std::string found = std::to_string(error.found);
+  switch (error.kind) {
+    case LayoutError::Kind::kNone:
+      return "no error";
+    case LayoutError::Kind::kLineLength:
+      return "expected 81 cells, found " + found;
+    case LayoutError::Kind::kRowLength:
+      return "expected 9 cells in a grid row, found " + found;
+    case LayoutError::Kind::kGridEnds:
+      return "grid ends after " + found + (error.found == 1 ? " row" : " rows") + " (expected 9)";
+    case LayoutError::Kind::kLineTooLong:
+      return "line of " + found + " characters is too long (the limit is " +
+             std::to_string(PuzzleReader::kMaxLineBytes) + ")";
+  }
+  return "unknown layout error";
+}
+
+CellSource PuzzleRecord::Source(int cell) const {
+  if (layout == Layout::kGrid) {
+    return {row_lines[static_cast<size_t>(cell) / kRowCells], columns[static_cast<size_t>(cell)]};
+  }
+  return {first_line, static_cast<uint32_t>(cell + 1)};
+}
+
+std::string LocateCell(const PuzzleRecord& record, int cell) {
+  const CellSource source = record.Source(cell);
+  return LineText(source.line) + ", column " + std::to_string(source.column);
+}
+
+std::string LocateRecord(const PuzzleRecord& record) { return LineText(record.first_line); }
+
+std::string Locate(const PuzzleRecord& record, const PuzzleError& error) {
+  if (error.kind == PuzzleError::Kind::kNone || error.kind == PuzzleError::Kind::kLength ||
+      error.position >= kCells) {
+    return LocateRecord(record);
+  }
+  return LocateCell(record, static_cast<int>(error.position));
+}
+
+std::string Locate(const LayoutError& error) { return LineText(error.line); }
+
+PuzzleReader::PuzzleReader(std::istream* in) : source_(std::make_unique<LineSource>(in)) {}
+
+PuzzleReader::~PuzzleReader() = default;
+
+uint64_t PuzzleReader::lines() const { return source_->lines(); }
+
+bool PuzzleReader::Next(PuzzleRecord* record) {
+  record->error = {};
+  // Rows of the open grid so far (0 = no grid open). A line inside a grid that is not a row
+  // still takes a row's place, so that one mistyped row spoils one grid, not the puzzles after.
+  size_t rows = 0;
+  uint64_t last_row_line = 0;
+  auto fail = [record](LayoutError::Kind kind, uint64_t line, size_t found) {
+    if (!record->error) record->error = {kind, line, static_cast<uint32_t>(found)};
+  };
+
+  std::string_view raw;
+  size_t raw_length = 0;
+  while (source_->Next(&raw, &raw_length)) {
+    const uint64_t number = source_->lines();
+    if (raw_length > kMaxLineBytes) {
+      if (rows == 0) {
+        record->layout = PuzzleRecord::Layout::kLine;
+        record->first_line = number;
+        fail(LayoutError::Kind::kLineTooLong, number, raw_length);
+        return true;
+      }
+      fail(LayoutError::Kind::kLineTooLong, number, raw_length);
+      last_row_line = number;
+    } else {
+      const std::string_view line = TrimRight(raw);
+      const LineShape shape = Shape(line);
+      if (rows == 0) {
+        if (shape.blank || shape.comment) continue;
+        if (shape.length == kCells) {
+          record->layout = PuzzleRecord::Layout::kLine;
+          record->first_line = number;
+          std::memcpy(record->cells.data(), line.data(), kCells);
+          return true;
+        }
+        if (IsRuler(shape)) continue;  // e.g. the border above a grid
+        if (!IsRow(shape)) {
+          record->layout = PuzzleRecord::Layout::kLine;
+          record->first_line = number;
+          if (shape.separated) {
+            fail(LayoutError::Kind::kRowLength, number, shape.cells);
+          } else {
+            fail(LayoutError::Kind::kLineLength, number, shape.length);
+          }
+          return true;
+        }
+        record->layout = PuzzleRecord::Layout::kGrid;
+        record->first_line = number;
+      } else if (shape.blank || shape.comment) {
+        fail(LayoutError::Kind::kGridEnds, last_row_line, rows);
+        return true;
+      } else if (IsRuler(shape)) {
+        continue;
+      }
+      if (IsRow(shape)) {
+        if (!record->error) AddRow(line, number, rows, record);
+      } else {
+        fail(LayoutError::Kind::kRowLength, number, shape.cells);
+      }
+      last_row_line = number;
+    }
+    if (++rows == kGridRows) return true;
+  }
+  if (rows == 0) return false;
+  fail(LayoutError::Kind::kGridEnds, last_row_line, rows);
+  return true;
+}
+
+}  // namespace sudoku

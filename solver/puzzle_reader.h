@@ -1,0 +1,126 @@
+// Reads puzzles from text as people and programs write them, one record per puzzle, keeping where
+// each cell came from so that an error can name its line and column.
+//
+// Layouts, any mix of them in one input:
+//   - one puzzle per line: exactly 81 characters once a trailing '\r' and trailing spaces and
+//     tabs are removed;
+//   - a 9-line grid: each row a line whose cells, once spaces, tabs and '|' are removed, are
+//     exactly 9 characters ("1 _ 3 | _ _ 6 | _ 8 _", "53..7....", "- - - 4 ..."). Ruler lines
+//     ("+-------+", "------+------", "=====") are skipped anywhere: a ruler is made of '-', '+',
+//     '=', '|', spaces and tabs only and has a '+' or '=' or is not 9 cells long, so that
+//     "---------" is a row of nine blanks. Inside a grid, any other line takes a row's place
+//     (spoiling the grid with an error); a blank line, a comment or the end of the input cuts it
+//     short;
+//   - blank lines and lines starting with '#' are skipped outside grids.
+// The reader checks layout only. What the cells hold (digits, blanks, clashes) is ParsePuzzle's
+// job, and Locate() turns its PuzzleError into a line and column of the input.
+//
+// Memory stays constant whatever the input: lines are read through a fixed buffer and a line
+// longer than kMaxLineBytes is counted, not stored.
+//
+// Thread-safety: a PuzzleReader is used by one thread at a time. PuzzleRecord is plain data.
+#ifndef SUDOKU_SOLVER_PUZZLE_READER_H_
+#define SUDOKU_SOLVER_PUZZLE_READER_H_
+
+#include <array>
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "solver/solver.h"
+
+namespace sudoku {
+
+// Why a record could not be formed. Locations are 1-based.
+struct LayoutError {
+  enum class Kind : uint8_t {
+    kNone,
+    // A line that is neither blank, a comment, a grid row nor a ruler, and has no space, tab or
+    // '|': taken as a one-line puzzle of the wrong length. `found` = its characters.
+    // "expected 81 cells, found 80"
+    kLineLength,
+    // A line with spaces, tabs or '|' (or any line inside a grid) that is not a row of 9 cells.
+    // `found` = its cells. "expected 9 cells in a grid row, found 8"
+    kRowLength,
+    // A blank line, a comment or the end of the input after `found` rows of a grid (1-8).
+    // `line` = the grid's last row. "grid ends after 4 rows (expected 9)"
+    kGridEnds,
+    // A line over kMaxLineBytes. `found` = its length in bytes.
+    // "line of 70000 characters is too long (the limit is 65536)"
+    kLineTooLong,
+  };
+  Kind kind = Kind::kNone;
+  uint64_t line = 0;
+  uint32_t found = 0;
+
+  explicit operator bool() const { return kind != Kind::kNone; }
+};
+
+// The reason in words, without the location (see the kinds above for each text).
+std::string Describe(const LayoutError& error);
+
+// Where a cell of a record came from.
+struct CellSource {
+  uint64_t line = 0;
+  uint32_t column = 0;
+};
+
+// One puzzle as read, or the layout error that kept it from being formed.
+struct PuzzleRecord {
+  enum class Layout : uint8_t { kLine, kGrid };
+
+  // The 81 cells in row-major order, as written (valid when !error).
+  std::array<char, kCells> cells{};
+  Layout layout = Layout::kLine;
+  // The line of the puzzle, or of the grid's first row.
+  uint64_t first_line = 0;
+  LayoutError error;
+  // Grid records only: the line of each row and the column of each cell. Left stale for line
+  // records, so that reading one costs no more than copying its 81 characters.
+  std::array<uint64_t, 9> row_lines;
+  std::array<uint32_t, kCells> columns;
+
+  std::string_view text() const { return {cells.data(), cells.size()}; }
+  // Where cell `cell` (0-80) came from.
+  CellSource Source(int cell) const;
+};
+
+// "line 12" for an error about the whole puzzle (its length) or "line 12, column 40" for one
+// about a cell (the cell ParsePuzzle points at: the bad character, or a repeated digit's second
+// occurrence).
+std::string Locate(const PuzzleRecord& record, const PuzzleError& error);
+// "line 12, column 40": where cell `cell` (0-80) came from.
+std::string LocateCell(const PuzzleRecord& record, int cell);
+// "line 12": where the record starts.
+std::string LocateRecord(const PuzzleRecord& record);
+// "line 7": where a layout error is.
+std::string Locate(const LayoutError& error);
+
+class PuzzleReader {
+ public:
+  static constexpr size_t kMaxLineBytes = 65536;
+
+  // Reads from `in`, which must outlive the reader.
+  explicit PuzzleReader(std::istream* in);
+  ~PuzzleReader();
+  PuzzleReader(const PuzzleReader&) = delete;
+  PuzzleReader& operator=(const PuzzleReader&) = delete;
+
+  // Fills `record` with the next puzzle or layout error. False at the end of the input (check
+  // the stream's bad() for a read error then).
+  bool Next(PuzzleRecord* record);
+
+  // Lines read so far.
+  uint64_t lines() const;
+
+ private:
+  class LineSource;
+
+  std::unique_ptr<LineSource> source_;
+};
+
+}  // namespace sudoku
+
+#endif  // SUDOKU_SOLVER_PUZZLE_READER_H_

@@ -1,0 +1,479 @@
+#include "solver/puzzle_reader.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace sudoku {
+namespace {
+
+// A well-known puzzle (Wikipedia's example) in every layout the tests use.
+constexpr std::string_view kPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+std::vector<PuzzleRecord> ReadAll(std::istream& in) {
+  PuzzleReader reader(&in);
+  std::vector<PuzzleRecord> records;
+  PuzzleRecord record;
+  while (reader.Next(&record)) records.push_back(record);
+  return records;
+}
+
+std::vector<PuzzleRecord> ReadAll(const std::string& text) {
+  std::istringstream in(text);
+  return ReadAll(in);
+}
+
+// "line 7: expected 81 cells, found 80", as the client prints a layout error.
+std::string ErrorText(const PuzzleRecord& record) {
+  if (!record.error) return "no error";
+  return Locate(record.error) + ": " + Describe(record.error);
+}
+
+std::string GridText(std::string_view puzzle, const std::string& row_prefix = "") {
+  std::string out;
+  for (int r = 0; r < 9; ++r) out += row_prefix + std::string(puzzle.substr(r * 9, 9)) + "\n";
+  return out;
+}
+
+TEST(PuzzleReader, ReadsOnePuzzlePerLine) {
+  const auto records = ReadAll(std::string(kPuzzle) + "\n" + std::string(81, '.') + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kLine);
+  EXPECT_EQ(records[0].first_line, 1u);
+  EXPECT_EQ(records[1].text(), std::string(81, '.'));
+  EXPECT_EQ(records[1].first_line, 2u);
+}
+
+TEST(PuzzleReader, KeepsCellsAsWritten) {
+  // Validation is ParsePuzzle's job: the reader passes any 81 characters on.
+  const std::string odd = std::string(80, 'x') + "0";
+  const auto records = ReadAll(odd + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].text(), odd);
+}
+
+TEST(PuzzleReader, StripsCarriageReturnAndTrailingBlanks) {
+  const auto records = ReadAll(std::string(kPuzzle) + "\r\n" + std::string(kPuzzle) + " \t \r\n" +
+                               std::string(kPuzzle));  // the last line has no newline
+  ASSERT_EQ(records.size(), 3u);
+  for (const auto& record : records) {
+    EXPECT_FALSE(record.error) << ErrorText(record);
+    EXPECT_EQ(record.text(), kPuzzle);
+  }
+  EXPECT_EQ(records[2].first_line, 3u);
+}
+
+TEST(PuzzleReader, SkipsBlankAndCommentLinesButCountsThem) {
+  const auto records =
+      ReadAll("# a comment\n\n   \n\t\r\n#" + std::string(80, 'x') + "\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].first_line, 6u);
+  EXPECT_EQ(LocateRecord(records[0]), "line 6");
+}
+
+TEST(PuzzleReader, EmptyInputHasNoRecords) {
+  EXPECT_TRUE(ReadAll("").empty());
+  EXPECT_TRUE(ReadAll("\n\n# only comments\n").empty());
+}
+
+TEST(PuzzleReader, LineCellsComeFromTheirColumns) {
+  const auto records = ReadAll("\n\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(LocateCell(records[0], 0), "line 3, column 1");
+  EXPECT_EQ(LocateCell(records[0], 80), "line 3, column 81");
+}
+
+TEST(PuzzleReader, ReadsPlainNineLineGrid) {
+  const auto records = ReadAll(GridText(kPuzzle));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].first_line, 1u);
+  EXPECT_EQ(LocateCell(records[0], 80), "line 9, column 9");
+}
+
+TEST(PuzzleReader, ReadsBoxedGridWithRulers) {
+  const std::string grid =
+      "+-------+-------+-------+\n"
+      "| 5 3 . | . 7 . | . . . |\n"
+      "| 6 . . | 1 9 5 | . . . |\n"
+      "| . 9 8 | . . . | . 6 . |\n"
+      "+-------+-------+-------+\n"
+      "| 8 . . | . 6 . | . . 3 |\n"
+      "| 4 . . | 8 . 3 | . . 1 |\n"
+      "| 7 . . | . 2 . | . . 6 |\n"
+      "+=======+=======+=======+\n"
+      "| . 6 . | . . . | 2 8 . |\n"
+      "| . . . | 4 1 9 | . . 5 |\n"
+      "| . . . | . 8 . | . 7 9 |\n"
+      "+-------+-------+-------+\n";
+  const auto records = ReadAll(grid + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].first_line, 2u);
+  EXPECT_EQ(LocateCell(records[0], 0), "line 2, column 3");
+  EXPECT_EQ(LocateCell(records[0], 4), "line 2, column 13");  // the 7
+  EXPECT_EQ(LocateCell(records[0], 80), "line 12, column 23");
+  EXPECT_EQ(records[1].first_line, 14u);
+}
+
+TEST(PuzzleReader, ReadsDashRulersAndOtherBlanks) {
+  const std::string grid =
+      "5 3 0 |0 7 0 |0 0 0\n"
+      "6 0 0 |1 9 5 |0 0 0\n"
+      "0 9 8 |0 0 0 |0 6 0\n"
+      "------+-------+------\n"
+      "8 _ _ |_ 6 _ |_ _ 3\n"
+      "4 _ _ |8 _ 3 |_ _ 1\n"
+      "7 _ _ |_ 2 _ |_ _ 6\n"
+      "---+---+---\n"
+      "- 6 - | - - - | 2 8 -\n"
+      "- - - - - - - - -\n"  // nine '-' blanks: a row, not a ruler
+      "_ _ _ _ 8 _ _ 7 9\n";
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(),
+            "530070000600195000098000060"
+            "8___6___34__8_3__17___2___6"
+            "-6----28----------____8__79");
+}
+
+TEST(PuzzleReader, RowOfNineDashesIsARow) {
+  std::string grid;
+  for (int r = 0; r < 9; ++r) grid += "---------\n";
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), std::string(81, '-'));
+}
+
+TEST(PuzzleReader, ReadsUnderscoreRowsAndTabs) {
+  const auto records = ReadAll(GridText(kPuzzle, "\t") + "1 _ 3 _ _ 6 _ 8 _\n" +
+                               std::string(8, '\n'));  // a grid cut short, then blank lines
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(LocateCell(records[0], 10), "line 2, column 3");
+  EXPECT_EQ(ErrorText(records[1]), "line 10: grid ends after 1 row (expected 9)");
+}
+
+TEST(PuzzleReader, GridsFollowEachOtherWithoutBlankLines) {
+  const auto records = ReadAll(GridText(kPuzzle) + GridText(kPuzzle) + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].first_line, 1u);
+  EXPECT_EQ(records[1].first_line, 10u);
+  EXPECT_EQ(records[1].layout, PuzzleRecord::Layout::kGrid);
+  EXPECT_EQ(records[2].first_line, 19u);
+  EXPECT_EQ(records[2].layout, PuzzleRecord::Layout::kLine);
+  for (const auto& record : records) EXPECT_EQ(record.text(), kPuzzle);
+}
+
+TEST(PuzzleReader, ShortLineIsALengthError) {
+  const auto records = ReadAll("# header\n" + std::string(kPuzzle.substr(0, 80)) + "\n" +
+                               std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 2: expected 81 cells, found 80");
+  EXPECT_EQ(records[0].first_line, 2u);
+  EXPECT_FALSE(records[1].error);
+}
+
+TEST(PuzzleReader, LongLineIsALengthError) {
+  const auto records = ReadAll(std::string(kPuzzle) + "5\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(ErrorText(records[0]), "line 1: expected 81 cells, found 82");
+}
+
+TEST(PuzzleReader, LineWithSeparatorsOutsideAGridIsARowError) {
+  const auto records = ReadAll("1 2 3 4 5 6 7 8\n5 3 . | . 7 . | . . . | 1\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 1: expected 9 cells in a grid row, found 8");
+  EXPECT_EQ(ErrorText(records[1]), "line 2: expected 9 cells in a grid row, found 10");
+}
+
+TEST(PuzzleReader, BadRowSpoilsOnlyItsGrid) {
+  std::string grid = GridText(kPuzzle);
+  grid.replace(grid.find("8...6...3"), 9, "8...6...");  // row 4: eight cells
+  const auto records = ReadAll(grid + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 4: expected 9 cells in a grid row, found 8");
+  EXPECT_EQ(records[0].first_line, 1u);
+  EXPECT_FALSE(records[1].error);
+  EXPECT_EQ(records[1].first_line, 10u);
+}
+
+TEST(PuzzleReader, PuzzleLineInsideAGridIsARowError) {
+  const auto records = ReadAll("53..7....\n" + std::string(kPuzzle) + "\n" + GridText(kPuzzle).substr(20));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 81");
+}
+
+TEST(PuzzleReader, FirstErrorOfAGridWins) {
+  const auto records = ReadAll("53..7....\n1 2\n1 2 3 4\n\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 2");
+  EXPECT_FALSE(records[1].error);
+}
+
+TEST(PuzzleReader, BlankLineEndsAGridEarly) {
+  const std::string grid = GridText(kPuzzle);
+  const std::string four_rows = grid.substr(0, 40);
+  const auto records = ReadAll("# grids\n" + four_rows + "\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 5: grid ends after 4 rows (expected 9)");
+  EXPECT_EQ(records[0].first_line, 2u);
+  EXPECT_FALSE(records[1].error);
+  EXPECT_EQ(records[1].first_line, 7u);
+}
+
+TEST(PuzzleReader, CommentEndsAGridEarly) {
+  const auto records =
+      ReadAll("53..7....\n+---+---+---+\n6..195...\n# comment\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 3: grid ends after 2 rows (expected 9)");
+  EXPECT_FALSE(records[1].error);
+}
+
+TEST(PuzzleReader, EndOfInputEndsAGridEarly) {
+  const auto records = ReadAll(GridText(kPuzzle).substr(0, 80) + "+---+\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(ErrorText(records[0]), "line 8: grid ends after 8 rows (expected 9)");
+}
+
+TEST(PuzzleReader, RulersOutsideGridsAreSkipped) {
+  const auto records =
+      ReadAll("+-------+\n=====\n--\n| - + - |\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].first_line, 5u);
+}
+
+TEST(PuzzleReader, NineCellRulerWithPlusIsARuler) {
+  // "+-------+" has nine cells, but a '+' or '=' makes it a ruler.
+  const auto records = ReadAll("+-------+\n" + GridText(kPuzzle, "|") + "+=======+\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+}
+
+TEST(PuzzleReader, TypoWithPlusInARowIsKeptForParsePuzzle) {
+  // A row with a digit in it is never a ruler, so ParsePuzzle gets to report the '+'.
+  std::string grid = GridText(kPuzzle);
+  grid[12] = '+';  // row 2, column 3
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].cells[11], '+');
+  EXPECT_EQ(LocateCell(records[0], 11), "line 2, column 3");
+}
+
+TEST(PuzzleReader, RulerLikeLineWithOtherCharactersIsAnError) {
+  // Only '-', '+', '=', '|' and blanks make a ruler; anything else must not vanish silently.
+  const auto records = ReadAll("5.3+..7\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(ErrorText(records[0]), "line 1: expected 81 cells, found 7");
+}
+
+// Produces `size` bytes of `fill` followed by `tail`, without holding them: the reader must
+// cope with lines longer than any buffer.
+class GeneratedBuf : public std::streambuf {
+ public:
+  GeneratedBuf(size_t size, char fill, std::string tail) : left_(size), tail_(std::move(tail)) {
+    chunk_.assign(4096, fill);
+  }
+
+ protected:
+  int_type underflow() override {
+    if (left_ > 0) {
+      const size_t n = std::min(left_, chunk_.size());
+      left_ -= n;
+      setg(chunk_.data(), chunk_.data(), chunk_.data() + n);
+      return traits_type::to_int_type(chunk_[0]);
+    }
+    if (!tail_done_ && !tail_.empty()) {
+      tail_done_ = true;
+      setg(tail_.data(), tail_.data(), tail_.data() + tail_.size());
+      return traits_type::to_int_type(tail_[0]);
+    }
+    return traits_type::eof();
+  }
+
+ private:
+  size_t left_;
+  std::string chunk_;
+  std::string tail_;
+  bool tail_done_ = false;
+};
+
+TEST(PuzzleReader, OverlongLineIsCountedNotStored) {
+  GeneratedBuf buf(10'000'000, '1', "\n" + std::string(kPuzzle) + "\n");
+  std::istream in(&buf);
+  const auto records = ReadAll(in);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]),
+            "line 1: line of 10000000 characters is too long (the limit is 65536)");
+  EXPECT_FALSE(records[1].error);
+  EXPECT_EQ(records[1].first_line, 2u);
+  EXPECT_FALSE(in.bad());
+}
+
+TEST(PuzzleReader, OverlongLastLineWithoutNewline) {
+  GeneratedBuf buf(PuzzleReader::kMaxLineBytes + 1, ' ', "");
+  std::istream in(&buf);
+  const auto records = ReadAll(in);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(ErrorText(records[0]), "line 1: line of 65537 characters is too long (the limit is 65536)");
+}
+
+TEST(PuzzleReader, LineOfTheLimitIsRead) {
+  // Trailing blanks are stripped after the length check, so this is the longest line kept.
+  const std::string text = std::string(kPuzzle);
+  const auto records =
+      ReadAll(text + std::string(PuzzleReader::kMaxLineBytes - 81, ' ') + "\n" + text);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+}
+
+TEST(PuzzleReader, OverlongLineInsideAGridSpoilsIt) {
+  const std::string grid = GridText(kPuzzle);
+  const std::string text = grid.substr(0, 20) + std::string(PuzzleReader::kMaxLineBytes + 5, '9') +
+                           "\n" + grid.substr(30) + std::string(kPuzzle) + "\n";
+  const auto records = ReadAll(text);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(ErrorText(records[0]), "line 3: line of 65541 characters is too long (the limit is 65536)");
+  EXPECT_FALSE(records[1].error);
+}
+
+TEST(PuzzleReader, ManyLinesAcrossBufferRefills) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::string(kPuzzle) + (i % 2 ? "\r\n" : "\n");
+  std::istringstream in(text);
+  PuzzleReader reader(&in);
+  PuzzleRecord record;
+  uint64_t count = 0;
+  while (reader.Next(&record)) {
+    ++count;
+    ASSERT_FALSE(record.error) << ErrorText(record);
+    ASSERT_EQ(record.text(), kPuzzle);
+    ASSERT_EQ(record.first_line, count);
+  }
+  EXPECT_EQ(count, 20000u);
+  EXPECT_EQ(reader.lines(), 20000u);
+}
+
+// Hands out one byte per underflow and reports nothing ready beyond it, like an unbuffered
+// stream or a slow pipe.
+class TrickleBuf : public std::streambuf {
+ public:
+  explicit TrickleBuf(std::string text) : text_(std::move(text)) {}
+
+ protected:
+  int_type underflow() override {
+    if (pos_ >= text_.size()) return traits_type::eof();
+    current_ = text_[pos_++];
+    setg(&current_, &current_, &current_ + 1);
+    return traits_type::to_int_type(current_);
+  }
+
+ private:
+  std::string text_;
+  size_t pos_ = 0;
+  char current_ = 0;
+};
+
+TEST(PuzzleReader, ReadsAByteAtATime) {
+  TrickleBuf buf(GridText(kPuzzle) + "\n" + std::string(kPuzzle) + "\n");
+  std::istream in(&buf);
+  const auto records = ReadAll(in);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[1].text(), kPuzzle);
+  EXPECT_EQ(records[1].first_line, 11u);
+}
+
+class FailingBuf : public std::streambuf {
+ protected:
+  int_type underflow() override { throw std::runtime_error("read error"); }
+};
+
+TEST(PuzzleReader, ReadErrorSetsBadBit) {
+  FailingBuf buf;
+  std::istream in(&buf);
+  PuzzleReader reader(&in);
+  PuzzleRecord record;
+  EXPECT_FALSE(reader.Next(&record));
+  EXPECT_TRUE(in.bad());
+}
+
+TEST(PuzzleReader, DescribesEveryLayoutError) {
+  using Kind = LayoutError::Kind;
+  EXPECT_EQ(Describe(LayoutError{Kind::kNone, 0, 0}), "no error");
+  EXPECT_EQ(Describe(LayoutError{Kind::kLineLength, 7, 80}), "expected 81 cells, found 80");
+  EXPECT_EQ(Describe(LayoutError{Kind::kRowLength, 7, 12}), "expected 9 cells in a grid row, found 12");
+  EXPECT_EQ(Describe(LayoutError{Kind::kGridEnds, 12, 4}), "grid ends after 4 rows (expected 9)");
+  EXPECT_EQ(Describe(LayoutError{Kind::kGridEnds, 12, 1}), "grid ends after 1 row (expected 9)");
+  EXPECT_EQ(Describe(LayoutError{Kind::kLineTooLong, 3, 70000}),
+            "line of 70000 characters is too long (the limit is 65536)");
+  EXPECT_EQ(Locate(LayoutError{Kind::kGridEnds, 12, 4}), "line 12");
+}
+
+TEST(PuzzleReader, LocatesPuzzleErrorsOnLines) {
+  const auto records = ReadAll("\n" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  PuzzleError error;
+  error.kind = PuzzleError::Kind::kCharacter;
+  error.position = 39;
+  EXPECT_EQ(Locate(records[0], error), "line 2, column 40");
+  error.kind = PuzzleError::Kind::kLength;
+  error.position = 0;
+  EXPECT_EQ(Locate(records[0], error), "line 2");
+}
+
+TEST(PuzzleReader, LocatesPuzzleErrorsInGrids) {
+  const std::string grid =
+      "5 3 . | . 7 . | . . .\n"
+      "6 . . | 1 9 5 | . . .\n"
+      ". 9 8 | . . . | . 6 .\n"
+      "------+-------+------\n"
+      "8 . . | . 6 . | . . 3\n"
+      "4 . . | 8 . 3 | . . 1\n"
+      "7 . . | . 2 . | . . 6\n"
+      "------+-------+------\n"
+      ". 6 . | . . . | 2 8 .\n"
+      ". . . | 4 1 9 | . . 5\n"
+      ". . . | . 8 . | . 7 9\n";
+  const auto records = ReadAll("# boxed\n" + grid);
+  ASSERT_EQ(records.size(), 1u);
+  PuzzleError error;
+  error.kind = PuzzleError::Kind::kColumnRepeat;
+  error.position = 9 * 5 + 8;  // r6c9
+  EXPECT_EQ(Locate(records[0], error), "line 8, column 21");
+  error.position = 9 * 6 + 4;  // r7c5
+  EXPECT_EQ(Locate(records[0], error), "line 10, column 11");
+  error.kind = PuzzleError::Kind::kLength;
+  EXPECT_EQ(Locate(records[0], error), "line 2");
+}
+
+TEST(PuzzleReader, ParsePuzzleErrorsPointAtTheGridCell) {
+  std::string grid = GridText(kPuzzle, "  ");
+  grid[3 * 12 + 2 + 1] = '8';  // row 4, column 2: an 8 already in row 4
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  Grid parsed;
+  const PuzzleError error = ParsePuzzle(records[0].text(), &parsed);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(Locate(records[0], error) + ": " + Describe(error),
+            "line 4, column 4: digit 8 repeated in row 4 (r4c1 and r4c2)");
+}
+
+}  // namespace
+}  // namespace sudoku
