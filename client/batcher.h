@@ -1,0 +1,72 @@
+// Cuts the input files into batches of puzzles, each with its request frame ready to send.
+//
+// Input is streamed: one file open at a time, read through a PuzzleReader, so memory holds the
+// batches in use and nothing more. Records with a layout error stay in their batch (to be
+// reported in order) but are not sent to the daemon.
+//
+// Thread-safety: a Batcher is used by one thread at a time. Batch is plain data.
+#ifndef SUDOKU_CLIENT_BATCHER_H_
+#define SUDOKU_CLIENT_BATCHER_H_
+
+#include <cstdint>
+#include <fstream>
+#include <istream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proto/sudoku.pb.h"
+#include "solver/puzzle_reader.h"
+
+namespace sudoku::client {
+
+// The name that stands for standard input on the command line.
+inline constexpr std::string_view kStdinName = "-";
+
+struct Batch {
+  uint64_t sequence = 0;  // position in the input, from 0; also the request's batch id
+  size_t size = 0;        // records in use: records[0, size)
+  std::vector<PuzzleRecord> records;
+  std::vector<uint32_t> inputs;  // the input each record came from (index into the input list)
+  size_t sent = 0;               // records without a layout error: the puzzles in `frame`
+  std::string frame;             // the length-prefixed Request; empty when sent == 0
+};
+
+class Batcher {
+ public:
+  // `inputs` are file names or kStdinName, read in order from `stdin_stream` for the latter.
+  Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
+          std::istream* stdin_stream);
+
+  // Checks that every input can be opened, so that a typo stops the run before anything is
+  // sent. Throws ClientError: "cannot open 'x.txt': No such file or directory".
+  void CheckInputs() const;
+
+  // Fills `batch` (reusing its storage) with up to batch_size records and numbers it
+  // `sequence`. False when the input is exhausted and the batch is empty. Throws ClientError
+  // when an input cannot be opened or read.
+  bool Fill(uint64_t sequence, Batch* batch);
+
+  // How the inputs are named in messages: "stdin" for kStdinName.
+  std::vector<std::string> DisplayNames() const;
+
+ private:
+  bool OpenNext();
+
+  std::vector<std::string> inputs_;
+  size_t batch_size_;
+  uint32_t solution_limit_;
+  std::istream* stdin_stream_;
+
+  size_t next_input_ = 0;
+  uint32_t current_input_ = 0;
+  std::unique_ptr<std::ifstream> file_;
+  std::vector<char> file_buffer_;
+  std::istream* in_ = nullptr;
+  std::unique_ptr<PuzzleReader> reader_;
+  wire::Request request_;  // reused, so that its puzzle strings keep their storage
+};
+
+}  // namespace sudoku::client
+
+#endif  // SUDOKU_CLIENT_BATCHER_H_

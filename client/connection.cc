@@ -1,0 +1,135 @@
+#include "client/connection.h"
+
+#include <cstring>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "client/client_error.h"
+
+namespace sudoku::client {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+// A response to a batch of 1000 puzzles is about 85 KB; start with room for a few.
+constexpr size_t kInitialReadBytes = 256 << 10;
+
+}  // namespace
+
+Connection::Connection(const asio::any_io_executor& executor, Endpoint endpoint,
+                       size_t max_frame_bytes)
+    : socket_(executor),
+      endpoint_(std::move(endpoint)),
+      max_frame_bytes_(max_frame_bytes),
+      in_(kInitialReadBytes) {}
+
+std::string Connection::PeerName() const { return "sudokud at " + endpoint_.ToString(); }
+
+asio::awaitable<void> Connection::Connect() {
+  const std::string address = endpoint_.ToString();
+  boost::system::error_code error;
+  tcp::resolver resolver(socket_.get_executor());
+  const auto results = co_await resolver.async_resolve(
+      endpoint_.host, endpoint_.port, asio::redirect_error(asio::use_awaitable, error));
+  if (error) {
+    throw ClientError("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
+                      error.message());
+  }
+  co_await asio::async_connect(socket_, results, asio::redirect_error(asio::use_awaitable, error));
+  if (error) {
+    throw ClientError("cannot connect to " + address + ": " + error.message() +
+                      " (is sudokud running? start it with: sudokud --listen " + address + ")");
+  }
+  // Batches are written whole; a lone small batch should not wait for Nagle.
+  socket_.set_option(tcp::no_delay(true), error);
+}
+
+void Connection::Lost(const boost::system::error_code& error) const {
+  throw ClientError("lost the connection to " + PeerName() + ": " + error.message());
+}
+
+asio::awaitable<void> Connection::Send(std::string_view frame) {
+  boost::system::error_code error;
+  co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
+                             asio::redirect_error(asio::use_awaitable, error));
+  if (error && !closed_) Lost(error);
+}
+
+asio::awaitable<bool> Connection::Receive(wire::Response* response) {
+  while (true) {
+    const std::string_view buffered(in_.data() + begin_, end_ - begin_);
+    const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes_);
+    size_t wanted = buffered.size() + 1;
+    switch (header.status) {
+      case wire::FrameHeader::Status::kTooLarge:
+        throw ClientError(PeerName() + " sent a response frame of " +
+                          std::to_string(header.body_bytes) + " bytes, over the limit of " +
+                          std::to_string(max_frame_bytes_));
+      case wire::FrameHeader::Status::kMalformed:
+        throw ClientError(PeerName() + " sent a malformed frame length");
+      case wire::FrameHeader::Status::kComplete:
+        wanted = header.prefix_bytes + header.body_bytes;
+        if (buffered.size() >= wanted) {
+          if (!wire::ParseFrameBody(buffered.substr(header.prefix_bytes, header.body_bytes),
+                                    response)) {
+            throw ClientError(PeerName() + " sent a response that does not decode");
+          }
+          begin_ += wanted;
+          co_return true;
+        }
+        break;
+      case wire::FrameHeader::Status::kNeedMore:
+        break;
+    }
+    // Make room for the rest of the frame at the end of the buffer.
+    if (begin_ > 0) {
+      std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (in_.size() < wanted) in_.resize(std::max(wanted, 2 * in_.size()));
+
+    boost::system::error_code error;
+    const size_t n = co_await socket_.async_read_some(
+        asio::buffer(in_.data() + end_, in_.size() - end_),
+        asio::redirect_error(asio::use_awaitable, error));
+    end_ += n;
+    if (closed_) co_return false;
+    if (error == asio::error::eof) {
+      if (begin_ == end_) co_return false;
+      throw ClientError(PeerName() + " closed the connection in the middle of a response");
+    }
+    if (error) Lost(error);
+  }
+}
+
+void Connection::Close() {
+  closed_ = true;
+  boost::system::error_code ignored;
+  socket_.shutdown(tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+std::string DescribeFault(const std::string& peer, const wire::ProtocolFault& fault) {
+  std::string kind = wire::ProtocolFault::Kind_Name(fault.kind());
+  if (kind.empty()) kind = "kind " + std::to_string(fault.kind());  // from a newer daemon
+  std::string text = peer + " reported a protocol fault: " + kind + ": " + fault.message();
+  switch (fault.kind()) {
+    case wire::ProtocolFault::FRAME_TOO_LARGE:
+    case wire::ProtocolFault::BATCH_TOO_LARGE:
+      text += " (try a smaller --batch)";
+      break;
+    case wire::ProtocolFault::TOO_MANY_CONNECTIONS:
+      text += " (try fewer --connections)";
+      break;
+    default:
+      break;
+  }
+  return text;
+}
+
+}  // namespace sudoku::client

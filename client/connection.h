@@ -1,0 +1,69 @@
+// One TCP connection to sudokud carrying length-prefixed frames (proto/sudoku.proto, top
+// comment): requests out, responses in, one Send and one Receive outstanding at a time, so that
+// a connection can keep several batches in flight.
+//
+// Errors come out as ClientError with the daemon's address and what to do, e.g.
+// "cannot connect to 127.0.0.1:9810: Connection refused (is sudokud running? start it with:
+// sudokud --listen 127.0.0.1:9810)".
+//
+// Thread-safety: none; use from the coroutines of one single-threaded io_context.
+#ifndef SUDOKU_CLIENT_CONNECTION_H_
+#define SUDOKU_CLIENT_CONNECTION_H_
+
+#include <utility>  // before Asio: asio issue 944
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "client/endpoint.h"
+#include "proto/framing.h"
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::client {
+
+class Connection {
+ public:
+  Connection(const boost::asio::any_io_executor& executor, Endpoint endpoint,
+             size_t max_frame_bytes = wire::kDefaultMaxFrameBytes);
+
+  boost::asio::awaitable<void> Connect();
+
+  // Writes one whole frame. Returns without error once Close() has been called.
+  boost::asio::awaitable<void> Send(std::string_view frame);
+
+  // Reads the next response. False when the daemon closed the connection between two responses,
+  // or after Close(). Throws on a broken connection or a frame that does not decode.
+  boost::asio::awaitable<bool> Receive(wire::Response* response);
+
+  // Closes the socket; outstanding Send and Receive calls return as described above.
+  void Close();
+
+  const Endpoint& endpoint() const { return endpoint_; }
+  // "sudokud at 127.0.0.1:9810", for messages.
+  std::string PeerName() const;
+
+ private:
+  [[noreturn]] void Lost(const boost::system::error_code& error) const;
+
+  boost::asio::ip::tcp::socket socket_;
+  Endpoint endpoint_;
+  size_t max_frame_bytes_;
+  bool closed_ = false;
+  // Received bytes not yet parsed: in_[begin_, end_).
+  std::vector<char> in_;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+};
+
+// "sudokud at 127.0.0.1:9810 reported a protocol fault: BATCH_TOO_LARGE: <message> (try a
+// smaller --batch)".
+std::string DescribeFault(const std::string& peer, const wire::ProtocolFault& fault);
+
+}  // namespace sudoku::client
+
+#endif  // SUDOKU_CLIENT_CONNECTION_H_

@@ -1,0 +1,44 @@
+// sudoku-client: the command-line client of sudokud.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "client/solve_command.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: sudoku-client COMMAND [options] [FILE...]
+
+Commands:
+  solve    solve puzzles through sudokud, one result line per puzzle in input order
+
+Run 'sudoku-client COMMAND --help' for a command's options.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Results are written in large blocks; C stdio is not used alongside.
+  std::ios::sync_with_stdio(false);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return sudoku::client::kExitError;
+  }
+  const std::string& command = args[0];
+  if (command == "solve") {
+    return sudoku::client::SolveMain({args.begin() + 1, args.end()}, std::cin, std::cout,
+                                     std::cerr);
+  }
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "sudoku-client " << SUDOKU_VERSION << "\n";
+    return 0;
+  }
+  std::cerr << "sudoku-client: unknown command '" << command
+            << "' (the commands: solve; see: sudoku-client --help)\n";
+  return sudoku::client::kExitError;
+}

@@ -1,0 +1,54 @@
+// `sudoku-client solve`: streams puzzles from files or stdin through sudokud and writes one result
+// line per puzzle, in input order, to stdout (formats in result_format.h), then a summary to
+// stderr.
+//
+// How: the input is cut into batches (Batcher); each of --connections connections keeps up to
+// --in-flight batches outstanding; results are put back in order (OrderedOutput). Batches are
+// issued only within a window ahead of the output, so memory stays bounded whatever the input
+// size and however late one batch is.
+//
+// Thread-safety: RunSolve() runs its own single-threaded io_context; call it from one thread.
+#ifndef SUDOKU_CLIENT_SOLVE_COMMAND_H_
+#define SUDOKU_CLIENT_SOLVE_COMMAND_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "client/endpoint.h"
+
+namespace sudoku::client {
+
+struct SolveOptions {
+  std::vector<Endpoint> endpoints;  // connections are spread over them in turn
+  uint32_t solution_limit = 1;      // 2 = --unique
+  size_t batch_size = 1000;
+  size_t in_flight = 4;             // per connection
+  size_t connections = 2;
+  std::vector<std::string> inputs;  // empty or "-" = stdin
+};
+
+// Exit statuses.
+inline constexpr int kExitSolved = 0;     // every puzzle solved
+inline constexpr int kExitUnsolved = 1;   // some were multiple, unsolvable or invalid
+inline constexpr int kExitError = 2;      // usage, input, connection or protocol error
+
+// Parses the arguments after "solve". Returns false after printing help to `out` (--help);
+// throws ClientError on a usage error.
+bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* options,
+                       std::ostream& out);
+
+// Runs the command; returns the exit status. Errors are printed to `err` as
+// "sudoku-client: <what> " and give kExitError.
+int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+// The whole subcommand: parse, then run.
+int SolveMain(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+              std::ostream& err);
+
+}  // namespace sudoku::client
+
+#endif  // SUDOKU_CLIENT_SOLVE_COMMAND_H_
