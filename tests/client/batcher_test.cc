@@ -1,0 +1,164 @@
+#include "client/batcher.h"
+
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "client/client_error.h"
+#include "proto/framing.h"
+
+namespace sudoku::client {
+namespace {
+
+const std::string kPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+std::string Puzzle(int i) {
+  std::string puzzle = kPuzzle;
+  puzzle[2] = static_cast<char>('1' + i % 9);  // tell them apart; validity does not matter here
+  puzzle[3] = static_cast<char>('1' + i / 9 % 9);
+  return puzzle;
+}
+
+wire::Request DecodeRequest(const Batch& batch) {
+  const wire::FrameHeader header = wire::DecodeFrameHeader(batch.frame, 1 << 30);
+  EXPECT_EQ(header.status, wire::FrameHeader::Status::kComplete);
+  EXPECT_EQ(header.prefix_bytes + header.body_bytes, batch.frame.size());
+  wire::Request request;
+  EXPECT_TRUE(wire::ParseFrameBody(
+      std::string_view(batch.frame).substr(header.prefix_bytes), &request));
+  return request;
+}
+
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/batcher_test_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string ErrorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const ClientError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(Batcher, CutsInputIntoNumberedBatches) {
+  std::string text;
+  for (int i = 0; i < 7; ++i) text += Puzzle(i) + "\n";
+  std::istringstream in(text);
+  Batcher batcher({}, 3, 2, &in);
+  Batch batch;
+  for (uint64_t sequence = 10; sequence < 13; ++sequence) {
+    ASSERT_TRUE(batcher.Fill(sequence, &batch));
+    const size_t expected = sequence < 12 ? 3 : 1;
+    EXPECT_EQ(batch.sequence, sequence);
+    EXPECT_EQ(batch.size, expected);
+    EXPECT_EQ(batch.sent, expected);
+    const wire::Request request = DecodeRequest(batch);
+    EXPECT_EQ(request.solve().batch_id(), sequence);
+    EXPECT_EQ(request.solve().solution_limit(), 2u);
+    ASSERT_EQ(request.solve().puzzles_size(), static_cast<int>(expected));
+    for (size_t i = 0; i < expected; ++i) {
+      const int index = static_cast<int>((sequence - 10) * 3 + i);
+      EXPECT_EQ(request.solve().puzzles(static_cast<int>(i)), Puzzle(index));
+      EXPECT_EQ(batch.records[i].text(), Puzzle(index));
+      EXPECT_EQ(batch.records[i].first_line, static_cast<uint64_t>(index + 1));
+    }
+  }
+  EXPECT_FALSE(batcher.Fill(13, &batch));
+  EXPECT_EQ(batch.size, 0u);
+}
+
+TEST(Batcher, KeepsLayoutErrorsInPlaceButDoesNotSendThem) {
+  std::istringstream in(Puzzle(0) + "\nshort\n" + Puzzle(1) + "\n");
+  Batcher batcher({"-"}, 10, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  EXPECT_EQ(batch.size, 3u);
+  EXPECT_EQ(batch.sent, 2u);
+  EXPECT_TRUE(batch.records[1].error);
+  const wire::Request request = DecodeRequest(batch);
+  ASSERT_EQ(request.solve().puzzles_size(), 2);
+  EXPECT_EQ(request.solve().puzzles(0), Puzzle(0));
+  EXPECT_EQ(request.solve().puzzles(1), Puzzle(1));
+}
+
+TEST(Batcher, BatchOfLayoutErrorsOnlyHasNoFrame) {
+  std::istringstream in("short\n1 2 3\n");
+  Batcher batcher({}, 10, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  EXPECT_EQ(batch.size, 2u);
+  EXPECT_EQ(batch.sent, 0u);
+  EXPECT_TRUE(batch.frame.empty());
+}
+
+TEST(Batcher, ReadsFilesInOrderAcrossBatchBoundaries) {
+  const std::string a = WriteFile("a.txt", Puzzle(0) + "\n" + Puzzle(1) + "\n");
+  const std::string b = WriteFile("b.txt", "# nothing\n");
+  const std::string c = WriteFile("c.txt", Puzzle(3) + "\n");
+  std::istringstream in(Puzzle(2) + "\n");
+  Batcher batcher({a, b, "-", c}, 3, 1, &in);
+  EXPECT_EQ(batcher.DisplayNames(), (std::vector<std::string>{a, b, "stdin", c}));
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  ASSERT_EQ(batch.size, 3u);
+  EXPECT_EQ(batch.records[0].text(), Puzzle(0));
+  EXPECT_EQ(batch.inputs[0], 0u);
+  EXPECT_EQ(batch.inputs[1], 0u);
+  EXPECT_EQ(batch.records[2].text(), Puzzle(2));
+  EXPECT_EQ(batch.inputs[2], 2u);
+  EXPECT_EQ(batch.records[2].first_line, 1u);
+  ASSERT_TRUE(batcher.Fill(1, &batch));
+  ASSERT_EQ(batch.size, 1u);
+  EXPECT_EQ(batch.records[0].text(), Puzzle(3));
+  EXPECT_EQ(batch.inputs[0], 3u);
+  EXPECT_FALSE(batcher.Fill(2, &batch));
+}
+
+TEST(Batcher, EmptyInputGivesNoBatch) {
+  std::istringstream in("");
+  Batcher batcher({}, 3, 1, &in);
+  Batch batch;
+  EXPECT_FALSE(batcher.Fill(0, &batch));
+}
+
+TEST(Batcher, MissingFileIsReportedBeforeAndDuringTheRun) {
+  const std::string missing = ::testing::TempDir() + "/batcher_test_missing.txt";
+  std::istringstream in("");
+  Batcher batcher({"-", missing}, 3, 1, &in);
+  const std::string expected = "cannot open '" + missing + "': No such file or directory";
+  EXPECT_EQ(ErrorOf([&] { batcher.CheckInputs(); }), expected);
+  Batch batch;
+  EXPECT_EQ(ErrorOf([&] { batcher.Fill(0, &batch); }), expected);
+}
+
+TEST(Batcher, DirectoryIsReported) {
+  std::istringstream in("");
+  const std::string dir = ::testing::TempDir();
+  Batcher batcher({dir}, 3, 1, &in);
+  EXPECT_EQ(ErrorOf([&] { batcher.CheckInputs(); }), "cannot open '" + dir + "': Is a directory");
+}
+
+class FailingBuf : public std::streambuf {
+ protected:
+  int_type underflow() override { throw std::runtime_error("read error"); }
+};
+
+TEST(Batcher, ReadErrorIsReported) {
+  FailingBuf buf;
+  std::istream in(&buf);
+  Batcher batcher({}, 3, 1, &in);
+  Batch batch;
+  EXPECT_EQ(ErrorOf([&] { batcher.Fill(0, &batch); }), "cannot read 'stdin': read error");
+}
+
+}  // namespace
+}  // namespace sudoku::client

@@ -1,0 +1,43 @@
+// Client test input with known answers: thousands of puzzles made from a few base puzzles by
+// sudoku's symmetries (so each answer is known without the solver under test), with unsolvable,
+// multiple-solution and invalid puzzles, 9-line grids, layout errors, blank and comment lines
+// mixed in. Used against the fake daemon and against the real sudokud.
+//
+// Thread-safety: stateless functions and plain data.
+#ifndef SUDOKU_TESTS_CLIENT_MIXED_INPUT_H_
+#define SUDOKU_TESTS_CLIENT_MIXED_INPUT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sudoku::testing {
+
+struct ExpectedLine {
+  enum class Kind { kExact, kSolutionOf };
+  Kind kind;
+  std::string text;  // the line, or the puzzle the line must solve
+};
+
+struct MixedInput {
+  std::string text;
+  std::vector<ExpectedLine> expected;  // one per puzzle, in order
+  uint64_t solved = 0;
+  uint64_t multiple = 0;
+  uint64_t unsolvable = 0;
+  uint64_t invalid = 0;
+};
+
+// About `puzzles` puzzles (every kind at least once). With `unique` (--unique) puzzles with
+// several solutions are expected as "multiple", else as any solution.
+MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique);
+
+// Empty when `output` has exactly the expected lines; else what is wrong, first mismatch first.
+std::string CheckOutput(const MixedInput& input, const std::string& output);
+
+// "puzzles N, solved N, multiple N, unsolvable N, invalid N, " as the summary starts.
+std::string SummaryCounts(const MixedInput& input);
+
+}  // namespace sudoku::testing
+
+#endif  // SUDOKU_TESTS_CLIENT_MIXED_INPUT_H_

@@ -1,0 +1,346 @@
+#include "client/solve_command.h"
+
+#include <utility>  // before Asio: asio issue 944
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <gtest/gtest.h>
+
+#include "client/client_error.h"
+#include "tests/client/fake_daemon.h"
+#include "tests/client/mixed_input.h"
+
+namespace sudoku::client {
+namespace {
+
+using sudoku::testing::CheckOutput;
+using sudoku::testing::FakeDaemon;
+using sudoku::testing::MakeMixedInput;
+using sudoku::testing::MixedInput;
+using sudoku::testing::SummaryCounts;
+
+const std::string kPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const std::string kSolution =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+// --- options ---
+
+SolveOptions Parse(const std::vector<std::string>& args) {
+  SolveOptions options;
+  std::ostringstream out;
+  EXPECT_TRUE(ParseSolveOptions(args, &options, out));
+  EXPECT_EQ(out.str(), "");
+  return options;
+}
+
+std::string UsageError(const std::vector<std::string>& args) {
+  SolveOptions options;
+  std::ostringstream out;
+  try {
+    ParseSolveOptions(args, &options, out);
+  } catch (const ClientError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(SolveOptions, Defaults) {
+  const SolveOptions options = Parse({});
+  ASSERT_EQ(options.endpoints.size(), 1u);
+  EXPECT_EQ(options.endpoints[0].ToString(), "127.0.0.1:9810");
+  EXPECT_EQ(options.solution_limit, 1u);
+  EXPECT_EQ(options.batch_size, 1000u);
+  EXPECT_EQ(options.in_flight, 4u);
+  EXPECT_EQ(options.connections, 2u);
+  EXPECT_TRUE(options.inputs.empty());
+}
+
+TEST(SolveOptions, EveryFlag) {
+  const SolveOptions options =
+      Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connect=[::1]:3", "--limit", "7", "--batch",
+             "50", "--in-flight", "9", "--connections", "3", "a.txt", "-", "b.txt"});
+  ASSERT_EQ(options.endpoints.size(), 3u);
+  EXPECT_EQ(options.endpoints[2].ToString(), "[::1]:3");
+  EXPECT_EQ(options.solution_limit, 7u);
+  EXPECT_EQ(options.batch_size, 50u);
+  EXPECT_EQ(options.in_flight, 9u);
+  EXPECT_EQ(options.connections, 3u);
+  EXPECT_EQ(options.inputs, (std::vector<std::string>{"a.txt", "-", "b.txt"}));
+}
+
+TEST(SolveOptions, UniqueIsLimitTwo) { EXPECT_EQ(Parse({"--unique"}).solution_limit, 2u); }
+
+TEST(SolveOptions, HelpPrintsUsage) {
+  SolveOptions options;
+  std::ostringstream out;
+  EXPECT_FALSE(ParseSolveOptions({"--help"}, &options, out));
+  EXPECT_NE(out.str().find("usage: sudoku-client solve [options] [FILE...]"), std::string::npos);
+  EXPECT_NE(out.str().find("--in-flight K"), std::string::npos);
+}
+
+TEST(SolveOptions, UsageErrors) {
+  EXPECT_EQ(UsageError({"--unique", "--limit", "3"}),
+            "--unique and --limit cannot be used together (--unique is --limit 2)");
+  EXPECT_EQ(UsageError({"--batch", "0"}), "--batch expects a whole number from 1 to 100000, got '0'");
+  EXPECT_EQ(UsageError({"--batch", "100001"}),
+            "--batch expects a whole number from 1 to 100000, got '100001'");
+  EXPECT_EQ(UsageError({"--in-flight", "-1"}),
+            "--in-flight expects a whole number from 1 to 1024, got '-1'");
+  EXPECT_EQ(UsageError({"--connections", "two"}),
+            "--connections expects a whole number from 1 to 1024, got 'two'");
+  EXPECT_EQ(UsageError({"--limit", "1.5"}),
+            "--limit expects a whole number from 1 to 1000000, got '1.5'");
+  EXPECT_EQ(UsageError({"--frob"}), "unrecognised option '--frob' (see: sudoku-client solve --help)");
+  EXPECT_EQ(UsageError({"--batch"}),
+            "the required argument for option '--batch' is missing (see: sudoku-client solve --help)");
+  EXPECT_EQ(UsageError({"--connect", "nowhere"}),
+            "bad address 'nowhere': expected HOST:PORT, e.g. 127.0.0.1:9810");
+}
+
+// --- runs against the fake daemon ---
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+RunResult RunWith(SolveOptions options, const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  RunResult run;
+  run.status = RunSolve(options, in, out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+SolveOptions Options(const FakeDaemon& daemon, size_t batch, size_t in_flight, size_t connections) {
+  SolveOptions options;
+  options.endpoints = ParseEndpoints({daemon.address()});
+  options.batch_size = batch;
+  options.in_flight = in_flight;
+  options.connections = connections;
+  return options;
+}
+
+// "puzzles 3, ..., 0.002 s, 1500 puzzles/s\n" with the given counts.
+void ExpectSummary(const std::string& err, const std::string& counts) {
+  EXPECT_TRUE(std::regex_match(err, std::regex(counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << err;
+}
+
+TEST(SolveCommand, SolvesInInputOrderDespiteReorderedReplies) {
+  FakeDaemon::Script script;
+  script.hold = 3;  // answers come back last first, three at a time
+  FakeDaemon daemon(script);
+  const MixedInput input = MakeMixedInput(700, 1, false);
+  const RunResult run = RunWith(Options(daemon, 7, 3, 2), input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectSummary(run.err, SummaryCounts(input));
+  EXPECT_EQ(run.status, 1);  // some are invalid or unsolvable
+  EXPECT_EQ(daemon.connections(), 2u);
+  for (size_t size : daemon.batch_sizes()) EXPECT_LE(size, 7u);
+}
+
+TEST(SolveCommand, ManyConnectionsSmallWindow) {
+  FakeDaemon::Script script;
+  script.hold = 2;
+  FakeDaemon daemon(script);
+  const MixedInput input = MakeMixedInput(3000, 2, false);
+  const RunResult run = RunWith(Options(daemon, 5, 2, 5), input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectSummary(run.err, SummaryCounts(input));
+  EXPECT_EQ(daemon.connections(), 5u);
+}
+
+TEST(SolveCommand, UniqueReportsMultiple) {
+  FakeDaemon daemon;
+  const MixedInput input = MakeMixedInput(200, 3, true);
+  SolveOptions options = Options(daemon, 1000, 4, 2);
+  options.solution_limit = 2;
+  const RunResult run = RunWith(options, input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectSummary(run.err, SummaryCounts(input));
+  EXPECT_EQ(daemon.last_solution_limit(), 2u);
+  EXPECT_GE(input.multiple, 1u);
+}
+
+TEST(SolveCommand, AllSolvedExitsZero) {
+  FakeDaemon daemon;
+  const RunResult run = RunWith(Options(daemon, 1000, 4, 2), kPuzzle + "\n" + kPuzzle + "\n");
+  EXPECT_EQ(run.out, kSolution + "\n" + kSolution + "\n");
+  ExpectSummary(run.err, "puzzles 2, solved 2, multiple 0, unsolvable 0, invalid 0, ");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{2});
+}
+
+TEST(SolveCommand, EmptyInputExitsZero) {
+  FakeDaemon daemon;
+  const RunResult run = RunWith(Options(daemon, 1000, 4, 2), "# nothing\n\n");
+  EXPECT_EQ(run.out, "");
+  ExpectSummary(run.err, "puzzles 0, solved 0, multiple 0, unsolvable 0, invalid 0, ");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(daemon.requests(), 0u);
+}
+
+TEST(SolveCommand, LayoutErrorsNeverReachTheDaemon) {
+  FakeDaemon daemon;
+  const RunResult run = RunWith(Options(daemon, 2, 4, 1), "short\n1 2 3\n" + kPuzzle + "\nx\n");
+  EXPECT_EQ(run.out,
+            "invalid: line 1: expected 81 cells, found 5\n"
+            "invalid: line 2: expected 9 cells in a grid row, found 3\n" +
+                kSolution + "\n" + "invalid: line 4: expected 81 cells, found 1\n");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{1});
+}
+
+TEST(SolveCommand, SeveralFilesAreNamedInErrors) {
+  FakeDaemon daemon;
+  const std::string a = ::testing::TempDir() + "/solve_command_test_a.txt";
+  const std::string b = ::testing::TempDir() + "/solve_command_test_b.txt";
+  std::ofstream(a) << kPuzzle << "\n";
+  std::ofstream(b) << "\n" << kPuzzle.substr(1) << "\n";
+  SolveOptions options = Options(daemon, 1000, 4, 2);
+  options.inputs = {a, "-", b};
+  const RunResult run = RunWith(options, "\n\n" + kPuzzle.substr(0, 3) + "x" + kPuzzle.substr(4) + "\n");
+  EXPECT_EQ(run.out, kSolution + "\n" +
+                         "invalid: stdin, line 3, column 4: bad character 'x' (expected 1-9, or . "
+                         "0 _ - for a blank)\n"
+                         "invalid: " + b + ", line 2: expected 81 cells, found 80\n");
+  EXPECT_EQ(run.status, 1);
+}
+
+TEST(SolveCommand, SpreadsConnectionsOverEndpoints) {
+  FakeDaemon first, second;
+  SolveOptions options = Options(first, 10, 2, 4);
+  options.endpoints = ParseEndpoints({first.address() + "," + second.address()});
+  const MixedInput input = MakeMixedInput(500, 4, false);
+  const RunResult run = RunWith(options, input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  EXPECT_EQ(first.connections(), 2u);
+  EXPECT_EQ(second.connections(), 2u);
+  EXPECT_GT(first.requests(), 0u);
+  EXPECT_GT(second.requests(), 0u);
+}
+
+TEST(SolveCommand, ProtocolFaultStopsTheRun) {
+  FakeDaemon::Script script;
+  script.fault_at = 1;
+  script.fault.set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
+  script.fault.set_message("batch of 5 puzzles exceeds the limit of 4");
+  FakeDaemon daemon(script);
+  std::string input;
+  for (int i = 0; i < 20; ++i) input += kPuzzle + "\n";
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), input);
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " reported a protocol fault: BATCH_TOO_LARGE: batch of 5 puzzles exceeds "
+                         "the limit of 4 (try a smaller --batch)\n");
+  EXPECT_EQ(run.status, 2);
+  // What was written is whole and in order: the first batch's results.
+  std::string first;
+  for (int i = 0; i < 5; ++i) first += kSolution + "\n";
+  EXPECT_EQ(run.out, first);
+}
+
+TEST(SolveCommand, OtherFaultKinds) {
+  for (const auto& [kind, hint] :
+       std::vector<std::pair<wire::ProtocolFault::Kind, std::string>>{
+           {wire::ProtocolFault::TOO_MANY_CONNECTIONS, " (try fewer --connections)"},
+           {wire::ProtocolFault::MALFORMED, ""},
+           {static_cast<wire::ProtocolFault::Kind>(42), ""}}) {
+    FakeDaemon::Script script;
+    script.fault_at = 0;
+    script.fault.set_kind(kind);
+    script.fault.set_message("details");
+    FakeDaemon daemon(script);
+    const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n");
+    const std::string name = kind == 42 ? "kind 42" : wire::ProtocolFault::Kind_Name(kind);
+    EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                           " reported a protocol fault: " + name + ": details" + hint + "\n");
+    EXPECT_EQ(run.status, 2);
+  }
+}
+
+TEST(SolveCommand, DaemonHangingUpIsAnError) {
+  FakeDaemon::Script script;
+  script.close_after = 2;
+  FakeDaemon daemon(script);
+  std::string input;
+  for (int i = 0; i < 20; ++i) input += kPuzzle + "\n";
+  const RunResult run = RunWith(Options(daemon, 5, 2, 1), input);
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " closed the connection with 2 batches unanswered (see its log)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(SolveCommand, BadResponseIsAnError) {
+  FakeDaemon::Script script;
+  script.tamper = [](wire::SolveResponse* response) {
+    response->mutable_verdicts()->RemoveLast();
+  };
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n" + kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
+                         ": batch 0: 1 verdicts for 2 puzzles\n");
+  EXPECT_EQ(run.status, 2);
+}
+
+TEST(SolveCommand, UnknownBatchIdIsAnError) {
+  FakeDaemon::Script script;
+  script.tamper = [](wire::SolveResponse* response) { response->set_batch_id(77); };
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
+                         ": batch 77 was not sent\n");
+  EXPECT_EQ(run.status, 2);
+}
+
+uint16_t UnusedPort() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(
+      io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  return acceptor.local_endpoint().port();  // closed again on return
+}
+
+TEST(SolveCommand, NoDaemonSaysWhatToDo) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  SolveOptions options;
+  options.endpoints = ParseEndpoints({address});
+  const RunResult run = RunWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + address +
+                         ": Connection refused (is sudokud running? start it with: sudokud "
+                         "--listen " + address + ")\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(SolveCommand, MissingFileStopsBeforeConnecting) {
+  FakeDaemon daemon;
+  SolveOptions options = Options(daemon, 5, 1, 1);
+  options.inputs = {"-", "/nonexistent/puzzles.txt"};
+  const RunResult run = RunWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err,
+            "sudoku-client: cannot open '/nonexistent/puzzles.txt': No such file or directory\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(daemon.connections(), 0u);
+}
+
+TEST(SolveCommand, SolveMainReportsUsageErrors) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(SolveMain({"--batch", "x"}, in, out, err), 2);
+  EXPECT_EQ(err.str(), "sudoku-client: --batch expects a whole number from 1 to 100000, got 'x'\n");
+  std::ostringstream help_out, help_err;
+  EXPECT_EQ(SolveMain({"--help"}, in, help_out, help_err), 0);
+  EXPECT_EQ(help_err.str(), "");
+}
+
+}  // namespace
+}  // namespace sudoku::client
