@@ -1,0 +1,89 @@
+#include "daemon/batch.h"
+
+#include <cstring>
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "solver/solver.h"
+
+namespace sudoku::daemon {
+namespace {
+
+// The solver's verdicts mirror the wire enum value for value; the casts below rely on it.
+static_assert(static_cast<int>(Verdict::kSolved) == wire::SOLVED);
+static_assert(static_cast<int>(Verdict::kMultiple) == wire::MULTIPLE);
+static_assert(static_cast<int>(Verdict::kUnsolvable) == wire::UNSOLVABLE);
+static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
+
+}  // namespace
+
+bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
+                wire::SolveResponse* response, BatchCounts* counts) {
+  const int n = request.puzzles_size();
+  // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well.
+  const Limits limits{.max_solutions = request.solution_limit()};
+
+  response->Clear();
+  response->set_batch_id(request.batch_id());
+  auto* verdicts = response->mutable_verdicts();
+  auto* solution_counts = response->mutable_solution_counts();
+  auto* guesses = response->mutable_guesses();
+  verdicts->Resize(n, 0);
+  solution_counts->Resize(n, 0);
+  guesses->Resize(n, 0);
+  // Solutions are written to fixed 81-byte slots first so that threads never share a position,
+  // then packed below to drop the slots of puzzles without a solution.
+  std::string* solutions = response->mutable_solutions();
+  solutions->resize(static_cast<size_t>(n) * kCells);
+
+  auto solve_range = [&](const tbb::blocked_range<int>& range) {
+    if (cancel.load(std::memory_order_relaxed)) return;
+    for (int i = range.begin(); i != range.end(); ++i) {
+      const Result result = Solve(request.puzzles(i), limits);
+      verdicts->Set(i, static_cast<int>(result.verdict));
+      solution_counts->Set(i, result.solutions);
+      guesses->Set(i, result.guesses);
+      if (result.solutions > 0) {
+        std::memcpy(solutions->data() + static_cast<size_t>(i) * kCells, result.solution.data(),
+                    kCells);
+      }
+    }
+  };
+  if (n >= 2 * kParallelGrain) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain), solve_range);
+  } else {
+    solve_range(tbb::blocked_range<int>(0, n));
+  }
+  if (cancel.load(std::memory_order_relaxed)) return false;
+
+  *counts = BatchCounts{};
+  size_t packed = 0;
+  for (int i = 0; i < n; ++i) {
+    switch (static_cast<wire::Verdict>(verdicts->Get(i))) {
+      case wire::SOLVED: ++counts->solved; break;
+      case wire::MULTIPLE: ++counts->multiple; break;
+      case wire::UNSOLVABLE: ++counts->unsolvable; break;
+      default: ++counts->invalid; break;
+    }
+    if (solution_counts->Get(i) > 0) {
+      const size_t slot = static_cast<size_t>(i) * kCells;
+      if (slot != packed) std::memmove(solutions->data() + packed, solutions->data() + slot, kCells);
+      packed += kCells;
+    } else if (verdicts->Get(i) == wire::INVALID) {
+      // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
+      // deterministic: it finds the same first error Solve() did.
+      Grid grid;
+      const PuzzleError error = ParsePuzzle(request.puzzles(i), &grid);
+      auto* out = response->add_errors();
+      out->set_index(static_cast<uint32_t>(i));
+      out->set_position(error.kind == PuzzleError::Kind::kLength ? 0 : error.position + 1);
+      out->set_message(Describe(error));
+    }
+  }
+  solutions->resize(packed);
+  return true;
+}
+
+}  // namespace sudoku::daemon

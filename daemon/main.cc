@@ -1,0 +1,223 @@
+// sudokud: solves Sudoku puzzles in bulk for clients on TCP (protocol: proto/sudoku.proto).
+//
+// This file holds the process: flags, signals, the io_context and the order things start and stop
+// in. The event loop runs on the main thread; solving runs on the Pool's threads.
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <charconv>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/program_options.hpp>
+#include <tbb/info.h>
+
+#include "daemon/log.h"
+#include "daemon/notify.h"
+#include "daemon/pool.h"
+#include "daemon/server.h"
+#include "solver/solver.h"
+
+namespace sudoku::daemon {
+namespace {
+
+namespace asio = boost::asio;
+namespace po = boost::program_options;
+using asio::ip::tcp;
+
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+// A bad flag: the message names the flag and says what it accepts.
+struct UsageError {
+  std::string message;
+};
+
+int64_t ParseInteger(const po::variables_map& flags, const char* name, int64_t min, int64_t max) {
+  const auto& text = flags[name].as<std::string>();
+  int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    throw UsageError{"--" + std::string(name) + " must be an integer from " + std::to_string(min) +
+                     " to " + std::to_string(max) + ", got '" + text + "'"};
+  }
+  return value;
+}
+
+// HOST:PORT, with HOST a name, an IPv4 address or a bracketed IPv6 address.
+tcp::endpoint ParseListen(const std::string& text) {
+  const std::string flag = "--listen '" + text + "'";
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw UsageError{flag + ": expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"};
+  }
+  std::string host = text.substr(0, colon);
+  const std::string port_text = text.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  unsigned port = 0;
+  const auto [end, error] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (port_text.empty() || error != std::errc() || end != port_text.data() + port_text.size() ||
+      port > 65535) {
+    throw UsageError{flag + ": the port must be a number from 0 to 65535 (0 picks a free one)"};
+  }
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  boost::system::error_code resolve_error;
+  const auto results = resolver.resolve(host, port_text, tcp::resolver::passive, resolve_error);
+  if (resolve_error || results.empty()) {
+    throw UsageError{flag + ": cannot resolve '" + host + "': " + resolve_error.message()};
+  }
+  return results.begin()->endpoint();
+}
+
+struct Flags {
+  ServerOptions server;
+  int threads = 1;
+};
+
+// Parses argv; std::nullopt after printing --help.
+std::optional<Flags> ParseFlags(int argc, char** argv) {
+  const int cores = tbb::info::default_concurrency();
+  po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
+  options.add_options()
+      ("help", "print this help and exit")
+      ("listen", po::value<std::string>()->default_value("127.0.0.1:9810")->value_name("HOST:PORT"),
+       "address to listen on; port 0 picks a free port (the log says which)")
+      ("threads", po::value<std::string>()->default_value(std::to_string(cores))->value_name("N"),
+       "solver threads (default: every core this process may use)")
+      ("max-frame-bytes", po::value<std::string>()->default_value("16777216")->value_name("BYTES"),
+       "largest frame accepted; a larger declared length is refused before any allocation")
+      ("max-batch", po::value<std::string>()->default_value("65536")->value_name("N"),
+       "most puzzles in one batch")
+      ("max-connections", po::value<std::string>()->default_value("1024")->value_name("N"),
+       "connections served at once; more are refused with a protocol fault")
+      ("max-in-flight-per-connection",
+       po::value<std::string>()->default_value("65536")->value_name("N"),
+       "puzzles accepted but not yet answered on one connection; past it the daemon stops "
+       "reading that connection until results drain")
+      ("max-in-flight", po::value<std::string>()->default_value("262144")->value_name("N"),
+       "the same limit over all connections")
+      ("idle-timeout", po::value<std::string>()->default_value("300")->value_name("SECONDS"),
+       "close a connection that sends nothing and waits for nothing this long (0: never)")
+      ("drain-timeout", po::value<std::string>()->default_value("30")->value_name("SECONDS"),
+       "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them");
+
+  po::variables_map flags;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).run(), flags);
+    po::notify(flags);
+  } catch (const po::error& e) {
+    throw UsageError{e.what()};
+  }
+  if (flags.count("help")) {
+    std::cout << "sudokud: solves Sudoku puzzles in bulk for clients on TCP.\n\n" << options;
+    return std::nullopt;
+  }
+  Flags out;
+  out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
+  ServerOptions& server = out.server;
+  server.listen = ParseListen(flags["listen"].as<std::string>());
+  server.max_frame_bytes = ParseInteger(flags, "max-frame-bytes", 1024, int64_t{1} << 30);
+  server.max_batch = ParseInteger(flags, "max-batch", 1, int64_t{1} << 24);
+  server.max_connections = ParseInteger(flags, "max-connections", 1, 1 << 20);
+  server.max_in_flight_per_connection =
+      ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
+  server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
+  server.idle_timeout = std::chrono::seconds(ParseInteger(flags, "idle-timeout", 0, 86400 * 7));
+  server.drain_timeout = std::chrono::seconds(ParseInteger(flags, "drain-timeout", 0, 86400));
+  return out;
+}
+
+std::string EndpointText(const tcp::endpoint& endpoint) {
+  std::ostringstream out;
+  out << endpoint;
+  return out.str();
+}
+
+int Run(const Flags& flags) {
+  // Declared in this order so that they are destroyed in the reverse one: the server (and its
+  // connections) first, then the pool, which waits for its work, then the io_context that the
+  // work's completions are posted to.
+  asio::io_context io(1);
+  Pool pool(flags.threads);
+  Server server(io, pool, flags.server);
+  Notifier notifier(io, [&server] { return server.StatusText(); });
+
+  // Installed before listening, so that a signal sent as soon as the log says "listening"
+  // starts a drain rather than killing the process.
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  bool stopping = false;
+  std::function<void(const boost::system::error_code&, int)> on_signal =
+      [&](const boost::system::error_code& error, int signal) {
+        if (error) return;  // cancelled once the drain is over
+        // Re-armed first: a second signal cancels what the drain still waits for, and a drain
+        // that ends at once (no connection) cancels this wait in OnStopped below.
+        signals.async_wait(on_signal);
+        if (!stopping) {
+          stopping = true;
+          notifier.Stopping();
+        }
+        server.Drain(signal == SIGINT ? "SIGINT" : "SIGTERM");
+      };
+  signals.async_wait(on_signal);
+  server.OnStopped([&] {
+    boost::system::error_code ignored;
+    signals.cancel(ignored);
+    notifier.Stop();
+  });
+
+  tcp::endpoint bound;
+  try {
+    bound = server.Listen();
+  } catch (const boost::system::system_error& e) {
+    LogLine("cannot listen on " + EndpointText(flags.server.listen) + ": " + e.code().message());
+    return kExitFailure;
+  }
+  const std::string_view note = KernelSelectionNote();
+  if (!note.empty()) LogLine(std::string(note));
+  LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
+          ", kernel " + ActiveKernel().name + ")");
+  server.Start();
+  notifier.Ready();
+  io.run();
+
+  LogLine("stopped: " + server.SummaryText());
+  if (server.abandoned()) {
+    // Batches are still solving on the arena and cannot be interrupted; waiting for them (the
+    // Pool's destructor) could take arbitrarily long.
+    std::_Exit(0);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace sudoku::daemon
+
+int main(int argc, char** argv) {
+  using sudoku::daemon::LogLine;
+  std::optional<sudoku::daemon::Flags> flags;
+  try {
+    flags = sudoku::daemon::ParseFlags(argc, argv);
+  } catch (const sudoku::daemon::UsageError& e) {
+    LogLine(e.message + " (see sudokud --help)");
+    return sudoku::daemon::kExitUsage;
+  }
+  if (!flags) return 0;
+  try {
+    return sudoku::daemon::Run(*flags);
+  } catch (const std::exception& e) {
+    LogLine(std::string("fatal: ") + e.what());
+    return sudoku::daemon::kExitFailure;
+  }
+}

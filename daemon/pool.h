@@ -1,0 +1,105 @@
+// The solver threads: a oneTBB task arena that runs batches off the event loop and hands each
+// completion back to Asio.
+//
+// Thread-safety: Run() may be called from any thread. Work runs on one of the arena's threads;
+// its completion runs on the executor associated with the completion handler (for a coroutine,
+// its own executor), never on an arena thread. busy() may be read from any thread.
+#ifndef SUDOKU_DAEMON_POOL_H_
+#define SUDOKU_DAEMON_POOL_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+namespace sudoku::daemon {
+
+class Pool {
+ public:
+  // Starts an arena of `threads` worker threads, none of them the caller's: the event loop never
+  // solves.
+  explicit Pool(int threads);
+  // Waits for the work already handed over (cancelled work finishes quickly).
+  ~Pool();
+
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  int threads() const { return threads_; }
+  // Jobs handed over whose completion has not been posted yet.
+  size_t busy() const { return busy_.load(std::memory_order_relaxed); }
+
+  // Runs `work()` on the arena, then completes `token` with a null exception_ptr, or with the
+  // exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown). `executor`
+  // is where the completion runs when the handler has no executor of its own; it is kept busy
+  // (io_context::run() does not return) until the completion is posted.
+  template <typename Executor, typename Work, typename CompletionToken>
+  auto Run(const Executor& executor, Work work, CompletionToken&& token) {
+    return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr)>(
+        [this, executor](auto handler, Work work) {
+          Start(std::move(work), std::move(handler), executor);
+        },
+        token, std::move(work));
+  }
+
+ private:
+  template <typename Work, typename Handler, typename Executor>
+  void Start(Work work, Handler handler, const Executor& executor) {
+    auto target = boost::asio::get_associated_executor(handler, executor);
+    struct Op {
+      Work work;
+      Handler handler;
+      boost::asio::executor_work_guard<decltype(target)> guard;
+    };
+    // oneTBB stores the functor const and copies it, so the move-only handler lives behind a
+    // shared_ptr.
+    auto op = std::make_shared<Op>(
+        Op{std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
+    Enqueue([op] {
+      std::exception_ptr error;
+      try {
+        op->work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      // No exception may leave an arena functor: oneTBB would abort the process without a word.
+      try {
+        boost::asio::post(op->guard.get_executor(), [op, error]() mutable {
+          op->guard.reset();
+          std::move(op->handler)(error);
+        });
+      } catch (...) {
+        CannotDeliver(std::current_exception());
+      }
+    });
+  }
+
+  // Hands `task` to the arena and counts it until it is done.
+  void Enqueue(std::function<void()> task);
+  // Posting a completion can only fail to allocate, and a completion that is never delivered
+  // leaves a connection waiting forever: this says so and aborts.
+  [[noreturn]] static void CannotDeliver(std::exception_ptr error) noexcept;
+
+  const int threads_;
+  std::atomic<size_t> busy_{0};
+  // The arena's workers come from TBB's global pool, which by default has one thread fewer than
+  // the cores; raise it so that --threads N gets N workers beside the event loop.
+  tbb::global_control parallelism_;
+  tbb::task_arena arena_;
+  tbb::task_group group_;
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_POOL_H_

@@ -1,0 +1,692 @@
+#include "daemon/server.h"
+
+#include <algorithm>
+#include <exception>
+#include <sstream>
+#include <string_view>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "daemon/log.h"
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::daemon {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+using asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using Kind = wire::ProtocolFault::Kind;
+
+namespace {
+
+// The first read of a connection, and the least any read asks for. Small, so that idle
+// connections cost little; a frame known to be larger is read in one go.
+constexpr size_t kReadChunk = 16 << 10;
+// The most one read asks for: a frame that declares a large body gets memory as its bytes
+// arrive, not all at once on the word of its header.
+constexpr size_t kMaxReadChunk = 1 << 20;
+// A read buffer grown past this by a large frame is given back once it is empty.
+constexpr size_t kMaxIdleReadBuffer = 1 << 20;
+// One write gathers at most this many responses.
+constexpr size_t kMaxGather = 64;
+// After its last response a connection is shut down for sending and kept open this long, reading
+// and discarding, so that the peer can read everything before the close (closing a socket with
+// unread input makes the kernel send a reset, which can destroy responses not yet read).
+constexpr auto kLinger = std::chrono::seconds(2);
+// After a drain timeout, how long to wait for cancelled batches to notice before giving up on
+// them (a single puzzle cannot be interrupted).
+constexpr auto kAbandonAfter = std::chrono::seconds(1);
+// Batch objects kept for reuse, and the largest batch whose object is kept (bigger ones would
+// pin their memory).
+constexpr size_t kMaxFreeBatches = 8;
+constexpr int kMaxRecycledPuzzles = 4096;
+
+std::string EndpointText(const tcp::endpoint& endpoint) {
+  std::ostringstream out;
+  out << endpoint;
+  return out.str();
+}
+
+// Logs what escaped a coroutine; the connection's own handler also tears it down.
+void LogException(const std::string& where, std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    LogLine(where + ": " + e.what());
+  } catch (...) {
+    LogLine(where + ": unknown exception");
+  }
+}
+
+}  // namespace
+
+// One SolveRequest on its way through the daemon, or one ProtocolFault to send.
+struct Server::Batch {
+  wire::Request request;
+  wire::Response response;
+  std::string frame;     // the framed response, built on the arena
+  BatchCounts counts;
+  size_t cost = 0;       // puzzles charged against the in-flight limits (at least 1)
+  bool complete = false; // solved to the end (not cancelled)
+  bool fault = false;    // a ProtocolFault: the connection closes once it is written
+};
+
+// One client. Its coroutines (reader, writer, idle watch, one per batch in flight) each hold a
+// shared_ptr to it, so its state outlives every batch still on the arena, even after the socket
+// is gone.
+class Server::Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Server& server, tcp::socket socket, std::string peer)
+      : server_(server),
+        socket_(std::move(socket)),
+        peer_(std::move(peer)),
+        input_(std::make_unique<asio::streambuf>()),
+        gate_(socket_.get_executor()),
+        wake_(socket_.get_executor()),
+        linger_(socket_.get_executor()),
+        idle_(socket_.get_executor()),
+        last_activity_(Clock::now()) {
+    server_.connections_.insert(this);
+  }
+
+  ~Connection() { server_.ConnectionClosed(this); }
+
+  // Serves the connection: counts it against --max-connections until it closes.
+  void Start() {
+    counted_ = true;
+    ++server_.served_;
+    ++server_.stats_.connections;
+    Spawn(&Connection::Reader);
+    Spawn(&Connection::Writer);
+    if (server_.options_.idle_timeout.count() > 0) Spawn(&Connection::IdleWatch);
+  }
+
+  // Sends `kind` and closes without reading a request.
+  void Refuse(Kind kind, const std::string& message) {
+    Fault(kind, message);
+    Spawn(&Connection::Reader);  // only discards, until the peer closes
+    Spawn(&Connection::Writer);
+  }
+
+  // The drain: no further request is read; what was accepted is answered, then the connection
+  // closes.
+  void StopReading() {
+    if (read_done_) return;
+    read_done_ = true;
+    server_.LeaveAdmissionQueue(this);
+    gate_.cancel();
+    wake_.cancel();
+  }
+
+  // Drops everything and closes now. Batches on the arena are cancelled and their results
+  // discarded when they come back.
+  void Abort() {
+    if (aborted_) return;
+    aborted_ = true;
+    read_done_ = true;
+    cancel_.store(true, std::memory_order_relaxed);
+    DropQueued();
+    server_.LeaveAdmissionQueue(this);
+    Close();
+  }
+
+  // Capacity was released; a reader waiting for it checks again.
+  void WakeGate() { gate_.cancel(); }
+
+  bool counted() const { return counted_; }
+  size_t in_flight() const { return in_flight_; }
+  size_t batches_in_flight() const {
+    size_t queued = 0;
+    for (const auto& batch : queue_) queued += batch->fault ? 0 : 1;
+    return solving_ + queued;
+  }
+
+  bool queued_for_admission = false;  // in Server::admission_queue_
+
+ private:
+  void Spawn(awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>)) {
+    auto self = shared_from_this();
+    asio::co_spawn(socket_.get_executor(), (this->*coroutine)(self),
+                   [self](std::exception_ptr error) {
+                     if (!error) return;
+                     LogException(self->peer_, error);
+                     self->Abort();
+                   });
+  }
+
+  bool accepting() const { return !read_done_; }
+  void Touch() { last_activity_ = Clock::now(); }
+
+  // Each coroutine takes `self` only to keep the connection alive while it runs.
+  awaitable<void> Reader(std::shared_ptr<Connection> self);
+  awaitable<void> Writer(std::shared_ptr<Connection> self);
+  awaitable<void> IdleWatch(std::shared_ptr<Connection> self);
+  awaitable<void> RunBatch(std::shared_ptr<Connection> self, std::unique_ptr<Batch> batch);
+  // Waits until `cost` more puzzles fit under both in-flight limits and charges them. False
+  // when reading stopped meanwhile (nothing charged).
+  awaitable<bool> Admit(size_t cost);
+  // Handles one whole frame body: a batch to solve, or a fault. False when it faulted.
+  awaitable<bool> HandleFrame(std::string_view body);
+  void EndOfInput();
+
+  void Fault(Kind kind, const std::string& message);
+  void Release(size_t cost) {
+    in_flight_ -= cost;
+    server_.ReleaseCapacity(cost);
+    gate_.cancel();
+  }
+  void DropQueued() {
+    for (auto& batch : queue_) {
+      Release(batch->cost);
+      server_.Recycle(std::move(batch));
+    }
+    queue_.clear();
+  }
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    read_done_ = true;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    gate_.cancel();
+    wake_.cancel();
+    linger_.cancel();
+    idle_.cancel();
+  }
+
+  Server& server_;
+  tcp::socket socket_;
+  const std::string peer_;
+  std::unique_ptr<asio::streambuf> input_;
+  uint64_t frames_ = 0;  // whole frames read, for messages ("frame 3 ...")
+
+  asio::steady_timer gate_;    // the reader waits here for in-flight capacity
+  asio::steady_timer wake_;    // the writer waits here for responses
+  asio::steady_timer linger_;  // the writer waits here for the peer to close
+  asio::steady_timer idle_;
+  Clock::time_point last_activity_;
+
+  std::deque<std::unique_ptr<Batch>> queue_;  // responses waiting for the writer
+  std::atomic<bool> cancel_{false};           // read by the arena: stop solving this connection's batches
+  size_t in_flight_ = 0;                      // puzzles admitted and not yet written or dropped
+  size_t solving_ = 0;                        // batches on the arena
+
+  bool counted_ = false;      // counts against --max-connections
+  bool read_done_ = false;    // no further request will be read (end of input, drain, fault)
+  bool peer_closed_ = false;  // the peer has shut down its side
+  bool faulted_ = false;      // a fault is queued; nothing else will be written
+  bool aborted_ = false;      // everything dropped
+  bool closed_ = false;       // the socket is closed
+};
+
+awaitable<void> Server::Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> self) {
+  const ServerOptions& options = server_.options_;
+  boost::system::error_code error;
+  size_t want = kReadChunk;
+  while (accepting()) {
+    // Whole frames already buffered are handled before reading more.
+    const auto data = input_->data();
+    const std::string_view buffered(static_cast<const char*>(data.data()), data.size());
+    const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, options.max_frame_bytes);
+    using Status = wire::FrameHeader::Status;
+    if (header.status == Status::kTooLarge) {
+      Fault(wire::ProtocolFault::FRAME_TOO_LARGE,
+            "frame " + std::to_string(frames_ + 1) + " of " + std::to_string(header.body_bytes) +
+                " bytes exceeds --max-frame-bytes " + std::to_string(options.max_frame_bytes));
+      break;
+    }
+    if (header.status == Status::kMalformed) {
+      Fault(wire::ProtocolFault::MALFORMED,
+            "frame " + std::to_string(frames_ + 1) + ": the length prefix is not a varint (" +
+                std::to_string(wire::kMaxLengthPrefixBytes) + " bytes without an end)");
+      break;
+    }
+    if (header.status == Status::kComplete) {
+      const size_t frame_bytes = header.prefix_bytes + header.body_bytes;
+      if (buffered.size() >= frame_bytes) {
+        ++frames_;
+        Touch();
+        const bool ok = co_await HandleFrame(buffered.substr(header.prefix_bytes, header.body_bytes));
+        input_->consume(frame_bytes);
+        if (!ok) break;
+        continue;
+      }
+      want = std::clamp(frame_bytes - buffered.size(), kReadChunk, kMaxReadChunk);
+    } else {
+      want = kReadChunk;
+    }
+    if (input_->size() == 0 && input_->capacity() > kMaxIdleReadBuffer) {
+      input_ = std::make_unique<asio::streambuf>();
+    }
+    const size_t n = co_await socket_.async_read_some(
+        input_->prepare(want), asio::redirect_error(use_awaitable, error));
+    if (error) break;
+    input_->commit(n);
+    Touch();
+  }
+  // Not accepting requests any more. Keep reading and discarding until the peer closes (or the
+  // writer's linger ends and closes the socket), so that our close never resets a connection
+  // whose peer has not read everything yet.
+  while (!error && !closed_) {
+    input_->consume(input_->size());
+    const size_t n = co_await socket_.async_read_some(
+        input_->prepare(kReadChunk), asio::redirect_error(use_awaitable, error));
+    if (!error) input_->commit(n);
+  }
+  if (error == asio::error::eof) {
+    EndOfInput();
+  } else if (error && error != asio::error::operation_aborted && !closed_) {
+    // Reset by the peer, or the like: nobody is left to answer.
+    Abort();
+  }
+  input_ = std::make_unique<asio::streambuf>();
+}
+
+// The peer has shut down its sending side: answer what was accepted, then close. A partial frame
+// left over is reported.
+void Server::Connection::EndOfInput() {
+  peer_closed_ = true;
+  if (accepting() && input_->size() > 0) {
+    const auto data = input_->data();
+    const std::string_view buffered(static_cast<const char*>(data.data()), data.size());
+    const wire::FrameHeader header =
+        wire::DecodeFrameHeader(buffered, server_.options_.max_frame_bytes);
+    std::string detail = header.status == wire::FrameHeader::Status::kComplete
+                             ? std::to_string(buffered.size() - header.prefix_bytes) + " of " +
+                                   std::to_string(header.body_bytes) + " body bytes received"
+                             : "inside its length prefix";
+    Fault(wire::ProtocolFault::MALFORMED, "the connection was closed in the middle of frame " +
+                                              std::to_string(frames_ + 1) + " (" + detail + ")");
+  }
+  read_done_ = true;
+  server_.LeaveAdmissionQueue(this);
+  linger_.cancel();
+  wake_.cancel();
+}
+
+awaitable<bool> Server::Connection::HandleFrame(std::string_view body) {
+  const ServerOptions& options = server_.options_;
+  const std::string where = "frame " + std::to_string(frames_);
+  std::unique_ptr<Batch> batch = server_.NewBatch();
+  if (!wire::ParseFrameBody(body, &batch->request)) {
+    server_.Recycle(std::move(batch));
+    Fault(wire::ProtocolFault::MALFORMED,
+          where + " of " + std::to_string(body.size()) + " bytes does not decode as a Request");
+    co_return false;
+  }
+  if (!batch->request.has_solve()) {
+    server_.Recycle(std::move(batch));
+    Fault(wire::ProtocolFault::EMPTY_REQUEST,
+          where + " is a Request with no kind set (expected solve)");
+    co_return false;
+  }
+  const wire::SolveRequest& solve = batch->request.solve();
+  const auto puzzles = static_cast<size_t>(solve.puzzles_size());
+  if (puzzles > options.max_batch) {
+    Fault(wire::ProtocolFault::BATCH_TOO_LARGE,
+          where + ": batch " + std::to_string(solve.batch_id()) + " has " +
+              std::to_string(puzzles) + " puzzles, more than --max-batch " +
+              std::to_string(options.max_batch));
+    server_.Recycle(std::move(batch));
+    co_return false;
+  }
+  // An empty batch still costs one, so that a flood of them stays bounded too.
+  batch->cost = std::max<size_t>(puzzles, 1);
+  if (!co_await Admit(batch->cost)) {
+    server_.Recycle(std::move(batch));
+    co_return true;  // the drain stopped reading: not a fault
+  }
+  in_flight_ += batch->cost;
+  // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
+  // nothing solving" while this batch is on its way to the arena.
+  ++solving_;
+  asio::co_spawn(socket_.get_executor(), RunBatch(shared_from_this(), std::move(batch)),
+                 [self = shared_from_this()](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+  co_return true;
+}
+
+awaitable<bool> Server::Connection::Admit(size_t cost) {
+  const size_t limit = server_.options_.max_in_flight_per_connection;
+  boost::system::error_code ignored;
+  for (;;) {
+    if (!accepting()) {
+      server_.LeaveAdmissionQueue(this);
+      co_return false;
+    }
+    const bool fits_here = in_flight_ == 0 || in_flight_ + cost <= limit;
+    if (fits_here && server_.TryAdmit(this, cost)) co_return true;
+    gate_.expires_at(Clock::time_point::max());
+    co_await gate_.async_wait(asio::redirect_error(use_awaitable, ignored));
+  }
+}
+
+awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Connection> self,
+                                             std::unique_ptr<Batch> batch) {
+  Batch* job = batch.get();
+  std::string failure;
+  try {
+    co_await server_.pool_.Run(
+        socket_.get_executor(),
+        [job, cancel = &cancel_] {
+          job->complete = SolveBatch(job->request.solve(), *cancel, job->response.mutable_solve(),
+                                     &job->counts);
+          if (job->complete) {
+            job->frame.clear();
+            wire::AppendFrame(job->response, &job->frame);
+          }
+        },
+        use_awaitable);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  --solving_;
+  Touch();
+  if (aborted_ || faulted_ || closed_ || !job->complete) {
+    Release(job->cost);
+    server_.Recycle(std::move(batch));
+    wake_.cancel();
+    co_return;
+  }
+  if (!failure.empty()) {
+    const uint64_t id = job->request.solve().batch_id();
+    Release(job->cost);
+    server_.Recycle(std::move(batch));
+    Fault(wire::ProtocolFault::UNKNOWN,
+          "internal error while solving batch " + std::to_string(id) + ": " + failure);
+    co_return;
+  }
+  ++server_.stats_.batches;
+  server_.stats_.puzzles.Add(job->counts);
+  queue_.push_back(std::move(batch));
+  wake_.cancel();
+}
+
+awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> self) {
+  boost::system::error_code error;
+  std::vector<std::unique_ptr<Batch>> writing;
+  std::vector<asio::const_buffer> buffers;
+  bool last = false;
+  while (!last) {
+    while (!aborted_ && queue_.empty() && !(read_done_ && solving_ == 0)) {
+      wake_.expires_at(Clock::time_point::max());
+      co_await wake_.async_wait(asio::redirect_error(use_awaitable, error));
+    }
+    if (aborted_) co_return;
+    if (queue_.empty()) break;  // nothing more will come
+    while (!queue_.empty() && writing.size() < kMaxGather && !last) {
+      last = queue_.front()->fault;
+      writing.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    buffers.clear();
+    for (const auto& batch : writing) buffers.push_back(asio::buffer(batch->frame));
+    co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    for (auto& batch : writing) {
+      Release(batch->cost);
+      server_.Recycle(std::move(batch));
+    }
+    writing.clear();
+    if (error) {
+      Abort();
+      co_return;
+    }
+    Touch();
+  }
+  // Everything is answered (or the fault is sent): end our side, let the peer read it all.
+  socket_.shutdown(tcp::socket::shutdown_send, error);
+  if (!peer_closed_ && !closed_) {
+    linger_.expires_after(kLinger);
+    co_await linger_.async_wait(asio::redirect_error(use_awaitable, error));
+  }
+  Close();
+}
+
+awaitable<void> Server::Connection::IdleWatch([[maybe_unused]] std::shared_ptr<Connection> self) {
+  const auto timeout = server_.options_.idle_timeout;
+  boost::system::error_code ignored;
+  while (!closed_) {
+    idle_.expires_at(last_activity_ + timeout);
+    co_await idle_.async_wait(asio::redirect_error(use_awaitable, ignored));
+    if (closed_) co_return;
+    const auto now = Clock::now();
+    if (solving_ > 0) {
+      last_activity_ = now;  // the peer is waiting for us, not idle
+      continue;
+    }
+    if (now < last_activity_ + timeout) continue;
+    if (read_done_) {
+      // Already closing, and no byte moved for a whole timeout (a peer that does not read).
+      Abort();
+      co_return;
+    }
+    Fault(wire::ProtocolFault::IDLE_TIMEOUT,
+          "nothing received for " + std::to_string(timeout.count()) + " s (--idle-timeout " +
+              std::to_string(timeout.count()) + ")");
+    Touch();
+  }
+}
+
+void Server::Connection::Fault(Kind kind, const std::string& message) {
+  if (faulted_ || aborted_) return;
+  faulted_ = true;
+  read_done_ = true;
+  cancel_.store(true, std::memory_order_relaxed);
+  ++server_.stats_.faults;
+  LogLine(peer_ + ": protocol fault " + wire::ProtocolFault::Kind_Name(kind) + ": " + message +
+          "; closing the connection");
+  DropQueued();
+  server_.LeaveAdmissionQueue(this);
+  std::unique_ptr<Batch> fault = server_.NewBatch();
+  fault->fault = true;
+  fault->cost = 0;
+  fault->response.Clear();
+  fault->response.mutable_fault()->set_kind(kind);
+  fault->response.mutable_fault()->set_message(message);
+  fault->frame.clear();
+  wire::AppendFrame(fault->response, &fault->frame);
+  queue_.push_back(std::move(fault));
+  wake_.cancel();
+  gate_.cancel();
+}
+
+Server::Server(asio::io_context& io, Pool& pool, const ServerOptions& options)
+    : io_(io), pool_(pool), options_(options), acceptor_(io), drain_timer_(io), abandon_timer_(io) {}
+
+Server::~Server() = default;
+
+tcp::endpoint Server::Listen() {
+  const tcp::endpoint& endpoint = options_.listen;
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(tcp::acceptor::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  return acceptor_.local_endpoint();
+}
+
+void Server::Start() {
+  asio::co_spawn(io_, Accept(), [](std::exception_ptr error) {
+    if (error) LogException("accept loop", error);
+  });
+}
+
+awaitable<void> Server::Accept() {
+  boost::system::error_code error;
+  asio::steady_timer backoff(io_);
+  for (;;) {
+    tcp::socket socket(io_);
+    co_await acceptor_.async_accept(socket, asio::redirect_error(use_awaitable, error));
+    if (!acceptor_.is_open()) co_return;
+    if (error) {
+      // Out of descriptors or memory: that lasts until something closes, so wait, do not spin.
+      LogLine("cannot accept a connection: " + error.message());
+      backoff.expires_after(std::chrono::milliseconds(100));
+      co_await backoff.async_wait(asio::redirect_error(use_awaitable, error));
+      continue;
+    }
+    socket.set_option(tcp::no_delay(true), error);  // a lone small batch must not wait for Nagle
+    const tcp::endpoint remote = socket.remote_endpoint(error);
+    auto connection = std::make_shared<Connection>(*this, std::move(socket),
+                                                   error ? "unknown peer" : EndpointText(remote));
+    if (served_ >= options_.max_connections) {
+      connection->Refuse(wire::ProtocolFault::TOO_MANY_CONNECTIONS,
+                         "the daemon already serves " + std::to_string(served_) +
+                             " connections (--max-connections " +
+                             std::to_string(options_.max_connections) + ")");
+    } else {
+      connection->Start();
+    }
+  }
+}
+
+void Server::Drain(const std::string& reason) {
+  if (stopped_) return;
+  if (draining_) {
+    CancelRemaining("a second " + reason);
+    return;
+  }
+  draining_ = true;
+  size_t batches = 0;
+  size_t puzzles = 0;
+  InFlight(&batches, &puzzles);
+  LogLine(reason + ": stopped accepting; draining " + std::to_string(connections_.size()) +
+          " connections with " + std::to_string(batches) + " batches (" +
+          std::to_string(puzzles) + " puzzles) in flight (--drain-timeout " +
+          std::to_string(options_.drain_timeout.count()) + ")");
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
+  for (Connection* connection : connections_) connection->StopReading();
+  if (connections_.empty()) {
+    Finish();
+    return;
+  }
+  drain_timer_.expires_after(options_.drain_timeout);
+  drain_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (!error) {
+      CancelRemaining("the drain timeout (" + std::to_string(options_.drain_timeout.count()) +
+                      " s)");
+    }
+  });
+}
+
+void Server::CancelRemaining(const std::string& why) {
+  if (stopped_ || abandoned_) return;
+  size_t batches = 0;
+  size_t puzzles = 0;
+  InFlight(&batches, &puzzles);
+  LogLine("after " + why + ": cancelled " + std::to_string(batches) + " batches (" +
+          std::to_string(puzzles) + " puzzles) on " + std::to_string(connections_.size()) +
+          " connections");
+  drain_timer_.cancel();
+  // Abort() never destroys a connection on the spot (its coroutines hold it), so iterating is
+  // safe.
+  for (Connection* connection : connections_) connection->Abort();
+  abandon_timer_.expires_after(kAbandonAfter);
+  abandon_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (error || stopped_) return;
+    abandoned_ = true;
+    LogLine("abandoning " + std::to_string(pool_.busy()) +
+            " batches still solving: a puzzle cannot be interrupted");
+    io_.stop();
+  });
+}
+
+void Server::ConnectionClosed(Connection* connection) {
+  LeaveAdmissionQueue(connection);
+  connections_.erase(connection);
+  if (connection->counted()) --served_;
+  if (draining_ && connections_.empty()) Finish();
+}
+
+void Server::Finish() {
+  if (stopped_) return;
+  stopped_ = true;
+  drain_timer_.cancel();
+  abandon_timer_.cancel();
+  if (on_stopped_) on_stopped_();
+}
+
+bool Server::TryAdmit(Connection* connection, size_t cost) {
+  const bool first_in_line =
+      admission_queue_.empty() || admission_queue_.front() == connection;
+  if (first_in_line && (in_flight_ == 0 || in_flight_ + cost <= options_.max_in_flight)) {
+    in_flight_ += cost;
+    LeaveAdmissionQueue(connection);
+    return true;
+  }
+  if (!connection->queued_for_admission) {
+    connection->queued_for_admission = true;
+    admission_queue_.push_back(connection);
+  }
+  return false;
+}
+
+void Server::LeaveAdmissionQueue(Connection* connection) {
+  if (!connection->queued_for_admission) return;
+  connection->queued_for_admission = false;
+  const bool was_first = admission_queue_.front() == connection;
+  admission_queue_.erase(std::find(admission_queue_.begin(), admission_queue_.end(), connection));
+  if (was_first && !admission_queue_.empty()) admission_queue_.front()->WakeGate();
+}
+
+void Server::ReleaseCapacity(size_t cost) {
+  in_flight_ -= cost;
+  if (!admission_queue_.empty()) admission_queue_.front()->WakeGate();
+}
+
+std::unique_ptr<Server::Batch> Server::NewBatch() {
+  if (free_batches_.empty()) return std::make_unique<Batch>();
+  std::unique_ptr<Batch> batch = std::move(free_batches_.back());
+  free_batches_.pop_back();
+  return batch;
+}
+
+void Server::Recycle(std::unique_ptr<Batch> batch) {
+  if (free_batches_.size() >= kMaxFreeBatches ||
+      batch->request.solve().puzzles_size() > kMaxRecycledPuzzles) {
+    return;
+  }
+  batch->complete = false;
+  batch->fault = false;
+  batch->cost = 0;
+  free_batches_.push_back(std::move(batch));
+}
+
+void Server::InFlight(size_t* batches, size_t* puzzles) const {
+  *batches = 0;
+  *puzzles = 0;
+  for (const Connection* connection : connections_) {
+    *batches += connection->batches_in_flight();
+    *puzzles += connection->in_flight();
+  }
+}
+
+std::string Server::StatusText() const {
+  size_t batches = 0;
+  size_t puzzles = 0;
+  InFlight(&batches, &puzzles);
+  return std::to_string(connections_.size()) + " connections, " + std::to_string(batches) +
+         " batches (" + std::to_string(puzzles) + " puzzles) in flight; " +
+         std::to_string(stats_.batches) + " batches, " + std::to_string(stats_.puzzles.total()) +
+         " puzzles answered; " + std::to_string(stats_.faults) + " protocol faults";
+}
+
+std::string Server::SummaryText() const {
+  const BatchCounts& p = stats_.puzzles;
+  return std::to_string(stats_.connections) + " connections, " + std::to_string(stats_.batches) +
+         " batches, " + std::to_string(p.total()) + " puzzles (" + std::to_string(p.solved) +
+         " solved, " + std::to_string(p.multiple) + " multiple, " + std::to_string(p.unsolvable) +
+         " unsolvable, " + std::to_string(p.invalid) + " invalid), " +
+         std::to_string(stats_.faults) + " protocol faults";
+}
+
+}  // namespace sudoku::daemon

@@ -1,0 +1,136 @@
+// The network side of sudokud: the accept loop and one coroutine per connection (Boost.Asio
+// C++20 coroutines), speaking the protocol described at the top of proto/sudoku.proto. Batches
+// are solved on the Pool; each response is written as soon as its batch is done.
+//
+// Thread-safety: a Server and its connections live on one io_context run by one thread; every
+// member function must be called from that thread. Only the solving runs elsewhere (on the
+// Pool), and it touches nothing but its own batch and the connection's cancel flag.
+#ifndef SUDOKU_DAEMON_SERVER_H_
+#define SUDOKU_DAEMON_SERVER_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/batch.h"
+#include "daemon/pool.h"
+#include "proto/framing.h"
+
+namespace sudoku::daemon {
+
+struct ServerOptions {
+  boost::asio::ip::tcp::endpoint listen{boost::asio::ip::address_v4::loopback(), 9810};
+  // A frame whose declared length is larger is refused before anything is allocated for it.
+  size_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
+  // Puzzles in one SolveRequest.
+  size_t max_batch = 65536;
+  // Connections served at once; one more gets a TOO_MANY_CONNECTIONS fault.
+  size_t max_connections = 1024;
+  // Puzzles accepted but not yet answered (written back), per connection and in all. Past either
+  // limit a connection stops reading its socket until results drain, so TCP pushes back on the
+  // sender. A batch is always admitted when nothing else is in flight, however large.
+  size_t max_in_flight_per_connection = 65536;
+  size_t max_in_flight = 262144;
+  // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT
+  // fault; zero means never.
+  std::chrono::seconds idle_timeout{300};
+  // How long Drain() waits for accepted batches before cancelling them.
+  std::chrono::seconds drain_timeout{30};
+};
+
+// Counts since start-up.
+struct ServerStats {
+  uint64_t connections = 0;  // connections served (refused ones count as faults only)
+  uint64_t batches = 0;      // batches answered
+  BatchCounts puzzles;       // the puzzles of the answered batches, by verdict
+  uint64_t faults = 0;       // ProtocolFaults sent
+};
+
+class Server {
+ public:
+  Server(boost::asio::io_context& io, Pool& pool, const ServerOptions& options);
+  ~Server();
+
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens on options.listen and returns the bound address (with the actual port
+  // when port 0 was asked for). Throws boost::system::system_error.
+  boost::asio::ip::tcp::endpoint Listen();
+  // Starts accepting connections.
+  void Start();
+  // Stops accepting and reading, answers every batch already accepted, then closes each
+  // connection; past options.drain_timeout, or on a second call, cancels what remains. When
+  // every connection is gone, `on_stopped` (see OnStopped) runs. `reason` (e.g. "SIGTERM")
+  // opens the log line.
+  void Drain(const std::string& reason);
+  void OnStopped(std::function<void()> on_stopped) { on_stopped_ = std::move(on_stopped); }
+
+  // True when a drain had to give up on batches still solving and stopped the io_context; the
+  // process must then exit without waiting for them (std::_Exit).
+  bool abandoned() const { return abandoned_; }
+
+  const ServerStats& stats() const { return stats_; }
+  // "C connections, B batches (P puzzles) in flight; ... answered" for sd_notify's STATUS=.
+  std::string StatusText() const;
+  // "C connections, B batches, P puzzles (S solved, ...), F protocol faults" for the last line.
+  std::string SummaryText() const;
+
+ private:
+  class Connection;
+  struct Batch;
+
+  boost::asio::awaitable<void> Accept();
+  void ConnectionClosed(Connection* connection);
+  void CancelRemaining(const std::string& why);
+  void Finish();
+
+  // The global in-flight limit, granted in arrival order so that a large batch is not starved
+  // by a stream of small ones.
+  bool TryAdmit(Connection* connection, size_t cost);
+  void LeaveAdmissionQueue(Connection* connection);
+  void ReleaseCapacity(size_t cost);
+
+  // Batch objects are reused so that the protobuf messages keep their capacity: in a steady
+  // state no allocation is made per puzzle.
+  std::unique_ptr<Batch> NewBatch();
+  void Recycle(std::unique_ptr<Batch> batch);
+
+  void InFlight(size_t* batches, size_t* puzzles) const;
+
+  boost::asio::io_context& io_;
+  Pool& pool_;
+  const ServerOptions options_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer drain_timer_;
+  boost::asio::steady_timer abandon_timer_;
+  std::function<void()> on_stopped_;
+
+  std::unordered_set<Connection*> connections_;  // every connection alive, refused ones too
+  size_t served_ = 0;                            // connections counted against the limit
+  size_t in_flight_ = 0;                         // puzzles admitted, all connections
+  std::deque<Connection*> admission_queue_;
+  std::vector<std::unique_ptr<Batch>> free_batches_;
+
+  bool draining_ = false;
+  bool stopped_ = false;
+  bool abandoned_ = false;
+  ServerStats stats_;
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_SERVER_H_
