@@ -9,13 +9,17 @@
 #include "solver/solver.h"
 
 namespace sudoku {
-namespace portable {
-extern const Kernel kKernel;
-}  // namespace portable
+// One per kernel_<isa>.cc.
+namespace avx512 { extern const Kernel kKernel; }
+namespace avx2 { extern const Kernel kKernel; }
+namespace sse41 { extern const Kernel kKernel; }
+namespace portable { extern const Kernel kKernel; }
 
 namespace {
 
-constexpr const Kernel* kKernels[] = {&portable::kKernel};
+// Best first.
+constexpr const Kernel* kKernels[] = {&avx512::kKernel, &avx2::kKernel, &sse41::kKernel,
+                                      &portable::kKernel};
 
 struct Selection {
   const Kernel* kernel = nullptr;
