@@ -27,9 +27,16 @@ extern char** environ;
 namespace sudoku::testing {
 namespace {
 
+// The environment tests/CMakeLists.txt sets up, or else what the build compiled in.
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
+  if (value != nullptr && *value != '\0') return value;
+  const std::string key = name;
+  if (key == "SUDOKUD_BIN") return SUDOKU_BUILT_SUDOKUD;
+  if (key == "SUDOKU_CLIENT_BIN") return SUDOKU_BUILT_CLIENT;
+  if (key == "SUDOKU_TEST_DATA_DIR") return SUDOKU_SOURCE_TEST_DATA_DIR;
+  if (key == "SUDOKU_SHARED_DATA_DIR") return SUDOKU_SOURCE_SHARED_DATA_DIR;
+  return "";
 }
 
 std::string ReadFile(const std::string& path) {
