@@ -1,0 +1,196 @@
+// The solving kernels, each one the CPU supports run through the same suite (parameterised
+// over AllKernels()), against fixtures and against an independent reference solver.
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "solver/solver.h"
+#include "tests/solver/reference_solver.h"
+#include "tests/solver/test_puzzles.h"
+
+namespace sudoku {
+namespace {
+
+using testing::SolutionText;
+
+class KernelTest : public ::testing::TestWithParam<const Kernel*> {
+ protected:
+  void SetUp() override {
+    if (!GetParam()->supported()) GTEST_SKIP() << GetParam()->name << " is not supported here";
+  }
+
+  // Parses (the text must be valid) and solves with the kernel under test.
+  Result Run(std::string_view text, uint32_t max_solutions) {
+    Grid grid;
+    const PuzzleError error = ParsePuzzle(text, &grid);
+    EXPECT_FALSE(error) << Describe(error);
+    Result r;
+    GetParam()->solve(grid, Limits{max_solutions}, &r);
+    return r;
+  }
+};
+
+TEST_P(KernelTest, MatchesTheFixturesAndTheReference) {
+  const auto fixtures = testing::LoadFixtures("solver_puzzles.txt");
+  ASSERT_GT(fixtures.size(), 40u);
+  for (const auto& f : fixtures) {
+    SCOPED_TRACE("solver_puzzles.txt line " + std::to_string(f.line) + ": " + f.puzzle);
+    if (f.count == "invalid") {
+      Grid grid;
+      const PuzzleError error = ParsePuzzle(f.puzzle, &grid);
+      ASSERT_TRUE(error);
+      EXPECT_EQ(Describe(error), f.solution);
+      continue;
+    }
+    std::string reference_first;
+    const int count = reference::CountSolutions(f.puzzle, 2, &reference_first);
+    ASSERT_EQ(std::to_string(count), f.count) << "the fixture disagrees with the reference";
+    const Result r = Run(f.puzzle, 2);
+    EXPECT_EQ(r.solutions, static_cast<uint32_t>(count));
+    if (count == 0) {
+      EXPECT_EQ(r.verdict, Verdict::kUnsolvable);
+    } else if (count == 1) {
+      EXPECT_EQ(r.verdict, Verdict::kSolved);
+      EXPECT_EQ(SolutionText(r), f.solution);
+      EXPECT_EQ(reference_first, f.solution);
+    } else {
+      EXPECT_EQ(r.verdict, Verdict::kMultiple);
+      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, SolutionText(r)));
+      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, f.solution));
+    }
+    // With a limit of one, any solvable puzzle is simply solved.
+    const Result first = Run(f.puzzle, 1);
+    EXPECT_EQ(first.verdict, count == 0 ? Verdict::kUnsolvable : Verdict::kSolved);
+    EXPECT_EQ(first.solutions, count == 0 ? 0u : 1u);
+    if (count > 0) {
+      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, SolutionText(first)));
+    }
+  }
+}
+
+TEST_P(KernelTest, SolvesTheEmptyGrid) {
+  const std::string empty(kCells, '.');
+  const Result one = Run(empty, 1);
+  EXPECT_EQ(one.verdict, Verdict::kSolved);
+  EXPECT_EQ(one.solutions, 1u);
+  EXPECT_TRUE(reference::IsSolutionOf(empty, SolutionText(one)));
+  const Result two = Run(empty, 2);
+  EXPECT_EQ(two.verdict, Verdict::kMultiple);
+  EXPECT_EQ(two.solutions, 2u);
+  EXPECT_EQ(SolutionText(two), SolutionText(one)) << "the solution reported is the first found";
+  EXPECT_EQ(Run(empty, 1000).solutions, 1000u);
+}
+
+TEST_P(KernelTest, SolvesAFullGridWithoutGuessing) {
+  const Result r = Run(testing::kFullGrid, 2);
+  EXPECT_EQ(r.verdict, Verdict::kSolved);
+  EXPECT_EQ(r.solutions, 1u);
+  EXPECT_EQ(r.guesses, 0u);
+  EXPECT_EQ(SolutionText(r), testing::kFullGrid);
+}
+
+TEST_P(KernelTest, FillsTheLastCell) {
+  for (int cell : {0, 40, 80}) {
+    std::string text(testing::kFullGrid);
+    text[cell] = '.';
+    const Result r = Run(text, 2);
+    EXPECT_EQ(r.verdict, Verdict::kSolved);
+    EXPECT_EQ(r.guesses, 0u);
+    EXPECT_EQ(SolutionText(r), testing::kFullGrid);
+  }
+}
+
+TEST_P(KernelTest, FindsExactlyTwoSolutionsOfADeadlyRectangle) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string puzzle = testing::DeadlyRectangle(grid);
+    ASSERT_FALSE(puzzle.empty());
+    ASSERT_EQ(reference::CountSolutions(puzzle, 10), 2);
+    const Result r = Run(puzzle, 10);
+    EXPECT_EQ(r.verdict, Verdict::kMultiple) << puzzle;
+    EXPECT_EQ(r.solutions, 2u) << puzzle;
+    EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r)));
+  }
+}
+
+TEST_P(KernelTest, CountsManySolutionsUpToTheLimit) {
+  // One row given: the rest has a great many completions.
+  const std::string puzzle = std::string(testing::kFullGrid.substr(0, 9)) + std::string(72, '.');
+  const Result r = Run(puzzle, 50);
+  EXPECT_EQ(r.verdict, Verdict::kMultiple);
+  EXPECT_EQ(r.solutions, 50u);
+  EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r)));
+}
+
+TEST_P(KernelTest, AgreesWithTheReferenceOnGeneratedPuzzles) {
+  // From near-full grids (unique) to sparse ones (many solutions); counts up to 3.
+  int by_count[4] = {};
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string puzzle = testing::WithBlanks(grid, 30 + static_cast<int>(seed % 30), seed);
+    const int count = reference::CountSolutions(puzzle, 3);
+    ++by_count[count];
+    const Result r = Run(puzzle, 3);
+    EXPECT_EQ(r.solutions, static_cast<uint32_t>(count)) << puzzle;
+    EXPECT_EQ(r.verdict, count == 1 ? Verdict::kSolved : Verdict::kMultiple) << puzzle;
+    EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r))) << puzzle;
+  }
+  // The generator covers unique and several-solution puzzles alike.
+  EXPECT_GT(by_count[1], 50);
+  EXPECT_GT(by_count[3], 50);
+}
+
+TEST_P(KernelTest, FindsNoSolutionWhenAWrongDigitIsAdded) {
+  // A wrong digit that clashes with no given: the contradiction surfaces only in the search.
+  int deep = 0;
+  for (const auto& f : testing::LoadFixtures("solver_puzzles.txt")) {
+    if (f.count != "0") continue;
+    const Result r = Run(f.puzzle, 2);
+    EXPECT_EQ(r.verdict, Verdict::kUnsolvable) << f.puzzle;
+    EXPECT_EQ(r.solutions, 0u);
+    if (r.guesses > 0) ++deep;
+  }
+  EXPECT_GE(deep, 5) << "the fixtures should hold contradictions found only by guessing";
+}
+
+TEST_P(KernelTest, CallsClashingGivensUnsolvable) {
+  Grid grid{};
+  grid[0] = 7;
+  grid[80] = 7;
+  grid[8] = 7;  // same row as cell 0
+  Result r;
+  GetParam()->solve(grid, Limits{1}, &r);
+  EXPECT_EQ(r.verdict, Verdict::kUnsolvable);
+  EXPECT_EQ(r.solutions, 0u);
+}
+
+TEST_P(KernelTest, OverwritesAStaleResult) {
+  Result r;
+  r.verdict = Verdict::kInvalid;
+  r.solutions = 7;
+  r.guesses = 99;
+  r.error.kind = PuzzleError::Kind::kLength;
+  Grid grid;
+  ASSERT_FALSE(ParsePuzzle(testing::kFullGrid, &grid));
+  GetParam()->solve(grid, Limits{1}, &r);
+  EXPECT_EQ(r.verdict, Verdict::kSolved);
+  EXPECT_EQ(r.solutions, 1u);
+  EXPECT_EQ(r.guesses, 0u);
+  EXPECT_FALSE(r.error);
+}
+
+TEST_P(KernelTest, TreatsALimitOfZeroAsOne) {
+  const Result r = Run(std::string(kCells, '.'), 0);
+  EXPECT_EQ(r.verdict, Verdict::kSolved);
+  EXPECT_EQ(r.solutions, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, KernelTest,
+                         ::testing::ValuesIn(AllKernels().begin(), AllKernels().end()),
+                         [](const ::testing::TestParamInfo<const Kernel*>& info) {
+                           return testing::TestName(info.param->name);
+                         });
+
+}  // namespace
+}  // namespace sudoku
