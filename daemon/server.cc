@@ -595,7 +595,7 @@ void Server::CancelRemaining(const std::string& why) {
     if (error || stopped_) return;
     abandoned_ = true;
     LogLine("abandoning " + std::to_string(pool_.busy()) +
-            " batches still solving: a puzzle cannot be interrupted");
+            " batches still queued or solving (a puzzle cannot be interrupted)");
     io_.stop();
   });
 }

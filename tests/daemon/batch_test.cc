@@ -1,0 +1,172 @@
+#include "daemon/batch.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::daemon {
+namespace {
+
+using testing::GeneratePuzzles;
+using testing::IsSolutionOf;
+
+// A puzzle with exactly one solution (the first of the 17-clue list).
+constexpr char kUnique[] =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+// Consistent givens, no solution: r1c9 can only be 9, and column 9 already has one.
+constexpr char kUnsolvable[] =
+    "12345678.........9...............................................................";
+
+wire::SolveRequest MakeRequest(uint64_t id, const std::vector<std::string>& puzzles,
+                               uint32_t limit = 0) {
+  wire::SolveRequest request;
+  request.set_batch_id(id);
+  request.set_solution_limit(limit);
+  for (const auto& puzzle : puzzles) request.add_puzzles(puzzle);
+  return request;
+}
+
+TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
+  // Large enough to be split across threads (kParallelGrain).
+  const auto puzzles = GeneratePuzzles(1000, 30, 7);
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(42, puzzles), cancel, &response, &counts));
+  EXPECT_EQ(response.batch_id(), 42u);
+  ASSERT_EQ(response.verdicts_size(), 1000);
+  ASSERT_EQ(response.solution_counts_size(), 1000);
+  ASSERT_EQ(response.guesses_size(), 1000);
+  ASSERT_EQ(response.solutions().size(), 1000u * 81);
+  EXPECT_EQ(response.errors_size(), 0);
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(response.verdicts(i), wire::SOLVED) << i;
+    EXPECT_EQ(response.solution_counts(i), 1u) << i;
+    EXPECT_TRUE(IsSolutionOf(puzzles[i], response.solutions().substr(i * 81, 81))) << i;
+  }
+  EXPECT_EQ(counts.solved, 1000u);
+  EXPECT_EQ(counts.total(), 1000u);
+}
+
+TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
+  std::string row_repeat(81, '.');
+  row_repeat[19] = '5';  // r3c2
+  row_repeat[24] = '5';  // r3c7
+  std::string column_repeat(81, '.');
+  column_repeat[3] = '7';   // r1c4
+  column_repeat[48] = '7';  // r6c4
+  std::string box_repeat(81, '.');
+  box_repeat[30] = '2';  // r4c4
+  box_repeat[40] = '2';  // r5c5
+  std::string bad_character(kUnique);
+  bad_character[5] = 'x';
+  const std::vector<std::string> puzzles = {
+      kUnique,       std::string(80, '.'), bad_character, row_repeat,  kUnique,
+      column_repeat, box_repeat,           "",            kUnsolvable, std::string(82, '1')};
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(1, puzzles), cancel, &response, &counts));
+
+  const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
+  EXPECT_EQ(verdicts, (std::vector<int>{wire::SOLVED, wire::INVALID, wire::INVALID, wire::INVALID,
+                                        wire::SOLVED, wire::INVALID, wire::INVALID, wire::INVALID,
+                                        wire::UNSOLVABLE, wire::INVALID}));
+  const std::vector<uint32_t> solution_counts(response.solution_counts().begin(),
+                                              response.solution_counts().end());
+  EXPECT_EQ(solution_counts, (std::vector<uint32_t>{1, 0, 0, 0, 1, 0, 0, 0, 0, 0}));
+  // Solutions only for the two solved puzzles, packed.
+  ASSERT_EQ(response.solutions().size(), 2u * 81);
+  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_EQ(response.solutions().substr(0, 81), response.solutions().substr(81, 81));
+
+  struct Expected {
+    uint32_t index;
+    uint32_t position;
+    std::string message;
+  };
+  const std::vector<Expected> expected = {
+      {1, 0, "expected 81 cells, found 80"},
+      {2, 6, "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
+      {3, 25, "digit 5 repeated in row 3 (r3c2 and r3c7)"},
+      {5, 49, "digit 7 repeated in column 4 (r1c4 and r6c4)"},
+      {6, 41, "digit 2 repeated in box 5 (r4c4 and r5c5)"},
+      {7, 0, "expected 81 cells, found 0"},
+      {9, 0, "expected 81 cells, found 82"},
+  };
+  ASSERT_EQ(response.errors_size(), static_cast<int>(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto& error = response.errors(static_cast<int>(i));
+    EXPECT_EQ(error.index(), expected[i].index) << i;
+    EXPECT_EQ(error.position(), expected[i].position) << i;
+    EXPECT_EQ(error.message(), expected[i].message) << i;
+  }
+  EXPECT_EQ(counts.solved, 2u);
+  EXPECT_EQ(counts.invalid, 7u);
+  EXPECT_EQ(counts.unsolvable, 1u);
+  EXPECT_EQ(counts.multiple, 0u);
+}
+
+TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
+  const std::string empty(81, '.');
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(5, {kUnique, empty, kUnsolvable}, 2), cancel, &response,
+                         &counts));
+  ASSERT_EQ(response.verdicts_size(), 3);
+  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
+  EXPECT_EQ(response.verdicts(1), wire::MULTIPLE);
+  EXPECT_EQ(response.verdicts(2), wire::UNSOLVABLE);
+  EXPECT_EQ(response.solution_counts(0), 1u);
+  EXPECT_EQ(response.solution_counts(1), 2u);
+  EXPECT_EQ(response.solution_counts(2), 0u);
+  ASSERT_EQ(response.solutions().size(), 2u * 81);
+  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_TRUE(IsSolutionOf(empty, response.solutions().substr(81, 81)));
+  EXPECT_EQ(counts.multiple, 1u);
+
+  // Limit 0 means "the first solution": the empty grid is then simply solved.
+  ASSERT_TRUE(SolveBatch(MakeRequest(6, {empty}, 0), cancel, &response, &counts));
+  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
+  EXPECT_EQ(response.solution_counts(0), 1u);
+}
+
+TEST(SolveBatch, ReusedResponseCarriesNothingOver) {
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(1, GeneratePuzzles(300, 30, 1)), cancel, &response, &counts));
+  ASSERT_TRUE(SolveBatch(MakeRequest(2, {"bad"}), cancel, &response, &counts));
+  EXPECT_EQ(response.batch_id(), 2u);
+  EXPECT_EQ(response.verdicts_size(), 1);
+  EXPECT_EQ(response.solutions(), "");
+  ASSERT_EQ(response.errors_size(), 1);
+  EXPECT_EQ(response.errors(0).message(), "expected 81 cells, found 3");
+  EXPECT_EQ(counts.total(), 1u);
+}
+
+TEST(SolveBatch, EmptyBatchEchoesItsId) {
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(99, {}), cancel, &response, &counts));
+  EXPECT_EQ(response.batch_id(), 99u);
+  EXPECT_EQ(response.verdicts_size(), 0);
+  EXPECT_EQ(response.solutions(), "");
+  EXPECT_EQ(counts.total(), 0u);
+}
+
+TEST(SolveBatch, StopsWhenCancelled) {
+  std::atomic<bool> cancel{true};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  EXPECT_FALSE(SolveBatch(MakeRequest(1, GeneratePuzzles(500, 30, 2)), cancel, &response, &counts));
+}
+
+}  // namespace
+}  // namespace sudoku::daemon

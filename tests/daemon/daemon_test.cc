@@ -1,0 +1,677 @@
+// End-to-end tests of the real sudokud binary ($SUDOKUD_BIN) on an ephemeral loopback port,
+// through the blocking WireClient. Results are checked independently (IsSolutionOf); no test
+// asserts a timing.
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "proto/framing.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A puzzle with exactly one solution (the first of the 17-clue list).
+constexpr char kUnique[] =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+// Consistent givens, no solution: r1c9 can only be 9, and column 9 already has one.
+constexpr char kUnsolvable[] =
+    "12345678.........9...............................................................";
+const std::string kEmptyGrid(81, '.');
+// Counting the empty grid's solutions up to this never ends in a test's lifetime.
+constexpr uint32_t kForever = 4'000'000'000u;
+
+const std::vector<std::string> kLoopback = {"--listen", "127.0.0.1:0"};
+
+std::vector<std::string> Flags(std::vector<std::string> extra) {
+  std::vector<std::string> args = kLoopback;
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// Every puzzle of `puzzles` (all solvable) answered SOLVED with a valid solution.
+void ExpectAllSolved(const wire::SolveResponse& response, const std::vector<std::string>& puzzles) {
+  ASSERT_EQ(response.verdicts_size(), static_cast<int>(puzzles.size()));
+  ASSERT_EQ(response.solution_counts_size(), static_cast<int>(puzzles.size()));
+  ASSERT_EQ(response.guesses_size(), static_cast<int>(puzzles.size()));
+  ASSERT_EQ(response.solutions().size(), puzzles.size() * 81);
+  EXPECT_EQ(response.errors_size(), 0);
+  for (size_t i = 0; i < puzzles.size(); ++i) {
+    const int at = static_cast<int>(i);
+    EXPECT_EQ(response.verdicts(at), wire::SOLVED) << "puzzle " << i;
+    EXPECT_EQ(response.solution_counts(at), 1u) << "puzzle " << i;
+    EXPECT_TRUE(IsSolutionOf(puzzles[i], response.solutions().substr(i * 81, 81)))
+        << "puzzle " << i << ": " << puzzles[i];
+  }
+}
+
+wire::SolveResponse ReadSolve(WireClient& client) {
+  auto response = client.Read();
+  if (!response) throw std::runtime_error("the daemon closed the connection instead of answering");
+  if (!response->has_solve()) {
+    throw std::runtime_error("expected a SolveResponse, got " + response->ShortDebugString());
+  }
+  return response->solve();
+}
+
+// Sends one batch and checks its answer: the daemon serves this connection.
+void ExpectServed(WireClient& client, uint64_t batch_id) {
+  // Small, to fit the lowest --max-batch and --max-frame-bytes the tests set.
+  const auto puzzles = GeneratePuzzles(5, 28, static_cast<uint32_t>(batch_id));
+  client.SendSolve(batch_id, puzzles);
+  const wire::SolveResponse response = ReadSolve(client);
+  EXPECT_EQ(response.batch_id(), batch_id);
+  ExpectAllSolved(response, puzzles);
+}
+
+// The daemon's STATUS= text, parsed.
+struct Status {
+  int connections = -1;
+  long batches_in_flight = -1;
+  long puzzles_in_flight = -1;
+  long batches_answered = -1;
+};
+Status ParseStatus(const std::string& datagram) {
+  Status status;
+  const size_t at = datagram.find("STATUS=");
+  if (at == std::string::npos) return status;
+  long puzzles_answered = 0, faults = 0;
+  std::sscanf(datagram.c_str() + at,
+              "STATUS=%d connections, %ld batches (%ld puzzles) in flight; %ld batches, %ld "
+              "puzzles answered; %ld protocol faults",
+              &status.connections, &status.batches_in_flight, &status.puzzles_in_flight,
+              &status.batches_answered, &puzzles_answered, &faults);
+  return status;
+}
+
+// Reads STATUS= updates until the daemon has accepted `batches` batches in all.
+void WaitUntilAccepted(NotifySocket& notify, long batches) {
+  for (;;) {
+    const Status status = ParseStatus(notify.WaitFor("STATUS="));
+    if (status.batches_in_flight + status.batches_answered >= batches) return;
+  }
+}
+
+// Stops the daemon and checks it exits 0; returns its last log line.
+std::string StopDaemon(DaemonProcess& daemon) {
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+  const std::string log = daemon.Log();
+  const size_t last = log.rfind('\n', log.size() - 2);
+  return log.substr(last == std::string::npos ? 0 : last + 1);
+}
+
+// ---- Solving ----
+
+TEST(Daemon, LogsTheBoundPortAndStopsCleanly) {
+  DaemonProcess daemon(Flags({"--threads", "2"}));
+  EXPECT_NE(daemon.port(), 0);
+  EXPECT_THAT(daemon.Log(), HasSubstr("sudokud: listening on 127.0.0.1:" +
+                                      std::to_string(daemon.port()) + " (threads 2, kernel "));
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 0 connections, 0 batches, 0 puzzles (0 solved, 0 multiple, "
+            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+}
+
+TEST(Daemon, SolvesThousandsOfPuzzles) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  const auto puzzles = GeneratePuzzles(5000, 26, 11);
+  client.SendSolve(7, puzzles);
+  const wire::SolveResponse response = ReadSolve(client);
+  EXPECT_EQ(response.batch_id(), 7u);
+  ExpectAllSolved(response, puzzles);
+  client.Close();
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 1 connections, 1 batches, 5000 puzzles (5000 solved, 0 multiple, "
+            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+}
+
+TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  std::string row_repeat(81, '.');
+  row_repeat[19] = '5';  // r3c2
+  row_repeat[24] = '5';  // r3c7
+  std::string box_repeat(81, '.');
+  box_repeat[30] = '2';  // r4c4
+  box_repeat[40] = '2';  // r5c5
+  std::string bad_character(kUnique);
+  bad_character[80] = '?';
+  auto puzzles = GeneratePuzzles(6, 30, 3);
+  puzzles.insert(puzzles.begin() + 1, std::string(80, '.'));
+  puzzles.insert(puzzles.begin() + 3, row_repeat);
+  puzzles.insert(puzzles.begin() + 4, bad_character);
+  puzzles.push_back(box_repeat);
+  // Valid at 0, 2, 5, 6, 7, 8; invalid at 1, 3, 4, 9.
+  client.SendSolve(3, puzzles);
+  const wire::SolveResponse response = ReadSolve(client);
+  ASSERT_EQ(response.verdicts_size(), 10);
+  ASSERT_EQ(response.solutions().size(), 6u * 81);
+  size_t solution = 0;
+  for (int i = 0; i < 10; ++i) {
+    const bool invalid = i == 1 || i == 3 || i == 4 || i == 9;
+    EXPECT_EQ(response.verdicts(i), invalid ? wire::INVALID : wire::SOLVED) << i;
+    EXPECT_EQ(response.solution_counts(i), invalid ? 0u : 1u) << i;
+    if (!invalid) {
+      EXPECT_TRUE(IsSolutionOf(puzzles[i], response.solutions().substr(solution * 81, 81))) << i;
+      ++solution;
+    }
+  }
+  ASSERT_EQ(response.errors_size(), 4);
+  EXPECT_EQ(response.errors(0).ShortDebugString(),
+            "index: 1 message: \"expected 81 cells, found 80\"");
+  EXPECT_EQ(response.errors(1).ShortDebugString(),
+            "index: 3 position: 25 message: \"digit 5 repeated in row 3 (r3c2 and r3c7)\"");
+  EXPECT_EQ(response.errors(2).index(), 4u);
+  EXPECT_EQ(response.errors(2).position(), 81u);
+  EXPECT_EQ(response.errors(2).message(),
+            "bad character '?' (expected 1-9, or . 0 _ - for a blank)");
+  EXPECT_EQ(response.errors(3).ShortDebugString(),
+            "index: 9 position: 41 message: \"digit 2 repeated in box 5 (r4c4 and r5c5)\"");
+  client.Close();
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 1 connections, 1 batches, 10 puzzles (6 solved, 0 multiple, "
+            "0 unsolvable, 4 invalid), 0 protocol faults\n");
+}
+
+TEST(Daemon, SolutionLimitTwoGivesMultipleOrSolved) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  client.SendSolve(1, {kUnique, kEmptyGrid, kUnsolvable}, 2);
+  const wire::SolveResponse response = ReadSolve(client);
+  ASSERT_EQ(response.verdicts_size(), 3);
+  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
+  EXPECT_EQ(response.verdicts(1), wire::MULTIPLE);
+  EXPECT_EQ(response.verdicts(2), wire::UNSOLVABLE);
+  EXPECT_EQ(response.solution_counts(0), 1u);
+  EXPECT_EQ(response.solution_counts(1), 2u);
+  EXPECT_EQ(response.solution_counts(2), 0u);
+  ASSERT_EQ(response.solutions().size(), 2u * 81);
+  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_TRUE(IsSolutionOf(kEmptyGrid, response.solutions().substr(81, 81)));
+  EXPECT_EQ(response.errors_size(), 0);
+}
+
+TEST(Daemon, AnswersEachPipelinedBatchOnceWhateverTheOrder) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  std::map<uint64_t, std::vector<std::string>> sent;
+  for (uint64_t id = 100; id < 130; ++id) {
+    // Sizes vary so that batches finish out of order; one is empty.
+    sent[id] = GeneratePuzzles(id == 110 ? 0 : static_cast<int>((id * 37) % 400), 27,
+                               static_cast<uint32_t>(id));
+    client.SendSolve(id, sent[id]);
+  }
+  client.ShutdownSend();  // end of input: the daemon still answers everything, then closes
+  std::set<uint64_t> answered;
+  for (const auto& response : client.ReadUntilClosed()) {
+    ASSERT_TRUE(response.has_solve());
+    const uint64_t id = response.solve().batch_id();
+    ASSERT_TRUE(sent.count(id)) << id;
+    EXPECT_TRUE(answered.insert(id).second) << "batch " << id << " answered twice";
+    ExpectAllSolved(response.solve(), sent[id]);
+  }
+  EXPECT_EQ(answered.size(), sent.size());
+}
+
+TEST(Daemon, ServesSeveralConnectionsAtOnce) {
+  DaemonProcess daemon(kLoopback);
+  constexpr int kConnections = 6;
+  std::vector<std::thread> threads;
+  std::atomic<int> answered{0};
+  for (int c = 0; c < kConnections; ++c) {
+    threads.emplace_back([&, c] {
+      WireClient client(daemon.port());
+      std::map<uint64_t, std::vector<std::string>> sent;
+      for (uint64_t b = 0; b < 8; ++b) {
+        const uint64_t id = c * 100 + b;
+        sent[id] = GeneratePuzzles(150, 26, static_cast<uint32_t>(id));
+        client.SendSolve(id, sent[id]);
+      }
+      while (!sent.empty()) {
+        const wire::SolveResponse response = ReadSolve(client);
+        ASSERT_TRUE(sent.count(response.batch_id()));
+        ExpectAllSolved(response, sent[response.batch_id()]);
+        sent.erase(response.batch_id());
+        ++answered;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(answered.load(), kConnections * 8);
+}
+
+TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
+  NotifySocket notify;
+  DaemonProcess daemon(
+      Flags({"--max-in-flight-per-connection", "100", "--max-in-flight", "150", "--threads", "1"}),
+      {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  notify.WaitFor("READY=1");
+  std::atomic<bool> done{false};
+  long most_in_flight = 0;
+  std::thread watcher([&] {
+    while (!done) {
+      auto message = notify.Receive(std::chrono::milliseconds(100));
+      if (message) most_in_flight = std::max(most_in_flight, ParseStatus(*message).puzzles_in_flight);
+    }
+  });
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 2; ++c) {
+    clients.emplace_back([&, c] {
+      WireClient client(daemon.port());
+      std::map<uint64_t, std::vector<std::string>> sent;
+      for (uint64_t b = 0; b < 40; ++b) {
+        // One batch is larger than the per-connection limit: admitted once the connection has
+        // nothing else in flight.
+        sent[c * 1000 + b] = GeneratePuzzles(b == 20 ? 120 : 50, 27, static_cast<uint32_t>(b));
+      }
+      std::thread sender([&] {
+        for (const auto& [id, puzzles] : sent) client.SendSolve(id, puzzles);
+      });
+      std::set<uint64_t> answered;
+      while (answered.size() < sent.size()) {
+        const wire::SolveResponse response = ReadSolve(client);
+        ASSERT_TRUE(sent.count(response.batch_id()));
+        EXPECT_TRUE(answered.insert(response.batch_id()).second);
+        ExpectAllSolved(response, sent.at(response.batch_id()));
+      }
+      sender.join();
+    });
+  }
+  for (auto& thread : clients) thread.join();
+  done = true;
+  watcher.join();
+  // What the daemon held never passed the global limit plus the one oversized batch.
+  EXPECT_LE(most_in_flight, 150 + 120);
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 2 connections, 80 batches, 4140 puzzles (4140 solved, 0 multiple, "
+            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+}
+
+TEST(Daemon, SolvesEverySharedDataFileWithUniqueSolutions) {
+  const char* dir = std::getenv("SUDOKU_SHARED_DATA_DIR");
+  std::ifstream file(std::string(dir ? dir : "") + "/qqwing_mixed.txt");
+  if (!file) GTEST_SKIP() << "no shared data beside the checkout";
+  std::vector<std::string> puzzles;
+  for (std::string line; std::getline(file, line);) puzzles.push_back(line);
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  constexpr size_t kBatch = 2000;
+  for (size_t start = 0; start < puzzles.size(); start += kBatch) {
+    client.SendSolve(start, std::vector<std::string>(
+                                puzzles.begin() + start,
+                                puzzles.begin() + std::min(puzzles.size(), start + kBatch)),
+                     2);
+  }
+  client.ShutdownSend();
+  size_t checked = 0;
+  for (const auto& response : client.ReadUntilClosed()) {
+    const auto& solve = response.solve();
+    for (int i = 0; i < solve.verdicts_size(); ++i) {
+      const std::string& puzzle = puzzles[solve.batch_id() + i];
+      EXPECT_EQ(solve.verdicts(i), wire::SOLVED) << puzzle;
+      EXPECT_EQ(solve.solution_counts(i), 1u) << puzzle;
+      EXPECT_TRUE(IsSolutionOf(puzzle, solve.solutions().substr(i * 81, 81))) << puzzle;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, puzzles.size());
+}
+
+// ---- Protocol faults: each closes only its own connection ----
+
+// A daemon with a bystander connection that must be served before and after the fault.
+class FaultTest : public ::testing::Test {
+ protected:
+  void Start(const std::vector<std::string>& extra = {}) {
+    daemon_ = std::make_unique<DaemonProcess>(Flags(extra));
+    bystander_ = std::make_unique<WireClient>(daemon_->port());
+    ExpectServed(*bystander_, 1);
+  }
+
+  // Reads the one fault the daemon sends, then expects the connection to close.
+  static wire::ProtocolFault ReadFault(WireClient& client) {
+    auto response = client.Read();
+    if (!response || !response->has_fault()) {
+      throw std::runtime_error("expected a ProtocolFault, got " +
+                               (response ? response->ShortDebugString() : "end of stream"));
+    }
+    EXPECT_EQ(client.Read(), std::nullopt) << "the connection stays open after a fault";
+    return response->fault();
+  }
+
+  void ExpectFault(WireClient& client, wire::ProtocolFault::Kind kind, const std::string& message) {
+    const wire::ProtocolFault fault = ReadFault(client);
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), wire::ProtocolFault::Kind_Name(kind));
+    EXPECT_EQ(fault.message(), message);
+    EXPECT_THAT(daemon_->WaitForLog("protocol fault " + wire::ProtocolFault::Kind_Name(kind)),
+                HasSubstr(": protocol fault " + wire::ProtocolFault::Kind_Name(kind) + ": " +
+                          message + "; closing the connection"));
+    ExpectServed(*bystander_, 2);
+  }
+
+  void TearDown() override {
+    if (!daemon_) return;
+    bystander_->Close();
+    const std::string last = StopDaemon(*daemon_);
+    EXPECT_THAT(last, HasSubstr(", 1 protocol faults")) << daemon_->Log();
+  }
+
+  std::unique_ptr<DaemonProcess> daemon_;
+  std::unique_ptr<WireClient> bystander_;
+};
+
+TEST_F(FaultTest, FrameLargerThanTheLimit) {
+  Start();
+  WireClient client(daemon_->port());
+  // The declared length of 70000000 as a varint, and no body: the daemon must not wait for it.
+  client.SendBytes("\x80\xbb\xb0\x21");
+  ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
+              "frame 1 of 70000000 bytes exceeds --max-frame-bytes 16777216");
+}
+
+TEST_F(FaultTest, FrameLargerThanALoweredLimitAfterGoodFrames) {
+  Start({"--max-frame-bytes", "4096"});
+  WireClient client(daemon_->port());
+  ExpectServed(client, 10);
+  // A 4985-byte body: 60 puzzles of 83 bytes, the batch id (2) and the submessage header (3).
+  client.SendSolve(11, GeneratePuzzles(60, 30, 1));
+  ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
+              "frame 2 of 4985 bytes exceeds --max-frame-bytes 4096");
+}
+
+TEST_F(FaultTest, LengthPrefixThatIsNotAVarint) {
+  Start();
+  WireClient client(daemon_->port());
+  client.SendBytes(std::string(10, '\xff'));
+  ExpectFault(client, wire::ProtocolFault::MALFORMED,
+              "frame 1: the length prefix is not a varint (10 bytes without an end)");
+}
+
+TEST_F(FaultTest, BodyThatDoesNotDecode) {
+  Start();
+  WireClient client(daemon_->port());
+  ExpectServed(client, 10);
+  client.SendBytes(std::string("\x05\xff\xff\xff\xff\xff", 6));
+  ExpectFault(client, wire::ProtocolFault::MALFORMED,
+              "frame 2 of 5 bytes does not decode as a Request");
+}
+
+TEST_F(FaultTest, RequestWithNoKind) {
+  Start();
+  WireClient client(daemon_->port());
+  client.SendBytes(std::string("\x00", 1));
+  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
+              "frame 1 is a Request with no kind set (expected solve)");
+}
+
+TEST_F(FaultTest, RequestWithOnlyUnknownFields) {
+  Start();
+  WireClient client(daemon_->port());
+  // Field 9, varint 1: a newer client's request kind this daemon does not know.
+  client.SendBytes(std::string("\x02\x48\x01", 3));
+  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
+              "frame 1 is a Request with no kind set (expected solve)");
+}
+
+TEST_F(FaultTest, BatchOverTheLimit) {
+  Start({"--max-batch", "10"});
+  WireClient client(daemon_->port());
+  client.SendSolve(7, GeneratePuzzles(11, 30, 1));
+  ExpectFault(client, wire::ProtocolFault::BATCH_TOO_LARGE,
+              "frame 1: batch 7 has 11 puzzles, more than --max-batch 10");
+}
+
+TEST_F(FaultTest, ConnectionClosedInsideAFrame) {
+  Start();
+  WireClient client(daemon_->port());
+  std::string frame;
+  wire::Request request;
+  request.mutable_solve()->add_puzzles(kUnique);
+  wire::AppendFrame(request, &frame);  // a 1-byte prefix and an 85-byte body
+  client.SendBytes(frame.substr(0, 41));
+  client.ShutdownSend();
+  ExpectFault(client, wire::ProtocolFault::MALFORMED,
+              "the connection was closed in the middle of frame 1 (40 of 85 body bytes received)");
+}
+
+TEST_F(FaultTest, IdleConnection) {
+  Start({"--idle-timeout", "1"});
+  // The bystander keeps busy meanwhile, so it is never idle.
+  std::atomic<bool> done{false};
+  std::thread busy([&] {
+    for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
+  });
+  WireClient client(daemon_->port());
+  const wire::ProtocolFault fault = ReadFault(client);
+  done = true;
+  busy.join();
+  EXPECT_EQ(fault.kind(), wire::ProtocolFault::IDLE_TIMEOUT);
+  EXPECT_EQ(fault.message(), "nothing received for 1 s (--idle-timeout 1)");
+  ExpectServed(*bystander_, 2);
+}
+
+TEST_F(FaultTest, TooManyConnections) {
+  Start({"--max-connections", "2"});
+  WireClient second(daemon_->port());
+  ExpectServed(second, 20);
+  WireClient third(daemon_->port());
+  ExpectFault(third, wire::ProtocolFault::TOO_MANY_CONNECTIONS,
+              "the daemon already serves 2 connections (--max-connections 2)");
+  ExpectServed(second, 21);
+  // Once one closes, a new connection is served. The daemon frees the slot when it has seen the
+  // close, so the first attempts may still be refused.
+  second.ShutdownSend();
+  EXPECT_EQ(second.Read(), std::nullopt);
+  second.Close();
+  for (int attempt = 0;; ++attempt) {
+    WireClient fourth(daemon_->port());
+    fourth.SendSolve(30, {kUnique});
+    auto response = fourth.Read();
+    ASSERT_TRUE(response);
+    if (response->has_solve()) {
+      EXPECT_EQ(response->solve().verdicts(0), wire::SOLVED);
+      break;
+    }
+    ASSERT_LT(attempt, 100) << "the closed connection's slot never came back";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+TEST_F(FaultTest, BatchesInFlightAreDroppedWithTheConnection) {
+  Start();
+  WireClient client(daemon_->port());
+  const auto puzzles = GeneratePuzzles(20000, 24, 5);
+  client.SendSolve(1, puzzles);
+  client.SendBytes(std::string(10, '\xff'));
+  // The big batch may or may not be done before the garbage is read: if its answer comes, it
+  // comes whole and before the fault.
+  auto first = client.Read();
+  ASSERT_TRUE(first);
+  if (first->has_solve()) {
+    ExpectAllSolved(first->solve(), puzzles);
+  } else {
+    EXPECT_EQ(first->fault().message(),
+              "frame 2: the length prefix is not a varint (10 bytes without an end)");
+    EXPECT_EQ(client.Read(), std::nullopt);
+    ExpectServed(*bystander_, 2);
+    return;
+  }
+  ExpectFault(client, wire::ProtocolFault::MALFORMED,
+              "frame 2: the length prefix is not a varint (10 bytes without an end)");
+}
+
+// ---- Stopping ----
+
+TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--threads", "1"}), {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  notify.WaitFor("READY=1");
+  WireClient client(daemon.port());
+  // Slow batches (counting many solutions of the empty grid) so that some are still solving
+  // when the signal comes.
+  constexpr uint32_t kLimit = 100000;
+  for (uint64_t id = 1; id <= 4; ++id) client.SendSolve(id, {kEmptyGrid, kEmptyGrid}, kLimit);
+  WaitUntilAccepted(notify, 4);
+  daemon.Signal(SIGTERM);
+  EXPECT_THAT(daemon.WaitForLog("SIGTERM: stopped accepting"),
+              HasSubstr("draining 1 connections with "));
+  notify.WaitFor("STOPPING=1");
+  // Requests sent after the signal are not read; what was accepted is answered.
+  client.SendSolve(99, {kUnique});
+  std::set<uint64_t> answered;
+  for (const auto& response : client.ReadUntilClosed()) {
+    ASSERT_TRUE(response.has_solve()) << response.ShortDebugString();
+    const auto& solve = response.solve();
+    EXPECT_TRUE(answered.insert(solve.batch_id()).second);
+    ASSERT_EQ(solve.verdicts_size(), 2);
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(solve.verdicts(i), wire::MULTIPLE);
+      EXPECT_EQ(solve.solution_counts(i), kLimit);
+      EXPECT_TRUE(IsSolutionOf(kEmptyGrid, solve.solutions().substr(i * 81, 81)));
+    }
+  }
+  EXPECT_EQ(answered, (std::set<uint64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(daemon.Wait(), 0);
+  EXPECT_THAT(daemon.Log(),
+              HasSubstr("\nsudokud: stopped: 1 connections, 4 batches, 8 puzzles (0 solved, "
+                        "8 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
+}
+
+// One solver thread and two batches that never end (whichever the thread takes first).
+class StuckDaemonTest : public ::testing::Test {
+ protected:
+  void Start(const std::vector<std::string>& extra) {
+    auto args = Flags({"--threads", "1"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    daemon_ = std::make_unique<DaemonProcess>(args,
+                                              std::vector<std::string>{notify_.EnvEntry(),
+                                                                       "WATCHDOG_USEC=20000"});
+    notify_.WaitFor("READY=1");
+    client_ = std::make_unique<WireClient>(daemon_->port());
+    client_->SendSolve(1, {kEmptyGrid}, kForever);
+    client_->SendSolve(2, {kEmptyGrid}, kForever);
+    WaitUntilAccepted(notify_, 2);
+  }
+
+  void ExpectCancelledAndStopped(const std::string& why) {
+    EXPECT_EQ(client_->Read(), std::nullopt);  // closed without answers
+    EXPECT_EQ(daemon_->Wait(), 0);
+    const std::string log = daemon_->Log();
+    EXPECT_THAT(log, HasSubstr("sudokud: SIGTERM: stopped accepting; draining 1 connections with "
+                               "2 batches (2 puzzles) in flight (--drain-timeout "));
+    EXPECT_THAT(log, HasSubstr("sudokud: after " + why +
+                               ": cancelled 2 batches (2 puzzles) on 1 connections\n"));
+    EXPECT_THAT(log, HasSubstr("sudokud: abandoning 2 batches still queued or solving (a puzzle "
+                               "cannot be interrupted)\n"));
+    EXPECT_THAT(log, HasSubstr("sudokud: stopped: 1 connections, 0 batches, 0 puzzles (0 solved, "
+                               "0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
+  }
+
+  NotifySocket notify_;
+  std::unique_ptr<DaemonProcess> daemon_;
+  std::unique_ptr<WireClient> client_;
+};
+
+TEST_F(StuckDaemonTest, DrainTimeoutCancelsWhatRemains) {
+  Start({"--drain-timeout", "1"});
+  daemon_->Signal(SIGTERM);
+  ExpectCancelledAndStopped("the drain timeout (1 s)");
+}
+
+TEST_F(StuckDaemonTest, SecondSignalCancelsWhatRemains) {
+  Start({"--drain-timeout", "600"});
+  daemon_->Signal(SIGTERM);
+  daemon_->WaitForLog("SIGTERM: stopped accepting");
+  daemon_->Signal(SIGTERM);
+  ExpectCancelledAndStopped("a second SIGTERM");
+}
+
+// ---- systemd ----
+
+TEST(Daemon, NotifiesReadyWatchdogAndStopping) {
+  NotifySocket notify;
+  DaemonProcess daemon(kLoopback, {notify.EnvEntry(), "WATCHDOG_USEC=200000"});
+  EXPECT_THAT(notify.WaitFor("READY=1"),
+              HasSubstr("STATUS=0 connections, 0 batches (0 puzzles) in flight; 0 batches, "
+                        "0 puzzles answered; 0 protocol faults"));
+  EXPECT_EQ(notify.WaitFor("WATCHDOG=1").substr(0, 10), "WATCHDOG=1");
+  {
+    WireClient client(daemon.port());
+    ExpectServed(client, 1);
+    EXPECT_THAT(notify.WaitFor("1 batches, 5 puzzles answered"), HasSubstr("STATUS="));
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(notify.WaitFor("STOPPING=1").substr(0, 10), "STOPPING=1");
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// ---- Flags ----
+
+struct BadFlag {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+TEST(Daemon, RejectsBadFlagsNamingTheFlagAndTheRange) {
+  const std::vector<BadFlag> cases = {
+      {{"--threads", "0"}, "--threads must be an integer from 1 to 1024, got '0'"},
+      {{"--threads", "two"}, "--threads must be an integer from 1 to 1024, got 'two'"},
+      {{"--max-frame-bytes", "100"},
+       "--max-frame-bytes must be an integer from 1024 to 1073741824, got '100'"},
+      {{"--max-batch", "-1"}, "--max-batch must be an integer from 1 to 16777216, got '-1'"},
+      {{"--max-connections", "0"},
+       "--max-connections must be an integer from 1 to 1048576, got '0'"},
+      {{"--max-in-flight-per-connection", "0"},
+       "--max-in-flight-per-connection must be an integer from 1 to 1073741824, got '0'"},
+      {{"--max-in-flight", "x"},
+       "--max-in-flight must be an integer from 1 to 4294967296, got 'x'"},
+      {{"--idle-timeout", "-5"}, "--idle-timeout must be an integer from 0 to 604800, got '-5'"},
+      {{"--drain-timeout", "1e3"},
+       "--drain-timeout must be an integer from 0 to 86400, got '1e3'"},
+      {{"--listen", "9810"}, "--listen '9810': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"},
+      {{"--listen", "127.0.0.1:70000"},
+       "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 (0 picks a free one)"},
+      {{"--bogus"}, "unrecognised option '--bogus'"},
+      {{"--threads"}, "the required argument for option '--threads' is missing"},
+  };
+  for (const auto& bad : cases) {
+    const ProcessResult result = RunDaemonToExit(bad.args);
+    EXPECT_EQ(result.exit_code, 2) << bad.args[0];
+    EXPECT_EQ(result.err, "sudokud: " + bad.message + " (see sudokud --help)\n") << bad.args[0];
+  }
+}
+
+TEST(Daemon, HelpListsEveryFlag) {
+  const ProcessResult result = RunDaemonToExit({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* flag : {"--listen", "--threads", "--max-frame-bytes", "--max-batch",
+                           "--max-connections", "--max-in-flight-per-connection",
+                           "--max-in-flight", "--idle-timeout", "--drain-timeout"}) {
+    EXPECT_THAT(result.out, HasSubstr(flag));
+  }
+}
+
+TEST(Daemon, ReportsAnAddressInUse) {
+  DaemonProcess first(kLoopback);
+  const std::string address = "127.0.0.1:" + std::to_string(first.port());
+  const ProcessResult result = RunDaemonToExit({"--listen", address});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "sudokud: cannot listen on " + address + ": Address already in use\n");
+}
+
+}  // namespace
+}  // namespace sudoku::testing
