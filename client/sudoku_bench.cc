@@ -1,0 +1,273 @@
+// sudoku-bench: solves puzzle files in-process and prints the figures solver people compare
+// (puzzles/sec, usec/puzzle, %no_guess, guesses/puzzle), in the manner of tdoku's
+// run_benchmark: the puzzles are shuffled with a fixed seed, solved once to warm up (that pass
+// also gives the guess counts), then solved again and again until a target time has passed.
+//
+//   sudoku-bench FILE... [--threads N] [--unique] [--json] [--min-seconds S]
+//
+// Exit status: 0 on success, 2 on a usage error, an unreadable file or a malformed puzzle.
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "solver/solver.h"
+
+namespace sudoku {
+namespace {
+
+namespace po = boost::program_options;
+
+// An error the user can fix: printed as "sudoku-bench: <what>", exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::vector<std::string> files;
+  unsigned threads = 1;
+  bool unique = false;
+  bool json = false;
+  double min_seconds = 1.0;
+};
+
+struct FileResult {
+  std::string file;
+  size_t puzzles = 0;
+  uint64_t guesses = 0;
+  size_t no_guess = 0;
+  size_t solved = 0, multiple = 0, unsolvable = 0;
+  uint64_t solved_in_timing = 0;  // puzzles solved during the timed passes
+  double seconds = 0;
+  int passes = 0;
+};
+
+constexpr uint64_t kShuffleSeed = 20241122;
+// Puzzles per parallel_for chunk: big enough to hide the scheduling, small enough to balance.
+constexpr size_t kGrain = 64;
+
+std::vector<Grid> ReadPuzzles(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot open '" + path + "': " + std::strerror(errno));
+  std::vector<Grid> grids;
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    Grid grid;
+    if (const PuzzleError error = ParsePuzzle(line, &grid)) {
+      std::string where = path + " line " + std::to_string(number);
+      if (error.kind != PuzzleError::Kind::kLength) {
+        where += ", column " + std::to_string(error.position + 1);
+      }
+      throw UsageError(where + ": " + Describe(error));
+    }
+    grids.push_back(grid);
+  }
+  if (grids.empty()) throw UsageError("no puzzles in '" + path + "'");
+  return grids;
+}
+
+// Solves every puzzle once on `arena`; returns the number of guesses, and fills the verdict
+// counts when `result` is given.
+uint64_t SolveAll(tbb::task_arena& arena, const std::vector<Grid>& grids, Limits limits,
+                  FileResult* result) {
+  std::atomic<uint64_t> guesses{0};
+  std::atomic<size_t> no_guess{0}, solved{0}, multiple{0}, unsolvable{0};
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, grids.size(), kGrain),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        uint64_t g = 0;
+                        size_t none = 0, ok = 0, many = 0, bad = 0;
+                        for (size_t i = range.begin(); i != range.end(); ++i) {
+                          Result r;
+                          ActiveKernel().solve(grids[i], limits, &r);
+                          g += r.guesses;
+                          none += r.guesses == 0;
+                          ok += r.verdict == Verdict::kSolved;
+                          many += r.verdict == Verdict::kMultiple;
+                          bad += r.verdict == Verdict::kUnsolvable;
+                        }
+                        guesses += g;
+                        no_guess += none;
+                        solved += ok;
+                        multiple += many;
+                        unsolvable += bad;
+                      });
+  });
+  if (result != nullptr) {
+    result->guesses = guesses;
+    result->no_guess = no_guess;
+    result->solved = solved;
+    result->multiple = multiple;
+    result->unsolvable = unsolvable;
+  }
+  return guesses;
+}
+
+FileResult Bench(const std::string& path, std::vector<Grid> grids, const Options& options,
+                 tbb::task_arena& arena) {
+  FileResult result;
+  result.file = path;
+  result.puzzles = grids.size();
+  std::mt19937_64 rng(kShuffleSeed);
+  std::shuffle(grids.begin(), grids.end(), rng);
+  const Limits limits{options.unique ? 2u : 1u};
+
+  SolveAll(arena, grids, limits, &result);  // warm-up, and the per-puzzle figures
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    SolveAll(arena, grids, limits, nullptr);
+    result.solved_in_timing += grids.size();
+    ++result.passes;
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } while (result.seconds < options.min_seconds);
+  return result;
+}
+
+double PuzzlesPerSecond(const FileResult& r) { return r.solved_in_timing / r.seconds; }
+double MicrosPerPuzzle(const FileResult& r) { return 1e6 * r.seconds / r.solved_in_timing; }
+double NoGuessPercent(const FileResult& r) { return 100.0 * r.no_guess / r.puzzles; }
+double GuessesPerPuzzle(const FileResult& r) { return double(r.guesses) / r.puzzles; }
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void PrintJson(const FileResult& r, const Options& options) {
+  std::printf(
+      "{\"file\":%s,\"kernel\":%s,\"threads\":%u,\"max_solutions\":%u,\"puzzles\":%zu,"
+      "\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.3f,\"no_guess_pct\":%.2f,"
+      "\"guesses_per_puzzle\":%.3f,\"solved\":%zu,\"multiple\":%zu,\"unsolvable\":%zu,"
+      "\"seconds\":%.3f,\"passes\":%d}\n",
+      JsonString(r.file).c_str(), JsonString(ActiveKernel().name).c_str(), options.threads,
+      options.unique ? 2u : 1u, r.puzzles, PuzzlesPerSecond(r), MicrosPerPuzzle(r),
+      NoGuessPercent(r), GuessesPerPuzzle(r), r.solved, r.multiple, r.unsolvable, r.seconds,
+      r.passes);
+}
+
+void PrintRow(const FileResult& r, int file_width) {
+  std::printf("%-*s %9zu %13.0f %13.3f %11.1f %16.3f\n", file_width, r.file.c_str(), r.puzzles,
+              PuzzlesPerSecond(r), MicrosPerPuzzle(r), NoGuessPercent(r), GuessesPerPuzzle(r));
+}
+
+const char kUsage[] =
+    "Usage: sudoku-bench FILE... [--threads N] [--unique] [--json] [--min-seconds S]\n"
+    "Solves each file of puzzles (81 characters a line; blank and '#' lines skipped) in-process\n"
+    "and prints puzzles/sec, usec/puzzle, %no_guess and guesses/puzzle. The puzzles are\n"
+    "shuffled (fixed seed) and solved once to warm up, then repeatedly for --min-seconds.\n"
+    "SUDOKU_FORCE_ISA=portable|sse4.1|avx2|avx512 forces a kernel.\n\nOptions";
+
+Options ParseOptions(int argc, char** argv, bool* help) {
+  Options options;
+  po::options_description visible(kUsage);
+  visible.add_options()
+      ("help,h", "print this help")
+      ("threads", po::value<unsigned>(&options.threads)->default_value(1),
+       "solve in a oneTBB arena of N threads")
+      ("unique", po::bool_switch(&options.unique),
+       "count solutions up to 2 (uniqueness check) instead of stopping at the first")
+      ("json", po::bool_switch(&options.json), "print one JSON object per file")
+      ("min-seconds", po::value<double>(&options.min_seconds)->default_value(1.0),
+       "time each file for at least S seconds");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::vector<std::string>>(&options.files));
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see --help)");
+  }
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    *help = true;
+    return options;
+  }
+  if (options.files.empty()) throw UsageError("no puzzle files given (see --help)");
+  if (options.threads == 0) throw UsageError("--threads must be at least 1");
+  if (!(options.min_seconds >= 0)) throw UsageError("--min-seconds must not be negative");
+  return options;
+}
+
+int Main(int argc, char** argv) {
+  bool help = false;
+  const Options options = ParseOptions(argc, argv, &help);
+  if (help) return 0;
+  if (!KernelSelectionNote().empty()) std::cerr << "sudoku-bench: " << KernelSelectionNote() << "\n";
+  // Read every file first, so that a bad one fails fast instead of after minutes of timing.
+  std::vector<std::vector<Grid>> puzzles;
+  for (const auto& file : options.files) puzzles.push_back(ReadPuzzles(file));
+
+  tbb::task_arena arena(static_cast<int>(options.threads));
+  int file_width = 4;
+  for (const auto& file : options.files) file_width = std::max<int>(file_width, file.size());
+  if (!options.json) {
+    std::printf("kernel: %s\n", ActiveKernel().name);
+    std::printf("threads: %u, solutions counted to: %u, min seconds per file: %g\n",
+                options.threads, options.unique ? 2u : 1u, options.min_seconds);
+    std::printf("%-*s %9s %13s %13s %11s %16s\n", file_width, "file", "puzzles", "puzzles/sec",
+                "usec/puzzle", "%no_guess", "guesses/puzzle");
+    std::fflush(stdout);
+  }
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    const FileResult r = Bench(options.files[i], std::move(puzzles[i]), options, arena);
+    if (options.json) {
+      PrintJson(r, options);
+    } else {
+      PrintRow(r, file_width);
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace sudoku
+
+int main(int argc, char** argv) {
+  try {
+    return sudoku::Main(argc, argv);
+  } catch (const sudoku::UsageError& e) {
+    std::cerr << "sudoku-bench: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sudoku-bench: " << e.what() << "\n";
+    return 1;
+  }
+}
