@@ -303,7 +303,7 @@ TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
 
 TEST(Daemon, SolvesEverySharedDataFileWithUniqueSolutions) {
   const char* dir = std::getenv("SUDOKU_SHARED_DATA_DIR");
-  std::ifstream file(std::string(dir ? dir : "") + "/qqwing_mixed.txt");
+  std::ifstream file(std::string(dir ? dir : SUDOKU_SHARED_DATA_BUILT_DIR) + "/qqwing_mixed.txt");
   if (!file) GTEST_SKIP() << "no shared data beside the checkout";
   std::vector<std::string> puzzles;
   for (std::string line; std::getline(file, line);) puzzles.push_back(line);
