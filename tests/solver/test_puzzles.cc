@@ -11,9 +11,17 @@
 
 namespace sudoku::testing {
 
+std::string TestEnv(const char* name) {
+  if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return value;
+  const std::string n(name);
+  if (n == "SUDOKU_TEST_DATA_DIR") return SUDOKU_BUILT_TEST_DATA_DIR;
+  if (n == "SUDOKU_SHARED_DATA_DIR") return SUDOKU_BUILT_SHARED_DATA_DIR;
+  if (n == "SUDOKU_BENCH_BIN") return SUDOKU_BUILT_BENCH_BIN;
+  return "";
+}
+
 std::vector<Fixture> LoadFixtures(const std::string& file_name) {
-  const char* dir = std::getenv("SUDOKU_TEST_DATA_DIR");
-  const std::string path = std::string(dir ? dir : "tests/data") + "/" + file_name;
+  const std::string path = TestEnv("SUDOKU_TEST_DATA_DIR") + "/" + file_name;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
   std::vector<Fixture> fixtures;
@@ -44,9 +52,9 @@ std::vector<std::string> ReadLines(const std::string& path) {
 
 std::vector<std::string> SharedDataFiles() {
   std::vector<std::string> files;
-  const char* dir = std::getenv("SUDOKU_SHARED_DATA_DIR");
+  const std::string dir = TestEnv("SUDOKU_SHARED_DATA_DIR");
   std::error_code ec;
-  if (dir == nullptr || !std::filesystem::is_directory(dir, ec)) return files;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (entry.path().extension() == ".txt") files.push_back(entry.path().string());
   }

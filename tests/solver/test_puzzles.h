@@ -18,6 +18,11 @@ namespace sudoku::testing {
 inline constexpr std::string_view kFullGrid =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+// The environment variable `name` (SUDOKU_TEST_DATA_DIR, SUDOKU_SHARED_DATA_DIR,
+// SUDOKU_BENCH_BIN), or else the path the build recorded for it: ctest does not always pass the
+// environment on (a property list given to gtest_discover_tests can lose all but its first entry).
+std::string TestEnv(const char* name);
+
 // One line of tests/data/*.txt fixtures: "puzzle:count:solution" (see the file's header).
 struct Fixture {
   std::string puzzle;

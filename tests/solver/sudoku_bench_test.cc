@@ -1,0 +1,222 @@
+// sudoku-bench, run as a process: its table, its JSON, its kernel line and its errors. Timings
+// are never asserted; the puzzle counts and guess figures are, against the solver in-process.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "solver/solver.h"
+#include "tests/solver/test_puzzles.h"
+
+namespace sudoku {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct BenchRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs sudoku-bench with `args` (shell words) and environment assignments `env`.
+BenchRun Bench(const std::string& args, const std::string& env = "SUDOKU_FORCE_ISA=portable") {
+  const std::string bin = testing::TestEnv("SUDOKU_BENCH_BIN");
+  const std::string dir = ::testing::TempDir();
+  const std::string out = dir + "/bench_out.txt", err = dir + "/bench_err.txt";
+  const std::string command = "env -u SUDOKU_FORCE_ISA " + env + " '" +
+                              bin + "' " + args + " >'" +
+                              out + "' 2>'" + err + "'";
+  BenchRun run;
+  const int raw = std::system(command.c_str());
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = Slurp(out);
+  run.err = Slurp(err);
+  return run;
+}
+
+// A path as one shell word. (Appending rather than "'" + path: g++ 12 warns falsely on that.)
+std::string Quoted(const std::string& path) {
+  std::string word = "'";
+  word += path;
+  word += "'";
+  return word;
+}
+
+std::string DataFile(const std::string& name) {
+  return testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/" + name;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The figures sudoku-bench should print for bench_puzzles.txt, from the solver in-process.
+struct Expected {
+  int puzzles = 0;
+  double no_guess_pct = 0, guesses_per_puzzle = 0;
+};
+
+Expected Figures(uint32_t max_solutions) {
+  Expected e;
+  int no_guess = 0;
+  long guesses = 0;
+  for (const auto& line : testing::ReadLines(DataFile("bench_puzzles.txt"))) {
+    if (line.empty() || line[0] == '#') continue;
+    const Result r = Solve(line, Limits{max_solutions});
+    ++e.puzzles;
+    guesses += r.guesses;
+    no_guess += r.guesses == 0;
+  }
+  e.no_guess_pct = 100.0 * no_guess / e.puzzles;
+  e.guesses_per_puzzle = double(guesses) / e.puzzles;
+  return e;
+}
+
+std::string Fixed(double value, int decimals) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+TEST(SudokuBench, PrintsTheKernelAndATableRowPerFile) {
+  const std::string file = DataFile("bench_puzzles.txt");
+  const BenchRun run = Bench("'" + file + "' '" + file + "' --min-seconds 0");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const auto lines = Lines(run.out);
+  ASSERT_EQ(lines.size(), 5u) << run.out;
+  EXPECT_EQ(lines[0], "kernel: portable");
+  EXPECT_EQ(lines[1], "threads: 1, solutions counted to: 1, min seconds per file: 0");
+  EXPECT_THAT(lines[2], StartsWith("file"));
+  EXPECT_THAT(lines[2], HasSubstr("puzzles   puzzles/sec   usec/puzzle   %no_guess   guesses/puzzle"));
+  const Expected e = Figures(1);
+  for (int row : {3, 4}) {
+    std::istringstream fields(lines[row]);
+    std::string name, puzzles, rate, usec, no_guess, guesses;
+    fields >> name >> puzzles >> rate >> usec >> no_guess >> guesses;
+    EXPECT_EQ(name, file);
+    EXPECT_EQ(puzzles, std::to_string(e.puzzles));
+    EXPECT_GT(std::stod(rate), 0);
+    EXPECT_GT(std::stod(usec), 0);
+    EXPECT_EQ(no_guess, Fixed(e.no_guess_pct, 1));
+    EXPECT_EQ(guesses, Fixed(e.guesses_per_puzzle, 3));
+  }
+}
+
+TEST(SudokuBench, CountsToTwoWithUnique) {
+  const BenchRun run = Bench(Quoted(DataFile("bench_puzzles.txt")) + " --unique --min-seconds 0");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto lines = Lines(run.out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1], "threads: 1, solutions counted to: 2, min seconds per file: 0");
+  EXPECT_THAT(lines[3], HasSubstr(Fixed(Figures(2).guesses_per_puzzle, 3)));
+}
+
+TEST(SudokuBench, PrintsOneJsonObjectPerFile) {
+  const std::string file = DataFile("bench_puzzles.txt");
+  const BenchRun run =
+      Bench("'" + file + "' '" + file + "' --json --unique --threads 2 --min-seconds 0");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto lines = Lines(run.out);
+  ASSERT_EQ(lines.size(), 2u) << run.out;
+  const Expected e = Figures(2);
+  for (const auto& line : lines) {
+    EXPECT_THAT(line, StartsWith("{\"file\":\"" + file + "\",\"kernel\":\"portable\","
+                                 "\"threads\":2,\"max_solutions\":2,\"puzzles\":" +
+                                 std::to_string(e.puzzles) + ",\"puzzles_per_sec\":"));
+    EXPECT_THAT(line, HasSubstr(",\"no_guess_pct\":" + Fixed(e.no_guess_pct, 2) +
+                                ",\"guesses_per_puzzle\":" + Fixed(e.guesses_per_puzzle, 3) +
+                                ",\"solved\":" + std::to_string(e.puzzles) +
+                                ",\"multiple\":0,\"unsolvable\":0,\"seconds\":"));
+    EXPECT_EQ(line.back(), '}');
+  }
+}
+
+TEST(SudokuBench, RunsTheKernelTheEnvironmentForces) {
+  const BenchRun run = Bench(Quoted(DataFile("bench_puzzles.txt")) + " --min-seconds 0",
+                        "SUDOKU_FORCE_ISA=no-such-isa");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const Kernel* best = nullptr;
+  for (const Kernel* k : AllKernels()) {
+    if (best == nullptr && k->supported()) best = k;
+  }
+  EXPECT_EQ(Lines(run.out)[0], std::string("kernel: ") + best->name);
+  EXPECT_EQ(run.err, std::string("sudoku-bench: SUDOKU_FORCE_ISA=no-such-isa: unknown kernel "
+                                 "(known: avx512, avx2, sse4.1, portable); using ") +
+                         best->name + "\n");
+}
+
+TEST(SudokuBench, RejectsAMissingFile) {
+  const BenchRun run = Bench("/no/such/puzzles.txt");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err,
+            "sudoku-bench: cannot open '/no/such/puzzles.txt': No such file or directory\n");
+}
+
+TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
+  const std::string path = ::testing::TempDir() + "/bench_bad.txt";
+  std::ofstream(path) << "# comment\n\n"
+                      << std::string(testing::kFullGrid) << "\n"
+                      << std::string(testing::kFullGrid).replace(4, 1, "x") << "\n";
+  const BenchRun run = Bench("'" + path + "'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "sudoku-bench: " + path +
+                         " line 4, column 5: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                         "blank)\n");
+  std::ofstream(path) << std::string(80, '.') << "\n";
+  EXPECT_EQ(Bench("'" + path + "'").err,
+            "sudoku-bench: " + path + " line 1: expected 81 cells, found 80\n");
+  std::ofstream(path) << "# nothing but a comment\n";
+  EXPECT_EQ(Bench("'" + path + "'").err, "sudoku-bench: no puzzles in '" + path + "'\n");
+}
+
+TEST(SudokuBench, RejectsBadFlags) {
+  const std::string file = Quoted(DataFile("bench_puzzles.txt"));
+  struct Case {
+    std::string args, err;
+  };
+  const Case cases[] = {
+      {"", "sudoku-bench: no puzzle files given (see --help)\n"},
+      {file + " --bogus", "sudoku-bench: unrecognised option '--bogus' (see --help)\n"},
+      {file + " --threads 0", "sudoku-bench: --threads must be at least 1\n"},
+      {file + " --threads many",
+       "sudoku-bench: the argument ('many') for option '--threads' is invalid (see --help)\n"},
+      {file + " --min-seconds -1", "sudoku-bench: --min-seconds must not be negative\n"},
+  };
+  for (const auto& c : cases) {
+    const BenchRun run = Bench(c.args);
+    EXPECT_EQ(run.status, 2) << c.args;
+    EXPECT_EQ(run.err, c.err) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
+}
+
+TEST(SudokuBench, PrintsHelp) {
+  const BenchRun run = Bench("--help");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("Usage: sudoku-bench FILE... [--threads N] [--unique] [--json] "
+                                  "[--min-seconds S]\n"));
+  EXPECT_THAT(run.out, HasSubstr("--threads"));
+}
+
+}  // namespace
+}  // namespace sudoku
