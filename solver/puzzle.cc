@@ -63,48 +63,124 @@ std::string Describe(const PuzzleError& error) {
   return "unknown error";
 }
 
-PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
-  PuzzleError error;
-  if (text.size() != kCells) {
-    error.kind = PuzzleError::Kind::kLength;
-    error.found = static_cast<uint32_t>(text.size());
-    return error;
+namespace {
+
+// The earlier cell of `unit` (0 row, 1 column, 2 box) holding the same character as `cell`.
+uint32_t EarlierInUnit(std::string_view text, uint32_t cell, int unit) {
+  for (uint32_t other = 0; other < cell; ++other) {
+    const bool same = unit == 0   ? Row(other) == Row(cell)
+                      : unit == 1 ? Column(other) == Column(cell)
+                                  : Box(other) == Box(cell);
+    if (same && text[other] == text[cell]) return other;
   }
-  // Where each digit was last seen in each row, column and box (cell + 1; 0 = not yet), so that
-  // one pass reports the first error in text order and names both cells.
-  uint8_t row_seen[9][10] = {};
-  uint8_t column_seen[9][10] = {};
-  uint8_t box_seen[9][10] = {};
+  return cell;  // not reached: the caller saw the repeat
+}
+
+// Row, column and box of every cell, so that the scan does no division.
+struct CellUnits {
+  uint8_t row[kCells], column[kCells], box[kCells];
+};
+
+constexpr CellUnits MakeCellUnits() {
+  CellUnits u{};
+  for (uint32_t cell = 0; cell < kCells; ++cell) {
+    u.row[cell] = static_cast<uint8_t>(Row(cell));
+    u.column[cell] = static_cast<uint8_t>(Column(cell));
+    u.box[cell] = static_cast<uint8_t>(Box(cell));
+  }
+  return u;
+}
+
+constexpr CellUnits kCellUnits = MakeCellUnits();
+
+// What each byte means in a puzzle: 1-9 a digit, 0 a blank, kBadCharacter anything else.
+constexpr uint8_t kBadCharacter = 10;
+
+struct CharacterTable {
+  uint8_t value[256];
+};
+
+constexpr CharacterTable MakeCharacterTable() {
+  CharacterTable t{};
+  for (int c = 0; c < 256; ++c) t.value[c] = kBadCharacter;
+  for (int d = 1; d <= 9; ++d) t.value['0' + d] = static_cast<uint8_t>(d);
+  for (unsigned char blank : {'.', '0', '_', '-'}) t.value[blank] = 0;
+  return t;
+}
+
+constexpr CharacterTable kCharacters = MakeCharacterTable();
+
+// The first error in text order, for a text the fast scan found something wrong with.
+PuzzleError FirstError(std::string_view text) {
+  PuzzleError error;
+  uint16_t rows[9] = {}, columns[9] = {}, boxes[9] = {};
   for (uint32_t cell = 0; cell < kCells; ++cell) {
     const char c = text[cell];
-    uint8_t digit = 0;
-    if (c >= '1' && c <= '9') {
-      digit = static_cast<uint8_t>(c - '0');
-    } else if (c != '.' && c != '0' && c != '_' && c != '-') {
+    const uint8_t value = kCharacters.value[static_cast<unsigned char>(c)];
+    if (value == kBadCharacter) {
       error.kind = PuzzleError::Kind::kCharacter;
       error.character = c;
       error.position = cell;
       return error;
     }
-    (*grid)[cell] = digit;
-    if (digit == 0) continue;
-    uint8_t* const seen[3] = {&row_seen[Row(cell)][digit], &column_seen[Column(cell)][digit],
-                              &box_seen[Box(cell)][digit]};
-    constexpr PuzzleError::Kind kKinds[3] = {PuzzleError::Kind::kRowRepeat,
-                                             PuzzleError::Kind::kColumnRepeat,
-                                             PuzzleError::Kind::kBoxRepeat};
-    for (int unit = 0; unit < 3; ++unit) {
-      if (*seen[unit] != 0) {
-        error.kind = kKinds[unit];
-        error.character = c;
-        error.position = cell;
-        error.first = *seen[unit] - 1u;
-        return error;
-      }
+    if (value == 0) continue;
+    const auto bit = static_cast<uint16_t>(1u << value);
+    uint16_t& row = rows[kCellUnits.row[cell]];
+    uint16_t& column = columns[kCellUnits.column[cell]];
+    uint16_t& box = boxes[kCellUnits.box[cell]];
+    if ((row | column | box) & bit) {
+      const int unit = (row & bit) ? 0 : (column & bit) ? 1 : 2;
+      constexpr PuzzleError::Kind kKinds[3] = {PuzzleError::Kind::kRowRepeat,
+                                               PuzzleError::Kind::kColumnRepeat,
+                                               PuzzleError::Kind::kBoxRepeat};
+      error.kind = kKinds[unit];
+      error.character = c;
+      error.position = cell;
+      error.first = EarlierInUnit(text, cell, unit);
+      return error;
     }
-    for (uint8_t* s : seen) *s = static_cast<uint8_t>(cell + 1);
+    row |= bit;
+    column |= bit;
+    box |= bit;
   }
   return error;
+}
+
+}  // namespace
+
+PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
+  if (text.size() != kCells) {
+    PuzzleError error;
+    error.kind = PuzzleError::Kind::kLength;
+    error.found = static_cast<uint32_t>(text.size());
+    return error;
+  }
+  // A branch-free scan (blanks and digits alternate at random, which a branchy one mispredicts)
+  // that keeps the row's and the band's box masks in registers, collecting any repeat or bad
+  // character. Only when something is wrong does FirstError() find which error comes first.
+  uint32_t columns[9] = {};
+  uint32_t clash = 0;
+  uint32_t bad = 0;
+  for (int band = 0; band < 3; ++band) {
+    uint32_t boxes[3] = {0, 0, 0};
+    for (int r = 0; r < 3; ++r) {
+      uint32_t row = 0;
+      for (int c = 0; c < 9; ++c) {
+        const int cell = (band * 3 + r) * 9 + c;
+        const uint8_t value = kCharacters.value[static_cast<unsigned char>(text[cell])];
+        bad |= value == kBadCharacter;
+        (*grid)[cell] = value;
+        const uint32_t bit = (1u << value) & 0x3fe;  // 0 for a blank
+        uint32_t& box = boxes[c / 3];
+        clash |= (row | columns[c] | box) & bit;
+        row |= bit;
+        columns[c] |= bit;
+        box |= bit;
+      }
+    }
+  }
+  if ((clash | bad) == 0) return PuzzleError{};
+  return FirstError(text);
 }
 
 Result SolveGrid(const Grid& grid, Limits limits) noexcept {
