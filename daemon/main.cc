@@ -106,7 +106,7 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()->default_value("65536")->value_name("N"),
        "puzzles accepted but not yet answered on one connection; past it the daemon stops "
        "reading that connection until results drain")
-      ("max-in-flight", po::value<std::string>()->default_value("262144")->value_name("N"),
+      ("max-in-flight", po::value<std::string>()->default_value("131072")->value_name("N"),
        "the same limit over all connections")
       ("idle-timeout", po::value<std::string>()->default_value("300")->value_name("SECONDS"),
        "close a connection that sends nothing and waits for nothing this long (0: never)")

@@ -39,11 +39,15 @@ struct ServerOptions {
   size_t max_batch = 65536;
   // Connections served at once; one more gets a TOO_MANY_CONNECTIONS fault.
   size_t max_connections = 1024;
-  // Puzzles accepted but not yet answered (written back), per connection and in all. Past either
+  // Puzzles accepted but not yet answered (written back), per connection and in all. At either
   // limit a connection stops reading its socket until results drain, so TCP pushes back on the
-  // sender. A batch is always admitted when nothing else is in flight, however large.
+  // sender. A batch is taken whenever the count is below the limits, so it may pass them by at
+  // most one batch (and a batch larger than a limit is still served).
   size_t max_in_flight_per_connection = 65536;
-  size_t max_in_flight = 262144;
+  // The global default keeps a daemon flooded by 64 connections near 70 MiB of memory (about
+  // 330 bytes per puzzle in flight, plus one frame per connection) while still holding a fifth
+  // of a second of work for two cores.
+  size_t max_in_flight = 131072;
   // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT
   // fault; zero means never.
   std::chrono::seconds idle_timeout{300};
@@ -98,9 +102,9 @@ class Server {
   void CancelRemaining(const std::string& why);
   void Finish();
 
-  // The global in-flight limit, granted in arrival order so that a large batch is not starved
-  // by a stream of small ones.
-  bool TryAdmit(Connection* connection, size_t cost);
+  // Whether `connection` may read its next batch under the global in-flight limit. Granted in
+  // arrival order, so that no connection starves; a connection refused joins the queue.
+  bool TryAdmit(Connection* connection);
   void LeaveAdmissionQueue(Connection* connection);
   void ReleaseCapacity(size_t cost);
 
