@@ -1,8 +1,13 @@
-// U32x16: sixteen 32-bit lanes with the few named operations the kernel needs. The only file in
-// solver/ that calls intrinsics.
+// The vector types of the solving kernel, with the few named operations it needs. The only
+// file in solver/ that calls intrinsics.
 //
-// The kernel views the sixteen lanes as four blocks of four lanes (one 128-bit block per digit
-// board, see kernel.inc). Each instruction set gets the narrowest natural mapping:
+//   U32x16  sixteen 32-bit lanes, seen as four 128-bit blocks of four lanes
+//   U32x4   one such block
+//   Boards  the nine digits' candidate boards (two U32x16 and a U32x4), the value kernel.inc
+//           works on: bitwise operations, shifts, band rotations, counts across digits, and
+//           Map() to run a step a part at a time
+//
+// Each instruction set gets the narrowest natural mapping of U32x16:
 //
 //   AVX-512   one __m512i
 //   AVX2      two __m256i     (blocks 0-1, blocks 2-3)
@@ -10,7 +15,7 @@
 //   portable  sixteen uint32_t, in loops the compiler may vectorise for the baseline CPU
 //
 // This header is included once per kernel translation unit (through kernel.inc) and defines the
-// type inside that kernel's own namespace, sudoku::<SUDOKU_KERNEL_NAMESPACE>, in an anonymous
+// types inside that kernel's own namespace, sudoku::<SUDOKU_KERNEL_NAMESPACE>, in an anonymous
 // namespace, from the flags the translation unit was built with (__AVX512F__, __AVX2__,
 // __SSE4_1__). Its code therefore never merges across kernels built with different flags.
 //
