@@ -84,7 +84,7 @@ class ReadBuffer {
       } else {
         const size_t capacity = std::max(size() + n, capacity_ + capacity_ / 2);
         auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
-        std::memcpy(bigger.get(), storage_.get() + begin_, size());
+        if (size() > 0) std::memcpy(bigger.get(), storage_.get() + begin_, size());
         storage_ = std::move(bigger);
         capacity_ = capacity;
       }

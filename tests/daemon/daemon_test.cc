@@ -104,11 +104,18 @@ void WaitUntilAccepted(NotifySocket& notify, long batches) {
   }
 }
 
+// No sanitizer (in a -DSUDOKU_SANITIZE build) had anything to say.
+void ExpectNoSanitizerReport(const std::string& log) {
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("runtime error:")));
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("Sanitizer")));
+}
+
 // Stops the daemon and checks it exits 0; returns its last log line.
 std::string StopDaemon(DaemonProcess& daemon) {
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
   const std::string log = daemon.Log();
+  ExpectNoSanitizerReport(log);
   const size_t last = log.rfind('\n', log.size() - 2);
   return log.substr(last == std::string::npos ? 0 : last + 1);
 }
@@ -546,6 +553,7 @@ TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
   }
   EXPECT_EQ(answered, (std::set<uint64_t>{1, 2, 3, 4}));
   EXPECT_EQ(daemon.Wait(), 0);
+  ExpectNoSanitizerReport(daemon.Log());
   EXPECT_THAT(daemon.Log(),
               HasSubstr("\nsudokud: stopped: 1 connections, 4 batches, 8 puzzles (0 solved, "
                         "8 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
@@ -570,6 +578,7 @@ class StuckDaemonTest : public ::testing::Test {
   void ExpectCancelledAndStopped(const std::string& why) {
     EXPECT_EQ(client_->Read(), std::nullopt);  // closed without answers
     EXPECT_EQ(daemon_->Wait(), 0);
+    ExpectNoSanitizerReport(daemon_->Log());
     const std::string log = daemon_->Log();
     EXPECT_THAT(log, HasSubstr("sudokud: SIGTERM: stopped accepting; draining 1 connections with "
                                "2 batches (2 puzzles) in flight (--drain-timeout "));
@@ -617,6 +626,7 @@ TEST(Daemon, NotifiesReadyWatchdogAndStopping) {
   daemon.Signal(SIGTERM);
   EXPECT_EQ(notify.WaitFor("STOPPING=1").substr(0, 10), "STOPPING=1");
   EXPECT_EQ(daemon.Wait(), 0);
+  ExpectNoSanitizerReport(daemon.Log());
 }
 
 // ---- Flags ----
