@@ -22,10 +22,7 @@ Pool::~Pool() {
 
 void Pool::Enqueue(std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
-  arena_.enqueue(group_.defer([this, task = std::move(task)] {
-    task();
-    busy_.fetch_sub(1, std::memory_order_relaxed);
-  }));
+  arena_.enqueue(group_.defer(std::move(task)));
 }
 
 void Pool::CannotDeliver(std::exception_ptr error) noexcept {

@@ -37,7 +37,7 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
   int threads() const { return threads_; }
-  // Jobs handed over whose completion has not been posted yet.
+  // Jobs handed over whose work has not finished yet (queued or running).
   size_t busy() const { return busy_.load(std::memory_order_relaxed); }
 
   // Runs `work()` on the arena, then completes `token` with a null exception_ptr, or with the
@@ -58,6 +58,7 @@ class Pool {
   void Start(Work work, Handler handler, const Executor& executor) {
     auto target = boost::asio::get_associated_executor(handler, executor);
     struct Op {
+      Pool* pool;
       Work work;
       Handler handler;
       boost::asio::executor_work_guard<decltype(target)> guard;
@@ -65,7 +66,7 @@ class Pool {
     // oneTBB stores the functor const and copies it, so the move-only handler lives behind a
     // shared_ptr.
     auto op = std::make_shared<Op>(
-        Op{std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
+        Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
     Enqueue([op] {
       std::exception_ptr error;
       try {
@@ -73,6 +74,8 @@ class Pool {
       } catch (...) {
         error = std::current_exception();
       }
+      // Before the completion is posted, so that a completed job never counts as busy.
+      op->pool->busy_.fetch_sub(1, std::memory_order_relaxed);
       // No exception may leave an arena functor: oneTBB would abort the process without a word.
       try {
         boost::asio::post(op->guard.get_executor(), [op, error]() mutable {
@@ -85,7 +88,7 @@ class Pool {
     });
   }
 
-  // Hands `task` to the arena and counts it until it is done.
+  // Hands `task` to the arena and counts it as busy (the task itself says when it is done).
   void Enqueue(std::function<void()> task);
   // Posting a completion can only fail to allocate, and a completion that is never delivered
   // leaves a connection waiting forever: this says so and aborts.
