@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -18,6 +20,25 @@ static_assert(static_cast<int>(Verdict::kUnsolvable) == wire::UNSOLVABLE);
 static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
 
 }  // namespace
+
+RequestKind ParseRequest(std::string_view body, wire::Request* request) {
+  using google::protobuf::internal::WireFormatLite;
+  const auto* data = reinterpret_cast<const uint8_t*>(body.data());
+  const int size = static_cast<int>(body.size());
+  request->mutable_solve()->Clear();
+  request->GetReflection()->MutableUnknownFields(request)->Clear();
+  google::protobuf::io::CodedInputStream input(data, size);
+  if (!request->MergeFromCodedStream(&input)) return RequestKind::kMalformed;
+  // The merge above leaves the oneof set whatever the body said: look for the field itself.
+  google::protobuf::io::CodedInputStream scan(data, size);
+  for (uint32_t tag; (tag = scan.ReadTag()) != 0;) {
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
+      return RequestKind::kSolve;
+    }
+    if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
+  }
+  return RequestKind::kNone;
+}
 
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, BatchCounts* counts) {

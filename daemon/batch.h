@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string_view>
 
 #include "proto/sudoku.pb.h"
 
@@ -28,6 +29,19 @@ struct BatchCounts {
     invalid += other.invalid;
   }
 };
+
+// What a frame body holds.
+enum class RequestKind {
+  kMalformed,  // not a Request
+  kNone,       // a Request with no kind this daemon knows
+  kSolve,      // request->solve() is the batch
+};
+
+// Parses one frame body into `request`, reusing the SolveRequest it already holds. A cleared
+// repeated field keeps its strings for the next parse, so a reused Request costs no allocation
+// per puzzle; ParseFromArray() would instead delete the oneof's submessage, and every puzzle
+// string with it, on each call (measured: two allocations per puzzle).
+RequestKind ParseRequest(std::string_view body, wire::Request* request);
 
 // Batches at least this large are split across the calling arena's threads.
 inline constexpr int kParallelGrain = 64;

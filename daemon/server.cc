@@ -358,13 +358,14 @@ bool Server::Connection::HandleFrame(std::string_view body) {
   const ServerOptions& options = server_.options_;
   const std::string where = "frame " + std::to_string(frames_);
   std::unique_ptr<Batch> batch = server_.NewBatch();
-  if (!wire::ParseFrameBody(body, &batch->request)) {
+  const RequestKind kind = ParseRequest(body, &batch->request);
+  if (kind == RequestKind::kMalformed) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::MALFORMED,
           where + " of " + std::to_string(body.size()) + " bytes does not decode as a Request");
     return false;
   }
-  if (!batch->request.has_solve()) {
+  if (kind != RequestKind::kSolve) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::EMPTY_REQUEST,
           where + " is a Request with no kind set (expected solve)");

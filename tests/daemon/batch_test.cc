@@ -30,6 +30,50 @@ wire::SolveRequest MakeRequest(uint64_t id, const std::vector<std::string>& puzz
   return request;
 }
 
+std::string Serialize(const wire::Request& request) {
+  std::string body;
+  request.SerializeToString(&body);
+  return body;
+}
+
+TEST(ParseRequest, ReadsASolveRequestAndReusesItsStrings) {
+  wire::Request sent;
+  *sent.mutable_solve() = MakeRequest(7, {kUnique, kUnsolvable, "short"}, 2);
+  wire::Request request;
+  ASSERT_EQ(ParseRequest(Serialize(sent), &request), RequestKind::kSolve);
+  EXPECT_EQ(request.solve().ShortDebugString(), sent.solve().ShortDebugString());
+  const std::string* first = &request.solve().puzzles(0);
+
+  // The next parse replaces everything and reuses the same string objects.
+  wire::Request next;
+  *next.mutable_solve() = MakeRequest(8, {kUnsolvable});
+  ASSERT_EQ(ParseRequest(Serialize(next), &request), RequestKind::kSolve);
+  EXPECT_EQ(request.solve().ShortDebugString(), next.solve().ShortDebugString());
+  EXPECT_EQ(&request.solve().puzzles(0), first);
+}
+
+TEST(ParseRequest, TellsAMissingKindFromAnEmptyBatch) {
+  wire::Request request;
+  EXPECT_EQ(ParseRequest("", &request), RequestKind::kNone);
+  // Field 9 (varint 1): a kind this daemon does not know.
+  EXPECT_EQ(ParseRequest(std::string("\x48\x01", 2), &request), RequestKind::kNone);
+  // Field 1 present but empty: a SolveRequest with no puzzles.
+  EXPECT_EQ(ParseRequest(std::string("\x0a\x00", 2), &request), RequestKind::kSolve);
+  EXPECT_EQ(request.solve().puzzles_size(), 0);
+  // An unknown field beside the solve request is ignored.
+  EXPECT_EQ(ParseRequest(std::string("\x48\x01\x0a\x02\x08\x05", 6), &request),
+            RequestKind::kSolve);
+  EXPECT_EQ(request.solve().batch_id(), 5u);
+}
+
+TEST(ParseRequest, RejectsBytesThatAreNotARequest) {
+  wire::Request request;
+  EXPECT_EQ(ParseRequest(std::string("\xff\xff\xff\xff\xff", 5), &request),
+            RequestKind::kMalformed);
+  // A solve field whose length runs past the end.
+  EXPECT_EQ(ParseRequest(std::string("\x0a\x05\x08", 3), &request), RequestKind::kMalformed);
+}
+
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   // Large enough to be split across threads (kParallelGrain).
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
