@@ -4,8 +4,27 @@
 #include <cstdio>
 
 #include "client/client_error.h"
+#include "solver/logic.h"
 
 namespace sudoku::client {
+
+std::string TechniqueToken(int technique) {
+  if (technique < 0 || technique >= logic::kTechniqueCount) {
+    return "technique-" + std::to_string(technique);
+  }
+  std::string name = logic::Name(static_cast<logic::Technique>(technique));
+  for (char& c : name) {
+    if (c == ' ') c = '-';
+  }
+  return name;
+}
+
+std::string LevelToken(int level) {
+  if (level < 0 || level > static_cast<int>(logic::Level::kExpert)) {
+    return "level-" + std::to_string(level);
+  }
+  return logic::Name(static_cast<logic::Level>(level));
+}
 namespace {
 
 void AppendInvalid(std::string_view prefix, const std::string& where, const std::string& reason,
@@ -16,6 +35,18 @@ void AppendInvalid(std::string_view prefix, const std::string& where, const std:
   out->append(": ");
   out->append(reason);
   out->push_back('\n');
+}
+
+// " intermediate pointing 57 0" (see result_format.h).
+void AppendRating(const wire::SolveResponse& results, int index, std::string* out) {
+  out->push_back(' ');
+  out->append(LevelToken(results.levels(index)));
+  out->push_back(' ');
+  out->append(TechniqueToken(results.hardest_techniques(index)));
+  out->push_back(' ');
+  out->append(std::to_string(results.steps(index)));
+  out->push_back(' ');
+  out->append(std::to_string(results.guesses_size() > index ? results.guesses(index) : 0));
 }
 
 [[noreturn]] void Mismatch(const Batch& batch, const std::string& what) {
@@ -37,6 +68,16 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
   int error_index = 0;
   int result = 0;  // index among the records sent
   out->reserve(out->size() + batch.size * (kCells + 1));
+  // Rating columns are all present or all absent (the request asked for them or not).
+  const bool rated = results.hardest_techniques_size() > 0;
+  if (rated && (results.hardest_techniques_size() != results.verdicts_size() ||
+                results.steps_size() != results.verdicts_size() ||
+                results.levels_size() != results.verdicts_size())) {
+    Mismatch(batch, "rating columns of " + std::to_string(results.hardest_techniques_size()) +
+                        ", " + std::to_string(results.steps_size()) + " and " +
+                        std::to_string(results.levels_size()) + " entries for " +
+                        std::to_string(results.verdicts_size()) + " puzzles");
+  }
 
   for (size_t i = 0; i < batch.size; ++i) {
     const PuzzleRecord& record = batch.records[i];
@@ -58,6 +99,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         if (verdict == wire::SOLVED) {
           ++summary->solved;
           out->append(solutions, solution_offset, kCells);
+          if (rated) AppendRating(results, result, out);
           out->push_back('\n');
         } else {
           ++summary->multiple;

@@ -2,6 +2,14 @@
 //
 // Per puzzle, in input order:
 //   the 81-digit solution                    solved (with --unique: and it is the only one)
+//   SOLUTION LEVEL HARDEST STEPS GUESSES     solved, with --rate: e.g. "5346...179 intermediate
+//                                            pointing 57 0": QQWing's level (simple, easy,
+//                                            intermediate, expert), the hardest technique the
+//                                            logical solver needed (naked-single, hidden-single,
+//                                            pointing, claiming, naked-pair, hidden-pair,
+//                                            naked-triple, hidden-triple, x-wing, swordfish,
+//                                            guess), its steps, and the guesses the fast solver
+//                                            made (as --unique counts them, or as --limit does)
 //   multiple                                 two or more solutions (--unique or --limit 2+)
 //   unsolvable                               the givens admit no solution
 //   invalid: WHERE: REASON                   e.g. "invalid: line 7, column 12: bad character
@@ -42,6 +50,11 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
 
 // Per input, the location prefix AppendResults wants: empty for a single input.
 std::vector<std::string> LocationPrefixes(const std::vector<std::string>& display_names);
+
+// A wire Technique as one word ("naked-single"), a wire Level as its name ("expert"); values
+// out of range come out as "technique-12" or "level-7".
+std::string TechniqueToken(int technique);
+std::string LevelToken(int level);
 
 std::string FormatSummary(const Summary& summary, double seconds);
 

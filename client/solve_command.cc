@@ -248,6 +248,8 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),
        "connections to the daemon (default 2)")
+      ("rate", "append to each solution: level, hardest technique, logical steps, guesses "
+       "(see client/result_format.h)")
       ("help,h", "print this help");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options->inputs));
@@ -275,6 +277,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
     throw ClientError("--unique and --limit cannot be used together (--unique is --limit 2)");
   }
   if (values.count("unique")) options->solution_limit = 2;
+  options->rate = values.count("rate") > 0;
   if (values.count("limit")) {
     options->solution_limit =
         static_cast<uint32_t>(ParseCount("--limit", limit, kMaxSolutionLimit));
@@ -286,6 +289,7 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
   const auto start = std::chrono::steady_clock::now();
   try {
     Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in);
+    batcher.set_rate(options.rate);
     batcher.CheckInputs();
     OrderedOutput output(&out);
     asio::io_context io(1);

@@ -463,11 +463,12 @@ Explanation Explain(const Grid& grid) {
   const Result result = Run(
       grid,
       [&](Step&& step) {
-        if (step.technique == Technique::kGuess) ++explanation.guesses;
+        if (step.technique == Technique::kGuess) ++explanation.logic_guesses;
         explanation.steps.push_back(std::move(step));
       },
       &explanation.solution);
   explanation.verdict = result.verdict;
+  explanation.fast_guesses = result.guesses;
   return explanation;
 }
 
@@ -478,6 +479,7 @@ Rating Rate(const Grid& grid) {
       grid,
       [&](Step&& step) {
         ++rating.steps;
+        if (step.technique == Technique::kGuess) ++rating.logic_guesses;
         if (step.technique > rating.hardest) rating.hardest = step.technique;
       },
       &final_grid);
