@@ -53,8 +53,7 @@ Input FromArgument(const std::string& text) {
   Input input;
   input.puzzle = text;
   input.locate = [](uint32_t position) {
-    return position == 0 ? std::string("argument")
-                         : "argument, column " + std::to_string(position);
+    return position == 0 ? std::string("argument") : "argument, column " + std::to_string(position);
   };
   return input;
 }
@@ -101,9 +100,8 @@ Input ReadInput(const std::string& argument, std::istream& in) {
     return FromStream(file, argument);
   }
   // Not a file: the puzzle itself, unless it does not look like one at all (a mistyped name).
-  const bool puzzle_like =
-      argument.size() == static_cast<size_t>(kCells) ||
-      argument.find_first_not_of(kPuzzleCharacters) == std::string::npos;
+  const bool puzzle_like = argument.size() == static_cast<size_t>(kCells) ||
+                           argument.find_first_not_of(kPuzzleCharacters) == std::string::npos;
   if (!puzzle_like) {
     throw ClientError("cannot open '" + argument + "': " + std::strerror(ENOENT) +
                       " (and it is not an 81-character puzzle)");
@@ -133,12 +131,10 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
   std::vector<std::string> connect;
   std::vector<std::string> inputs;
   po::options_description flags(kUsage);
-  flags.add_options()
-      ("connect", po::value(&connect)->value_name("HOST:PORT"),
-       "where sudokud listens (default 127.0.0.1:9810)")
-      ("candidates", "draw the candidate grid before each step")
-      ("json", "write the explanation as one JSON object")
-      ("help,h", "print this help");
+  flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
+                      "where sudokud listens (default 127.0.0.1:9810)")(
+      "candidates", "draw the candidate grid before each step")(
+      "json", "write the explanation as one JSON object")("help,h", "print this help");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&inputs));
   po::options_description all;

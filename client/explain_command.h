@@ -21,7 +21,7 @@ struct ExplainOptions {
   std::vector<Endpoint> endpoints;  // the first is used
   bool candidates = false;          // draw the candidate grid before each step
   bool json = false;
-  std::string input;                // the puzzle text, a file name, or "-"
+  std::string input;  // the puzzle text, a file name, or "-"
 };
 
 // Parses the arguments after "explain". Returns false after printing help to `out` (--help);

@@ -1,7 +1,9 @@
 #include "client/explain_format.h"
 
 #include <bit>
+#include <cstdio>
 #include <map>
+#include <vector>
 
 #include "client/client_error.h"
 
@@ -94,23 +96,13 @@ void CheckShape(const Step& step, int number) {
       ok = step.placements.size() == 1 && units == 1 && digits == 1;
       break;
     case Technique::kPointing:
-    case Technique::kClaiming:
-      ok = units == 2 && digits == 1;
-      break;
+    case Technique::kClaiming: ok = units == 2 && digits == 1; break;
     case Technique::kNakedPair:
-    case Technique::kHiddenPair:
-      ok = units == 1 && digits == 2 && step.cells.size() == 2;
-      break;
+    case Technique::kHiddenPair: ok = units == 1 && digits == 2 && step.cells.size() == 2; break;
     case Technique::kNakedTriple:
-    case Technique::kHiddenTriple:
-      ok = units == 1 && digits == 3 && step.cells.size() == 3;
-      break;
-    case Technique::kXWing:
-      ok = units == 4 && digits == 1;
-      break;
-    case Technique::kSwordfish:
-      ok = units == 6 && digits == 1;
-      break;
+    case Technique::kHiddenTriple: ok = units == 1 && digits == 3 && step.cells.size() == 3; break;
+    case Technique::kXWing: ok = units == 4 && digits == 1; break;
+    case Technique::kSwordfish: ok = units == 6 && digits == 1; break;
   }
   if (!ok) {
     Bad(number, std::string(logic::Name(step.technique)) + " with " + std::to_string(units) +
@@ -177,8 +169,7 @@ Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
     if (value >= kUnitNumbers) {
       Bad(number, "unit " + std::to_string(value) + " is out of range (0-26)");
     }
-    step.units.push_back(
-        {static_cast<Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
+    step.units.push_back({static_cast<Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
   }
   for (uint32_t value : wire_step.cells()) {
     if (value >= static_cast<uint32_t>(kCells)) {
@@ -209,12 +200,12 @@ std::string DescribeStep(const Step& step) {
              "): " + Removals(step.eliminations);
     case Technique::kNakedPair:
     case Technique::kNakedTriple:
-      return name + ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) +
-             " in " + UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+      return name + ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) + " in " +
+             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
     case Technique::kHiddenPair:
     case Technique::kHiddenTriple:
-      return name + ": " + DigitList(step.digits) + " go only in " + CellList(step.cells) +
-             " in " + UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+      return name + ": " + DigitList(step.digits) + " go only in " + CellList(step.cells) + " in " +
+             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
     case Technique::kXWing:
     case Technique::kSwordfish: {
       const size_t lines = step.units.size() / 2;
@@ -242,7 +233,10 @@ std::string DrawCandidates(const Grid& grid, const logic::Candidates& candidates
         for (int i = 0; i < 3; ++i) {
           const int digit = line * 3 + i + 1;
           if (grid[cell]) {
-            out += line != 1 ? ' ' : i == 1 ? static_cast<char>('0' + grid[cell]) : i == 0 ? '[' : ']';
+            out += line != 1 ? ' '
+                   : i == 1  ? static_cast<char>('0' + grid[cell])
+                   : i == 0  ? '['
+                             : ']';
           } else {
             out += (candidates[cell] >> (digit - 1)) & 1 ? static_cast<char>('0' + digit) : '.';
           }
@@ -268,8 +262,8 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     const std::string where =
         verdict == wire::INVALID ? locate(response.error().position()) : std::string();
     if (json) {
-      out = "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) +
-            "\"";
+      out =
+          "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) + "\"";
       if (verdict == wire::INVALID) {
         out += ", \"error\": {\"where\": " + JsonString(where) +
                ", \"message\": " + JsonString(response.error().message()) + "}";
@@ -339,25 +333,25 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     }
     logic::Apply(step, &grid, &remaining);
   }
-  const std::string level = response.level() >= 0 &&
-                                    response.level() <= static_cast<int>(logic::Level::kExpert)
-                                ? logic::Name(static_cast<logic::Level>(response.level()))
-                                : "unknown";
+  const std::string level =
+      response.level() >= 0 && response.level() <= static_cast<int>(logic::Level::kExpert)
+          ? logic::Name(static_cast<logic::Level>(response.level()))
+          : "unknown";
   const std::string hardest =
       response.hardest_technique() >= 0 && response.hardest_technique() < logic::kTechniqueCount
           ? logic::Name(static_cast<Technique>(response.hardest_technique()))
           : "unknown";
   if (json) {
-    out += "\n], \"solution\": " + JsonString(response.solution()) + ", \"rating\": {\"level\": \"" +
-           level + "\", \"hardest\": \"" + hardest + "\", \"steps\": " +
-           std::to_string(response.steps_size()) + ", \"guesses\": " +
-           std::to_string(response.guesses()) +
+    out += "\n], \"solution\": " + JsonString(response.solution()) +
+           ", \"rating\": {\"level\": \"" + level + "\", \"hardest\": \"" + hardest +
+           "\", \"steps\": " + std::to_string(response.steps_size()) +
+           ", \"guesses\": " + std::to_string(response.guesses()) +
            ", \"logic_guesses\": " + std::to_string(logic_guesses) + "}}\n";
   } else {
     out += "solution: " + response.solution() + "\n";
     out += "rating: level " + level + ", hardest technique " + hardest + ", " +
-           std::to_string(response.steps_size()) + " steps, " +
-           std::to_string(response.guesses()) + " guesses by the solver\n";
+           std::to_string(response.steps_size()) + " steps, " + std::to_string(response.guesses()) +
+           " guesses by the solver\n";
   }
   return out;
 }

@@ -64,7 +64,9 @@ constexpr BitCounts kBitCounts{};
 constexpr int Count(uint16_t mask) { return kBitCounts.count[mask & 0x1ff]; }
 
 Unit UnitOf(int unit) {
-  return Unit{unit < 9 ? Unit::Kind::kRow : unit < 18 ? Unit::Kind::kColumn : Unit::Kind::kBox,
+  return Unit{unit < 9    ? Unit::Kind::kRow
+              : unit < 18 ? Unit::Kind::kColumn
+                          : Unit::Kind::kBox,
               static_cast<uint8_t>(unit % 9)};
 }
 
@@ -82,7 +84,9 @@ struct Board {
     for (int cell = 0; cell < kCells; ++cell) {
       if (grid[cell]) {
         values[cell] = grid[cell];
-        for (uint8_t peer : table.peers[cell]) open[peer] &= static_cast<uint16_t>(~Bit(grid[cell]));
+        for (uint8_t peer : table.peers[cell]) {
+          open[peer] &= static_cast<uint16_t>(~Bit(grid[cell]));
+        }
       } else {
         ++open_cells;
       }
@@ -152,8 +156,9 @@ bool NakedSingle(Board& board, Step* step) {
 }
 
 // Boxes first, then rows, then columns: the order in which people scan.
-constexpr std::array<int, kUnits> kScanOrder = {18, 19, 20, 21, 22, 23, 24, 25, 26, 0,  1,  2,  3, 4,
-                                                5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17};
+constexpr std::array<int, kUnits> kScanOrder = {18, 19, 20, 21, 22, 23, 24, 25, 26,
+                                                0,  1,  2,  3,  4,  5,  6,  7,  8,
+                                                9,  10, 11, 12, 13, 14, 15, 16, 17};
 
 bool HiddenSingle(Board& board, Step* step) {
   const Tables& table = Table();
@@ -221,7 +226,7 @@ bool Intersection(Board& board, Step* step, bool pointing) {
       if (other < 0) continue;
       Step found;
       for (uint8_t cell : table.cells[other]) {
-        const int in_unit = unit < 9 ? RowOf(cell) == unit
+        const int in_unit = unit < 9    ? RowOf(cell) == unit
                             : unit < 18 ? ColumnOf(cell) == unit - 9
                                         : BoxOf(cell) == unit - 18;
         if (!in_unit) Eliminate(board, &found, cell, Bit(digit));
@@ -387,10 +392,10 @@ bool LogicalStep(Board& board, Step* step) {
   if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
   // Each technique below changes the board only when it returns true.
   board.ComputePlaces();
-  return Intersection(board, step, true) ||
-         Intersection(board, step, false) || NakedSubset(board, step, 2) ||
-         HiddenSubset(board, step, 2) || NakedSubset(board, step, 3) ||
-         HiddenSubset(board, step, 3) || Fish(board, step, 2) || Fish(board, step, 3);
+  return Intersection(board, step, true) || Intersection(board, step, false) ||
+         NakedSubset(board, step, 2) || HiddenSubset(board, step, 2) ||
+         NakedSubset(board, step, 3) || HiddenSubset(board, step, 3) || Fish(board, step, 2) ||
+         Fish(board, step, 3);
 }
 
 // Where logic runs out: the open cell with fewest candidates (the first such), and its digit in
@@ -398,8 +403,7 @@ bool LogicalStep(Board& board, Step* step) {
 void Guess(Board& board, const std::array<char, kCells>& solution, Step* step) {
   int best = -1;
   for (int cell = 0; cell < kCells; ++cell) {
-    if (board.open[cell] &&
-        (best < 0 || Count(board.open[cell]) < Count(board.open[best]))) {
+    if (board.open[cell] && (best < 0 || Count(board.open[cell]) < Count(board.open[best]))) {
       best = cell;
     }
   }

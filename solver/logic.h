@@ -7,6 +7,7 @@
 #ifndef SUDOKU_SOLVER_LOGIC_H_
 #define SUDOKU_SOLVER_LOGIC_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,7 +97,7 @@ struct Explanation {
   // never occurs: the grid was parsed already.)
   Verdict verdict = Verdict::kUnsolvable;
   std::vector<Step> steps;
-  Grid solution{};          // the grid after the last step; the solution when verdict is kSolved
+  Grid solution{};             // the grid after the last step; the solution when verdict is kSolved
   uint32_t logic_guesses = 0;  // kGuess steps among `steps`
   uint32_t fast_guesses = 0;   // branches the fast solver took to find and check the solution
 };

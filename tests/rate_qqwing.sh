@@ -16,7 +16,10 @@ levels=(simple easy intermediate expert)
 work=$(mktemp -d)
 daemon_pid=
 cleanup() {
-  if [[ -n $daemon_pid ]]; then kill "$daemon_pid" 2>/dev/null || true; wait "$daemon_pid" || true; fi
+  if [[ -n $daemon_pid ]]; then
+    kill "$daemon_pid" 2>/dev/null || true
+    wait "$daemon_pid" || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -44,7 +47,11 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 address=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/daemon.log")
-[[ -n $address ]] || { echo "rate_qqwing: sudokud did not start:" >&2; cat "$work/daemon.log" >&2; exit 2; }
+if [[ -z $address ]]; then
+  echo "rate_qqwing: sudokud did not start:" >&2
+  cat "$work/daemon.log" >&2
+  exit 2
+fi
 
 # Output lines: SOLUTION LEVEL HARDEST STEPS GUESSES (client/result_format.h).
 "$build_dir/client/sudoku-client" solve --connect "$address" --unique --rate "$work/puzzles" \
@@ -63,11 +70,14 @@ awk '
       for (j = 1; j <= n; j++) printf "%14d", count[names[i], names[j]]
       printf "%9.1f%%\n", total[names[i]] ? 100 * count[names[i], names[i]] / total[names[i]] : 0
     }
-    printf "overall: %d of %d puzzles (%.2f%%) get QQWing'"'"'s level\n\n", agree, all, 100 * agree / all
+    printf "overall: %d of %d puzzles (%.2f%%) get QQWing'"'"'s level\n\n", agree, all,
+           100 * agree / all
     print "hardest technique per QQWing label:"
     for (i = 1; i <= n; i++) {
       line = sprintf("  %-13s", names[i])
-      for (t in seen) if (technique[names[i], t]) line = line sprintf(" %s %d,", t, technique[names[i], t])
+      for (t in seen) {
+        if (technique[names[i], t]) line = line sprintf(" %s %d,", t, technique[names[i], t])
+      }
       sub(/,$/, "", line)
       print line
     }

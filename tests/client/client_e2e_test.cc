@@ -422,7 +422,8 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
 }
 
 TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
-  const std::string file = WriteTemp("simple.txt", std::string("# one puzzle\n") + kSimplePuzzle + "\n");
+  const std::string file =
+      WriteTemp("simple.txt", std::string("# one puzzle\n") + kSimplePuzzle + "\n");
   const Exit exit = RunExplain({"--connect", address(), file});
   ASSERT_EQ(exit.status, 0) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
@@ -536,10 +537,11 @@ TEST_F(ClientEndToEnd, ExplainReadsStdin) {
 }
 
 TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
-  const std::string file = WriteTemp(
-      "rate.txt", std::string(kSimplePuzzle) + "\n" + kXWingPuzzle + "\n" +
-                      "12345678.........9...............................................................\n" +
-                      std::string(81, '.') + "\n");
+  const std::string unsolvable =
+      "12345678.........9...............................................................";
+  const std::string file =
+      WriteTemp("rate.txt", std::string(kSimplePuzzle) + "\n" + kXWingPuzzle + "\n" + unsolvable +
+                                "\n" + std::string(81, '.') + "\n");
   const Exit exit = RunClient({"--connect", address(), "--unique", "--rate", file});
   EXPECT_EQ(exit.status, 1) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);

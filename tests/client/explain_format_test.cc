@@ -3,12 +3,12 @@
 // not fit.
 #include "client/explain_format.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "client/client_error.h"
 
@@ -57,7 +57,8 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
     Grid grid;
     ASSERT_FALSE(ParsePuzzle(line.substr(0, bar), &grid));
     const logic::Explanation explanation = logic::Explain(grid);
-    const logic::Step& step = explanation.steps.at(std::stoul(line.substr(bar + 1, next - bar - 1)));
+    const logic::Step& step =
+        explanation.steps.at(std::stoul(line.substr(bar + 1, next - bar - 1)));
     ASSERT_TRUE(expected.count(technique)) << technique;
     EXPECT_EQ(DescribeStep(step), expected.at(technique));
     ++checked;

@@ -1,10 +1,10 @@
 // Explain and rate in the daemon: ExplainPuzzle() and SolveBatch()'s rating columns on their
 // own, then both through a real sudokud on one connection, mixed with plain batches.
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "daemon/batch.h"
 #include "solver/logic.h"

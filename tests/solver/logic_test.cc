@@ -67,9 +67,7 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       }
       return;
     }
-    case Technique::kGuess:
-      EXPECT_TRUE(open(step.placements.at(0).cell));
-      return;
+    case Technique::kGuess: EXPECT_TRUE(open(step.placements.at(0).cell)); return;
     case Technique::kPointing:
     case Technique::kClaiming: {
       ASSERT_EQ(step.units.size(), 2u);
@@ -113,7 +111,8 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
     case Technique::kHiddenTriple: {
       EXPECT_EQ(step.digits.size(), step.cells.size());
       for (int cell : CellsOf(step.units.at(0))) {
-        const bool inside = std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end();
+        const bool inside =
+            std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end();
         for (uint8_t digit : step.digits) {
           if (open(cell) && Has(candidates, cell, digit)) {
             EXPECT_TRUE(inside) << CellName(cell);
@@ -204,9 +203,13 @@ TEST(Logic, ReplaysEveryUniqueFixture) {
 std::string Compact(const Step& step) {
   std::string text = Name(step.technique);
   text += " p=";
-  for (const CellDigit& c : step.placements) text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  for (const CellDigit& c : step.placements) {
+    text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  }
   text += " e=";
-  for (const CellDigit& c : step.eliminations) text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  for (const CellDigit& c : step.eliminations) {
+    text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  }
   text += " u=";
   for (const Unit& u : step.units) {
     text += u.kind == Unit::Kind::kRow ? "r" : u.kind == Unit::Kind::kColumn ? "c" : "b";
@@ -255,8 +258,8 @@ TEST(Logic, ReplaysTheSharedSets) {
   const auto files = testing::SharedDataFiles();
   if (files.empty()) GTEST_SKIP() << "no shared puzzle sets (SUDOKU_SHARED_DATA_DIR)";
   for (const std::string& file : files) {
-    const bool qqwing = file.find("qqwing_") != std::string::npos &&
-                        file.find("mixed") == std::string::npos;
+    const bool qqwing =
+        file.find("qqwing_") != std::string::npos && file.find("mixed") == std::string::npos;
     const size_t limit = qqwing ? 1000000 : 300;  // the QQWing sets whole, samples of the rest
     const auto lines = testing::ReadLines(file);
     for (size_t i = 0; i < lines.size() && i < limit; ++i) {
@@ -339,7 +342,8 @@ TEST(Logic, RateAgreesWithExplain) {
     EXPECT_EQ(rating.steps, explanation.steps.size()) << fixture.puzzle;
     EXPECT_EQ(rating.hardest, hardest) << fixture.puzzle;
     EXPECT_EQ(rating.level, LevelOf(hardest)) << fixture.puzzle;
-    EXPECT_EQ(rating.guesses, SolveGrid(grid, Limits{.max_solutions = 2}).guesses) << fixture.puzzle;
+    EXPECT_EQ(rating.guesses, SolveGrid(grid, Limits{.max_solutions = 2}).guesses)
+        << fixture.puzzle;
   }
 }
 
