@@ -248,8 +248,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),
        "connections to the daemon (default 2)")
-      ("rate", "append to each solution: level, hardest technique, logical steps, guesses "
-       "(see client/result_format.h)")
+      ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES, e.g. "
+       "'intermediate pointing 57 0' (QQWing's level, the hardest technique, the logical steps, "
+       "the solver's guesses)")
       ("help,h", "print this help");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&options->inputs));
