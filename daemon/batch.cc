@@ -35,6 +35,9 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
       return RequestKind::kSolve;
     }
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kStatsFieldNumber) {
+      return RequestKind::kStats;
+    }
     if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
   }
   return RequestKind::kNone;
