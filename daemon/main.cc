@@ -4,6 +4,9 @@
 // in. The event loop runs on the main thread; solving runs on the Pool's threads.
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -154,7 +157,30 @@ std::string EndpointText(const tcp::endpoint& endpoint) {
   return out.str();
 }
 
+// Descriptors the process needs besides its connections: listeners, metrics scrapers, stdio,
+// sd_notify, TBB and the like.
+constexpr rlim_t kSpareDescriptors = MetricsServer::kMaxConnections + 48;
+
+// Raises the soft descriptor limit towards the hard one when --max-connections needs it (as
+// systemd's LimitNOFILE= or `ulimit -Hn` allow), and warns when even that is short: past the
+// limit, accepts fail and the daemon serves fewer connections than it was told to.
+void EnsureDescriptors(size_t max_connections) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t needed = static_cast<rlim_t>(max_connections) + kSpareDescriptors;
+  if (limit.rlim_cur >= needed) return;
+  limit.rlim_cur = std::min(needed, limit.rlim_max);
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+  if (limit.rlim_cur < needed) {
+    Log(LogLevel::kWarning,
+        "the descriptor limit (" + std::to_string(limit.rlim_max) +
+            ") is below what --max-connections " + std::to_string(max_connections) + " needs (" +
+            std::to_string(needed) + "): raise LimitNOFILE= (or ulimit -n) or lower it");
+  }
+}
+
 int Run(const Flags& flags) {
+  EnsureDescriptors(flags.server.max_connections);
   // Declared in this order so that they are destroyed in the reverse one: the server (and its
   // connections) first, then the pool, which waits for its work, then the io_context that the
   // work's completions are posted to.

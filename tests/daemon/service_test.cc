@@ -406,5 +406,27 @@ TEST(Logging, ElsewhereLinesNameTheProgram) {
             "sudokud: --threads must be an integer from 1 to 1024, got '0' (see sudokud --help)\n");
 }
 
+TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
+  // The port is taken, so the daemon exits right after the warning.
+  DaemonProcess first({"--listen", "127.0.0.1:0", "--threads", "1"});
+  const std::string address = "127.0.0.1:" + std::to_string(first.port());
+  const std::string log_path = ::testing::TempDir() + "descriptors.log";
+  const std::string script = "ulimit -n 200 && ulimit -Hn 200 && exec 2>'" + log_path +
+                             "' && exec '" + std::string(DaemonBinary()) +
+                             "' --max-connections 1000 --listen " + address;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int exit_status = 0;
+  ::waitpid(pid, &exit_status, 0);
+  EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 1) << exit_status;
+  EXPECT_EQ(ReadFile(log_path),
+            "sudokud: the descriptor limit (200) is below what --max-connections 1000 needs "
+            "(1064): raise LimitNOFILE= (or ulimit -n) or lower it\n"
+            "sudokud: cannot listen on " + address + ": Address already in use\n");
+}
+
 }  // namespace
 }  // namespace sudoku::testing
