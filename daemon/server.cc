@@ -124,6 +124,7 @@ struct Server::Batch {
   size_t cost = 0;       // puzzles charged against the in-flight limits (at least 1)
   bool complete = false; // solved to the end (not cancelled)
   bool fault = false;    // a ProtocolFault: the connection closes once it is written
+  bool stats = false;    // a StatsResponse
   Clock::time_point received;  // when its frame was read, for the latency histogram
   double solve_seconds = 0;    // time on the pool
 };
@@ -193,7 +194,7 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
   size_t in_flight() const { return in_flight_; }
   size_t batches_in_flight() const {
     size_t queued = 0;
-    for (const auto& batch : queue_) queued += batch->cost > 0 ? 1 : 0;  // not faults or stats
+    for (const auto& batch : queue_) queued += batch->fault || batch->stats ? 0 : 1;
     return solving_ + queued;
   }
 
@@ -373,12 +374,17 @@ bool Server::Connection::HandleFrame(std::string_view body) {
     return false;
   }
   if (kind == RequestKind::kStats) {
-    // Answered at once, from the counts as they are now; it costs no in-flight capacity.
+    // Answered at once, from the counts as they are now. It costs one against the in-flight
+    // limits, as an empty batch does, so that a peer sending Stats requests without reading
+    // the answers is stopped like any other.
     batch->response.Clear();
     FillStats(server_.Snapshot(), batch->response.mutable_stats());
     batch->frame.clear();
     wire::AppendFrame(batch->response, &batch->frame);
-    batch->cost = 0;
+    batch->stats = true;
+    batch->cost = 1;
+    in_flight_ += batch->cost;
+    server_.in_flight_ += batch->cost;
     queue_.push_back(std::move(batch));
     wake_.cancel();
     return true;
@@ -498,7 +504,7 @@ awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Conn
         co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
     const auto written = Clock::now();
     for (auto& batch : writing) {
-      if (!error && batch->cost > 0 && !batch->fault) {
+      if (!error && !batch->fault && !batch->stats) {
         server_.stats_.batch_latency_seconds.Observe(
             std::chrono::duration<double>(written - batch->received).count());
       }
@@ -738,6 +744,7 @@ void Server::Recycle(std::unique_ptr<Batch> batch) {
   }
   batch->complete = false;
   batch->fault = false;
+  batch->stats = false;
   batch->cost = 0;
   free_batches_.push_back(std::move(batch));
 }
