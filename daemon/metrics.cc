@@ -201,13 +201,13 @@ void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response) {
 }
 
 // One scraper's connection: requests answered in turn while it keeps the connection alive.
-class MetricsServer::Session : public std::enable_shared_from_this<Session> {
+class MetricsServer::HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  Session(MetricsServer& server, tcp::socket socket)
+  HttpConnection(MetricsServer& server, tcp::socket socket)
       : server_(server), stream_(std::move(socket)) {
-    server_.sessions_.insert(this);
+    server_.connections_.insert(this);
   }
-  ~Session() { server_.sessions_.erase(this); }
+  ~HttpConnection() { server_.connections_.erase(this); }
 
   void Close() {
     boost::system::error_code ignored;
@@ -215,7 +215,7 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
     stream_.close();
   }
 
-  asio::awaitable<void> Serve(std::shared_ptr<Session> self);
+  asio::awaitable<void> Serve(std::shared_ptr<HttpConnection> self);
 
  private:
   http::response<http::string_body> Answer(const http::request<http::empty_body>& request) const;
@@ -224,7 +224,7 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
 };
 
-http::response<http::string_body> MetricsServer::Session::Answer(
+http::response<http::string_body> MetricsServer::HttpConnection::Answer(
     const http::request<http::empty_body>& request) const {
   http::response<http::string_body> response;
   response.version(request.version());
@@ -252,8 +252,8 @@ http::response<http::string_body> MetricsServer::Session::Answer(
   return response;
 }
 
-asio::awaitable<void> MetricsServer::Session::Serve(
-    [[maybe_unused]] std::shared_ptr<Session> self) {
+asio::awaitable<void> MetricsServer::HttpConnection::Serve(
+    [[maybe_unused]] std::shared_ptr<HttpConnection> self) {
   beast::flat_buffer buffer;
   boost::system::error_code error;
   for (;;) {
@@ -319,8 +319,8 @@ void MetricsServer::Stop() {
   stopped_ = true;
   boost::system::error_code ignored;
   acceptor_.close(ignored);
-  // Close() never destroys a session on the spot (its coroutine holds it).
-  for (Session* session : sessions_) session->Close();
+  // Close() never destroys a connection on the spot (its coroutine holds it).
+  for (HttpConnection* connection : connections_) connection->Close();
 }
 
 asio::awaitable<void> MetricsServer::Accept() {
@@ -336,9 +336,9 @@ asio::awaitable<void> MetricsServer::Accept() {
       co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, error));
       continue;
     }
-    if (sessions_.size() >= kMaxConnections) continue;  // the socket closes as it goes
-    auto session = std::make_shared<Session>(*this, std::move(socket));
-    asio::co_spawn(io_, session->Serve(session), [](std::exception_ptr error) {
+    if (connections_.size() >= kMaxConnections) continue;  // the socket closes as it goes
+    auto connection = std::make_shared<HttpConnection>(*this, std::move(socket));
+    asio::co_spawn(io_, connection->Serve(connection), [](std::exception_ptr error) {
       if (!error) return;
       try {
         std::rethrow_exception(error);

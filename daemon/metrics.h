@@ -112,14 +112,14 @@ class MetricsServer {
   void Stop();
 
  private:
-  class Session;
+  class HttpConnection;
 
   boost::asio::awaitable<void> Accept();
 
   boost::asio::io_context& io_;
   std::function<std::string()> render_;
   boost::asio::ip::tcp::acceptor acceptor_;
-  std::unordered_set<Session*> sessions_;
+  std::unordered_set<HttpConnection*> connections_;
   bool stopped_ = false;
 };
 

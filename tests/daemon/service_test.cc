@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -249,6 +250,39 @@ TEST(Metrics, RequestThatIsNotHttpIsABadRequest) {
   EXPECT_EQ(Fetch(MetricsPort(daemon), http::verb::get, "/metrics").result(), http::status::ok);
 }
 
+TEST(Metrics, ServesAtMostSixteenScrapersAtOnce) {
+  DaemonProcess daemon(kMetricsFlags);
+  const uint16_t port = MetricsPort(daemon);
+  asio::io_context io;
+  std::vector<tcp::socket> idle;
+  for (int i = 0; i < 16; ++i) {
+    idle.emplace_back(io).connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
+  }
+  // Each idle connection is served once accepted; wait until all sixteen are.
+  for (int attempt = 0;; ++attempt) {
+    bool refused = false;
+    try {
+      Fetch(port, http::verb::get, "/metrics");
+    } catch (const boost::system::system_error&) {
+      refused = true;
+    }
+    if (refused) break;  // the seventeenth is closed unanswered
+    ASSERT_LT(attempt, 600);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  idle.front().close();
+  // Room again once the daemon sees that close.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      EXPECT_EQ(Fetch(port, http::verb::get, "/metrics").result(), http::status::ok);
+      break;
+    } catch (const boost::system::system_error&) {
+      ASSERT_LT(attempt, 600);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+}
+
 TEST(Metrics, ReportsAnAddressInUse) {
   DaemonProcess first(kMetricsFlags);
   const std::string address = "127.0.0.1:" + std::to_string(MetricsPort(first));
@@ -370,6 +404,55 @@ TEST(SocketActivation, RefusesASocketThatIsNotAListeningTcpSocket) {
   EXPECT_EQ(ReadFile(log_path),
             "sudokud: socket activation: expected one listening TCP socket, got 1 descriptors "
             "(see sudokud.socket)\n");
+}
+
+TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
+  if (std::system("command -v systemd-socket-activate >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no systemd-socket-activate";
+  }
+  uint16_t port = 0;
+  {
+    asio::io_context io;
+    tcp::acceptor probe(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    port = probe.local_endpoint().port();
+  }
+  NotifySocket notify;
+  const std::string log_path = ::testing::TempDir() + "socket_activate.log";
+  const std::string notify_entry = notify.EnvEntry();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(log, 2);
+    ::putenv(const_cast<char*>(notify_entry.c_str()));
+    const std::string listen = "127.0.0.1:" + std::to_string(port);
+    // -E passes the notify socket on; without it the daemon would not see it.
+    ::execlp("systemd-socket-activate", "systemd-socket-activate", "-l", listen.c_str(), "-E",
+             "NOTIFY_SOCKET", DaemonBinary(), "--threads", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // systemd-socket-activate binds first, then starts the daemon on the first connection.
+  std::optional<WireClient> client;
+  for (int attempt = 0; !client; ++attempt) {
+    try {
+      client.emplace(port);
+    } catch (const std::exception&) {
+      ASSERT_LT(attempt, 600) << ReadFile(log_path);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  const auto puzzles = GeneratePuzzles(10, 30, 5);
+  client->SendSolve(1, puzzles);
+  const auto response = client->Read();
+  ASSERT_TRUE(response && response->has_solve());
+  EXPECT_EQ(response->solve().verdicts_size(), 10);
+  EXPECT_THAT(notify.WaitFor("READY=1"), HasSubstr("STATUS="));
+  client->Close();
+  ::kill(pid, SIGTERM);  // systemd-socket-activate execs the daemon: the same process
+  EXPECT_THAT(notify.WaitFor("STOPPING=1"), HasSubstr("STATUS=draining: "));
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << ReadFile(log_path);
+  EXPECT_THAT(ReadFile(log_path), HasSubstr(", socket from systemd)\n"));
 }
 
 TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
