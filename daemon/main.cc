@@ -103,7 +103,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "systemd passes a listening socket (socket activation)")
       ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
        "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics (default: off)")
-      ("threads", po::value<std::string>()->default_value(std::to_string(cores))->value_name("N"),
+      // Shown as "all", not this machine's count: the text also goes into the man page.
+      ("threads",
+       po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
        "solver threads (default: every core this process may use)")
       ("max-frame-bytes", po::value<std::string>()->default_value("16777216")->value_name("BYTES"),
        "largest frame accepted; a larger declared length is refused before any allocation")
@@ -219,7 +221,7 @@ int Run(const Flags& flags) {
   // then ignored.
   const int passed = sd_listen_fds(1);
   const bool listening_stream =
-      passed == 1 && sd_is_socket(SD_LISTEN_FDS_START, AF_UNSPEC, SOCK_STREAM, 1) > 0;
+      passed == 1 && sd_is_socket_inet(SD_LISTEN_FDS_START, AF_UNSPEC, SOCK_STREAM, 1, 0) > 0;
   if (passed > 1 || (passed == 1 && !listening_stream)) {
     Log(LogLevel::kError, "socket activation: expected one listening TCP socket, got " +
                               std::to_string(passed) + " descriptors (see sudokud.socket)");

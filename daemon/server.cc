@@ -671,9 +671,9 @@ void Server::CancelRemaining(const std::string& why) {
   size_t batches = 0;
   size_t puzzles = 0;
   InFlight(&batches, &puzzles);
-  Log(LogLevel::kWarning, "after " + why + ": cancelled " + std::to_string(batches) + " batches (" +
-          std::to_string(puzzles) + " puzzles) on " + std::to_string(connections_.size()) +
-          " connections");
+  Log(LogLevel::kWarning, "after " + why + ": cancelled " + std::to_string(batches) +
+                              " batches (" + std::to_string(puzzles) + " puzzles) on " +
+                              std::to_string(connections_.size()) + " connections");
   drain_timer_.cancel();
   // Abort() never destroys a connection on the spot (its coroutines hold it), so iterating is
   // safe.
@@ -682,7 +682,8 @@ void Server::CancelRemaining(const std::string& why) {
   abandon_timer_.async_wait([this](const boost::system::error_code& error) {
     if (error || stopped_) return;
     abandoned_ = true;
-    Log(LogLevel::kWarning, "abandoning " + std::to_string(pool_.busy()) +
+    Log(LogLevel::kWarning,
+        "abandoning " + std::to_string(pool_.busy()) +
             " batches still queued or solving (a puzzle cannot be interrupted)");
     io_.stop();
   });

@@ -12,6 +12,7 @@
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -358,6 +359,16 @@ pid_t SpawnWithSocket(int listener, const std::string& log_path,
   ::_exit(127);
 }
 
+// A file name of its own in the temporary directory: this process's id keeps test runs that
+// happen at once (ctest -j, several checkouts) apart.
+// Removed when the test ends.
+struct TempFile {
+  explicit TempFile(const std::string& name)
+      : path(::testing::TempDir() + std::to_string(::getpid()) + "_" + name) {}
+  ~TempFile() { std::remove(path.c_str()); }
+  const std::string path;
+};
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -367,7 +378,8 @@ TEST(SocketActivation, ServesOnThePassedSocketAndIgnoresListen) {
   asio::io_context io;
   tcp::acceptor listener(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
   const uint16_t port = listener.local_endpoint().port();
-  const std::string log_path = ::testing::TempDir() + "socket_activation.log";
+  const TempFile log_file("socket_activation.log");
+  const std::string& log_path = log_file.path;
   // --listen names a port the daemon must not use.
   const pid_t pid = SpawnWithSocket(listener.native_handle(), log_path,
                                     {"--listen", "127.0.0.1:1", "--threads", "1"});
@@ -395,7 +407,8 @@ TEST(SocketActivation, ServesOnThePassedSocketAndIgnoresListen) {
 
 TEST(SocketActivation, RefusesASocketThatIsNotAListeningTcpSocket) {
   const int datagram = ::socket(AF_INET, SOCK_DGRAM, 0);
-  const std::string log_path = ::testing::TempDir() + "socket_activation_bad.log";
+  const TempFile log_file("socket_activation_bad.log");
+  const std::string& log_path = log_file.path;
   const pid_t pid = SpawnWithSocket(datagram, log_path, {});
   ::close(datagram);
   int status = 0;
@@ -417,7 +430,8 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
     port = probe.local_endpoint().port();
   }
   NotifySocket notify;
-  const std::string log_path = ::testing::TempDir() + "socket_activate.log";
+  const TempFile log_file("socket_activate.log");
+  const std::string& log_path = log_file.path;
   const std::string notify_entry = notify.EnvEntry();
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -457,7 +471,8 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
 
 TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
   // JOURNAL_STREAM names stderr's device and inode, as systemd sets it for journal output.
-  const std::string log_path = ::testing::TempDir() + "journal.log";
+  const TempFile log_file("journal.log");
+  const std::string& log_path = log_file.path;
   const std::string script =
       "exec 2>'" + log_path + "'; JOURNAL_STREAM=$(stat -c %d:%i '" + log_path +
       "') exec '" + std::string(DaemonBinary()) + "' --threads 0";
@@ -475,7 +490,8 @@ TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
 
 TEST(Logging, ElsewhereLinesNameTheProgram) {
   // A JOURNAL_STREAM that is not stderr (inherited by a child whose stderr is elsewhere).
-  const std::string log_path = ::testing::TempDir() + "not_journal.log";
+  const TempFile log_file("not_journal.log");
+  const std::string& log_path = log_file.path;
   const std::string script = "exec 2>'" + log_path + "'; JOURNAL_STREAM=1:1 exec '" +
                              std::string(DaemonBinary()) + "' --threads 0";
   const pid_t pid = ::fork();
@@ -493,7 +509,8 @@ TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
   // The port is taken, so the daemon exits right after the warning.
   DaemonProcess first({"--listen", "127.0.0.1:0", "--threads", "1"});
   const std::string address = "127.0.0.1:" + std::to_string(first.port());
-  const std::string log_path = ::testing::TempDir() + "descriptors.log";
+  const TempFile log_file("descriptors.log");
+  const std::string& log_path = log_file.path;
   const std::string script = "ulimit -n 200 && ulimit -Hn 200 && exec 2>'" + log_path +
                              "' && exec '" + std::string(DaemonBinary()) +
                              "' --max-connections 1000 --listen " + address;
