@@ -145,6 +145,14 @@ std::string KernelOf(const DaemonProcess& daemon) {
   return line.substr(start, line.find_first_of(",)", start) - start);
 }
 
+// SIGTERM, exit 0, and no sanitizer report in the log (for sanitizer builds).
+void StopCleanly(DaemonProcess& daemon) {
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("runtime error:")));
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("Sanitizer")));
+}
+
 TEST(Metrics, ScrapeReportsAKnownWorkloadExactly) {
   DaemonProcess daemon(kMetricsFlags);
   const uint16_t metrics = MetricsPort(daemon);
@@ -183,8 +191,7 @@ TEST(Metrics, ScrapeReportsAKnownWorkloadExactly) {
   EXPECT_LE(std::stoi(samples["sudokud_batch_solve_seconds_bucket{le=\"0.0001\"}"]),
             std::stoi(samples["sudokud_batch_solve_seconds_bucket{le=\"30\"}"]));
   EXPECT_GT(std::stod(samples["sudokud_batch_latency_seconds_sum"]), 0);
-  daemon.Signal(SIGTERM);
-  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+  StopCleanly(daemon);
 }
 
 TEST(Metrics, EveryMetricHasHelpAndType) {
@@ -233,6 +240,7 @@ TEST(Metrics, OtherMethodsAreNotAllowed) {
     EXPECT_EQ(response[http::field::allow], "GET, HEAD");
     EXPECT_EQ(response.body(), "method not allowed: use GET or HEAD\n");
   }
+  StopCleanly(daemon);
 }
 
 TEST(Metrics, RequestThatIsNotHttpIsABadRequest) {
@@ -249,6 +257,7 @@ TEST(Metrics, RequestThatIsNotHttpIsABadRequest) {
   EXPECT_THAT(reply, HasSubstr("\r\n\r\nbad request: bad target\n"));
   // The daemon still serves.
   EXPECT_EQ(Fetch(MetricsPort(daemon), http::verb::get, "/metrics").result(), http::status::ok);
+  StopCleanly(daemon);
 }
 
 TEST(Metrics, ServesAtMostSixteenScrapersAtOnce) {
@@ -282,6 +291,7 @@ TEST(Metrics, ServesAtMostSixteenScrapersAtOnce) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }
+  StopCleanly(daemon);
 }
 
 TEST(Metrics, ReportsAnAddressInUse) {
@@ -337,6 +347,8 @@ TEST(Stats, ReturnsTheSameCountsAsTheMetrics) {
   const auto solved = client.Read();
   ASSERT_TRUE(solved && solved->has_solve());
   EXPECT_EQ(solved->solve().batch_id(), 2u);
+  client.Close();
+  StopCleanly(daemon);
 }
 
 // A child process with a listening socket as descriptor 3 and LISTEN_FDS/LISTEN_PID naming it,
