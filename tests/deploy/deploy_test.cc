@@ -175,6 +175,17 @@ TEST(Package, BuildsInstallsCleanlyAndRemoves) {
   EXPECT_THAT(unit.output, HasSubstr("\nExecStart=/usr/bin/sudokud --listen ${SUDOKUD_LISTEN} "
                                      "$SUDOKUD_OPTS\n"));
 
+  // Each man page documents its binary's options, the client's those of its command.
+  for (const auto& [page, option] : {std::pair{"sudokud", "--max-in-flight"},
+                                     std::pair{"sudoku-client", "--connections"},
+                                     std::pair{"sudoku-bench", "--min-seconds"}}) {
+    // roff writes a hyphen as backslash-hyphen: undo that before looking for the option.
+    const CommandResult text =
+        RunShell("dpkg-deb --fsys-tarfile '" + deb.string() + "' | tar -xO ./usr/share/man/man1/" +
+                 page + ".1.gz | gzip -dc | sed 's/\\\\-/-/g'");
+    EXPECT_THAT(text.output, HasSubstr(option)) << page;
+  }
+
   if (::geteuid() != 0) GTEST_SKIP() << "installing with dpkg needs root";
   if (RunShell("dpkg-query -W -f='${Status}' sudokud").output == "install ok installed") {
     GTEST_SKIP() << "a sudokud package is installed already; not touching it";
