@@ -1,6 +1,7 @@
 // sudoku-bench, run as a process: its table, its JSON, its kernel line and its errors. Timings
 // are never asserted; the puzzle counts and guess figures are, against the solver in-process.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +38,9 @@ std::string Slurp(const std::string& path) {
 BenchRun Bench(const std::string& args, const std::string& env = "SUDOKU_FORCE_ISA=portable") {
   const std::string bin = testing::TestEnv("SUDOKU_BENCH_BIN");
   const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/bench_out.txt", err = dir + "/bench_err.txt";
+  // Named per process: ctest runs the tests of this file in parallel processes.
+  const std::string stem = dir + "/bench_" + std::to_string(getpid());
+  const std::string out = stem + "_out.txt", err = stem + "_err.txt";
   const std::string command = "env -u SUDOKU_FORCE_ISA " + env + " '" +
                               bin + "' " + args + " >'" +
                               out + "' 2>'" + err + "'";
