@@ -68,8 +68,8 @@ constexpr uint64_t kShuffleSeed = 20241122;
 // enough to balance.
 constexpr size_t kGrain = 64;
 // Puzzles a thread takes at a time in the timed run. Taking them costs one atomic add on a
-// shared cache line (nothing beside 16-200 us of solving); the threads end within one chunk of
-// each other.
+// shared cache line, nothing beside the 20 us or more that 16 puzzles take to solve; the threads
+// end within one chunk of each other.
 constexpr uint64_t kChunk = 16;
 
 std::vector<Grid> ReadPuzzles(const std::string& path) {
@@ -139,10 +139,11 @@ double ProcessCpuSeconds() {
 //
 // The threads share nothing but a cursor (on its own cache line) from which they take chunks of
 // puzzles, wrapping around the file (the last, partial pass is a prefix of the shuffled file);
-// each counts its puzzles in a local and adds them once at the end. There is no join per pass: a parallel_for per pass made both threads wait for the slower
-// one's last chunk and then for the pool's worker to wake again, on every pass. That is a few
-// per cent of a pass over a small file (1465 hard puzzles take about 5 ms on two threads), and
-// far more when another process preempts one of the threads in the middle of a pass.
+// each counts its puzzles in a local and adds them once at the end. There is no join per pass:
+// a parallel_for per pass made both threads wait for the slower one's last chunk and then for
+// the pool's worker to wake again, on every pass. That is a few per cent of a pass over a small
+// file (1465 hard puzzles take about 5 ms on two threads), and far more when another process
+// preempts one of the threads in the middle of a pass.
 void SolveFor(tbb::task_arena& arena, const std::vector<Grid>& grids, Limits limits,
               double min_seconds, FileResult* result) {
   struct alignas(64) Cursor {

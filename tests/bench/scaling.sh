@@ -12,6 +12,11 @@
 #   tests/bench/scaling.sh [-b SUDOKU_BENCH] [-r ROUNDS] [-s SECONDS] FILE...
 set -euo pipefail
 
+usage() {
+  echo "usage: $0 [-b SUDOKU_BENCH] [-r ROUNDS] [-s SECONDS] FILE..." >&2
+  exit 2
+}
+
 bench=build/client/sudoku-bench
 rounds=3
 seconds=2
@@ -20,19 +25,22 @@ while getopts "b:r:s:" option; do
     b) bench=$OPTARG ;;
     r) rounds=$OPTARG ;;
     s) seconds=$OPTARG ;;
-    *) echo "usage: $0 [-b SUDOKU_BENCH] [-r ROUNDS] [-s SECONDS] FILE..." >&2; exit 2 ;;
+    *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
-if [ $# -eq 0 ]; then
-  echo "usage: $0 [-b SUDOKU_BENCH] [-r ROUNDS] [-s SECONDS] FILE..." >&2
-  exit 2
-fi
+[ $# -gt 0 ] || usage
 
 # Prints "puzzles_per_sec puzzles_per_cpu_second" from one sudoku-bench --json line.
 figures() {
-  sed -E 's/.*"puzzles_per_sec":([0-9.]+).*"seconds":([0-9.]+).*"cpu_seconds":([0-9.]+).*/\1 \2 \3/' |
-    awk '{ printf "%.0f %.0f\n", $1, $1 * $2 / $3 }'
+  local fields='.*"puzzles_per_sec":([0-9.]+).*"seconds":([0-9.]+).*"cpu_seconds":([0-9.]+).*'
+  sed -E "s/$fields/\\1 \\2 \\3/" |
+    awk '{ printf "%.0f %.0f\n", $1, ($3 > 0 ? $1 * $2 / $3 : 0) }'
+}
+
+# One sudoku-bench run of $file in $flag's mode on $1 threads.
+run() {
+  "$bench" --json --threads "$1" --min-seconds "$seconds" $flag "$file"
 }
 
 printf "%-40s %-6s %5s %12s %12s %7s %7s\n" file mode round "1 thread/s" "2 threads/s" ratio cpu
@@ -42,14 +50,16 @@ for file in "$@"; do
     [ "$mode" = unique ] && flag=--unique
     ratios=()
     for round in $(seq "$rounds"); do
-      read -r one one_cpu < <("$bench" --json --threads 1 --min-seconds "$seconds" $flag "$file" | figures)
-      read -r two two_cpu < <("$bench" --json --threads 2 --min-seconds "$seconds" $flag "$file" | figures)
+      read -r one one_cpu < <(run 1 | figures)
+      read -r two two_cpu < <(run 2 | figures)
       ratio=$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.3f", b / a }')
-      cpu=$(awk -v a="$one_cpu" -v b="$two_cpu" 'BEGIN { printf "%.3f", 2 * b / a }')
+      cpu=$(awk -v a="$one_cpu" -v b="$two_cpu" 'BEGIN { printf "%.3f", (a > 0 ? 2 * b / a : 0) }')
       ratios+=("$ratio")
-      printf "%-40s %-6s %5s %12s %12s %7s %7s\n" "$file" "$mode" "$round" "$one" "$two" "$ratio" "$cpu"
+      printf "%-40s %-6s %5s %12s %12s %7s %7s\n" \
+        "$file" "$mode" "$round" "$one" "$two" "$ratio" "$cpu"
     done
-    median=$(printf "%s\n" "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    median=$(printf "%s\n" "${ratios[@]}" | sort -n |
+             awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     printf "%-40s %-6s %5s %12s %12s %7s\n" "$file" "$mode" median "" "" "$median"
   done
 done

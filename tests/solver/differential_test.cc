@@ -223,7 +223,8 @@ TEST(Differential, AgreeWithTheReferenceOnZeroOneTwoAndManySolutions) {
 
   // Exactly two: a deadly rectangle in an otherwise full grid.
   for (uint64_t seed = 1; seed <= 100; ++seed) {
-    const std::string puzzle = testing::DeadlyRectangle(testing::Transform(testing::kFullGrid, seed));
+    const std::string puzzle =
+        testing::DeadlyRectangle(testing::Transform(testing::kFullGrid, seed));
     ASSERT_FALSE(puzzle.empty());
     const Reference ref = ReferenceAnswer(puzzle, 3);
     ASSERT_EQ(ref.count, 2) << puzzle;
