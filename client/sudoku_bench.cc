@@ -141,9 +141,10 @@ double ProcessCpuSeconds() {
 // puzzles, wrapping around the file (the last, partial pass is a prefix of the shuffled file);
 // each counts its puzzles in a local and adds them once at the end. There is no join per pass:
 // a parallel_for per pass made both threads wait for the slower one's last chunk and then for
-// the pool's worker to wake again, on every pass. That is a few per cent of a pass over a small
-// file (1465 hard puzzles take about 5 ms on two threads), and far more when another process
-// preempts one of the threads in the middle of a pass.
+// the pool's worker to wake again, on every pass (1465 hard puzzles take about 5 ms on two
+// threads). With both cores to itself that cost little; but whenever anything else took one
+// core for a moment, the other thread sat idle at the end of the pass, so background activity
+// cost the two-thread figure twice over.
 void SolveFor(tbb::task_arena& arena, const std::vector<Grid>& grids, Limits limits,
               double min_seconds, FileResult* result) {
   struct alignas(64) Cursor {
