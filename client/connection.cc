@@ -36,12 +36,12 @@ asio::awaitable<void> Connection::Connect() {
   const auto results = co_await resolver.async_resolve(
       endpoint_.host, endpoint_.port, asio::redirect_error(asio::use_awaitable, error));
   if (error) {
-    throw ClientError("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
+    throw ConnectionLost("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
                       error.message());
   }
   co_await asio::async_connect(socket_, results, asio::redirect_error(asio::use_awaitable, error));
   if (error) {
-    throw ClientError("cannot connect to " + address + ": " + error.message() +
+    throw ConnectionLost("cannot connect to " + address + ": " + error.message() +
                       " (is sudokud running? start it with: sudokud --listen " + address + ")");
   }
   // Batches are written whole; a lone small batch should not wait for Nagle.
@@ -49,7 +49,7 @@ asio::awaitable<void> Connection::Connect() {
 }
 
 void Connection::Lost(const boost::system::error_code& error) const {
-  throw ClientError("lost the connection to " + PeerName() + ": " + error.message());
+  throw ConnectionLost("lost the connection to " + PeerName() + ": " + error.message());
 }
 
 asio::awaitable<void> Connection::Send(std::string_view frame) {
@@ -101,7 +101,7 @@ asio::awaitable<bool> Connection::Receive(wire::Response* response) {
     if (closed_) co_return false;
     if (error == asio::error::eof) {
       if (begin_ == end_) co_return false;
-      throw ClientError(PeerName() + " closed the connection in the middle of a response");
+      throw ConnectionLost(PeerName() + " closed the connection in the middle of a response");
     }
     if (error) Lost(error);
   }
@@ -112,6 +112,17 @@ void Connection::Close() {
   boost::system::error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
+}
+
+bool IsRetryable(const wire::ProtocolFault& fault) {
+  switch (fault.kind()) {
+    case wire::ProtocolFault::UNKNOWN:
+    case wire::ProtocolFault::TOO_MANY_CONNECTIONS:
+    case wire::ProtocolFault::IDLE_TIMEOUT:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string DescribeFault(const std::string& peer, const wire::ProtocolFault& fault) {

@@ -2,7 +2,7 @@
 // comment): requests out, responses in, one Send and one Receive outstanding at a time, so that
 // a connection can keep several batches in flight.
 //
-// Errors come out as ClientError with the daemon's address and what to do, e.g.
+// Errors come out as ClientError (ConnectionLost when the connection broke) with the daemon's address and what to do, e.g.
 // "cannot connect to 127.0.0.1:9810: Connection refused (is sudokud running? start it with:
 // sudokud --listen 127.0.0.1:9810)".
 //
@@ -59,6 +59,11 @@ class Connection {
   size_t begin_ = 0;
   size_t end_ = 0;
 };
+
+// Whether a fault is about the daemon's state (busy, idle time-out, an internal error) rather
+// than about the request, so that the batches can be sent again elsewhere. Kinds this client does
+// not know are taken as the request's fault.
+bool IsRetryable(const wire::ProtocolFault& fault);
 
 // "sudokud at 127.0.0.1:9810 reported a protocol fault: BATCH_TOO_LARGE: <message> (try a
 // smaller --batch)".

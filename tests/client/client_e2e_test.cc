@@ -147,6 +147,15 @@ class Daemon {
   const std::string& address() const { return address_; }
   std::string log() const { return ReadFile(log_); }
 
+  // As a crash or an OOM kill would: no drain, connections reset.
+  void Kill() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+
  private:
   static std::string Counter() {
     static int next = 0;
@@ -281,6 +290,43 @@ TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
       << exit.err;
   ExpectSummary(exit.err, "puzzles 1, solved 0, multiple 0, unsolvable 0, invalid 1, ");
   EXPECT_EQ(exit.status, 1);
+}
+
+// Two daemons, one killed in the middle of the run: its batches go to the other one, and the
+// output is still every answer, in order, none twice.
+TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
+  Daemon first, second;
+  ASSERT_FALSE(first.address().empty()) << first.log();
+  ASSERT_FALSE(second.address().empty()) << second.log();
+  // Small batches one at a time: long enough a run to kill a daemon in its middle.
+  const MixedInput input = MakeMixedInput(200000, 21, false);
+  const std::string file = WriteTemp("two_daemons.txt", input.text);
+  const std::string out = TempPath("two_daemons_out"), err = TempPath("two_daemons_err");
+  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect",
+                              first.address() + "," + second.address(), "--connections", "4",
+                              "--batch", "20", "--in-flight", "1", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  // Once the first results are out, the first daemon dies.
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;  // the file appears when the client starts
+  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
+  first.Kill();
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  EXPECT_TRUE(std::regex_match(errors,
+                               std::regex("sudoku-client: [0-9]+ batches were sent again after "
+                                          "their connection broke\n" +
+                                          SummaryCounts(input) +
+                                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
 TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
