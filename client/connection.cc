@@ -54,8 +54,8 @@ void Connection::Lost(const boost::system::error_code& error) const {
 
 asio::awaitable<void> Connection::Send(std::string_view frame) {
   boost::system::error_code error;
-  co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
-                             asio::redirect_error(asio::use_awaitable, error));
+  bytes_sent_ += co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
+                                            asio::redirect_error(asio::use_awaitable, error));
   if (error && !closed_) Lost(error);
 }
 
@@ -98,6 +98,7 @@ asio::awaitable<bool> Connection::Receive(wire::Response* response) {
         asio::buffer(in_.data() + end_, in_.size() - end_),
         asio::redirect_error(asio::use_awaitable, error));
     end_ += n;
+    bytes_received_ += n;
     if (closed_) co_return false;
     if (error == asio::error::eof) {
       if (begin_ == end_) co_return false;
@@ -105,6 +106,31 @@ asio::awaitable<bool> Connection::Receive(wire::Response* response) {
     }
     if (error) Lost(error);
   }
+}
+
+asio::awaitable<bool> Connection::ReceiveBytes(size_t bytes) {
+  while (end_ - begin_ < bytes) {
+    if (begin_ > 0) {
+      std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (in_.size() < bytes) in_.resize(bytes);
+    boost::system::error_code error;
+    const size_t n = co_await socket_.async_read_some(
+        asio::buffer(in_.data() + end_, in_.size() - end_),
+        asio::redirect_error(asio::use_awaitable, error));
+    end_ += n;
+    bytes_received_ += n;
+    if (closed_) co_return false;
+    if (error == asio::error::eof) {
+      if (begin_ == end_) co_return false;
+      throw ConnectionLost(PeerName() + " closed the connection in the middle of a reply");
+    }
+    if (error) Lost(error);
+  }
+  begin_ += bytes;
+  co_return true;
 }
 
 void Connection::Close() {

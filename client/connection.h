@@ -13,6 +13,7 @@
 #include <utility>  // before Asio: asio issue 944
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,13 @@ class Connection {
   // or after Close(). Throws on a broken connection or a frame that does not decode.
   boost::asio::awaitable<bool> Receive(wire::Response* response);
 
+  // Reads and drops exactly `bytes` bytes (what an echo server sends back). False as Receive.
+  boost::asio::awaitable<bool> ReceiveBytes(size_t bytes);
+
+  // Bytes written and read so far (whole frames and reads, framing included).
+  uint64_t bytes_sent() const { return bytes_sent_; }
+  uint64_t bytes_received() const { return bytes_received_; }
+
   // Closes the socket; outstanding Send and Receive calls return as described above.
   void Close();
 
@@ -54,6 +62,8 @@ class Connection {
   Endpoint endpoint_;
   size_t max_frame_bytes_;
   bool closed_ = false;
+  uint64_t bytes_sent_ = 0;
+  uint64_t bytes_received_ = 0;
   // Received bytes not yet parsed: in_[begin_, end_).
   std::vector<char> in_;
   size_t begin_ = 0;

@@ -4,7 +4,6 @@
 
 #include <utility>  // before Asio: asio issue 944
 
-#include <charconv>
 #include <chrono>
 #include <exception>
 #include <iostream>
@@ -25,6 +24,7 @@
 #include "client/batcher.h"
 #include "client/client_error.h"
 #include "client/connection.h"
+#include "client/flags.h"
 #include "client/ordered_output.h"
 #include "client/progress.h"
 #include "client/result_format.h"
@@ -57,19 +57,6 @@ Exit status: 0 when every puzzle was solved, 1 when some were not, 2 on a usage,
 connection error.
 
 Options)";
-
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max) {
-  uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 ||
-      value > max) {
-    throw ClientError(std::string(flag) + " expects a whole number from 1 to " +
-                      std::to_string(max) + ", got " + Quoted(text));
-  }
-  return value;
-}
 
 // Reconnecting: a connection slot gives up after this many breaks in a row without one batch
 // answered, waiting kFirstBackoff, then twice as long each time (at most kMaxBackoff) before the

@@ -34,6 +34,7 @@ std::string Env(const char* name) {
   const std::string key = name;
   if (key == "SUDOKUD_BIN") return SUDOKU_BUILT_SUDOKUD;
   if (key == "SUDOKU_CLIENT_BIN") return SUDOKU_BUILT_CLIENT;
+  if (key == "TCP_ECHO_BIN") return SUDOKU_BUILT_TCP_ECHO;
   if (key == "SUDOKU_TEST_DATA_DIR") return SUDOKU_SOURCE_TEST_DATA_DIR;
   if (key == "SUDOKU_SHARED_DATA_DIR") return SUDOKU_SOURCE_SHARED_DATA_DIR;
   return "";
@@ -329,6 +330,45 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
+TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
+  const MixedInput input = MakeMixedInput(500, 31, false);
+  const std::string file = WriteTemp("bench.txt", input.text);
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+                              "--connections", "3", "--in-flight", "2", "--batch", "7", "--count",
+                              "300", "--verify", "--json", file});
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("\"batches\":300,"), std::string::npos) << exit.out;
+  EXPECT_NE(exit.out.find("\"wrong\":0,\"errors\":{}}"), std::string::npos) << exit.out;
+  EXPECT_EQ(exit.err, "");
+}
+
+TEST(ClientEndToEndBench, EchoServerRoundTrip) {
+  const std::string log = TempPath("tcp_echo_log");
+  const pid_t echo = Spawn({Env("TCP_ECHO_BIN")}, "", "/dev/null", log);
+  ASSERT_GT(echo, 0);
+  std::string address;
+  const std::regex listening("tcp_echo: listening on ([0-9.]+:[0-9]+)");
+  for (int i = 0; i < 200 && address.empty(); ++i) {
+    std::smatch match;
+    const std::string text = ReadFile(log);
+    if (std::regex_search(text, match, listening)) {
+      address = match[1];
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  const std::string samples = Env("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
+                              "--batch", "1", "--count", "200", samples});
+  kill(echo, SIGTERM);
+  int status = 0;
+  waitpid(echo, &status, 0);
+  ASSERT_FALSE(address.empty()) << ReadFile(log);
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("  batches   200 ("), std::string::npos) << exit.out;
+  EXPECT_NE(exit.out.find("  errors    none\n"), std::string::npos) << exit.out;
+}
+
 TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
   // Nothing listens on port 1 of loopback.
   const std::string address = "127.0.0.1:1";
@@ -354,8 +394,9 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
   EXPECT_EQ(no_command.status, 2);
   const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
-  EXPECT_EQ(unknown.err, "sudoku-client: unknown command 'frobnicate' (the commands: solve; see: "
-                         "sudoku-client --help)\n");
+  EXPECT_EQ(unknown.err,
+            "sudoku-client: unknown command 'frobnicate' (the commands: solve, bench; see: "
+            "sudoku-client --help)\n");
   EXPECT_EQ(unknown.status, 2);
 }
 
