@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <utility>  // before Asio: asio issue 944
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <gtest/gtest.h>
 
 #include "solver/puzzle_reader.h"
@@ -319,6 +323,77 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
   first.Kill();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  EXPECT_TRUE(std::regex_match(errors,
+                               std::regex("sudoku-client: [0-9]+ batches were sent again after "
+                                          "their connection broke\n" +
+                                          SummaryCounts(input) +
+                                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+// One address, a load balancer behind it: when a daemon dies, the client reconnects to the same
+// address and lands on the other daemon.
+TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
+  if (::access("/usr/sbin/haproxy", X_OK) != 0) GTEST_SKIP() << "no /usr/sbin/haproxy";
+  Daemon first, second;
+  ASSERT_FALSE(first.address().empty()) << first.log();
+  ASSERT_FALSE(second.address().empty()) << second.log();
+  uint16_t port = 0;
+  {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    port = acceptor.local_endpoint().port();
+  }
+  const std::string front = "127.0.0.1:" + std::to_string(port);
+  const std::string config = WriteTemp(
+      "haproxy.cfg",
+      "global\n  maxconn 256\n"
+      "defaults\n  mode tcp\n  timeout connect 2s\n  timeout client 120s\n"
+      "  timeout server 120s\n  retries 3\n  option redispatch\n"
+      "frontend sudoku\n  bind " + front + "\n  default_backend daemons\n"
+      "backend daemons\n  balance leastconn\n"
+      "  server first " + first.address() + " check inter 100ms fall 1\n"
+      "  server second " + second.address() + " check inter 100ms fall 1\n");
+  const std::string haproxy_log = TempPath("haproxy_log");
+  const pid_t haproxy = Spawn({"/usr/sbin/haproxy", "-db", "-f", config}, "", haproxy_log,
+                              haproxy_log);
+  ASSERT_GT(haproxy, 0);
+  // Ready once it accepts.
+  bool ready = false;
+  for (int i = 0; i < 200 && !ready; ++i) {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket socket(io);
+    boost::system::error_code error;
+    socket.connect({boost::asio::ip::make_address("127.0.0.1"), port}, error);
+    ready = !error;
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const MixedInput input = MakeMixedInput(200000, 41, false);
+  const std::string file = WriteTemp("behind_haproxy.txt", input.text);
+  const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
+  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
+                              "--connections", "2", "--batch", "20", "--in-flight", "1", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;
+  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int status = 0;
+  const bool running = waitpid(client, &status, WNOHANG) == 0;
+  first.Kill();
+  const bool finished = running && WaitWithDeadline(client, &status, kRunDeadline);
+  kill(haproxy, SIGTERM);
+  int haproxy_status = 0;
+  waitpid(haproxy, &haproxy_status, 0);
+  ASSERT_TRUE(ready) << ReadFile(haproxy_log);
+  ASSERT_TRUE(running) << "the run ended before the kill";
+  ASSERT_TRUE(finished);
   const std::string errors = ReadFile(err);
   EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
   EXPECT_TRUE(std::regex_match(errors,
