@@ -240,6 +240,7 @@ class BenchSession {
 
   // Past the drain time-out, what is still unanswered is given up.
   asio::awaitable<void> Drain() {
+    if (running_ == 0) co_return;  // nothing to wait for (and nobody left to cancel the timer)
     drain_.expires_after(kDrainTimeout);
     boost::system::error_code cancelled;
     co_await drain_.async_wait(asio::redirect_error(asio::use_awaitable, cancelled));

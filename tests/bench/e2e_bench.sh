@@ -49,7 +49,8 @@ trap cleanup EXIT
 # and $address.
 start_server() {
   local name=$1; shift
-  "$@" 2>"$work/$name.log" &
+  : > "$work/$name.log"
+  "$@" 2>>"$work/$name.log" &
   pid=$!
   pids+=("$pid")
   address=
@@ -123,16 +124,21 @@ if (( big_count > 0 )); then
   lines=$(wc -l < "$work/out.txt")
   rm -f "$work/out.txt"
   echo
-  echo "## $big_count puzzles: $(tail -1 "$work/summary.txt")"
-  echo "output lines $lines; client peak RSS $(max_rss_mib "$work/time.txt") MiB (limit 64); daemon peak RSS $daemon_rss MiB"
+  echo "## $big_count easy puzzles end to end"
+  echo
+  echo "$(tail -1 "$work/summary.txt"); output lines $lines; client peak RSS $(max_rss_mib "$work/time.txt") MiB (limit 64); daemon peak RSS $daemon_rss MiB"
 fi
 
 echo
 echo "## 64 connections flat out (bench --batch 1000 --in-flight 4 --verify, daemon defaults)"
 start_server sudokud "$sudokud" --listen 127.0.0.1:0
 daemon=$pid
+echo
+echo '```'
 "$client" bench --connect "$address" --connections 64 --in-flight 4 --batch 1000 \
   --duration "$((seconds * 3))" --verify "$easy" || true
+echo '```'
+echo
 echo "daemon peak RSS $(stop_server "$daemon") MiB (limit 128)"
 
 echo

@@ -354,7 +354,7 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
       "defaults\n  mode tcp\n  timeout connect 2s\n  timeout client 120s\n"
       "  timeout server 120s\n  retries 3\n  option redispatch\n"
       "frontend sudoku\n  bind " + front + "\n  default_backend daemons\n"
-      "backend daemons\n  balance leastconn\n"
+      "backend daemons\n  balance roundrobin\n"
       "  server first " + first.address() + " check inter 100ms fall 1\n"
       "  server second " + second.address() + " check inter 100ms fall 1\n");
   const std::string haproxy_log = TempPath("haproxy_log");
@@ -374,8 +374,9 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   const MixedInput input = MakeMixedInput(200000, 41, false);
   const std::string file = WriteTemp("behind_haproxy.txt", input.text);
   const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
+  // Four connections, two to each daemon.
   const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
-                              "--connections", "2", "--batch", "20", "--in-flight", "1", file},
+                              "--connections", "4", "--batch", "20", "--in-flight", "1", file},
                              "", out, err);
   ASSERT_GT(client, 0);
   const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
