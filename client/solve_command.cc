@@ -8,8 +8,8 @@
 #include <exception>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -90,6 +90,8 @@ std::string What(std::exception_ptr error) {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
     return e.what();
+  } catch (...) {
+    return "unknown error";
   }
 }
 
