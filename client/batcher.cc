@@ -60,6 +60,24 @@ std::vector<std::string> Batcher::DisplayNames() const {
   return names;
 }
 
+uint64_t Batcher::TotalBytes() const {
+  uint64_t total = 0;
+  for (const std::string& name : inputs_) {
+    std::error_code error;
+    if (name == kStdinName || !std::filesystem::is_regular_file(name, error)) return 0;
+    const uintmax_t size = std::filesystem::file_size(name, error);
+    if (error) return 0;
+    total += size;
+  }
+  return total;
+}
+
+uint64_t Batcher::BytesRead() {
+  if (file_ == nullptr) return bytes_of_closed_files_;
+  const std::streamoff position = file_->tellg();
+  return bytes_of_closed_files_ + (position > 0 ? static_cast<uint64_t>(position) : 0);
+}
+
 bool Batcher::OpenNext() {
   if (next_input_ == inputs_.size()) return false;
   current_input_ = static_cast<uint32_t>(next_input_);
@@ -83,6 +101,7 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   batch->sequence = sequence;
   batch->size = 0;
   batch->sent = 0;
+  batch->lost = 0;
   wire::SolveRequest* solve = request_.mutable_solve();
   solve->set_batch_id(sequence);
   solve->set_solution_limit(solution_limit_);
@@ -98,6 +117,11 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
                           ": read error");
       }
       reader_.reset();
+      if (file_ != nullptr) {
+        std::error_code ignored;
+        const uintmax_t size = std::filesystem::file_size(inputs_[current_input_], ignored);
+        if (!ignored) bytes_of_closed_files_ += size;
+      }
       file_.reset();
       continue;
     }

@@ -30,6 +30,7 @@ struct Batch {
   std::vector<uint32_t> inputs;  // the input each record came from (index into the input list)
   size_t sent = 0;               // records without a layout error: the puzzles in `frame`
   std::string frame;             // the length-prefixed Request; empty when sent == 0
+  unsigned lost = 0;             // connections that broke with this batch unanswered
 };
 
 class Batcher {
@@ -47,6 +48,11 @@ class Batcher {
   // when an input cannot be opened or read.
   bool Fill(uint64_t sequence, Batch* batch);
 
+  // For progress: the bytes of all inputs when every one is a regular file (0 otherwise), and
+  // how far reading has got (within the read-ahead of a file buffer).
+  uint64_t TotalBytes() const;
+  uint64_t BytesRead();
+
   // How the inputs are named in messages: "stdin" for kStdinName.
   std::vector<std::string> DisplayNames() const;
 
@@ -63,6 +69,7 @@ class Batcher {
   std::istream* stdin_stream_;
 
   size_t next_input_ = 0;
+  uint64_t bytes_of_closed_files_ = 0;
   uint32_t current_input_ = 0;
   std::unique_ptr<std::ifstream> file_;
   std::vector<char> file_buffer_;

@@ -17,6 +17,13 @@ class ClientError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A connection that broke (refused, reset, closed early, or a fault about the daemon's state
+// rather than about the request): the batches it carried can be sent again on another one.
+class ConnectionLost : public ClientError {
+ public:
+  using ClientError::ClientError;
+};
+
 }  // namespace sudoku::client
 
 #endif  // SUDOKU_CLIENT_CLIENT_ERROR_H_

@@ -36,12 +36,12 @@ asio::awaitable<void> Connection::Connect() {
   const auto results = co_await resolver.async_resolve(
       endpoint_.host, endpoint_.port, asio::redirect_error(asio::use_awaitable, error));
   if (error) {
-    throw ClientError("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
+    throw ConnectionLost("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
                       error.message());
   }
   co_await asio::async_connect(socket_, results, asio::redirect_error(asio::use_awaitable, error));
   if (error) {
-    throw ClientError("cannot connect to " + address + ": " + error.message() +
+    throw ConnectionLost("cannot connect to " + address + ": " + error.message() +
                       " (is sudokud running? start it with: sudokud --listen " + address + ")");
   }
   // Batches are written whole; a lone small batch should not wait for Nagle.
@@ -49,13 +49,13 @@ asio::awaitable<void> Connection::Connect() {
 }
 
 void Connection::Lost(const boost::system::error_code& error) const {
-  throw ClientError("lost the connection to " + PeerName() + ": " + error.message());
+  throw ConnectionLost("lost the connection to " + PeerName() + ": " + error.message());
 }
 
 asio::awaitable<void> Connection::Send(std::string_view frame) {
   boost::system::error_code error;
-  co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
-                             asio::redirect_error(asio::use_awaitable, error));
+  bytes_sent_ += co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
+                                            asio::redirect_error(asio::use_awaitable, error));
   if (error && !closed_) Lost(error);
 }
 
@@ -98,13 +98,39 @@ asio::awaitable<bool> Connection::Receive(wire::Response* response) {
         asio::buffer(in_.data() + end_, in_.size() - end_),
         asio::redirect_error(asio::use_awaitable, error));
     end_ += n;
+    bytes_received_ += n;
     if (closed_) co_return false;
     if (error == asio::error::eof) {
       if (begin_ == end_) co_return false;
-      throw ClientError(PeerName() + " closed the connection in the middle of a response");
+      throw ConnectionLost(PeerName() + " closed the connection in the middle of a response");
     }
     if (error) Lost(error);
   }
+}
+
+asio::awaitable<bool> Connection::ReceiveBytes(size_t bytes) {
+  while (end_ - begin_ < bytes) {
+    if (begin_ > 0) {
+      std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (in_.size() < bytes) in_.resize(bytes);
+    boost::system::error_code error;
+    const size_t n = co_await socket_.async_read_some(
+        asio::buffer(in_.data() + end_, in_.size() - end_),
+        asio::redirect_error(asio::use_awaitable, error));
+    end_ += n;
+    bytes_received_ += n;
+    if (closed_) co_return false;
+    if (error == asio::error::eof) {
+      if (begin_ == end_) co_return false;
+      throw ConnectionLost(PeerName() + " closed the connection in the middle of a reply");
+    }
+    if (error) Lost(error);
+  }
+  begin_ += bytes;
+  co_return true;
 }
 
 void Connection::Close() {
@@ -112,6 +138,17 @@ void Connection::Close() {
   boost::system::error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
+}
+
+bool IsRetryable(const wire::ProtocolFault& fault) {
+  switch (fault.kind()) {
+    case wire::ProtocolFault::UNKNOWN:
+    case wire::ProtocolFault::TOO_MANY_CONNECTIONS:
+    case wire::ProtocolFault::IDLE_TIMEOUT:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string DescribeFault(const std::string& peer, const wire::ProtocolFault& fault) {

@@ -2,7 +2,7 @@
 // comment): requests out, responses in, one Send and one Receive outstanding at a time, so that
 // a connection can keep several batches in flight.
 //
-// Errors come out as ClientError with the daemon's address and what to do, e.g.
+// Errors come out as ClientError (ConnectionLost when the connection broke) with the daemon's address and what to do, e.g.
 // "cannot connect to 127.0.0.1:9810: Connection refused (is sudokud running? start it with:
 // sudokud --listen 127.0.0.1:9810)".
 //
@@ -13,6 +13,7 @@
 #include <utility>  // before Asio: asio issue 944
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,13 @@ class Connection {
   // or after Close(). Throws on a broken connection or a frame that does not decode.
   boost::asio::awaitable<bool> Receive(wire::Response* response);
 
+  // Reads and drops exactly `bytes` bytes (what an echo server sends back). False as Receive.
+  boost::asio::awaitable<bool> ReceiveBytes(size_t bytes);
+
+  // Bytes written and read so far (whole frames and reads, framing included).
+  uint64_t bytes_sent() const { return bytes_sent_; }
+  uint64_t bytes_received() const { return bytes_received_; }
+
   // Closes the socket; outstanding Send and Receive calls return as described above.
   void Close();
 
@@ -54,11 +62,18 @@ class Connection {
   Endpoint endpoint_;
   size_t max_frame_bytes_;
   bool closed_ = false;
+  uint64_t bytes_sent_ = 0;
+  uint64_t bytes_received_ = 0;
   // Received bytes not yet parsed: in_[begin_, end_).
   std::vector<char> in_;
   size_t begin_ = 0;
   size_t end_ = 0;
 };
+
+// Whether a fault is about the daemon's state (busy, idle time-out, an internal error) rather
+// than about the request, so that the batches can be sent again elsewhere. Kinds this client does
+// not know are taken as the request's fault.
+bool IsRetryable(const wire::ProtocolFault& fault);
 
 // "sudokud at 127.0.0.1:9810 reported a protocol fault: BATCH_TOO_LARGE: <message> (try a
 // smaller --batch)".

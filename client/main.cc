@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "client/bench_command.h"
 #include "client/explain_command.h"
 #include "client/solve_command.h"
 
@@ -13,6 +14,7 @@ constexpr const char* kUsage = R"(usage: sudoku-client COMMAND [options] [FILE..
 Commands:
   solve    solve puzzles through sudokud, one result line per puzzle in input order
   explain  explain how one puzzle solves, step by step, and rate it
+  bench    load-test sudokud: throughput, latency percentiles, errors (as wrk and ghz report)
 
 Run 'sudoku-client COMMAND --help' for a command's options.
 )";
@@ -36,6 +38,10 @@ int main(int argc, char** argv) {
     return sudoku::client::ExplainMain({args.begin() + 1, args.end()}, std::cin, std::cout,
                                        std::cerr);
   }
+  if (command == "bench") {
+    return sudoku::client::BenchMain({args.begin() + 1, args.end()}, std::cin, std::cout,
+                                     std::cerr);
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
     return 0;
@@ -45,6 +51,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "sudoku-client: unknown command '" << command
-            << "' (the commands: solve, explain; see: sudoku-client --help)\n";
+            << "' (the commands: solve, explain, bench; see: sudoku-client --help)\n";
   return sudoku::client::kExitError;
 }

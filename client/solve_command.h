@@ -5,7 +5,10 @@
 // How: the input is cut into batches (Batcher); each of --connections connections keeps up to
 // --in-flight batches outstanding; results are put back in order (OrderedOutput). Batches are
 // issued only within a window ahead of the output, so memory stays bounded whatever the input
-// size and however late one batch is.
+// size and however late one batch is. A connection that breaks is replaced (the next --connect
+// address in turn, with bounded attempts and backoff) and its unanswered batches are sent again
+// on whichever connection is free first: the output stays complete, in order, without
+// duplicates.
 //
 // Thread-safety: RunSolve() runs its own single-threaded io_context; call it from one thread.
 #ifndef SUDOKU_CLIENT_SOLVE_COMMAND_H_
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/progress.h"
 
 namespace sudoku::client {
 
@@ -30,6 +34,8 @@ struct SolveOptions {
   size_t connections = 2;
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
+  ProgressMode progress = ProgressMode::kAuto;
+  bool stderr_is_tty = false;       // set by SolveMain for the process's own stderr
 };
 
 // Exit statuses.

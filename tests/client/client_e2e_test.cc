@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <utility>  // before Asio: asio issue 944
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -35,6 +39,7 @@ std::string Env(const char* name) {
   const std::string key = name;
   if (key == "SUDOKUD_BIN") return SUDOKU_BUILT_SUDOKUD;
   if (key == "SUDOKU_CLIENT_BIN") return SUDOKU_BUILT_CLIENT;
+  if (key == "TCP_ECHO_BIN") return SUDOKU_BUILT_TCP_ECHO;
   if (key == "SUDOKU_TEST_DATA_DIR") return SUDOKU_SOURCE_TEST_DATA_DIR;
   if (key == "SUDOKU_SHARED_DATA_DIR") return SUDOKU_SOURCE_SHARED_DATA_DIR;
   return "";
@@ -147,6 +152,15 @@ class Daemon {
 
   const std::string& address() const { return address_; }
   std::string log() const { return ReadFile(log_); }
+
+  // As a crash or an OOM kill would: no drain, connections reset.
+  void Kill() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
 
  private:
   static std::string Counter() {
@@ -284,6 +298,154 @@ TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
   EXPECT_EQ(exit.status, 1);
 }
 
+// Two daemons, one killed in the middle of the run: its batches go to the other one, and the
+// output is still every answer, in order, none twice.
+TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
+  Daemon first, second;
+  ASSERT_FALSE(first.address().empty()) << first.log();
+  ASSERT_FALSE(second.address().empty()) << second.log();
+  // Small batches one at a time: long enough a run to kill a daemon in its middle.
+  const MixedInput input = MakeMixedInput(200000, 21, false);
+  const std::string file = WriteTemp("two_daemons.txt", input.text);
+  const std::string out = TempPath("two_daemons_out"), err = TempPath("two_daemons_err");
+  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect",
+                              first.address() + "," + second.address(), "--connections", "4",
+                              "--batch", "20", "--in-flight", "1", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  // Once the first results are out, the first daemon dies.
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;  // the file appears when the client starts
+  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
+  first.Kill();
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  EXPECT_TRUE(std::regex_match(errors,
+                               std::regex("sudoku-client: [0-9]+ batches were sent again after "
+                                          "their connection broke\n" +
+                                          SummaryCounts(input) +
+                                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+// One address, a load balancer behind it: when a daemon dies, the client reconnects to the same
+// address and lands on the other daemon.
+TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
+  if (::access("/usr/sbin/haproxy", X_OK) != 0) GTEST_SKIP() << "no /usr/sbin/haproxy";
+  Daemon first, second;
+  ASSERT_FALSE(first.address().empty()) << first.log();
+  ASSERT_FALSE(second.address().empty()) << second.log();
+  uint16_t port = 0;
+  {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    port = acceptor.local_endpoint().port();
+  }
+  const std::string front = "127.0.0.1:" + std::to_string(port);
+  const std::string config = WriteTemp(
+      "haproxy.cfg",
+      "global\n  maxconn 256\n"
+      "defaults\n  mode tcp\n  timeout connect 2s\n  timeout client 120s\n"
+      "  timeout server 120s\n  retries 3\n  option redispatch\n"
+      "frontend sudoku\n  bind " + front + "\n  default_backend daemons\n"
+      "backend daemons\n  balance roundrobin\n"
+      "  server first " + first.address() + " check inter 100ms fall 1\n"
+      "  server second " + second.address() + " check inter 100ms fall 1\n");
+  const std::string haproxy_log = TempPath("haproxy_log");
+  const pid_t haproxy = Spawn({"/usr/sbin/haproxy", "-db", "-f", config}, "", haproxy_log,
+                              haproxy_log);
+  ASSERT_GT(haproxy, 0);
+  // Ready once it accepts.
+  bool ready = false;
+  for (int i = 0; i < 200 && !ready; ++i) {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket socket(io);
+    boost::system::error_code error;
+    socket.connect({boost::asio::ip::make_address("127.0.0.1"), port}, error);
+    ready = !error;
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const MixedInput input = MakeMixedInput(200000, 41, false);
+  const std::string file = WriteTemp("behind_haproxy.txt", input.text);
+  const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
+  // Four connections, two to each daemon.
+  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
+                              "--connections", "4", "--batch", "20", "--in-flight", "1", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;
+  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int status = 0;
+  const bool running = waitpid(client, &status, WNOHANG) == 0;
+  first.Kill();
+  const bool finished = running && WaitWithDeadline(client, &status, kRunDeadline);
+  kill(haproxy, SIGTERM);
+  int haproxy_status = 0;
+  waitpid(haproxy, &haproxy_status, 0);
+  ASSERT_TRUE(ready) << ReadFile(haproxy_log);
+  ASSERT_TRUE(running) << "the run ended before the kill";
+  ASSERT_TRUE(finished);
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  EXPECT_TRUE(std::regex_match(errors,
+                               std::regex("sudoku-client: [0-9]+ batches were sent again after "
+                                          "their connection broke\n" +
+                                          SummaryCounts(input) +
+                                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
+  const MixedInput input = MakeMixedInput(500, 31, false);
+  const std::string file = WriteTemp("bench.txt", input.text);
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+                              "--connections", "3", "--in-flight", "2", "--batch", "7", "--count",
+                              "300", "--verify", "--json", file});
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("\"batches\":300,"), std::string::npos) << exit.out;
+  EXPECT_NE(exit.out.find("\"wrong\":0,\"errors\":{}}"), std::string::npos) << exit.out;
+  EXPECT_EQ(exit.err, "");
+}
+
+TEST(ClientEndToEndBench, EchoServerRoundTrip) {
+  const std::string log = TempPath("tcp_echo_log");
+  const pid_t echo = Spawn({Env("TCP_ECHO_BIN")}, "", "/dev/null", log);
+  ASSERT_GT(echo, 0);
+  std::string address;
+  const std::regex listening("tcp_echo: listening on ([0-9.]+:[0-9]+)");
+  for (int i = 0; i < 200 && address.empty(); ++i) {
+    std::smatch match;
+    const std::string text = ReadFile(log);
+    if (std::regex_search(text, match, listening)) {
+      address = match[1];
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  const std::string samples = Env("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
+                              "--batch", "1", "--count", "200", samples});
+  kill(echo, SIGTERM);
+  int status = 0;
+  waitpid(echo, &status, 0);
+  ASSERT_FALSE(address.empty()) << ReadFile(log);
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("  batches   200 ("), std::string::npos) << exit.out;
+  EXPECT_NE(exit.out.find("  errors    none\n"), std::string::npos) << exit.out;
+}
+
 TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
   // Nothing listens on port 1 of loopback.
   const std::string address = "127.0.0.1:1";
@@ -309,8 +471,9 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
   EXPECT_EQ(no_command.status, 2);
   const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
-  EXPECT_EQ(unknown.err, "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain; see: "
-                         "sudoku-client --help)\n");
+  EXPECT_EQ(unknown.err,
+            "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain, bench; "
+            "see: sudoku-client --help)\n");
   EXPECT_EQ(unknown.status, 2);
 }
 

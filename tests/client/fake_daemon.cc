@@ -60,8 +60,9 @@ void FakeDaemon::Accept() {
     acceptor_.accept(socket, error);
     if (stopping_) return;
     if (error) continue;
-    ++connections_;
-    threads_.emplace_back([this, s = std::move(socket)]() mutable { Serve(std::move(s)); });
+    const size_t number = connections_++;
+    threads_.emplace_back(
+        [this, number, s = std::move(socket)]() mutable { Serve(std::move(s), number); });
   }
 }
 
@@ -99,24 +100,37 @@ wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
   return response;
 }
 
-void FakeDaemon::Serve(tcp::socket socket) {
+void FakeDaemon::Serve(tcp::socket socket, size_t number) {
+  Script script = script_;
+  if (script.misbehaving_connections >= 0 &&
+      number >= static_cast<size_t>(script.misbehaving_connections)) {
+    script.fault_at = script.close_after = script.cut_at = -1;
+  }
   std::string in;
   std::vector<wire::Request> held;
   int read = 0;
+  int sent = 0;
   boost::system::error_code error;
-  auto send = [&socket, &error](const wire::Response& response) {
+  auto send = [&socket, &error](const wire::Response& response, bool half) {
     std::string frame;
     wire::AppendFrame(response, &frame);
-    asio::write(socket, asio::buffer(frame), error);
+    asio::write(socket, asio::buffer(frame.data(), half ? frame.size() / 2 : frame.size()), error);
   };
+  // False once the script hung up.
   auto flush = [&] {
     for (auto it = held.rbegin(); it != held.rend(); ++it) {
       wire::Response response;
       *response.mutable_solve() = Answer(it->solve());
-      if (script_.tamper) script_.tamper(response.mutable_solve());
-      send(response);
+      if (script.tamper) script.tamper(response.mutable_solve());
+      if (sent++ == script.cut_at) {
+        send(response, true);
+        return false;
+      }
+      answered_puzzles_ += static_cast<size_t>(it->solve().puzzles_size());
+      send(response, false);
     }
     held.clear();
+    return true;
   };
 
   while (!stopping_) {
@@ -137,21 +151,21 @@ void FakeDaemon::Serve(tcp::socket socket) {
         std::lock_guard lock(mutex_);
         batch_sizes_.push_back(static_cast<size_t>(request.solve().puzzles_size()));
       }
-      if (read == script_.fault_at) {
+      if (read == script.fault_at) {
         wire::Response response;
-        *response.mutable_fault() = script_.fault;
-        send(response);
+        *response.mutable_fault() = script.fault;
+        send(response, false);
         return;
       }
       ++read;
-      if (script_.close_after >= 0) {
-        if (read == script_.close_after) return;
+      if (script.close_after >= 0) {
+        if (read == script.close_after) return;
         continue;  // never answers
       }
       held.push_back(std::move(request));
-      if (held.size() >= script_.hold) flush();
+      if (held.size() >= script.hold && !flush()) return;
     }
-    if (!held.empty() && !Readable(socket, kQuietMillis)) flush();
+    if (!held.empty() && !Readable(socket, kQuietMillis) && !flush()) return;
     char chunk[65536];
     const size_t n = socket.read_some(asio::buffer(chunk), error);
     if (error) return;  // the client hung up

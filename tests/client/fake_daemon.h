@@ -36,6 +36,13 @@ class FakeDaemon {
     wire::ProtocolFault fault;
     // When >= 0: answer nothing, and hang up once this many requests have been read.
     int close_after = -1;
+    // When >= 0: send the first half of response number `cut_at` (0-based, per connection),
+    // then hang up.
+    int cut_at = -1;
+    // When >= 0: only the first this many connections follow fault_at, close_after and cut_at;
+    // the later ones answer everything (a daemon that restarts, or the next one behind a load
+    // balancer).
+    int misbehaving_connections = -1;
     // Applied to every response before it is sent.
     std::function<void(wire::SolveResponse*)> tamper;
   };
@@ -50,6 +57,8 @@ class FakeDaemon {
   std::string address() const;
   size_t connections() const { return connections_; }
   size_t requests() const { return requests_; }
+  // Puzzles answered, over all connections.
+  size_t answered_puzzles() const { return answered_puzzles_; }
   // Puzzles per request, in the order the requests were read (across connections).
   std::vector<size_t> batch_sizes() const;
   uint32_t last_solution_limit() const { return last_limit_; }
@@ -59,7 +68,7 @@ class FakeDaemon {
 
  private:
   void Accept();
-  void Serve(boost::asio::ip::tcp::socket socket);
+  void Serve(boost::asio::ip::tcp::socket socket, size_t number);
 
   Script script_;
   boost::asio::io_context io_;
@@ -67,6 +76,7 @@ class FakeDaemon {
   std::atomic<bool> stopping_{false};
   std::atomic<size_t> connections_{0};
   std::atomic<size_t> requests_{0};
+  std::atomic<size_t> answered_puzzles_{0};
   std::atomic<uint32_t> last_limit_{0};
   mutable std::mutex mutex_;
   std::vector<size_t> batch_sizes_;

@@ -28,6 +28,12 @@ const std::string kPuzzle =
 const std::string kSolution =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+std::string Repeated(const std::string& line, int times) {
+  std::string text;
+  for (int i = 0; i < times; ++i) text += line + "\n";
+  return text;
+}
+
 // --- options ---
 
 SolveOptions Parse(const std::vector<std::string>& args) {
@@ -71,6 +77,14 @@ TEST(SolveOptions, EveryFlag) {
   EXPECT_EQ(options.in_flight, 9u);
   EXPECT_EQ(options.connections, 3u);
   EXPECT_EQ(options.inputs, (std::vector<std::string>{"a.txt", "-", "b.txt"}));
+}
+
+TEST(SolveOptions, ProgressFlags) {
+  EXPECT_EQ(Parse({}).progress, ProgressMode::kAuto);
+  EXPECT_EQ(Parse({"--progress"}).progress, ProgressMode::kOn);
+  EXPECT_EQ(Parse({"--no-progress"}).progress, ProgressMode::kOff);
+  EXPECT_EQ(UsageError({"--progress", "--no-progress"}),
+            "--progress and --no-progress cannot be used together");
 }
 
 TEST(SolveOptions, UniqueIsLimitTwo) { EXPECT_EQ(Parse({"--unique"}).solution_limit, 2u); }
@@ -180,6 +194,20 @@ TEST(SolveCommand, AllSolvedExitsZero) {
   EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{2});
 }
 
+TEST(SolveCommand, ProgressGoesToStderrAndIsWipedBeforeTheSummary) {
+  FakeDaemon daemon;
+  SolveOptions options = Options(daemon, 5, 1, 1);
+  options.progress = ProgressMode::kOn;
+  const RunResult run = RunWith(options, Repeated(kPuzzle, 3));
+  EXPECT_EQ(run.out, Repeated(kSolution, 3));
+  // The bar was drawn once (then rate-limited), and wiped with spaces.
+  EXPECT_TRUE(std::regex_match(
+      run.err, std::regex("\r[0-9]+ puzzles  [0-9]+ puzzles/s *\r *\r"
+                          "puzzles 3, solved 3, multiple 0, unsolvable 0, invalid 0, "
+                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << run.err;
+}
+
 TEST(SolveCommand, EmptyInputExitsZero) {
   FakeDaemon daemon;
   const RunResult run = RunWith(Options(daemon, 1000, 4, 2), "# nothing\n\n");
@@ -278,6 +306,98 @@ TEST(SolveCommand, DaemonHangingUpIsAnError) {
                          " closed the connection with 2 batches unanswered (see its log)\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
+  EXPECT_EQ(daemon.connections(), 5u);  // four more attempts, then it gives up
+}
+
+// --- connections that break: the batches go again on another connection ---
+
+// The summary, after the line that counts the batches sent again.
+void ExpectResentThenSummary(const std::string& err, const std::string& counts) {
+  EXPECT_TRUE(std::regex_match(
+      err, std::regex("sudoku-client: [0-9]+ batches were sent again after their connection "
+                      "broke\n" +
+                      counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+      << err;
+}
+
+TEST(SolveCommand, ResendsTheBatchesOfAConnectionThatHangsUp) {
+  FakeDaemon::Script script;
+  script.close_after = 3;  // reads three requests, answers none, hangs up
+  script.misbehaving_connections = 3;
+  FakeDaemon daemon(script);
+  const MixedInput input = MakeMixedInput(2000, 3, false);
+  const RunResult run = RunWith(Options(daemon, 9, 4, 2), input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectResentThenSummary(run.err, SummaryCounts(input));
+  EXPECT_EQ(run.status, 1);
+  EXPECT_GE(daemon.connections(), 5u);  // two, and three more in place of the broken ones
+}
+
+TEST(SolveCommand, EveryPuzzleAnsweredOnceDespiteHangUps) {
+  FakeDaemon::Script script;
+  script.close_after = 2;
+  script.misbehaving_connections = 4;
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 7, 3, 3), Repeated(kPuzzle, 500));
+  EXPECT_EQ(run.out, Repeated(kSolution, 500));
+  ExpectResentThenSummary(run.err, "puzzles 500, solved 500, multiple 0, unsolvable 0, invalid 0, ");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(daemon.answered_puzzles(), 500u);  // nothing answered twice
+}
+
+TEST(SolveCommand, ResendsAfterAResponseCutInHalf) {
+  FakeDaemon::Script script;
+  script.cut_at = 1;  // answers one batch, then half of the next, then hangs up
+  script.misbehaving_connections = 3;
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 2, 1), Repeated(kPuzzle, 100));
+  EXPECT_EQ(run.out, Repeated(kSolution, 100));
+  ExpectResentThenSummary(run.err, "puzzles 100, solved 100, multiple 0, unsolvable 0, invalid 0, ");
+  EXPECT_EQ(daemon.answered_puzzles(), 100u);
+}
+
+TEST(SolveCommand, RetriesAFaultAboutTheDaemonsState) {
+  FakeDaemon::Script script;
+  script.fault_at = 0;
+  script.fault.set_kind(wire::ProtocolFault::TOO_MANY_CONNECTIONS);
+  script.fault.set_message("busy");
+  script.misbehaving_connections = 2;
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.out, Repeated(kSolution, 20));
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(daemon.connections(), 3u);
+}
+
+TEST(SolveCommand, MovesToTheOtherEndpointWhenOneKeepsHangingUp) {
+  FakeDaemon::Script script;
+  script.close_after = 1;
+  FakeDaemon broken(script);
+  FakeDaemon good;
+  SolveOptions options = Options(good, 5, 2, 2);
+  options.endpoints = ParseEndpoints({broken.address() + "," + good.address()});
+  const MixedInput input = MakeMixedInput(600, 4, false);
+  const RunResult run = RunWith(options, input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectResentThenSummary(run.err, SummaryCounts(input));
+  EXPECT_EQ(broken.answered_puzzles(), 0u);
+}
+
+TEST(SolveCommand, EveryEndpointGoneNamesEach) {
+  FakeDaemon::Script script;
+  script.close_after = 1;
+  FakeDaemon first(script);
+  FakeDaemon second(script);
+  SolveOptions options = Options(first, 5, 1, 1);
+  options.endpoints = ParseEndpoints({first.address(), second.address()});
+  const RunResult run = RunWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + first.address() +
+                         " closed the connection with 1 batches unanswered (see its log); "
+                         "sudokud at " + second.address() +
+                         " closed the connection with 1 batches unanswered (see its log)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(first.connections() + second.connections(), 5u);  // the attempts are bounded
 }
 
 TEST(SolveCommand, BadResponseIsAnError) {
@@ -319,6 +439,21 @@ TEST(SolveCommand, NoDaemonSaysWhatToDo) {
                          "--listen " + address + ")\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
+}
+
+TEST(SolveCommand, NoDaemonAtAnyEndpointNamesEach) {
+  const std::string first = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string second = "127.0.0.1:" + std::to_string(UnusedPort());
+  SolveOptions options;
+  options.endpoints = ParseEndpoints({first + "," + second});
+  options.connections = 1;
+  const RunResult run = RunWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + first +
+                         ": Connection refused (is sudokud running? start it with: sudokud "
+                         "--listen " + first + "); cannot connect to " + second +
+                         ": Connection refused (is sudokud running? start it with: sudokud "
+                         "--listen " + second + ")\n");
+  EXPECT_EQ(run.status, 2);
 }
 
 TEST(SolveCommand, MissingFileStopsBeforeConnecting) {

@@ -234,6 +234,41 @@ TEST(Daemon, AnswersEachPipelinedBatchOnceWhateverTheOrder) {
   EXPECT_EQ(answered.size(), sent.size());
 }
 
+// Lone small batches are solved on the event loop while the solver threads are idle, and go to
+// the solver threads while they are busy: the answers are the same either way.
+TEST(Daemon, AnswersLoneSmallBatchesWhetherTheSolverThreadsAreIdleOrBusy) {
+  DaemonProcess daemon(kLoopback);
+  WireClient small(daemon.port());
+  auto expect_lone_batches = [&small](uint64_t first_id) {
+    for (uint64_t id = first_id; id < first_id + 40; ++id) {
+      const auto puzzles = GeneratePuzzles(static_cast<int>(id % 5), 26, static_cast<uint32_t>(id));
+      small.SendSolve(id, puzzles);
+      const wire::SolveResponse response = ReadSolve(small);
+      ASSERT_EQ(response.batch_id(), id);
+      ExpectAllSolved(response, puzzles);
+    }
+  };
+  expect_lone_batches(1000);  // idle daemon
+  WireClient big(daemon.port());
+  const auto many = GeneratePuzzles(60000, 24, 7);
+  big.SendSolve(1, many);  // keeps the solver threads busy for a while
+  expect_lone_batches(2000);
+  ExpectAllSolved(ReadSolve(big), many);
+  // Pipelined one-puzzle batches: each answered once.
+  std::set<uint64_t> sent;
+  std::map<uint64_t, std::vector<std::string>> puzzles;
+  for (uint64_t id = 3000; id < 3100; ++id) {
+    puzzles[id] = GeneratePuzzles(1, 25, static_cast<uint32_t>(id));
+    small.SendSolve(id, puzzles[id]);
+    sent.insert(id);
+  }
+  while (!sent.empty()) {
+    const wire::SolveResponse response = ReadSolve(small);
+    ASSERT_EQ(sent.erase(response.batch_id()), 1u) << "batch " << response.batch_id();
+    ExpectAllSolved(response, puzzles[response.batch_id()]);
+  }
+}
+
 TEST(Daemon, ServesSeveralConnectionsAtOnce) {
   DaemonProcess daemon(kLoopback);
   constexpr int kConnections = 6;

@@ -288,9 +288,9 @@ TEST_F(HaproxyTest, SolvesALargeSetThroughThreeInstances) {
   if (!hosts_.namespaces()) std::printf("note: daemons on loopback ports, not namespaces\n");
 }
 
-// Needs the client's resend of the batches of a connection that died (also when the one address
-// is a load balancer: reconnect and resend); enable once sudoku-client has it.
-TEST_F(HaproxyTest, DISABLED_GetsEveryAnswerWhenAnInstanceIsKilledMidRun) {
+// The client resends the batches of a connection that died, reconnecting to the same address:
+// HAProxy sends the new connection to a live instance.
+TEST_F(HaproxyTest, GetsEveryAnswerWhenAnInstanceIsKilledMidRun) {
   const auto puzzles = WritePuzzles(300000, dir_ / "puzzles.txt");
   const fs::path answers = dir_ / "answers.txt";
   Child client({"sh", "-c", Client({"--connections", "6", "--batch", "500",

@@ -1,0 +1,88 @@
+// `sudoku-client bench`: a load test of sudokud, reported as wrk and ghz report theirs.
+//
+// The puzzles of the input files (the first kMaxReplayPuzzles) are cut into batches whose request
+// frames are built once; each of --connections connections then replays them, keeping up to
+// --in-flight batches outstanding, for --duration seconds or --count batches in all, at most
+// --rate batches per second over all connections. Every batch's round trip goes into a
+// LatencyHistogram; with --rate it counts from when the batch was due, not when it went out, so a
+// daemon that stalls cannot hide its backlog (what wrk2 calls coordinated omission). With
+// --verify each answer is checked: as many verdicts as puzzles, every solution a full valid grid
+// that keeps the puzzle's givens. --echo measures a bare TCP echo server instead, with the same
+// frames: the floor any daemon's round trip is compared to.
+//
+// A broken connection is counted as an error of its kind (its batches as lost) and replaced, with
+// bounded attempts, while time remains.
+//
+// Thread-safety: RunBench() runs its own single-threaded io_context; call it from one thread.
+#ifndef SUDOKU_CLIENT_BENCH_COMMAND_H_
+#define SUDOKU_CLIENT_BENCH_COMMAND_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/endpoint.h"
+#include "client/latency_histogram.h"
+
+namespace sudoku::client {
+
+inline constexpr size_t kMaxReplayPuzzles = 1000000;
+
+struct BenchOptions {
+  std::vector<Endpoint> endpoints;
+  size_t connections = 1;
+  double duration_seconds = 10;  // used when count == 0
+  uint64_t count = 0;            // batches over all connections; 0: run for duration_seconds
+  size_t batch_size = 100;
+  size_t in_flight = 1;          // per connection
+  double rate = 0;               // batches per second over all connections; 0: no limit
+  uint32_t solution_limit = 1;
+  bool verify = false;
+  bool json = false;
+  bool echo = false;
+  std::vector<std::string> inputs;
+};
+
+struct BenchReport {
+  double seconds = 0;  // from the first request out to the last answer in
+  uint64_t batches = 0;  // answered
+  uint64_t puzzles = 0;  // in answered batches
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  uint64_t verified = 0;  // puzzles whose answer was checked and right
+  uint64_t wrong = 0;     // puzzles (or batches that did not add up) found wrong by --verify
+  std::string first_wrong;  // what was wrong with the first of them
+  std::map<std::string, uint64_t> errors;  // by kind: "connect", "connection lost", ...
+  LatencyHistogram latency;                // per batch, in nanoseconds
+};
+
+// Parses the arguments after "bench". Returns false after printing help to `out` (--help);
+// throws ClientError on a usage error.
+bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* options,
+                       std::ostream& out);
+
+// What is wrong with `solution` as an answer to `puzzle` (81 cells each, '1'-'9' or a blank):
+// empty when it is a full valid grid that keeps every given. "cell r1c3 is '0', not a digit",
+// "digit 5 twice in row 2", "given 7 at r4c4 changed to 1".
+std::string CheckSolution(std::string_view puzzle, std::string_view solution);
+
+// The report as text (wrk's layout) or as one JSON object.
+std::string FormatBenchReport(const BenchOptions& options, const BenchReport& report);
+std::string FormatBenchJson(const BenchOptions& options, const BenchReport& report);
+
+// Runs the load test; prints the report to `out`; returns 0 when there was no error and nothing
+// wrong, 1 otherwise, 2 on a usage or input error (printed to `err`).
+int RunBench(const BenchOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
+             BenchReport* report = nullptr);
+
+int BenchMain(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+              std::ostream& err);
+
+}  // namespace sudoku::client
+
+#endif  // SUDOKU_CLIENT_BENCH_COMMAND_H_

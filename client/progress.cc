@@ -1,0 +1,81 @@
+#include "client/progress.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace sudoku::client {
+namespace {
+
+constexpr int kBarCells = 20;
+
+std::string Duration(double seconds) {
+  const auto total = static_cast<uint64_t>(std::llround(seconds));
+  char text[32];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, total / 3600,
+                  total / 60 % 60, total % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%" PRIu64 ":%02" PRIu64, total / 60, total % 60);
+  }
+  return text;
+}
+
+}  // namespace
+
+bool WantProgress(ProgressMode mode, bool stderr_is_tty) {
+  switch (mode) {
+    case ProgressMode::kOn:
+      return true;
+    case ProgressMode::kOff:
+      return false;
+    case ProgressMode::kAuto:
+      break;
+  }
+  return stderr_is_tty;
+}
+
+std::string RenderProgress(const ProgressSnapshot& snapshot) {
+  const double rate = snapshot.seconds > 0 ? static_cast<double>(snapshot.done) / snapshot.seconds : 0;
+  const bool known = snapshot.expected > 0 && snapshot.expected >= snapshot.done;
+  std::string line;
+  if (known) {
+    const double fraction = static_cast<double>(snapshot.done) / static_cast<double>(snapshot.expected);
+    const int filled = static_cast<int>(fraction * kBarCells);
+    line += '[';
+    line.append(static_cast<size_t>(filled), '#');
+    line.append(static_cast<size_t>(kBarCells - filled), '.');
+    line += "] ";
+    char percent[8];
+    std::snprintf(percent, sizeof percent, "%3d%%", static_cast<int>(fraction * 100));
+    line += percent;
+    line += "  " + std::to_string(snapshot.done) + "/" + std::to_string(snapshot.expected);
+  } else {
+    line += std::to_string(snapshot.done);
+  }
+  line += " puzzles  " + std::to_string(static_cast<uint64_t>(std::llround(rate))) + " puzzles/s";
+  if (known && rate > 0) {
+    line += "  ETA " + Duration(static_cast<double>(snapshot.expected - snapshot.done) / rate);
+  }
+  return line;
+}
+
+void ProgressMeter::Update(uint64_t done, uint64_t expected, Clock::time_point now) {
+  if (drawn_ > 0 && now - last_ < interval_) return;
+  last_ = now;
+  const std::chrono::duration<double> seconds = now - start_;
+  const std::string line = RenderProgress({done, expected, seconds.count()});
+  // Pad over a longer previous line instead of clearing first: no flicker.
+  *err_ << '\r' << line;
+  if (line.size() < drawn_) *err_ << std::string(drawn_ - line.size(), ' ');
+  *err_ << std::flush;
+  drawn_ = line.size();
+}
+
+void ProgressMeter::Finish() {
+  if (drawn_ == 0) return;
+  *err_ << '\r' << std::string(drawn_, ' ') << '\r' << std::flush;
+  drawn_ = 0;
+}
+
+}  // namespace sudoku::client
