@@ -130,6 +130,7 @@ Grid RemoveClues(const Grid& solution, int target, bool symmetric, Random& rando
 std::string Wanted(const GenerateOptions& options) {
   std::string what;
   auto add = [&what](const std::string& part) { what += (what.empty() ? "" : " and ") + part; };
+  if (options.level) add(logic::Name(*options.level));
   if (options.symmetric) add("symmetric");
   if (options.minimal) add("minimal");
   if (options.clues > 0) add(std::to_string(options.clues) + "-clue");
@@ -159,6 +160,7 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
     const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, random);
     const int clues = CountClues(puzzle);
     if (options.minimal && !one_pass_minimal && !Minimal(puzzle)) continue;
+    if (options.level && logic::Rate(puzzle).level != *options.level) continue;
     if (!Unique(puzzle)) continue;  // not reached: removal keeps uniqueness; checked regardless
     const bool reached = options.clues == 0 || clues == options.clues;
     if (!best.ok || clues < best.clues) {

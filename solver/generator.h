@@ -1,5 +1,6 @@
 // Puzzle generation: a random complete grid, then clues removed while the puzzle keeps exactly
-// one solution, shaped by options (a clue target, 180-degree symmetry, minimality).
+// one solution, shaped by options (a clue target, 180-degree symmetry, minimality), and kept
+// only when it has the difficulty level asked for (rated by logic::Rate()).
 //
 // Determinism: puzzle `index` of seed `seed` is always the same puzzle (the random stream is
 // derived from the pair alone), so a request split across threads, chunks or connections gives
@@ -11,8 +12,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "solver/logic.h"
 #include "solver/solver.h"
 
 namespace sudoku {
@@ -30,6 +33,8 @@ struct GenerateOptions {
   bool symmetric = false;
   // No clue can be removed without losing uniqueness.
   bool minimal = false;
+  // Only puzzles logic::Rate() puts at this level (generate and filter).
+  std::optional<logic::Level> level = std::nullopt;
   // Complete grids tried before giving up on a puzzle that meets every option.
   uint32_t max_attempts = 2000;
 };

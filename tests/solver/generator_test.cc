@@ -101,6 +101,27 @@ TEST(Generate, MinimalWithAHighClueTargetCannotBeMet) {
   EXPECT_EQ(g.error, "no minimal and 60-clue puzzle found in 3 attempts");
 }
 
+TEST(Generate, MakesPuzzlesOfTheLevelAskedFor) {
+  for (const logic::Level level : {logic::Level::kSimple, logic::Level::kEasy,
+                                   logic::Level::kIntermediate, logic::Level::kExpert}) {
+    for (uint64_t index = 0; index < 3; ++index) {
+      const Generated g = Generate({.seed = 11, .level = level}, index);
+      ASSERT_TRUE(g.ok) << logic::Name(level) << ": " << g.error;
+      EXPECT_EQ(logic::Rate(g.puzzle).level, level) << PuzzleText(g.puzzle);
+      EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+    }
+  }
+}
+
+TEST(Generate, SaysWhenNoPuzzleOfTheLevelIsFound) {
+  // 70 clues leave nothing for an expert technique to do.
+  const Generated g =
+      Generate({.seed = 2, .clues = 70, .level = logic::Level::kExpert, .max_attempts = 5}, 0);
+  EXPECT_FALSE(g.ok);
+  EXPECT_EQ(g.attempts, 5u);
+  EXPECT_EQ(g.error, "no expert and 70-clue puzzle found in 5 attempts");
+}
+
 TEST(PuzzleText, WritesDotsForBlanks) {
   Grid grid{};
   grid[0] = 5;
