@@ -35,6 +35,9 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
       return RequestKind::kSolve;
     }
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kGenerateFieldNumber) {
+      return RequestKind::kGenerate;
+    }
     if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
   }
   return RequestKind::kNone;
@@ -95,8 +98,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     } else if (verdicts->Get(i) == wire::INVALID) {
       // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
       // deterministic: it finds the same first error Solve() did.
-      Grid grid;
-      const PuzzleError error = ParsePuzzle(request.puzzles(i), &grid);
+      const PuzzleError error = CheckPuzzle(request.puzzles(i));
       auto* out = response->add_errors();
       out->set_index(static_cast<uint32_t>(i));
       out->set_position(error.kind == PuzzleError::Kind::kLength ? 0 : error.position + 1);

@@ -35,6 +35,7 @@ enum class RequestKind {
   kMalformed,  // not a Request
   kNone,       // a Request with no kind this daemon knows
   kSolve,      // request->solve() is the batch
+  kGenerate,   // request->generate() asks for new puzzles (daemon/generate.h)
 };
 
 // Parses one frame body into `request`, reusing the SolveRequest it already holds. A cleared
