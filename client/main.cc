@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "client/generate_command.h"
 #include "client/solve_command.h"
 
 namespace {
@@ -11,6 +12,7 @@ constexpr const char* kUsage = R"(usage: sudoku-client COMMAND [options] [FILE..
 
 Commands:
   solve    solve puzzles through sudokud, one result line per puzzle in input order
+  generate make new puzzles with exactly one solution through sudokud, one per line
 
 Run 'sudoku-client COMMAND --help' for a command's options.
 )";
@@ -30,6 +32,9 @@ int main(int argc, char** argv) {
     return sudoku::client::SolveMain({args.begin() + 1, args.end()}, std::cin, std::cout,
                                      std::cerr);
   }
+  if (command == "generate") {
+    return sudoku::client::GenerateMain({args.begin() + 1, args.end()}, std::cout, std::cerr);
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
     return 0;
@@ -39,6 +44,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "sudoku-client: unknown command '" << command
-            << "' (the commands: solve; see: sudoku-client --help)\n";
+            << "' (the commands: solve, generate; see: sudoku-client --help)\n";
   return sudoku::client::kExitError;
 }

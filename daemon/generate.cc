@@ -1,10 +1,10 @@
 #include "daemon/generate.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <optional>
 #include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "solver/generator.h"
 #include "solver/logic.h"

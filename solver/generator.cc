@@ -101,7 +101,12 @@ bool Minimal(Grid puzzle) {
 // `target` clues (0: no floor). Cells go one at a time, or with `symmetric` in the pairs
 // {c, 80 - c}. A removal refused once is refused for good: removing more clues only adds
 // solutions, so one pass leaves no single removable cell (no removable pair when symmetric).
-Grid RemoveClues(const Grid& solution, int target, bool symmetric, Random& random) {
+// Below a `ceiling` of kExpert (the hardest, so no ceiling), a removal is also refused when it
+// would make the puzzle harder than that level for the logical solver: a puzzle that starts full
+// (the simplest) then ends at most that hard, which is what makes the easier levels reachable
+// (few minimal puzzles need naked singles only).
+Grid RemoveClues(const Grid& solution, int target, bool symmetric, logic::Level ceiling,
+                 Random& random) {
   // Symmetric: cells 0-40 stand for their orbits {c, 80 - c} (the centre 40 is its own mirror).
   constexpr size_t kOrbits = 41;
   std::array<uint8_t, kCells> order{};
@@ -117,7 +122,8 @@ Grid RemoveClues(const Grid& solution, int target, bool symmetric, Random& rando
     const int size = cell == mirror ? 1 : 2;
     if (target > 0 && clues - size < target) continue;
     puzzle[cell] = puzzle[mirror] = 0;
-    if (Unique(puzzle)) {
+    if (Unique(puzzle) &&
+        (ceiling == logic::Level::kExpert || logic::Rate(puzzle).level <= ceiling)) {
       clues -= size;
     } else {
       puzzle[cell] = solution[cell];
@@ -154,10 +160,12 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
   // get closer to it: a low target may be out of reach of random removal.
   constexpr uint32_t kCluePatience = 64;
   uint32_t since_best = 0;
-  const bool one_pass_minimal = !options.symmetric && options.clues == 0;
+  const bool one_pass_minimal = !options.symmetric && options.clues == 0 &&
+                                (!options.level || options.level == logic::Level::kExpert);
   for (uint32_t attempt = 1; attempt <= options.max_attempts; ++attempt) {
     const Grid solution = RandomSolution(random);
-    const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, random);
+    const logic::Level ceiling = options.level.value_or(logic::Level::kExpert);
+    const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, ceiling, random);
     const int clues = CountClues(puzzle);
     if (options.minimal && !one_pass_minimal && !Minimal(puzzle)) continue;
     if (options.level && logic::Rate(puzzle).level != *options.level) continue;

@@ -308,8 +308,9 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
   EXPECT_EQ(no_command.status, 2);
   const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
-  EXPECT_EQ(unknown.err, "sudoku-client: unknown command 'frobnicate' (the commands: solve; see: "
-                         "sudoku-client --help)\n");
+  EXPECT_EQ(unknown.err,
+            "sudoku-client: unknown command 'frobnicate' (the commands: solve, generate; see: "
+            "sudoku-client --help)\n");
   EXPECT_EQ(unknown.status, 2);
 }
 

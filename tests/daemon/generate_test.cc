@@ -2,12 +2,14 @@
 // pencilmark puzzles in SolveBatch, and the real sudokud streaming generated puzzles in chunks.
 #include "daemon/generate.h"
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
+#include <signal.h>
 
 #include <atomic>
 #include <string>
 #include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include "daemon/batch.h"
 #include "solver/solver.h"

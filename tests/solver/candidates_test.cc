@@ -1,9 +1,9 @@
 // Pencilmark (candidate) puzzles: ParseCandidates with every error's exact message, and
 // SolveCandidates on every kernel this CPU runs.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <string_view>
+
+#include <gtest/gtest.h>
 
 #include "solver/solver.h"
 #include "tests/solver/reference_solver.h"

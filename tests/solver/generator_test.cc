@@ -1,10 +1,10 @@
 // Generate(): uniqueness, determinism, and each option (clue target, symmetry, minimality).
 #include "solver/generator.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "tests/solver/reference_solver.h"
 
