@@ -40,11 +40,12 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
 }  // namespace
 
 Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
-                 std::istream* stdin_stream)
+                 std::istream* stdin_stream, InputFormat format)
     : inputs_(std::move(inputs)),
       batch_size_(batch_size),
       solution_limit_(solution_limit),
-      stdin_stream_(stdin_stream) {
+      stdin_stream_(stdin_stream),
+      format_(format) {
   if (inputs_.empty()) inputs_.emplace_back(kStdinName);
 }
 
@@ -71,7 +72,9 @@ bool Batcher::OpenNext() {
     file_ = Open(name, &file_buffer_);
     in_ = file_.get();
   }
-  reader_ = std::make_unique<PuzzleReader>(in_);
+  const InputFormat format =
+      format_ != InputFormat::kAuto || name == kStdinName ? format_ : FormatOfFileName(name);
+  reader_ = std::make_unique<PuzzleReader>(in_, format);
   return true;
 }
 
@@ -103,7 +106,7 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     batch->inputs[batch->size] = current_input_;
     ++batch->size;
     if (!record.error) {
-      solve->add_puzzles()->assign(record.cells.data(), record.cells.size());
+      solve->add_puzzles()->assign(record.text());
       ++batch->sent;
     }
   }

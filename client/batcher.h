@@ -35,8 +35,9 @@ struct Batch {
 class Batcher {
  public:
   // `inputs` are file names or kStdinName, read in order from `stdin_stream` for the latter.
+  // `format` (kAuto: each file's extension, else its content) says how they are laid out.
   Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
-          std::istream* stdin_stream);
+          std::istream* stdin_stream, InputFormat format = InputFormat::kAuto);
 
   // Checks that every input can be opened, so that a typo stops the run before anything is
   // sent. Throws ClientError: "cannot open 'x.txt': No such file or directory".
@@ -57,6 +58,7 @@ class Batcher {
   size_t batch_size_;
   uint32_t solution_limit_;
   std::istream* stdin_stream_;
+  InputFormat format_;
 
   size_t next_input_ = 0;
   uint32_t current_input_ = 0;

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/result_format.h"
+#include "solver/puzzle_reader.h"
 
 namespace sudoku::client {
 
@@ -29,6 +31,8 @@ struct SolveOptions {
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
   std::vector<std::string> inputs;  // empty or "-" = stdin
+  InputFormat input_format = InputFormat::kAuto;  // kAuto: by extension, then content
+  OutputFormat format = OutputFormat::kLine;
 };
 
 // Exit statuses.
