@@ -73,7 +73,10 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
     case OutputFormat::kGrid:
       if (solved && format == OutputFormat::kGrid) {
         AppendGrid(outcome.solution, out);
-      } else if (solved) {
+        out->push_back('\n');
+        return;
+      }
+      if (solved) {
         out->append(outcome.solution);
       } else if (!outcome.error.empty()) {
         out->append("invalid: ").append(outcome.error);
