@@ -89,6 +89,7 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   wire::SolveRequest* solve = request_.mutable_solve();
   solve->set_batch_id(sequence);
   solve->set_solution_limit(solution_limit_);
+  solve->set_rate(rate_);
   solve->mutable_puzzles()->Clear();  // keeps the strings for reuse
 
   while (batch->size < batch_size_) {

@@ -51,12 +51,16 @@ class Batcher {
   // How the inputs are named in messages: "stdin" for kStdinName.
   std::vector<std::string> DisplayNames() const;
 
+  // Asks the daemon to rate every solved puzzle (SolveRequest.rate).
+  void set_rate(bool rate) { rate_ = rate; }
+
  private:
   bool OpenNext();
 
   std::vector<std::string> inputs_;
   size_t batch_size_;
   uint32_t solution_limit_;
+  bool rate_ = false;
   std::istream* stdin_stream_;
   InputFormat format_;
 

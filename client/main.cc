@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "client/explain_command.h"
 #include "client/generate_command.h"
 #include "client/solve_command.h"
 
@@ -12,6 +13,7 @@ constexpr const char* kUsage = R"(usage: sudoku-client COMMAND [options] [FILE..
 
 Commands:
   solve    solve puzzles through sudokud, one result line per puzzle in input order
+  explain  explain how one puzzle solves, step by step, and rate it
   generate make new puzzles with exactly one solution through sudokud, one per line
 
 Run 'sudoku-client COMMAND --help' for a command's options.
@@ -32,6 +34,10 @@ int main(int argc, char** argv) {
     return sudoku::client::SolveMain({args.begin() + 1, args.end()}, std::cin, std::cout,
                                      std::cerr);
   }
+  if (command == "explain") {
+    return sudoku::client::ExplainMain({args.begin() + 1, args.end()}, std::cin, std::cout,
+                                       std::cerr);
+  }
   if (command == "generate") {
     return sudoku::client::GenerateMain({args.begin() + 1, args.end()}, std::cout, std::cerr);
   }
@@ -44,6 +50,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "sudoku-client: unknown command '" << command
-            << "' (the commands: solve, generate; see: sudoku-client --help)\n";
+            << "' (the commands: solve, explain, generate; see: sudoku-client --help)\n";
   return sudoku::client::kExitError;
 }

@@ -4,8 +4,27 @@
 #include <cstdio>
 
 #include "client/client_error.h"
+#include "solver/logic.h"
 
 namespace sudoku::client {
+
+std::string TechniqueToken(int technique) {
+  if (technique < 0 || technique >= logic::kTechniqueCount) {
+    return "technique-" + std::to_string(technique);
+  }
+  std::string name = logic::Name(static_cast<logic::Technique>(technique));
+  for (char& c : name) {
+    if (c == ' ') c = '-';
+  }
+  return name;
+}
+
+std::string LevelToken(int level) {
+  if (level < 0 || level > static_cast<int>(logic::Level::kExpert)) {
+    return "level-" + std::to_string(level);
+  }
+  return logic::Name(static_cast<logic::Level>(level));
+}
 namespace {
 
 // One puzzle's result, before it is written in the chosen format.
@@ -16,6 +35,7 @@ struct Outcome {
   uint32_t solutions = 0;
   uint32_t guesses = 0;
   std::string error = {};  // invalid only: "line 7, column 12: bad character ..."
+  std::string rating = {};  // solved with --rate: "intermediate pointing 57 0"
 };
 
 void AppendJsonString(std::string_view text, std::string* out) {
@@ -73,11 +93,13 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
     case OutputFormat::kGrid:
       if (solved && format == OutputFormat::kGrid) {
         AppendGrid(outcome.solution, out);
+        if (!outcome.rating.empty()) out->append(outcome.rating).push_back('\n');
         out->push_back('\n');
         return;
       }
       if (solved) {
         out->append(outcome.solution);
+        if (!outcome.rating.empty()) out->append(" ").append(outcome.rating);
       } else if (!outcome.error.empty()) {
         out->append("invalid: ").append(outcome.error);
       } else {
@@ -105,6 +127,10 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
         out->append(",\"solutions\":").append(std::to_string(outcome.solutions));
         out->append(",\"guesses\":").append(std::to_string(outcome.guesses));
       }
+      if (!outcome.rating.empty()) {
+        out->append(",\"rating\":");
+        AppendJsonString(outcome.rating, out);
+      }
       out->append("}\n");
       return;
     case OutputFormat::kCsv:
@@ -115,9 +141,23 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
       out->append(outcome.verdict);
       out->push_back(',');
       AppendCsvField(outcome.error, out);
+      out->push_back(',');
+      out->append(outcome.rating);
       out->push_back('\n');
       return;
   }
+}
+
+// " intermediate pointing 57 0" (see result_format.h).
+void AppendRating(const wire::SolveResponse& results, int index, std::string* out) {
+  out->push_back(' ');
+  out->append(LevelToken(results.levels(index)));
+  out->push_back(' ');
+  out->append(TechniqueToken(results.hardest_techniques(index)));
+  out->push_back(' ');
+  out->append(std::to_string(results.steps(index)));
+  out->push_back(' ');
+  out->append(std::to_string(results.guesses_size() > index ? results.guesses(index) : 0));
 }
 
 [[noreturn]] void Mismatch(const Batch& batch, const std::string& what) {
@@ -148,7 +188,7 @@ bool ParseOutputFormat(std::string_view name, OutputFormat* format) {
 }
 
 std::string OutputHeader(OutputFormat format) {
-  return format == OutputFormat::kCsv ? "puzzle,solution,verdict,error\n" : "";
+  return format == OutputFormat::kCsv ? "puzzle,solution,verdict,error,rating\n" : "";
 }
 
 void AppendResults(const Batch& batch, const wire::SolveResponse* response,
@@ -165,6 +205,16 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
   int error_index = 0;
   int result = 0;  // index among the records sent
   out->reserve(out->size() + batch.size * (kCells + 1));
+  // Rating columns are all present or all absent (the request asked for them or not).
+  const bool rated = results.hardest_techniques_size() > 0;
+  if (rated && (results.hardest_techniques_size() != results.verdicts_size() ||
+                results.steps_size() != results.verdicts_size() ||
+                results.levels_size() != results.verdicts_size())) {
+    Mismatch(batch, "rating columns of " + std::to_string(results.hardest_techniques_size()) +
+                        ", " + std::to_string(results.steps_size()) + " and " +
+                        std::to_string(results.levels_size()) + " entries for " +
+                        std::to_string(results.verdicts_size()) + " puzzles");
+  }
 
   for (size_t i = 0; i < batch.size; ++i) {
     const PuzzleRecord& record = batch.records[i];
@@ -194,6 +244,10 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           ++summary->solved;
           outcome.verdict = "solved";
           outcome.solution = std::string_view(solutions).substr(solution_offset, kCells);
+          if (rated) {
+            AppendRating(results, result, &outcome.rating);
+            outcome.rating.erase(0, 1);  // the leading space
+          }
         } else {
           ++summary->multiple;
           outcome.verdict = "multiple";

@@ -2,6 +2,14 @@
 //
 // Per puzzle, in input order:
 //   the 81-digit solution                    solved (with --unique: and it is the only one)
+//   SOLUTION LEVEL HARDEST STEPS GUESSES     solved, with --rate: e.g. "5346...179 intermediate
+//                                            pointing 57 0": QQWing's level (simple, easy,
+//                                            intermediate, expert), the hardest technique the
+//                                            logical solver needed (naked-single, hidden-single,
+//                                            pointing, claiming, naked-pair, hidden-pair,
+//                                            naked-triple, hidden-triple, x-wing, swordfish,
+//                                            guess), its steps, and the guesses the fast solver
+//                                            made (as --unique counts them, or as --limit does)
 //   multiple                                 two or more solutions (--unique or --limit 2+)
 //   unsolvable                               the givens admit no solution
 //   invalid: WHERE: REASON                   e.g. "invalid: line 7, column 12: bad character
@@ -17,8 +25,10 @@
 //   json   one JSON object per line: {"puzzle":"...","verdict":"solved","solution":"...",
 //          "solutions":1,"guesses":0}; "error" ("line 7, column 12: ...") for an invalid one,
 //          without "puzzle" when the layout kept it from being read
-//   csv    a header "puzzle,solution,verdict,error" (OutputHeader()), then a row per puzzle;
-//          the reader takes it back by its puzzle column
+//   csv    a header "puzzle,solution,verdict,error,rating" (OutputHeader()), then a row per
+//          puzzle; the reader takes it back by its puzzle column
+// With --rate, a solved puzzle's rating ("intermediate pointing 57 0") follows the solution on
+// its line, the grid on a line of its own, in "rating" (JSON) or in the rating column (CSV).
 // The summary, on stderr:
 //   puzzles 20, solved 17, multiple 1, unsolvable 1, invalid 1, 0.012 s, 1667 puzzles/s
 //
@@ -64,6 +74,11 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
 
 // Per input, the location prefix AppendResults wants: empty for a single input.
 std::vector<std::string> LocationPrefixes(const std::vector<std::string>& display_names);
+
+// A wire Technique as one word ("naked-single"), a wire Level as its name ("expert"); values
+// out of range come out as "technique-12" or "level-7".
+std::string TechniqueToken(int technique);
+std::string LevelToken(int level);
 
 std::string FormatSummary(const Summary& summary, double seconds);
 

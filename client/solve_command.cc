@@ -250,6 +250,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),
        "connections to the daemon (default 2)")
+      ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES, e.g. "
+       "'intermediate pointing 57 0' (QQWing's level, the hardest technique, the logical steps, "
+       "the solver's guesses)")
       ("format", po::value(&format)->value_name("FORMAT"),
        "output: line (default), grid (boxed 9x9 layout), json (an object per line) or csv")
       ("input-format", po::value(&input_format)->value_name("FORMAT"),
@@ -289,6 +292,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
     throw ClientError("--unique and --limit cannot be used together (--unique is --limit 2)");
   }
   if (values.count("unique")) options->solution_limit = 2;
+  options->rate = values.count("rate") > 0;
   if (values.count("limit")) {
     options->solution_limit =
         static_cast<uint32_t>(ParseCount("--limit", limit, kMaxSolutionLimit));
@@ -301,6 +305,7 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
   try {
     Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in,
                     options.input_format);
+    batcher.set_rate(options.rate);
     batcher.CheckInputs();
     out << OutputHeader(options.format);
     OrderedOutput output(&out);

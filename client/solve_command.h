@@ -30,6 +30,7 @@ struct SolveOptions {
   size_t batch_size = 1000;
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
+  bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   InputFormat input_format = InputFormat::kAuto;  // kAuto: by extension, then content
   OutputFormat format = OutputFormat::kLine;

@@ -1,5 +1,6 @@
 #include "daemon/batch.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "solver/logic.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -18,6 +20,23 @@ static_assert(static_cast<int>(Verdict::kSolved) == wire::SOLVED);
 static_assert(static_cast<int>(Verdict::kMultiple) == wire::MULTIPLE);
 static_assert(static_cast<int>(Verdict::kUnsolvable) == wire::UNSOLVABLE);
 static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
+static_assert(static_cast<int>(logic::Technique::kGuess) == wire::GUESS);
+static_assert(static_cast<int>(logic::Technique::kSwordfish) == wire::SWORDFISH);
+static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
+
+uint32_t CandidateNumber(const logic::CellDigit& candidate) {
+  return candidate.cell * 9u + candidate.digit - 1u;
+}
+
+uint32_t UnitNumber(const logic::Unit& unit) {
+  return static_cast<uint32_t>(unit.kind) * 9u + unit.index;
+}
+
+void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) {
+  out->set_index(index);
+  out->set_position(error.kind == PuzzleError::Kind::kLength ? 0 : error.position + 1);
+  out->set_message(Describe(error));
+}
 
 }  // namespace
 
@@ -34,6 +53,9 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
   for (uint32_t tag; (tag = scan.ReadTag()) != 0;) {
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
       return RequestKind::kSolve;
+    }
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kExplainFieldNumber) {
+      return RequestKind::kExplain;
     }
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kGenerateFieldNumber) {
       return RequestKind::kGenerate;
@@ -57,6 +79,13 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   verdicts->Resize(n, 0);
   solution_counts->Resize(n, 0);
   guesses->Resize(n, 0);
+  const bool rate = request.rate();
+  if (rate) {
+    response->mutable_hardest_techniques()->Resize(n, 0);
+    response->mutable_steps()->Resize(n, 0);
+    response->mutable_levels()->Resize(n, 0);
+    response->mutable_logic_guesses()->Resize(n, 0);
+  }
   // Solutions are written to fixed 81-byte slots first so that threads never share a position,
   // then packed below to drop the slots of puzzles without a solution.
   std::string* solutions = response->mutable_solutions();
@@ -72,6 +101,16 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
       if (result.solutions > 0) {
         std::memcpy(solutions->data() + static_cast<size_t>(i) * kCells, result.solution.data(),
                     kCells);
+        // Pencilmark puzzles are not rated: the logical solver starts from givens.
+        if (rate && request.puzzles(i).size() == kCells) {
+          Grid grid;
+          ParsePuzzle(request.puzzles(i), &grid);  // valid: Solve() found a solution
+          const logic::Rating rating = logic::Rate(grid);
+          response->mutable_hardest_techniques()->Set(i, static_cast<int>(rating.hardest));
+          response->mutable_steps()->Set(i, rating.steps);
+          response->mutable_levels()->Set(i, static_cast<int>(rating.level));
+          response->mutable_logic_guesses()->Set(i, rating.logic_guesses);
+        }
       }
     }
   };
@@ -99,14 +138,47 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
       // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
       // deterministic: it finds the same first error Solve() did.
       const PuzzleError error = CheckPuzzle(request.puzzles(i));
-      auto* out = response->add_errors();
-      out->set_index(static_cast<uint32_t>(i));
-      out->set_position(error.kind == PuzzleError::Kind::kLength ? 0 : error.position + 1);
-      out->set_message(Describe(error));
+      SetError(error, static_cast<uint32_t>(i), response->add_errors());
     }
   }
   solutions->resize(packed);
   return true;
+}
+
+void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response) {
+  response->Clear();
+  response->set_request_id(request.request_id());
+  Grid grid;
+  const PuzzleError error = ParsePuzzle(request.puzzle(), &grid);
+  if (error) {
+    response->set_verdict(wire::INVALID);
+    SetError(error, 0, response->mutable_error());
+    return;
+  }
+  const logic::Explanation explanation = logic::Explain(grid);
+  response->set_verdict(static_cast<wire::Verdict>(explanation.verdict));
+  if (explanation.verdict == Verdict::kUnsolvable) return;
+  logic::Technique hardest = logic::Technique::kNakedSingle;
+  for (const logic::Step& step : explanation.steps) {
+    hardest = std::max(hardest, step.technique);
+    wire::ExplainStep* out = response->add_steps();
+    out->set_technique(static_cast<wire::Technique>(step.technique));
+    for (const auto& placement : step.placements) out->add_placements(CandidateNumber(placement));
+    for (const auto& elimination : step.eliminations) {
+      out->add_eliminations(CandidateNumber(elimination));
+    }
+    for (const auto& unit : step.units) out->add_units(UnitNumber(unit));
+    for (uint8_t cell : step.cells) out->add_cells(cell);
+    for (uint8_t digit : step.digits) out->add_digits(digit);
+  }
+  std::string* solution = response->mutable_solution();
+  solution->resize(kCells);
+  for (int cell = 0; cell < kCells; ++cell) {
+    (*solution)[cell] = static_cast<char>('0' + explanation.solution[cell]);
+  }
+  response->set_hardest_technique(static_cast<wire::Technique>(hardest));
+  response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
+  response->set_guesses(explanation.fast_guesses);
 }
 
 }  // namespace sudoku::daemon

@@ -35,6 +35,7 @@ enum class RequestKind {
   kMalformed,  // not a Request
   kNone,       // a Request with no kind this daemon knows
   kSolve,      // request->solve() is the batch
+  kExplain,    // request->explain() is the puzzle
   kGenerate,   // request->generate() asks for new puzzles (daemon/generate.h)
 };
 
@@ -44,13 +45,18 @@ enum class RequestKind {
 // string with it, on each call (measured: two allocations per puzzle).
 RequestKind ParseRequest(std::string_view body, wire::Request* request);
 
+// Explains the one puzzle of `request` into `response` (cleared first): the steps of
+// sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
+// explained. Reentrant.
+void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response);
+
 // Batches at least this large are split across the calling arena's threads.
 inline constexpr int kParallelGrain = 64;
 
 // Parses and solves every puzzle of `request` and fills `response` as proto/sudoku.proto
 // describes (verdicts, solutions column-wise, counts, guesses, one PuzzleError per INVALID
-// puzzle). `response` is cleared first but keeps its capacity, so a reused message costs no
-// allocation per puzzle. A bad puzzle never fails the batch. Returns false, with `response` and
+// puzzle, and with request.rate() the rating columns). `response` is cleared first but keeps its
+// capacity, so a reused message costs no allocation per puzzle. A bad puzzle never fails the batch. Returns false, with `response` and
 // `counts` unspecified, when `cancel` became true before the batch was done.
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, BatchCounts* counts);

@@ -370,10 +370,10 @@ bool Server::Connection::HandleFrame(std::string_view body) {
     return false;
   }
   if (kind == RequestKind::kGenerate) return HandleGenerate(where, std::move(batch));
-  if (kind != RequestKind::kSolve) {
+  if (kind != RequestKind::kSolve && kind != RequestKind::kExplain) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where + " is a Request with no kind set (expected solve)");
+          where + " is a Request with no kind set (expected solve or explain)");
     return false;
   }
   const wire::SolveRequest& solve = batch->request.solve();
@@ -495,8 +495,14 @@ awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Co
     co_await server_.pool_.Run(
         socket_.get_executor(),
         [job, cancel = &cancel_] {
-          job->complete = SolveBatch(job->request.solve(), *cancel, job->response.mutable_solve(),
-                                     &job->counts);
+          if (job->request.has_explain()) {  // one puzzle, costing 1 like an empty batch
+            ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
+            job->counts = BatchCounts{};
+            job->complete = true;
+          } else {
+            job->complete = SolveBatch(job->request.solve(), *cancel,
+                                       job->response.mutable_solve(), &job->counts);
+          }
           if (job->complete) {
             job->frame.clear();
             wire::AppendFrame(job->response, &job->frame);

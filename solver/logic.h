@@ -7,6 +7,7 @@
 #ifndef SUDOKU_SOLVER_LOGIC_H_
 #define SUDOKU_SOLVER_LOGIC_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,8 +97,9 @@ struct Explanation {
   // never occurs: the grid was parsed already.)
   Verdict verdict = Verdict::kUnsolvable;
   std::vector<Step> steps;
-  Grid solution{};          // the grid after the last step; the solution when verdict is kSolved
-  uint32_t guesses = 0;     // kGuess steps among `steps`
+  Grid solution{};             // the grid after the last step; the solution when verdict is kSolved
+  uint32_t logic_guesses = 0;  // kGuess steps among `steps`
+  uint32_t fast_guesses = 0;   // branches the fast solver took to find and check the solution
 };
 
 // Explains how the grid solves, one step at a time. Takes always the easiest technique that
@@ -109,6 +111,7 @@ struct Rating {
   Technique hardest = Technique::kNakedSingle;  // the hardest step of Explain()
   uint32_t steps = 0;                           // the steps of Explain()
   uint32_t guesses = 0;  // branches the fast solver took to find and check uniqueness (limit 2)
+  uint32_t logic_guesses = 0;  // kGuess steps of Explain()
   Level level = Level::kSimple;
 };
 

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "solver/puzzle_reader.h"
@@ -309,8 +310,8 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   EXPECT_EQ(no_command.status, 2);
   const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
   EXPECT_EQ(unknown.err,
-            "sudoku-client: unknown command 'frobnicate' (the commands: solve, generate; see: "
-            "sudoku-client --help)\n");
+            "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain, generate; "
+            "see: sudoku-client --help)\n");
   EXPECT_EQ(unknown.status, 2);
 }
 
@@ -372,6 +373,188 @@ TEST_F(ClientEndToEnd, VerifyPyAgrees) {
   const std::string output = WriteTemp("verify_output.txt", exit.out);
   const Exit check = RunToEnd({"python3", verify.string(), puzzles.string(), output, "--unique"});
   EXPECT_EQ(check.status, 0) << check.out << check.err;
+}
+
+// ---- explain and --rate ----
+
+Exit RunExplain(std::vector<std::string> args, const std::string& stdin_path = "") {
+  args.insert(args.begin(), {Env("SUDOKU_CLIENT_BIN"), "explain"});
+  return RunToEnd(args, stdin_path);
+}
+
+// From tests/data/logic_steps.txt: its step 30 is an x-wing, after singles only.
+constexpr char kXWingPuzzle[] =
+    ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3..6..7..1..";
+constexpr char kXWingSolution[] =
+    "243867951876591243159324678934275816568913427721486539392148765417659382685732194";
+// A QQWing "simple" puzzle (naked singles only) and its solution.
+constexpr char kSimplePuzzle[] =
+    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";
+constexpr char kSimpleSolution[] =
+    "613574982528619437479382156136925748792846315845731269384267591967153824251498673";
+
+TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
+  const Exit exit = RunExplain({"--connect", address(), kXWingPuzzle});
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  EXPECT_EQ(exit.err, "");
+  const std::vector<std::string> lines = Lines(exit.out);
+  ASSERT_GT(lines.size(), 33u);
+  EXPECT_EQ(lines[0], std::string("puzzle: ") + kXWingPuzzle);
+  EXPECT_EQ(lines[29], "step 29: hidden single: r5c1 = 5 (the only place for 5 in row 5)");
+  EXPECT_EQ(lines[30],
+            "step 30: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r3c3, r3c9, r5c3, "
+            "r5c9): removes 8 from r4c3, r2c9, r4c9, r6c9");
+  EXPECT_EQ(lines[lines.size() - 2], std::string("solution: ") + kXWingSolution);
+  EXPECT_THAT(lines.back(), ::testing::MatchesRegex(
+                                "rating: level expert, hardest technique guess, [0-9]+ steps, "
+                                "[0-9]+ guesses by the solver"));
+  // Where logic runs out, it says so and shows the guess (a digit of the solution).
+  const std::regex guess("step [0-9]+: no technique applies: guess r([1-9])c([1-9]) = ([1-9]) "
+                         "\\(the solution's digit; the explanation goes on\\)");
+  int guesses = 0;
+  for (const std::string& line : lines) {
+    std::smatch match;
+    if (!std::regex_match(line, match, guess)) continue;
+    ++guesses;
+    const int cell = (std::stoi(match[1]) - 1) * 9 + std::stoi(match[2]) - 1;
+    EXPECT_EQ(kXWingSolution[cell], match[3].str()[0]) << line;
+  }
+  EXPECT_GT(guesses, 0);
+}
+
+TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
+  const std::string file =
+      WriteTemp("simple.txt", std::string("# one puzzle\n") + kSimplePuzzle + "\n");
+  const Exit exit = RunExplain({"--connect", address(), file});
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  const std::vector<std::string> lines = Lines(exit.out);
+  ASSERT_EQ(lines.size(), 56u + 3u);
+  for (size_t i = 1; i <= 56; ++i) {
+    EXPECT_THAT(lines[i], ::testing::StartsWith("step " + std::to_string(i) + ": naked single: r"));
+  }
+  EXPECT_EQ(lines[57], std::string("solution: ") + kSimpleSolution);
+  EXPECT_EQ(lines[58],
+            "rating: level simple, hardest technique naked single, 56 steps, 0 guesses by the "
+            "solver");
+}
+
+TEST_F(ClientEndToEnd, ExplainDrawsCandidatesBeforeEachStep) {
+  const Exit exit = RunExplain({"--connect", address(), "--candidates", kSimplePuzzle});
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  const std::vector<std::string> lines = Lines(exit.out);
+  // The puzzle line, then per step a 37-line grid and the step, then solution and rating.
+  ASSERT_EQ(lines.size(), 1u + 56u * 38u + 2u);
+  EXPECT_EQ(lines[1], "+-------------+-------------+-------------+");
+  // Row 1 of the puzzle: 6 . . | . . 4 | 9 . . ; r1c1 is given, r1c2 may be 1 3 5 7.
+  EXPECT_EQ(lines[2].substr(0, 10), "|     1.3 ");
+  EXPECT_EQ(lines[3].substr(0, 10), "| [6] .5. ");
+  EXPECT_EQ(lines[4].substr(0, 10), "|     7.. ");
+  EXPECT_EQ(lines[37], "+-------------+-------------+-------------+");
+  EXPECT_THAT(lines[38], ::testing::StartsWith("step 1: "));
+}
+
+TEST_F(ClientEndToEnd, ExplainJson) {
+  const Exit exit = RunExplain({"--connect", address(), "--json", kSimplePuzzle});
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  EXPECT_THAT(exit.out, ::testing::StartsWith(std::string("{\"puzzle\": \"") + kSimplePuzzle +
+                                              "\", \"verdict\": \"solved\", \"steps\": [\n  "
+                                              "{\"step\": 1, \"technique\": \"naked single\""));
+  EXPECT_THAT(exit.out, ::testing::EndsWith(std::string("\n], \"solution\": \"") +
+                                            kSimpleSolution +
+                                            "\", \"rating\": {\"level\": \"simple\", \"hardest\": "
+                                            "\"naked single\", \"steps\": 56, \"guesses\": 0, "
+                                            "\"logic_guesses\": 0}}\n"));
+  const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
+  EXPECT_EQ(invalid.status, 1);
+  EXPECT_EQ(invalid.out, "{\"puzzle\": \"" + std::string(80, '.') +
+                             "x\", \"verdict\": \"invalid\", \"error\": {\"where\": \"argument, "
+                             "column 81\", \"message\": \"bad character 'x' (expected 1-9, or . 0 "
+                             "_ - for a blank)\"}}\n");
+}
+
+TEST_F(ClientEndToEnd, ExplainVerdictsAndErrors) {
+  const std::string unsolvable =
+      "12345678.........9...............................................................";
+  Exit exit = RunExplain({"--connect", address(), unsolvable});
+  EXPECT_EQ(exit.out, "unsolvable\n");
+  EXPECT_EQ(exit.status, 1);
+
+  exit = RunExplain({"--connect", address(), "11" + std::string(79, '.')});
+  EXPECT_EQ(exit.out, "invalid: argument, column 2: digit 1 repeated in row 1 (r1c1 and r1c2)\n");
+  EXPECT_EQ(exit.status, 1);
+
+  exit = RunExplain({"--connect", address(), "1234"});
+  EXPECT_EQ(exit.out, "invalid: argument: expected 81 cells, found 4\n");
+  EXPECT_EQ(exit.status, 1);
+
+  exit = RunExplain({"--connect", address(), std::string(81, '.')});
+  EXPECT_EQ(Lines(exit.out).at(1), "multiple solutions: the guesses follow the first one found");
+  EXPECT_EQ(exit.status, 1);
+
+  const std::string layout = WriteTemp("layout.txt", "\n1....\n");
+  exit = RunExplain({"--connect", address(), layout});
+  EXPECT_EQ(exit.out, "invalid: " + layout + ", line 2: expected 81 cells, found 5\n");
+  EXPECT_EQ(exit.status, 1);
+
+  const std::string grid_file = WriteTemp("grid.txt", std::string(kSimplePuzzle).substr(0, 18) +
+                                                          "\n");
+  exit = RunExplain({"--connect", address(), grid_file});
+  EXPECT_EQ(exit.out, "invalid: " + grid_file + ", line 1: expected 81 cells, found 18\n");
+
+  const auto usage_error = [&](std::vector<std::string> args, const std::string& message) {
+    const Exit failed = RunExplain(std::move(args));
+    EXPECT_EQ(failed.err, "sudoku-client: " + message + "\n");
+    EXPECT_EQ(failed.out, "");
+    EXPECT_EQ(failed.status, 2);
+  };
+  usage_error({"--connect", address()},
+              "explain takes one PUZZLE or FILE, got 0 (see: sudoku-client explain --help)");
+  usage_error({"--connect", address(), kSimplePuzzle, kSimplePuzzle},
+              "explain takes one PUZZLE or FILE, got 2 (see: sudoku-client explain --help)");
+  usage_error({"--connect", address(), "missing.txt"},
+              "cannot open 'missing.txt': No such file or directory (and it is not an "
+              "81-character puzzle)");
+  usage_error({"--connect", address(), ::testing::TempDir()},
+              "cannot open '" + ::testing::TempDir() + "': Is a directory");
+  const std::string empty = WriteTemp("empty.txt", "# nothing\n");
+  usage_error({"--connect", address(), empty}, "'" + empty + "' holds no puzzle");
+  const std::string two = WriteTemp("two.txt", std::string(kSimplePuzzle) + "\n\n" +
+                                                   kXWingPuzzle + "\n");
+  usage_error({"--connect", address(), two},
+              "'" + two + "' holds more than one puzzle (the second starts at line 3); explain "
+              "takes one");
+  usage_error({"--connect", address(), "--frobnicate", kSimplePuzzle},
+              "unrecognised option '--frobnicate' (see: sudoku-client explain --help)");
+  usage_error({"--connect", "127.0.0.1:1", kSimplePuzzle},
+              "cannot connect to 127.0.0.1:1: Connection refused (is sudokud running? start it "
+              "with: sudokud --listen 127.0.0.1:1)");
+}
+
+TEST_F(ClientEndToEnd, ExplainReadsStdin) {
+  const std::string file = WriteTemp("stdin.txt", std::string(kSimplePuzzle) + "\n");
+  const Exit exit = RunExplain({"--connect", address(), "-"}, file);
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  EXPECT_EQ(Lines(exit.out).at(57), std::string("solution: ") + kSimpleSolution);
+}
+
+TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
+  const std::string unsolvable =
+      "12345678.........9...............................................................";
+  const std::string file =
+      WriteTemp("rate.txt", std::string(kSimplePuzzle) + "\n" + kXWingPuzzle + "\n" + unsolvable +
+                                "\n" + std::string(81, '.') + "\n");
+  const Exit exit = RunClient({"--connect", address(), "--unique", "--rate", file});
+  EXPECT_EQ(exit.status, 1) << exit.err;
+  const std::vector<std::string> lines = Lines(exit.out);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0");
+  EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
+                                                " expert guess [0-9]+ [0-9]+"));
+  EXPECT_EQ(lines[2], "unsolvable");
+  EXPECT_EQ(lines[3], "multiple");
+  // Without --rate, the lines are as before.
+  const Exit plain = RunClient({"--connect", address(), file});
+  EXPECT_EQ(Lines(plain.out).at(0), kSimpleSolution);
 }
 
 }  // namespace

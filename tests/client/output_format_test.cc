@@ -71,7 +71,7 @@ TEST(OutputFormat, Names) {
   OutputFormat unchanged = OutputFormat::kJson;
   EXPECT_FALSE(ParseOutputFormat("xml", &unchanged));
   EXPECT_EQ(unchanged, OutputFormat::kJson);
-  EXPECT_EQ(OutputHeader(OutputFormat::kCsv), "puzzle,solution,verdict,error\n");
+  EXPECT_EQ(OutputHeader(OutputFormat::kCsv), "puzzle,solution,verdict,error,rating\n");
   EXPECT_EQ(OutputHeader(OutputFormat::kJson), "");
 }
 
@@ -131,13 +131,13 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   const std::string out = Format(OutputFormat::kCsv);
-  EXPECT_EQ(out, "puzzle,solution,verdict,error\n" + kPuzzle + "," + kSolution + ",solved,\n" +
-                     kPuzzle + ",,multiple,\n" +
-                     ",,invalid,\"line 3: expected 81 cells, found 5\"\n"
+  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution + ",solved,,\n" +
+                     kPuzzle + ",,multiple,,\n" +
+                     ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
                      "\"" +
                      kPuzzle.substr(0, 80) +
                      "\"\"\",,invalid,\"line 4, column 81: bad character '\"\"' (expected 1-9, "
-                     "or . 0 _ - for a blank)\"\n");
+                     "or . 0 _ - for a blank)\",\n");
   const auto records = Read(out, InputFormat::kAuto);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].text(), kPuzzle);
@@ -180,7 +180,7 @@ TEST(SolveFormats, CsvInCsvOut) {
   std::ostringstream out, err;
   EXPECT_EQ(RunSolve(options, in, out, err), 0) << err.str();
   EXPECT_EQ(out.str(),
-            "puzzle,solution,verdict,error\n" + kPuzzle + "," + kSolution + ",solved,\n");
+            "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution + ",solved,,\n");
 }
 
 }  // namespace

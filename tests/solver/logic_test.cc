@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <fstream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "tests/solver/test_puzzles.h"
 
@@ -18,6 +22,137 @@ Grid ParseOrDie(std::string_view text) {
   const PuzzleError error = ParsePuzzle(text, &grid);
   EXPECT_FALSE(error) << Describe(error) << " in " << text;
   return grid;
+}
+
+// The cells of a unit, computed here rather than taken from the solver.
+std::vector<int> CellsOf(const Unit& unit) {
+  std::vector<int> cells;
+  for (int cell = 0; cell < kCells; ++cell) {
+    const int row = cell / 9, column = cell % 9, box = row / 3 * 3 + column / 3;
+    const int index = unit.kind == Unit::Kind::kRow      ? row
+                      : unit.kind == Unit::Kind::kColumn ? column
+                                                         : box;
+    if (index == unit.index) cells.push_back(cell);
+  }
+  return cells;
+}
+
+bool Has(const Candidates& candidates, int cell, int digit) {
+  return (candidates[cell] >> (digit - 1)) & 1;
+}
+
+using CandidateSet = std::set<std::pair<int, int>>;
+
+CandidateSet AsSet(const std::vector<CellDigit>& list) {
+  CandidateSet set;
+  for (const CellDigit& c : list) set.insert({c.cell, c.digit});
+  return set;
+}
+
+// Checks that `step` is what its technique says, on the grid and candidates before it: the
+// pattern holds, and the eliminations are exactly the candidates the pattern removes.
+void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& candidates) {
+  const auto open = [&](int cell) { return grid[cell] == 0; };
+  CandidateSet expected;
+  switch (step.technique) {
+    case Technique::kNakedSingle: {
+      const CellDigit p = step.placements.at(0);
+      EXPECT_EQ(candidates[p.cell], 1u << (p.digit - 1)) << CellName(p.cell);
+      return;
+    }
+    case Technique::kHiddenSingle: {
+      const CellDigit p = step.placements.at(0);
+      for (int cell : CellsOf(step.units.at(0))) {
+        EXPECT_EQ(open(cell) && Has(candidates, cell, p.digit), cell == p.cell) << CellName(cell);
+      }
+      return;
+    }
+    case Technique::kGuess: EXPECT_TRUE(open(step.placements.at(0).cell)); return;
+    case Technique::kPointing:
+    case Technique::kClaiming: {
+      ASSERT_EQ(step.units.size(), 2u);
+      EXPECT_EQ(step.units[0].kind == Unit::Kind::kBox, step.technique == Technique::kPointing);
+      const int digit = step.digits.at(0);
+      const std::vector<int> first = CellsOf(step.units[0]), second = CellsOf(step.units[1]);
+      for (int cell : first) {
+        if (open(cell) && Has(candidates, cell, digit)) {
+          EXPECT_NE(std::find(second.begin(), second.end(), cell), second.end())
+              << digit << " at " << CellName(cell) << " outside " << int{step.units[1].index};
+        }
+      }
+      for (int cell : second) {
+        if (std::find(first.begin(), first.end(), cell) == first.end() && open(cell) &&
+            Has(candidates, cell, digit)) {
+          expected.insert({cell, digit});
+        }
+      }
+      break;
+    }
+    case Technique::kNakedPair:
+    case Technique::kNakedTriple: {
+      uint16_t digits = 0;
+      for (uint8_t cell : step.cells) digits |= candidates[cell];
+      uint16_t named = 0;
+      for (uint8_t digit : step.digits) named |= static_cast<uint16_t>(1u << (digit - 1));
+      EXPECT_EQ(digits, named);
+      EXPECT_EQ(std::popcount(digits), static_cast<int>(step.cells.size()));
+      for (int cell : CellsOf(step.units.at(0))) {
+        if (std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end() ||
+            !open(cell)) {
+          continue;
+        }
+        for (uint8_t digit : step.digits) {
+          if (Has(candidates, cell, digit)) expected.insert({cell, digit});
+        }
+      }
+      break;
+    }
+    case Technique::kHiddenPair:
+    case Technique::kHiddenTriple: {
+      EXPECT_EQ(step.digits.size(), step.cells.size());
+      for (int cell : CellsOf(step.units.at(0))) {
+        const bool inside =
+            std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end();
+        for (uint8_t digit : step.digits) {
+          if (open(cell) && Has(candidates, cell, digit)) {
+            EXPECT_TRUE(inside) << CellName(cell);
+          }
+        }
+      }
+      for (uint8_t cell : step.cells) {
+        for (int digit = 1; digit <= 9; ++digit) {
+          const bool named =
+              std::find(step.digits.begin(), step.digits.end(), digit) != step.digits.end();
+          if (!named && Has(candidates, cell, digit)) expected.insert({cell, digit});
+        }
+      }
+      break;
+    }
+    case Technique::kXWing:
+    case Technique::kSwordfish: {
+      const size_t n = step.technique == Technique::kXWing ? 2 : 3;
+      ASSERT_EQ(step.units.size(), 2 * n);
+      const int digit = step.digits.at(0);
+      std::set<int> base_cells, cover_cells;
+      for (size_t i = 0; i < n; ++i) {
+        for (int cell : CellsOf(step.units[i])) base_cells.insert(cell);
+        for (int cell : CellsOf(step.units[n + i])) cover_cells.insert(cell);
+      }
+      for (int cell : base_cells) {
+        if (open(cell) && Has(candidates, cell, digit)) {
+          EXPECT_TRUE(cover_cells.count(cell)) << digit << " at " << CellName(cell);
+        }
+      }
+      for (int cell : cover_cells) {
+        if (!base_cells.count(cell) && open(cell) && Has(candidates, cell, digit)) {
+          expected.insert({cell, digit});
+        }
+      }
+      break;
+    }
+  }
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(AsSet(step.eliminations), expected);
 }
 
 // Replays `explanation` from `puzzle` against `solution` (81 digits), failing on the first
@@ -42,9 +177,8 @@ void ExpectSoundReplay(const std::string& puzzle, const std::string& solution,
       ASSERT_TRUE(candidates[elimination.cell] & (1u << (elimination.digit - 1)))
           << CellName(elimination.cell) << ": " << int{elimination.digit} << " was gone already";
     }
-    if (step.technique == Technique::kNakedSingle) {
-      ASSERT_EQ(std::popcount(candidates[step.placements[0].cell]), 1);
-    }
+    ExpectValidPattern(step, grid, candidates);
+    if (::testing::Test::HasFailure()) return;
     Apply(step, &grid, &candidates);
   }
   for (int cell = 0; cell < kCells; ++cell) {
@@ -65,6 +199,138 @@ TEST(Logic, ReplaysEveryUniqueFixture) {
   EXPECT_GT(checked, 10);
 }
 
+// "naked pair p= e=r7c7#2,... u=b9, c=r9c8,r9c9, d=2,7,": a step in the fixture notation.
+std::string Compact(const Step& step) {
+  std::string text = Name(step.technique);
+  text += " p=";
+  for (const CellDigit& c : step.placements) {
+    text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  }
+  text += " e=";
+  for (const CellDigit& c : step.eliminations) {
+    text += CellName(c.cell) + "#" + std::to_string(c.digit) + ",";
+  }
+  text += " u=";
+  for (const Unit& u : step.units) {
+    text += u.kind == Unit::Kind::kRow ? "r" : u.kind == Unit::Kind::kColumn ? "c" : "b";
+    text += std::to_string(u.index + 1) + ",";
+  }
+  text += " c=";
+  for (uint8_t cell : step.cells) text += CellName(cell) + ",";
+  text += " d=";
+  for (uint8_t digit : step.digits) text += std::to_string(digit) + ",";
+  return text;
+}
+
+TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
+  const std::string path = testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/logic_steps.txt";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::set<std::string> techniques;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t bar = line.find('|'), next = line.find('|', bar + 1);
+    ASSERT_NE(next, std::string::npos) << line;
+    const std::string puzzle = line.substr(0, bar);
+    const size_t index = std::stoul(line.substr(bar + 1, next - bar - 1));
+    const std::string expected = line.substr(next + 1);
+    const Explanation explanation = Explain(ParseOrDie(puzzle));
+    ASSERT_LT(index, explanation.steps.size()) << puzzle;
+    EXPECT_EQ(Compact(explanation.steps[index]), expected) << puzzle;
+    // Before it, only easier techniques (the solver takes the easiest step that applies).
+    for (size_t i = 0; i < index; ++i) {
+      EXPECT_LE(explanation.steps[i].technique, explanation.steps[index].technique) << puzzle;
+    }
+    techniques.insert(Name(explanation.steps[index].technique));
+    Result solved = SolveGrid(ParseOrDie(puzzle), Limits{.max_solutions = 2});
+    ASSERT_EQ(solved.verdict, Verdict::kSolved);
+    ExpectSoundReplay(puzzle, std::string(solved.solution.data(), kCells), explanation);
+  }
+  // Singles appear in every fixture; the rest each have their own.
+  for (const char* name : {"pointing", "claiming", "naked pair", "hidden pair", "naked triple",
+                           "hidden triple", "x-wing", "swordfish", "guess"}) {
+    EXPECT_TRUE(techniques.count(name)) << name;
+  }
+}
+
+// Every puzzle of the shared sets (at most `limit` per file) explains soundly.
+TEST(Logic, ReplaysTheSharedSets) {
+  const auto files = testing::SharedDataFiles();
+  if (files.empty()) GTEST_SKIP() << "no shared puzzle sets (SUDOKU_SHARED_DATA_DIR)";
+  for (const std::string& file : files) {
+    const bool qqwing =
+        file.find("qqwing_") != std::string::npos && file.find("mixed") == std::string::npos;
+    const size_t limit = qqwing ? 1000000 : 300;  // the QQWing sets whole, samples of the rest
+    const auto lines = testing::ReadLines(file);
+    for (size_t i = 0; i < lines.size() && i < limit; ++i) {
+      const Grid grid = ParseOrDie(lines[i]);
+      const Result solved = SolveGrid(grid, Limits{.max_solutions = 2});
+      ASSERT_EQ(solved.verdict, Verdict::kSolved) << file << ": " << lines[i];
+      ExpectSoundReplay(lines[i], std::string(solved.solution.data(), kCells), Explain(grid));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+// QQWing's own labels, for its generated sets: our level must match (see README, "Explain and
+// rate"; tests/rate_qqwing.sh prints the confusion matrix).
+TEST(Logic, LevelsMatchQqwingLabels) {
+  int files = 0;
+  for (const std::string& file : testing::SharedDataFiles()) {
+    for (const char* level : {"simple", "easy", "intermediate", "expert"}) {
+      if (file.find(std::string("qqwing_") + level + ".txt") == std::string::npos) continue;
+      ++files;
+      int agree = 0, total = 0;
+      for (const std::string& line : testing::ReadLines(file)) {
+        ++total;
+        agree += Rate(ParseOrDie(line)).level == ParseLevel(level);
+      }
+      EXPECT_EQ(agree, total) << file;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no qqwing_* sets (SUDOKU_SHARED_DATA_DIR)";
+}
+
+TEST(Logic, NamesAndLevels) {
+  EXPECT_STREQ(Name(Technique::kNakedSingle), "naked single");
+  EXPECT_STREQ(Name(Technique::kXWing), "x-wing");
+  EXPECT_STREQ(Name(Technique::kGuess), "guess");
+  EXPECT_STREQ(Name(Level::kIntermediate), "intermediate");
+  EXPECT_EQ(ParseLevel("expert"), Level::kExpert);
+  EXPECT_EQ(ParseLevel("simple"), Level::kSimple);
+  EXPECT_EQ(ParseLevel("Expert"), std::nullopt);
+  EXPECT_EQ(ParseLevel(""), std::nullopt);
+  EXPECT_EQ(LevelOf(Technique::kHiddenSingle), Level::kEasy);
+  EXPECT_EQ(LevelOf(Technique::kHiddenPair), Level::kIntermediate);
+  EXPECT_EQ(LevelOf(Technique::kNakedTriple), Level::kExpert);
+  EXPECT_EQ(CellName(0), "r1c1");
+  EXPECT_EQ(CellName(80), "r9c9");
+  EXPECT_EQ(CellName(22), "r3c5");
+}
+
+TEST(Logic, UnsolvableAndMultiple) {
+  const Grid unsolvable = ParseOrDie(
+      "12345678.........9...............................................................");
+  const Explanation none = Explain(unsolvable);
+  EXPECT_EQ(none.verdict, Verdict::kUnsolvable);
+  EXPECT_TRUE(none.steps.empty());
+  EXPECT_EQ(Rate(unsolvable).verdict, Verdict::kUnsolvable);
+
+  // The empty grid: explained along the first solution, with guesses.
+  const Grid empty{};
+  const Explanation many = Explain(empty);
+  EXPECT_EQ(many.verdict, Verdict::kMultiple);
+  EXPECT_GT(many.logic_guesses, 0u);
+  Grid grid{};
+  Candidates candidates = InitialCandidates(grid);
+  for (const Step& step : many.steps) Apply(step, &grid, &candidates);
+  EXPECT_EQ(grid, many.solution);
+  std::string text;
+  for (uint8_t digit : grid) text += static_cast<char>('0' + digit);
+  EXPECT_EQ(SolveGrid(grid).verdict, Verdict::kSolved) << text;
+  EXPECT_EQ(std::count(grid.begin(), grid.end(), 0), 0);
+}
+
 TEST(Logic, RateAgreesWithExplain) {
   for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
     if (fixture.count != "1") continue;
@@ -76,7 +342,8 @@ TEST(Logic, RateAgreesWithExplain) {
     EXPECT_EQ(rating.steps, explanation.steps.size()) << fixture.puzzle;
     EXPECT_EQ(rating.hardest, hardest) << fixture.puzzle;
     EXPECT_EQ(rating.level, LevelOf(hardest)) << fixture.puzzle;
-    EXPECT_EQ(rating.guesses, SolveGrid(grid, Limits{.max_solutions = 2}).guesses) << fixture.puzzle;
+    EXPECT_EQ(rating.guesses, SolveGrid(grid, Limits{.max_solutions = 2}).guesses)
+        << fixture.puzzle;
   }
 }
 

@@ -1,0 +1,222 @@
+#include "client/explain_command.h"
+
+#include <utility>  // before Asio: asio issue 944
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/program_options.hpp>
+
+#include "client/client_error.h"
+#include "client/connection.h"
+#include "client/explain_format.h"
+#include "client/solve_command.h"
+#include "proto/framing.h"
+#include "solver/puzzle_reader.h"
+
+namespace sudoku::client {
+namespace {
+
+namespace asio = boost::asio;
+namespace po = boost::program_options;
+
+constexpr const char* kUsage = R"(usage: sudoku-client explain [options] PUZZLE|FILE
+
+Explains how one puzzle solves, step by step, as a person would solve it: each step names its
+technique (naked and hidden singles, pointing, claiming, naked and hidden pairs and triples,
+x-wing, swordfish), the cells (r3c5 = row 3, column 5) and the digits it places or removes.
+Where no technique applies it says so and shows a guess taken from the solution, then goes on.
+Ends with the solution and the rating (QQWing's level: simple, easy, intermediate, expert).
+PUZZLE is 81 characters ('1'-'9' givens, '.', '0', '_' or '-' blanks); FILE (or '-' for
+standard input) holds one puzzle in any layout the solve command reads.
+Exit status: 0 when the puzzle has one solution, 1 when it has several (explained along the
+first), none, or is invalid, 2 on a usage, input or connection error.
+
+Options)";
+
+constexpr std::string_view kPuzzleCharacters = "123456789.0_-";
+
+// The puzzle to send and how to name a place in it.
+struct Input {
+  std::string puzzle;
+  LocateError locate;
+  std::optional<std::string> layout_error;  // "invalid: a.txt, line 2: ..." when unreadable
+};
+
+Input FromArgument(const std::string& text) {
+  Input input;
+  input.puzzle = text;
+  input.locate = [](uint32_t position) {
+    return position == 0 ? std::string("argument") : "argument, column " + std::to_string(position);
+  };
+  return input;
+}
+
+Input FromStream(std::istream& stream, const std::string& name) {
+  PuzzleReader reader(&stream);
+  auto record = std::make_shared<PuzzleRecord>();
+  if (!reader.Next(record.get())) {
+    if (stream.bad()) throw ClientError("cannot read '" + name + "': read error");
+    throw ClientError("'" + name + "' holds no puzzle");
+  }
+  PuzzleRecord second;
+  if (reader.Next(&second)) {
+    throw ClientError("'" + name + "' holds more than one puzzle (the second starts at line " +
+                      std::to_string(second.error ? second.error.line : second.first_line) +
+                      "); explain takes one");
+  }
+  Input input;
+  if (record->error) {
+    input.layout_error =
+        "invalid: " + name + ", " + Locate(record->error) + ": " + Describe(record->error);
+    return input;
+  }
+  input.puzzle.assign(record->text());
+  input.locate = [record, name](uint32_t position) {
+    return name + ", " +
+           (position == 0 ? LocateRecord(*record)
+                          : LocateCell(*record, static_cast<int>(position) - 1));
+  };
+  return input;
+}
+
+Input ReadInput(const std::string& argument, std::istream& in) {
+  if (argument == "-") return FromStream(in, "stdin");
+  std::error_code ignored;
+  if (std::filesystem::exists(argument, ignored)) {
+    if (std::filesystem::is_directory(argument, ignored)) {
+      throw ClientError("cannot open '" + argument + "': " + std::strerror(EISDIR));
+    }
+    std::ifstream file(argument, std::ios::binary);
+    if (!file.is_open()) {
+      throw ClientError("cannot open '" + argument + "': " + std::strerror(errno ? errno : EACCES));
+    }
+    return FromStream(file, argument);
+  }
+  // Not a file: the puzzle itself, unless it does not look like one at all (a mistyped name).
+  const bool puzzle_like = argument.size() == static_cast<size_t>(kCells) ||
+                           argument.find_first_not_of(kPuzzleCharacters) == std::string::npos;
+  if (!puzzle_like) {
+    throw ClientError("cannot open '" + argument + "': " + std::strerror(ENOENT) +
+                      " (and it is not an 81-character puzzle)");
+  }
+  return FromArgument(argument);
+}
+
+asio::awaitable<void> Exchange(Connection* connection, const std::string& frame,
+                               wire::Response* response) {
+  co_await connection->Connect();
+  co_await connection->Send(frame);
+  const std::string peer = connection->PeerName();
+  if (!co_await connection->Receive(response)) {
+    throw ClientError(peer + " closed the connection without answering (see its log)");
+  }
+  if (response->has_fault()) throw ClientError(DescribeFault(peer, response->fault()));
+  if (!response->has_explain()) {
+    throw ClientError("bad response from " + peer + ": not an explanation");
+  }
+  connection->Close();
+}
+
+}  // namespace
+
+bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* options,
+                         std::ostream& out) {
+  std::vector<std::string> connect;
+  std::vector<std::string> inputs;
+  po::options_description flags(kUsage);
+  flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
+                      "where sudokud listens (default 127.0.0.1:9810)")(
+      "candidates", "draw the candidate grid before each step")(
+      "json", "write the explanation as one JSON object")("help,h", "print this help");
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&inputs));
+  po::options_description all;
+  all.add(flags).add(hidden);
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw ClientError(std::string(error.what()) + " (see: sudoku-client explain --help)");
+  }
+  if (values.count("help")) {
+    out << flags << "\n";
+    return false;
+  }
+  if (inputs.size() != 1) {
+    throw ClientError("explain takes one PUZZLE or FILE, got " + std::to_string(inputs.size()) +
+                      " (see: sudoku-client explain --help)");
+  }
+  options->endpoints = ParseEndpoints(connect);
+  options->candidates = values.count("candidates") > 0;
+  options->json = values.count("json") > 0;
+  options->input = inputs[0];
+  return true;
+}
+
+int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& out,
+               std::ostream& err) {
+  try {
+    const Input input = ReadInput(options.input, in);
+    if (input.layout_error) {
+      out << *input.layout_error << "\n";
+      return kExitUnsolved;
+    }
+    wire::Request request;
+    request.mutable_explain()->set_request_id(1);
+    request.mutable_explain()->set_puzzle(input.puzzle);
+    std::string frame;
+    wire::AppendFrame(request, &frame);
+
+    asio::io_context io(1);
+    Connection connection(io.get_executor(), options.endpoints.front());
+    wire::Response response;
+    std::exception_ptr failure;
+    asio::co_spawn(io, Exchange(&connection, frame, &response),
+                   [&failure](std::exception_ptr error) { failure = error; });
+    io.run();
+    if (failure) std::rethrow_exception(failure);
+
+    std::string text;
+    try {
+      text = FormatExplanation(response.explain(), input.puzzle, input.locate, options.candidates,
+                               options.json);
+    } catch (const ClientError& error) {
+      throw ClientError("bad response from " + connection.PeerName() + ": " + error.what());
+    }
+    out << text;
+    out.flush();
+    return response.explain().verdict() == wire::SOLVED ? kExitSolved : kExitUnsolved;
+  } catch (const ClientError& error) {
+    out.flush();
+    err << "sudoku-client: " << error.what() << "\n";
+    return kExitError;
+  } catch (const std::exception& error) {
+    out.flush();
+    err << "sudoku-client: internal error: " << error.what() << "\n";
+    return kExitError;
+  }
+}
+
+int ExplainMain(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  ExplainOptions options;
+  try {
+    if (!ParseExplainOptions(args, &options, out)) return kExitSolved;
+  } catch (const ClientError& error) {
+    err << "sudoku-client: " << error.what() << "\n";
+    return kExitError;
+  }
+  return RunExplain(options, in, out, err);
+}
+
+}  // namespace sudoku::client

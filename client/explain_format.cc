@@ -1,0 +1,359 @@
+#include "client/explain_format.h"
+
+#include <bit>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "client/client_error.h"
+
+namespace sudoku::client {
+namespace {
+
+using logic::CellDigit;
+using logic::Step;
+using logic::Technique;
+using logic::Unit;
+
+constexpr uint32_t kCandidateNumbers = kCells * 9;  // 729
+constexpr uint32_t kUnitNumbers = 27;
+
+std::string UnitName(const Unit& unit) {
+  const char* kind = unit.kind == Unit::Kind::kRow      ? "row "
+                     : unit.kind == Unit::Kind::kColumn ? "column "
+                                                        : "box ";
+  return kind + std::to_string(unit.index + 1);
+}
+
+// "rows 2, 5" / "columns 3, 8": the lines of a fish, all of one kind.
+std::string LineNames(const std::vector<Unit>& units, size_t from, size_t count) {
+  std::string text = units[from].kind == Unit::Kind::kRow ? "rows " : "columns ";
+  for (size_t i = from; i < from + count; ++i) {
+    if (i > from) text += ", ";
+    text += std::to_string(units[i].index + 1);
+  }
+  return text;
+}
+
+std::string CellList(const std::vector<uint8_t>& cells) {
+  std::string text;
+  for (uint8_t cell : cells) {
+    if (!text.empty()) text += ", ";
+    text += logic::CellName(cell);
+  }
+  return text;
+}
+
+std::string DigitList(const std::vector<uint8_t>& digits) {
+  std::string text;
+  for (uint8_t digit : digits) {
+    if (!text.empty()) text += ' ';
+    text += std::to_string(digit);
+  }
+  return text;
+}
+
+// "removes 2 from r4c7; 8 from r4c7, r4c9": eliminations grouped by digit.
+std::string Removals(const std::vector<CellDigit>& eliminations) {
+  std::map<int, std::vector<uint8_t>> by_digit;
+  for (const CellDigit& e : eliminations) by_digit[e.digit].push_back(e.cell);
+  std::string text = "removes ";
+  bool first = true;
+  for (const auto& [digit, cells] : by_digit) {
+    if (!first) text += "; ";
+    first = false;
+    text += std::to_string(digit) + " from " + CellList(cells);
+  }
+  return text;
+}
+
+std::string Placement(const CellDigit& placement) {
+  return logic::CellName(placement.cell) + " = " + std::to_string(placement.digit);
+}
+
+[[noreturn]] void Bad(int number, const std::string& what) {
+  throw ClientError("step " + std::to_string(number) + ": " + what);
+}
+
+CellDigit CandidateFromWire(uint32_t value, int number) {
+  if (value >= kCandidateNumbers) {
+    Bad(number, "candidate " + std::to_string(value) + " is out of range (0-728)");
+  }
+  return {static_cast<uint8_t>(value / 9), static_cast<uint8_t>(value % 9 + 1)};
+}
+
+// What each technique needs in units, cells and digits, so that DescribeStep can trust them.
+void CheckShape(const Step& step, int number) {
+  const size_t units = step.units.size();
+  const size_t digits = step.digits.size();
+  bool ok = true;
+  switch (step.technique) {
+    case Technique::kNakedSingle:
+    case Technique::kGuess:
+      ok = step.placements.size() == 1 && step.cells.size() == 1 && digits == 1;
+      break;
+    case Technique::kHiddenSingle:
+      ok = step.placements.size() == 1 && units == 1 && digits == 1;
+      break;
+    case Technique::kPointing:
+    case Technique::kClaiming: ok = units == 2 && digits == 1; break;
+    case Technique::kNakedPair:
+    case Technique::kHiddenPair: ok = units == 1 && digits == 2 && step.cells.size() == 2; break;
+    case Technique::kNakedTriple:
+    case Technique::kHiddenTriple: ok = units == 1 && digits == 3 && step.cells.size() == 3; break;
+    case Technique::kXWing: ok = units == 4 && digits == 1; break;
+    case Technique::kSwordfish: ok = units == 6 && digits == 1; break;
+  }
+  if (!ok) {
+    Bad(number, std::string(logic::Name(step.technique)) + " with " + std::to_string(units) +
+                    " units, " + std::to_string(step.cells.size()) + " cells, " +
+                    std::to_string(digits) + " digits and " +
+                    std::to_string(step.placements.size()) + " placements");
+  }
+}
+
+// JSON string escaping for the ASCII texts written here (messages may quote control bytes).
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", byte);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonCellDigits(const std::vector<CellDigit>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ", ";
+    out += "{\"cell\": \"" + logic::CellName(list[i].cell) +
+           "\", \"digit\": " + std::to_string(list[i].digit) + "}";
+  }
+  return out + "]";
+}
+
+const char* VerdictName(int verdict) {
+  switch (verdict) {
+    case wire::SOLVED: return "solved";
+    case wire::MULTIPLE: return "multiple";
+    case wire::UNSOLVABLE: return "unsolvable";
+    case wire::INVALID: return "invalid";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
+  Step step;
+  if (wire_step.technique() < 0 || wire_step.technique() >= logic::kTechniqueCount) {
+    Bad(number, "unknown technique " + std::to_string(wire_step.technique()));
+  }
+  step.technique = static_cast<Technique>(wire_step.technique());
+  for (uint32_t value : wire_step.placements()) {
+    step.placements.push_back(CandidateFromWire(value, number));
+  }
+  for (uint32_t value : wire_step.eliminations()) {
+    step.eliminations.push_back(CandidateFromWire(value, number));
+  }
+  for (uint32_t value : wire_step.units()) {
+    if (value >= kUnitNumbers) {
+      Bad(number, "unit " + std::to_string(value) + " is out of range (0-26)");
+    }
+    step.units.push_back({static_cast<Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
+  }
+  for (uint32_t value : wire_step.cells()) {
+    if (value >= static_cast<uint32_t>(kCells)) {
+      Bad(number, "cell " + std::to_string(value) + " is out of range (0-80)");
+    }
+    step.cells.push_back(static_cast<uint8_t>(value));
+  }
+  for (uint32_t value : wire_step.digits()) {
+    if (value < 1 || value > 9) Bad(number, "digit " + std::to_string(value) + " is not 1-9");
+    step.digits.push_back(static_cast<uint8_t>(value));
+  }
+  CheckShape(step, number);
+  return step;
+}
+
+std::string DescribeStep(const Step& step) {
+  const std::string name = logic::Name(step.technique);
+  switch (step.technique) {
+    case Technique::kNakedSingle:
+      return name + ": " + Placement(step.placements[0]) + " (its only candidate)";
+    case Technique::kHiddenSingle:
+      return name + ": " + Placement(step.placements[0]) + " (the only place for " +
+             std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) + ")";
+    case Technique::kPointing:
+    case Technique::kClaiming:
+      return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+             " lies only in " + UnitName(step.units[1]) + " (" + CellList(step.cells) +
+             "): " + Removals(step.eliminations);
+    case Technique::kNakedPair:
+    case Technique::kNakedTriple:
+      return name + ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) + " in " +
+             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+    case Technique::kHiddenPair:
+    case Technique::kHiddenTriple:
+      return name + ": " + DigitList(step.digits) + " go only in " + CellList(step.cells) + " in " +
+             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+    case Technique::kXWing:
+    case Technique::kSwordfish: {
+      const size_t lines = step.units.size() / 2;
+      return name + ": " + std::to_string(step.digits[0]) + " in " +
+             LineNames(step.units, 0, lines) + " lies only in " +
+             LineNames(step.units, lines, lines) + " (" + CellList(step.cells) +
+             "): " + Removals(step.eliminations);
+    }
+    case Technique::kGuess:
+      return "no technique applies: guess " + Placement(step.placements[0]) +
+             " (the solution's digit; the explanation goes on)";
+  }
+  return name;
+}
+
+std::string DrawCandidates(const Grid& grid, const logic::Candidates& candidates) {
+  const std::string rule = "+-------------+-------------+-------------+\n";
+  std::string out = rule;
+  for (int row = 0; row < 9; ++row) {
+    for (int line = 0; line < 3; ++line) {
+      out += '|';
+      for (int column = 0; column < 9; ++column) {
+        const int cell = row * 9 + column;
+        out += ' ';
+        for (int i = 0; i < 3; ++i) {
+          const int digit = line * 3 + i + 1;
+          if (grid[cell]) {
+            out += line != 1 ? ' '
+                   : i == 1  ? static_cast<char>('0' + grid[cell])
+                   : i == 0  ? '['
+                             : ']';
+          } else {
+            out += (candidates[cell] >> (digit - 1)) & 1 ? static_cast<char>('0' + digit) : '.';
+          }
+        }
+        if (column % 3 == 2) out += " |";
+      }
+      out += '\n';
+    }
+    out += row % 3 == 2 ? rule : "|             |             |             |\n";
+  }
+  return out;
+}
+
+std::string FormatExplanation(const wire::ExplainResponse& response, std::string_view puzzle,
+                              const LocateError& locate, bool candidates, bool json) {
+  std::string out;
+  const int verdict = response.verdict();
+  if (verdict == wire::INVALID || verdict == wire::UNSOLVABLE) {
+    if (response.steps_size() > 0) {
+      throw ClientError(std::string(VerdictName(verdict)) + " puzzle with " +
+                        std::to_string(response.steps_size()) + " steps");
+    }
+    const std::string where =
+        verdict == wire::INVALID ? locate(response.error().position()) : std::string();
+    if (json) {
+      out =
+          "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) + "\"";
+      if (verdict == wire::INVALID) {
+        out += ", \"error\": {\"where\": " + JsonString(where) +
+               ", \"message\": " + JsonString(response.error().message()) + "}";
+      }
+      return out + "}\n";
+    }
+    if (verdict == wire::UNSOLVABLE) return "unsolvable\n";
+    return "invalid: " + where + ": " + response.error().message() + "\n";
+  }
+  if (verdict != wire::SOLVED && verdict != wire::MULTIPLE) {
+    throw ClientError("unknown verdict " + std::to_string(verdict));
+  }
+  if (response.solution().size() != static_cast<size_t>(kCells)) {
+    throw ClientError("a solution of " + std::to_string(response.solution().size()) +
+                      " characters");
+  }
+
+  Grid grid{};
+  if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
+  logic::Candidates remaining = logic::InitialCandidates(grid);
+  if (json) {
+    out = "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) +
+          "\", \"steps\": [";
+  } else {
+    out = "puzzle: " + std::string(puzzle) + "\n";
+    if (verdict == wire::MULTIPLE) {
+      out += "multiple solutions: the guesses follow the first one found\n";
+    }
+  }
+  uint32_t logic_guesses = 0;
+  for (int i = 0; i < response.steps_size(); ++i) {
+    const Step step = StepFromWire(response.steps(i), i + 1);
+    if (step.technique == Technique::kGuess) ++logic_guesses;
+    if (json) {
+      if (i) out += ",";
+      out += "\n  {\"step\": " + std::to_string(i + 1) + ", \"technique\": \"" +
+             logic::Name(step.technique) + "\", \"text\": " + JsonString(DescribeStep(step)) +
+             ", \"placements\": " + JsonCellDigits(step.placements) +
+             ", \"eliminations\": " + JsonCellDigits(step.eliminations) + ", \"units\": [";
+      for (size_t u = 0; u < step.units.size(); ++u) {
+        out += (u ? ", \"" : "\"") + UnitName(step.units[u]) + "\"";
+      }
+      out += "], \"cells\": [";
+      for (size_t c = 0; c < step.cells.size(); ++c) {
+        out += (c ? ", \"" : "\"") + logic::CellName(step.cells[c]) + "\"";
+      }
+      out += "], \"digits\": [";
+      for (size_t d = 0; d < step.digits.size(); ++d) {
+        out += (d ? ", " : "") + std::to_string(step.digits[d]);
+      }
+      out += "]";
+      if (candidates) {
+        out += ", \"candidates\": [";
+        for (int cell = 0; cell < kCells; ++cell) {
+          std::string digits;
+          for (int digit = 1; digit <= 9; ++digit) {
+            if ((remaining[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
+          }
+          out += (cell ? ", \"" : "\"") + digits + "\"";
+        }
+        out += "]";
+      }
+      out += "}";
+    } else {
+      if (candidates) out += DrawCandidates(grid, remaining);
+      out += "step " + std::to_string(i + 1) + ": " + DescribeStep(step) + "\n";
+    }
+    logic::Apply(step, &grid, &remaining);
+  }
+  const std::string level =
+      response.level() >= 0 && response.level() <= static_cast<int>(logic::Level::kExpert)
+          ? logic::Name(static_cast<logic::Level>(response.level()))
+          : "unknown";
+  const std::string hardest =
+      response.hardest_technique() >= 0 && response.hardest_technique() < logic::kTechniqueCount
+          ? logic::Name(static_cast<Technique>(response.hardest_technique()))
+          : "unknown";
+  if (json) {
+    out += "\n], \"solution\": " + JsonString(response.solution()) +
+           ", \"rating\": {\"level\": \"" + level + "\", \"hardest\": \"" + hardest +
+           "\", \"steps\": " + std::to_string(response.steps_size()) +
+           ", \"guesses\": " + std::to_string(response.guesses()) +
+           ", \"logic_guesses\": " + std::to_string(logic_guesses) + "}}\n";
+  } else {
+    out += "solution: " + response.solution() + "\n";
+    out += "rating: level " + level + ", hardest technique " + hardest + ", " +
+           std::to_string(response.steps_size()) + " steps, " + std::to_string(response.guesses()) +
+           " guesses by the solver\n";
+  }
+  return out;
+}
+
+}  // namespace sudoku::client

@@ -1,0 +1,173 @@
+// Explain and rate in the daemon: ExplainPuzzle() and SolveBatch()'s rating columns on their
+// own, then both through a real sudokud on one connection, mixed with plain batches.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "daemon/batch.h"
+#include "solver/logic.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::daemon {
+namespace {
+
+using testing::IsSolutionOf;
+
+// A QQWing "simple" puzzle: 56 naked singles.
+constexpr char kSimple[] =
+    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";
+constexpr char kSimpleSolution[] =
+    "613574982528619437479382156136925748792846315845731269384267591967153824251498673";
+// From tests/data/logic_steps.txt: step 24 (0-based) is a pointing step.
+constexpr char kPointing[] =
+    "17.........9.....6..5......76.2.81..5...1..84...9......8...1...641.5...99..76...8";
+constexpr char kUnsolvable[] =
+    "12345678.........9...............................................................";
+
+std::string Serialize(const wire::Request& request) {
+  std::string body;
+  request.SerializeToString(&body);
+  return body;
+}
+
+TEST(ExplainPuzzle, ParsesAsExplainAndAnswersWithTheSteps) {
+  wire::Request sent;
+  sent.mutable_explain()->set_request_id(9);
+  sent.mutable_explain()->set_puzzle(kPointing);
+  wire::Request request;
+  ASSERT_EQ(ParseRequest(Serialize(sent), &request), RequestKind::kExplain);
+
+  wire::ExplainResponse response;
+  ExplainPuzzle(request.explain(), &response);
+  EXPECT_EQ(response.request_id(), 9u);
+  EXPECT_EQ(response.verdict(), wire::SOLVED);
+  EXPECT_TRUE(IsSolutionOf(kPointing, response.solution()));
+  ASSERT_GT(response.steps_size(), 24);
+  // Step 24: 2 in box 8 lies in column 6 (r8c6, r9c6), so r2c6 loses 2.
+  const wire::ExplainStep& step = response.steps(24);
+  EXPECT_EQ(step.technique(), wire::POINTING);
+  EXPECT_EQ(step.placements_size(), 0);
+  ASSERT_EQ(step.eliminations_size(), 1);
+  EXPECT_EQ(step.eliminations(0), (1u * 9 + 5) * 9 + 2 - 1);  // r2c6, digit 2
+  ASSERT_EQ(step.units_size(), 2);
+  EXPECT_EQ(step.units(0), 18u + 7);  // box 8
+  EXPECT_EQ(step.units(1), 9u + 5);   // column 6
+  EXPECT_EQ(std::vector<uint32_t>(step.cells().begin(), step.cells().end()),
+            (std::vector<uint32_t>{7 * 9 + 5, 8 * 9 + 5}));
+  EXPECT_EQ(std::vector<uint32_t>(step.digits().begin(), step.digits().end()),
+            std::vector<uint32_t>{2});
+  // Every placement of the response fills the puzzle's blanks once, with the solution's digit.
+  std::string grid = kPointing;
+  for (const wire::ExplainStep& s : response.steps()) {
+    for (uint32_t candidate : s.placements()) {
+      const uint32_t cell = candidate / 9;
+      EXPECT_EQ(grid[cell], '.');
+      grid[cell] = static_cast<char>('1' + candidate % 9);
+    }
+  }
+  EXPECT_EQ(grid, response.solution());
+  EXPECT_EQ(response.level(), wire::INTERMEDIATE);
+}
+
+TEST(ExplainPuzzle, InvalidAndUnsolvablePuzzles) {
+  wire::ExplainRequest request;
+  wire::ExplainResponse response;
+  request.set_request_id(3);
+  request.set_puzzle(std::string(80, '.') + "x");
+  ExplainPuzzle(request, &response);
+  EXPECT_EQ(response.request_id(), 3u);
+  EXPECT_EQ(response.verdict(), wire::INVALID);
+  EXPECT_EQ(response.error().position(), 81u);
+  EXPECT_EQ(response.error().message(), "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
+  EXPECT_EQ(response.steps_size(), 0);
+
+  request.set_puzzle("123");
+  ExplainPuzzle(request, &response);
+  EXPECT_EQ(response.verdict(), wire::INVALID);
+  EXPECT_EQ(response.error().position(), 0u);
+  EXPECT_EQ(response.error().message(), "expected 81 cells, found 3");
+
+  request.set_puzzle(kUnsolvable);
+  ExplainPuzzle(request, &response);
+  EXPECT_EQ(response.verdict(), wire::UNSOLVABLE);
+  EXPECT_EQ(response.steps_size(), 0);
+  EXPECT_EQ(response.solution(), "");
+}
+
+TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
+  wire::SolveRequest request;
+  request.set_batch_id(5);
+  request.set_solution_limit(2);
+  for (const char* puzzle : {kSimple, kUnsolvable, "bad", kPointing}) request.add_puzzles(puzzle);
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
+  EXPECT_EQ(response.hardest_techniques_size(), 0);  // not asked
+  EXPECT_EQ(response.levels_size(), 0);
+
+  request.set_rate(true);
+  ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
+  const auto column = [](const auto& field) {
+    return std::vector<int64_t>(field.begin(), field.end());
+  };
+  EXPECT_EQ(column(response.hardest_techniques()),
+            (std::vector<int64_t>{wire::NAKED_SINGLE, 0, 0, wire::NAKED_PAIR}));  // later on
+  EXPECT_EQ(column(response.levels()),
+            (std::vector<int64_t>{wire::SIMPLE, 0, 0, wire::INTERMEDIATE}));
+  EXPECT_EQ(response.steps(0), 56u);
+  EXPECT_EQ(response.steps(1), 0u);
+  EXPECT_EQ(response.steps(2), 0u);
+  Grid grid;
+  ASSERT_FALSE(ParsePuzzle(kPointing, &grid));
+  EXPECT_EQ(response.steps(3), logic::Rate(grid).steps);
+  EXPECT_EQ(column(response.logic_guesses()), (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(response.solutions().substr(0, 81), kSimpleSolution);
+}
+
+// Through a real daemon: explain requests and rated batches on one connection.
+TEST(SudokudExplain, ServesExplainAndRateOnOneConnection) {
+  testing::DaemonProcess daemon({"--listen", "127.0.0.1:0"});
+  testing::WireClient client(daemon.port());
+  wire::Request explain;
+  explain.mutable_explain()->set_request_id(77);
+  explain.mutable_explain()->set_puzzle(kPointing);
+  client.Send(explain);
+  wire::Request solve;
+  solve.mutable_solve()->set_batch_id(78);
+  solve.mutable_solve()->set_rate(true);
+  solve.mutable_solve()->add_puzzles(kSimple);
+  client.Send(solve);
+  explain.mutable_explain()->set_request_id(79);
+  explain.mutable_explain()->set_puzzle("1");
+  client.Send(explain);
+
+  int seen = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto response = client.Read();
+    ASSERT_TRUE(response.has_value());
+    if (response->has_explain() && response->explain().request_id() == 77) {
+      EXPECT_EQ(response->explain().verdict(), wire::SOLVED);
+      EXPECT_EQ(response->explain().steps(24).technique(), wire::POINTING);
+      seen |= 1;
+    } else if (response->has_solve()) {
+      EXPECT_EQ(response->solve().batch_id(), 78u);
+      ASSERT_EQ(response->solve().levels_size(), 1);
+      EXPECT_EQ(response->solve().levels(0), wire::SIMPLE);
+      EXPECT_EQ(response->solve().steps(0), 56u);
+      seen |= 2;
+    } else {
+      ASSERT_TRUE(response->has_explain()) << response->ShortDebugString();
+      EXPECT_EQ(response->explain().request_id(), 79u);
+      EXPECT_EQ(response->explain().verdict(), wire::INVALID);
+      EXPECT_EQ(response->explain().error().message(), "expected 81 cells, found 1");
+      seen |= 4;
+    }
+  }
+  EXPECT_EQ(seen, 7);
+}
+
+}  // namespace
+}  // namespace sudoku::daemon
