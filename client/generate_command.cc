@@ -51,21 +51,6 @@ uint64_t ParseNumber(const char* flag, const std::string& text, uint64_t min, ui
   return value;
 }
 
-wire::GenerateRequest::Difficulty WireDifficulty(const std::optional<logic::Level>& level) {
-  if (!level) return wire::GenerateRequest::ANY;
-  switch (*level) {
-    case logic::Level::kSimple:
-      return wire::GenerateRequest::SIMPLE;
-    case logic::Level::kEasy:
-      return wire::GenerateRequest::EASY;
-    case logic::Level::kIntermediate:
-      return wire::GenerateRequest::INTERMEDIATE;
-    case logic::Level::kExpert:
-      return wire::GenerateRequest::EXPERT;
-  }
-  return wire::GenerateRequest::ANY;
-}
-
 struct GenerateSummary {
   uint64_t generated = 0;
   uint64_t failed = 0;
@@ -87,7 +72,8 @@ asio::awaitable<void> Generate(const GenerateCommandOptions& options, uint64_t s
   generate->set_clues(options.clues);
   generate->set_symmetric(options.symmetric);
   generate->set_minimal(options.minimal);
-  generate->set_difficulty(WireDifficulty(options.difficulty));
+  // wire::Level mirrors logic::Level value for value (static_asserts in daemon/generate.cc).
+  if (options.difficulty) generate->set_difficulty(static_cast<wire::Level>(*options.difficulty));
   std::string frame;
   std::string lines;
   wire::Response response;

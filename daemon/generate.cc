@@ -1,6 +1,5 @@
 #include "daemon/generate.h"
 
-#include <optional>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -12,20 +11,11 @@
 namespace sudoku::daemon {
 namespace {
 
-std::optional<logic::Level> LevelOf(wire::GenerateRequest::Difficulty difficulty) {
-  switch (difficulty) {
-    case wire::GenerateRequest::SIMPLE:
-      return logic::Level::kSimple;
-    case wire::GenerateRequest::EASY:
-      return logic::Level::kEasy;
-    case wire::GenerateRequest::INTERMEDIATE:
-      return logic::Level::kIntermediate;
-    case wire::GenerateRequest::EXPERT:
-      return logic::Level::kExpert;
-    default:
-      return std::nullopt;
-  }
-}
+// wire::Level mirrors logic::Level value for value.
+static_assert(static_cast<int>(logic::Level::kSimple) == wire::SIMPLE);
+static_assert(static_cast<int>(logic::Level::kEasy) == wire::EASY);
+static_assert(static_cast<int>(logic::Level::kIntermediate) == wire::INTERMEDIATE);
+static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
 
 }  // namespace
 
@@ -39,7 +29,7 @@ std::string CheckGenerateRequest(const wire::GenerateRequest& request, size_t ma
     return what + " asks for " + std::to_string(request.clues()) +
            " clues (expected 17 to 81, or 0 for no target)";
   }
-  if (!wire::GenerateRequest::Difficulty_IsValid(request.difficulty())) {
+  if (request.has_difficulty() && !wire::Level_IsValid(request.difficulty())) {
     return what + " asks for unknown difficulty " + std::to_string(request.difficulty());
   }
   return "";
@@ -52,7 +42,7 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.clues = static_cast<int>(request.clues());
   options.symmetric = request.symmetric();
   options.minimal = request.minimal();
-  options.level = LevelOf(request.difficulty());
+  if (request.has_difficulty()) options.level = static_cast<logic::Level>(request.difficulty());
 
   std::vector<Generated> made(end - begin);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),

@@ -51,7 +51,7 @@ TEST(CheckGenerateRequest, RefusesEachBadFieldWithItsMessage) {
   EXPECT_EQ(CheckGenerateRequest(clues, 100),
             "generate request 5 asks for 82 clues (expected 17 to 81, or 0 for no target)");
   wire::GenerateRequest level = MakeGenerate(6, 1);
-  level.set_difficulty(static_cast<wire::GenerateRequest::Difficulty>(9));
+  level.set_difficulty(static_cast<wire::Level>(9));
   EXPECT_EQ(CheckGenerateRequest(level, 100), "generate request 6 asks for unknown difficulty 9");
 }
 
