@@ -244,7 +244,8 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           ++summary->solved;
           outcome.verdict = "solved";
           outcome.solution = std::string_view(solutions).substr(solution_offset, kCells);
-          if (rated) {
+          // Pencilmark puzzles come back unrated (zeros), so they get no rating.
+          if (rated && record.size == kCells) {
             AppendRating(results, result, &outcome.rating);
             outcome.rating.erase(0, 1);  // the leading space
           }

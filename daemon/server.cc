@@ -373,7 +373,7 @@ bool Server::Connection::HandleFrame(std::string_view body) {
   if (kind != RequestKind::kSolve && kind != RequestKind::kExplain) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where + " is a Request with no kind set (expected solve or explain)");
+          where + " is a Request with no kind set (expected solve, explain or generate)");
     return false;
   }
   const wire::SolveRequest& solve = batch->request.solve();

@@ -131,8 +131,8 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   const std::string out = Format(OutputFormat::kCsv);
-  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution + ",solved,,\n" +
-                     kPuzzle + ",,multiple,,\n" +
+  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution +
+                     ",solved,,\n" + kPuzzle + ",,multiple,,\n" +
                      ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
                      "\"" +
                      kPuzzle.substr(0, 80) +
@@ -144,6 +144,50 @@ TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   EXPECT_EQ(records[1].text(), kPuzzle);
   // The row of a puzzle that could not be read has no puzzle to give back.
   EXPECT_EQ(Describe(records[2].error), "expected 81 cells, found 0");
+}
+
+TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
+  std::string marks;
+  for (const char c : kPuzzle) {
+    for (int d = 1; d <= 9; ++d) {
+      marks += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
+    }
+  }
+  std::istringstream in(kPuzzle + "\n" + marks + "\n");
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  wire::SolveResponse response;
+  for (int i = 0; i < 2; ++i) {
+    response.add_verdicts(wire::SOLVED);
+    response.add_solution_counts(1);
+    response.add_guesses(0);
+  }
+  response.set_solutions(kSolution + kSolution);
+  response.add_hardest_techniques(wire::HIDDEN_SINGLE);
+  response.add_hardest_techniques(wire::NAKED_SINGLE);  // the zeros of an unrated puzzle
+  response.add_steps(51);
+  response.add_steps(0);
+  response.add_levels(wire::EASY);
+  response.add_levels(wire::SIMPLE);
+  response.add_logic_guesses(0);
+  response.add_logic_guesses(0);
+  auto format = [&](OutputFormat f) {
+    Summary summary;
+    std::string out;
+    AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, f);
+    return out;
+  };
+  EXPECT_EQ(format(OutputFormat::kLine),
+            kSolution + " easy hidden-single 51 0\n" + kSolution + "\n");
+  EXPECT_NE(
+      format(OutputFormat::kGrid).find("+-------+-------+-------+\neasy hidden-single 51 0\n\n"),
+      std::string::npos);
+  EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"easy hidden-single 51 0\"}\n"),
+            std::string::npos);
+  EXPECT_EQ(format(OutputFormat::kCsv), kPuzzle + "," + kSolution +
+                                            ",solved,,easy hidden-single 51 0\n" + marks + "," +
+                                            kSolution + ",solved,,\n");
 }
 
 // ---- solve's flags, end to end against the fake daemon ----
