@@ -20,8 +20,10 @@ class Random {
   uint32_t Below(uint32_t n) { return static_cast<uint32_t>(((Next() >> 32) * n) >> 32); }
   template <typename T, size_t N>
   void Shuffle(std::array<T, N>& items, size_t count = N) {
-    for (size_t i = count; i > 1; --i)
+    // Fisher-Yates over the first `count` items.
+    for (size_t i = count; i > 1; --i) {
       std::swap(items[i - 1], items[Below(static_cast<uint32_t>(i))]);
+    }
   }
 
  private:
@@ -46,12 +48,14 @@ Grid RandomSolution(Random& random) {
   }
   const Result solved = SolveGrid(seed);
   Grid full{};
-  for (int cell = 0; cell < kCells; ++cell)
+  for (int cell = 0; cell < kCells; ++cell) {
     full[cell] = static_cast<uint8_t>(solved.solution[cell] - '0');
+  }
 
-  std::array<uint8_t, 10> relabel = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-  random.Shuffle(relabel);  // relabel[0] may move; fixed below
-  std::swap(relabel[0], *std::find(relabel.begin(), relabel.end(), 0));
+  std::array<uint8_t, 10> relabel{};  // relabel[d]: the digit d becomes (0 stays 0)
+  std::array<uint8_t, 9> digits = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  random.Shuffle(digits);
+  for (int d = 1; d <= 9; ++d) relabel[d] = digits[d - 1];
   auto lines = [&random]() {
     std::array<int, 3> bands = {0, 1, 2};
     random.Shuffle(bands);
@@ -163,6 +167,7 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
   const bool one_pass_minimal = !options.symmetric && options.clues == 0 &&
                                 (!options.level || options.level == logic::Level::kExpert);
   for (uint32_t attempt = 1; attempt <= options.max_attempts; ++attempt) {
+    best.attempts = attempt;
     const Grid solution = RandomSolution(random);
     const logic::Level ceiling = options.level.value_or(logic::Level::kExpert);
     const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, ceiling, random);
@@ -174,18 +179,17 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
     if (!best.ok || clues < best.clues) {
       best.ok = true;
       best.puzzle = puzzle;
-      for (int cell = 0; cell < kCells; ++cell)
+      for (int cell = 0; cell < kCells; ++cell) {
         best.solution[cell] = static_cast<char>('0' + solution[cell]);
+      }
       best.clues = clues;
       best.reached_clues = reached;
       since_best = 0;
     }
-    best.attempts = attempt;
     if (reached) return best;
     if (++since_best >= kCluePatience) return best;
   }
   if (best.ok) return best;
-  best.attempts = options.max_attempts;
   best.error = "no " + Wanted(options) + " puzzle found in " +
                std::to_string(options.max_attempts) + " attempts";
   return best;
