@@ -54,6 +54,9 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
       return RequestKind::kSolve;
     }
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kStatsFieldNumber) {
+      return RequestKind::kStats;
+    }
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kExplainFieldNumber) {
       return RequestKind::kExplain;
     }

@@ -35,6 +35,7 @@ enum class RequestKind {
   kMalformed,  // not a Request
   kNone,       // a Request with no kind this daemon knows
   kSolve,      // request->solve() is the batch
+  kStats,      // a StatsRequest
   kExplain,    // request->explain() is the puzzle
   kGenerate,   // request->generate() asks for new puzzles (daemon/generate.h)
 };

@@ -4,6 +4,9 @@
 // in. The event loop runs on the main thread; solving runs on the Pool's threads.
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -18,9 +21,11 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/program_options.hpp>
+#include <systemd/sd-daemon.h>
 #include <tbb/info.h>
 
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "daemon/notify.h"
 #include "daemon/pool.h"
 #include "daemon/server.h"
@@ -53,8 +58,8 @@ int64_t ParseInteger(const po::variables_map& flags, const char* name, int64_t m
 }
 
 // HOST:PORT, with HOST a name, an IPv4 address or a bracketed IPv6 address.
-tcp::endpoint ParseListen(const std::string& text) {
-  const std::string flag = "--listen '" + text + "'";
+tcp::endpoint ParseListen(const std::string& text, const char* name = "listen") {
+  const std::string flag = "--" + std::string(name) + " '" + text + "'";
   const size_t colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     throw UsageError{flag + ": expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"};
@@ -84,6 +89,7 @@ tcp::endpoint ParseListen(const std::string& text) {
 struct Flags {
   ServerOptions server;
   int threads = 1;
+  std::optional<tcp::endpoint> metrics;
 };
 
 // Parses argv; std::nullopt after printing --help.
@@ -93,8 +99,13 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   options.add_options()
       ("help", "print this help and exit")
       ("listen", po::value<std::string>()->default_value("127.0.0.1:9810")->value_name("HOST:PORT"),
-       "address to listen on; port 0 picks a free port (the log says which)")
-      ("threads", po::value<std::string>()->default_value(std::to_string(cores))->value_name("N"),
+       "address to listen on; port 0 picks a free port (the log says which). Ignored when "
+       "systemd passes a listening socket (socket activation)")
+      ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
+       "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics (default: off)")
+      // Shown as "all", not this machine's count: the text also goes into the man page.
+      ("threads",
+       po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
        "solver threads (default: every core this process may use)")
       ("max-frame-bytes", po::value<std::string>()->default_value("16777216")->value_name("BYTES"),
        "largest frame accepted; a larger declared length is refused before any allocation")
@@ -128,6 +139,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
   ServerOptions& server = out.server;
   server.listen = ParseListen(flags["listen"].as<std::string>());
+  if (flags.count("metrics")) {
+    out.metrics = ParseListen(flags["metrics"].as<std::string>(), "metrics");
+  }
   server.max_frame_bytes = ParseInteger(flags, "max-frame-bytes", 1024, int64_t{1} << 30);
   server.max_batch = ParseInteger(flags, "max-batch", 1, int64_t{1} << 24);
   server.max_connections = ParseInteger(flags, "max-connections", 1, 1 << 20);
@@ -145,7 +159,30 @@ std::string EndpointText(const tcp::endpoint& endpoint) {
   return out.str();
 }
 
+// Descriptors the process needs besides its connections: listeners, metrics scrapers, stdio,
+// sd_notify, TBB and the like.
+constexpr rlim_t kSpareDescriptors = MetricsServer::kMaxConnections + 48;
+
+// Raises the soft descriptor limit towards the hard one when --max-connections needs it (as
+// systemd's LimitNOFILE= or `ulimit -Hn` allow), and warns when even that is short: past the
+// limit, accepts fail and the daemon serves fewer connections than it was told to.
+void EnsureDescriptors(size_t max_connections) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t needed = static_cast<rlim_t>(max_connections) + kSpareDescriptors;
+  if (limit.rlim_cur >= needed) return;
+  limit.rlim_cur = std::min(needed, limit.rlim_max);
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+  if (limit.rlim_cur < needed) {
+    Log(LogLevel::kWarning,
+        "the descriptor limit (" + std::to_string(limit.rlim_max) +
+            ") is below what --max-connections " + std::to_string(max_connections) + " needs (" +
+            std::to_string(needed) + "): raise LimitNOFILE= (or ulimit -n) or lower it");
+  }
+}
+
 int Run(const Flags& flags) {
+  EnsureDescriptors(flags.server.max_connections);
   // Declared in this order so that they are destroyed in the reverse one: the server (and its
   // connections) first, then the pool, which waits for its work, then the io_context that the
   // work's completions are posted to.
@@ -153,6 +190,7 @@ int Run(const Flags& flags) {
   Pool pool(flags.threads);
   Server server(io, pool, flags.server);
   Notifier notifier(io, [&server] { return server.StatusText(); });
+  MetricsServer metrics(io, [&server] { return RenderPrometheus(server.Snapshot()); });
 
   // Installed before listening, so that a signal sent as soon as the log says "listening"
   // starts a drain rather than killing the process.
@@ -175,19 +213,46 @@ int Run(const Flags& flags) {
     boost::system::error_code ignored;
     signals.cancel(ignored);
     notifier.Stop();
+    metrics.Stop();
   });
 
   tcp::endpoint bound;
-  try {
-    bound = server.Listen();
-  } catch (const boost::system::system_error& e) {
-    LogLine("cannot listen on " + EndpointText(flags.server.listen) + ": " + e.code().message());
+  // Socket activation: systemd (or systemd-socket-activate) passes the bound socket; --listen is
+  // then ignored.
+  const int passed = sd_listen_fds(1);
+  const bool listening_stream =
+      passed == 1 && sd_is_socket_inet(SD_LISTEN_FDS_START, AF_UNSPEC, SOCK_STREAM, 1, 0) > 0;
+  if (passed > 1 || (passed == 1 && !listening_stream)) {
+    Log(LogLevel::kError, "socket activation: expected one listening TCP socket, got " +
+                              std::to_string(passed) + " descriptors (see sudokud.socket)");
     return kExitFailure;
+  }
+  try {
+    bound = passed == 1 ? server.Adopt(SD_LISTEN_FDS_START) : server.Listen();
+  } catch (const boost::system::system_error& e) {
+    Log(LogLevel::kError,
+        "cannot listen on " + EndpointText(flags.server.listen) + ": " + e.code().message());
+    return kExitFailure;
+  }
+  std::optional<tcp::endpoint> metrics_bound;
+  if (flags.metrics) {
+    try {
+      metrics_bound = metrics.Listen(*flags.metrics);
+    } catch (const boost::system::system_error& e) {
+      Log(LogLevel::kError, "cannot serve metrics on " + EndpointText(*flags.metrics) + ": " +
+                                e.code().message());
+      return kExitFailure;
+    }
   }
   const std::string_view note = KernelSelectionNote();
   if (!note.empty()) LogLine(std::string(note));
   LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
-          ", kernel " + ActiveKernel().name + ")");
+          ", kernel " + ActiveKernel().name + (passed == 1 ? ", socket from systemd" : "") +
+          ")");
+  if (metrics_bound) {
+    LogLine("serving metrics on http://" + EndpointText(*metrics_bound) + "/metrics");
+    metrics.Start();
+  }
   server.Start();
   notifier.Ready();
   io.run();
@@ -205,19 +270,19 @@ int Run(const Flags& flags) {
 }  // namespace sudoku::daemon
 
 int main(int argc, char** argv) {
-  using sudoku::daemon::LogLine;
+  using sudoku::daemon::Log;
   std::optional<sudoku::daemon::Flags> flags;
   try {
     flags = sudoku::daemon::ParseFlags(argc, argv);
   } catch (const sudoku::daemon::UsageError& e) {
-    LogLine(e.message + " (see sudokud --help)");
+    Log(sudoku::daemon::LogLevel::kError, e.message + " (see sudokud --help)");
     return sudoku::daemon::kExitUsage;
   }
   if (!flags) return 0;
   try {
     return sudoku::daemon::Run(*flags);
   } catch (const std::exception& e) {
-    LogLine(std::string("fatal: ") + e.what());
+    Log(sudoku::daemon::LogLevel::kError, std::string("fatal: ") + e.what());
     return sudoku::daemon::kExitFailure;
   }
 }

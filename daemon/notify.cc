@@ -33,7 +33,7 @@ void Notifier::Ready() {
     try {
       std::rethrow_exception(error);
     } catch (const std::exception& e) {
-      LogLine(std::string("sd_notify timer: ") + e.what());
+      Log(LogLevel::kError, std::string("sd_notify timer: ") + e.what());
     }
   });
 }
@@ -63,7 +63,9 @@ asio::awaitable<void> Notifier::Tick() {
 void Notifier::Send(const std::string& state) const {
   // A failure to notify is not worth stopping for; systemd notices a missing READY or WATCHDOG.
   const int result = sd_notify(0, state.c_str());
-  if (result < 0) LogLine(std::string("sd_notify failed: ") + std::strerror(-result));
+  if (result < 0) {
+    Log(LogLevel::kWarning, std::string("sd_notify failed: ") + std::strerror(-result));
+  }
 }
 
 }  // namespace sudoku::daemon

@@ -1,6 +1,9 @@
 #include "daemon/server.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <sstream>
@@ -14,6 +17,7 @@
 #include "daemon/generate.h"
 #include "daemon/log.h"
 #include "proto/sudoku.pb.h"
+#include "solver/solver.h"
 
 namespace sudoku::daemon {
 
@@ -59,9 +63,9 @@ void LogException(const std::string& where, std::exception_ptr error) {
   try {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
-    LogLine(where + ": " + e.what());
+    Log(LogLevel::kError, where + ": " + e.what());
   } catch (...) {
-    LogLine(where + ": unknown exception");
+    Log(LogLevel::kError, where + ": unknown exception");
   }
 }
 
@@ -121,6 +125,9 @@ struct Server::Batch {
   size_t cost = 0;       // puzzles charged against the in-flight limits (at least 1)
   bool complete = false; // solved to the end (not cancelled)
   bool fault = false;    // a ProtocolFault: the connection closes once it is written
+  bool stats = false;    // a StatsResponse
+  Clock::time_point received;  // when its frame was read, for the latency histogram
+  double solve_seconds = 0;    // time on the pool
 };
 
 // One client. Its coroutines (reader, writer, idle watch, one per batch in flight) each hold a
@@ -188,7 +195,7 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
   size_t in_flight() const { return in_flight_; }
   size_t batches_in_flight() const {
     size_t queued = 0;
-    for (const auto& batch : queue_) queued += batch->fault ? 0 : 1;
+    for (const auto& batch : queue_) queued += batch->fault || batch->stats ? 0 : 1;
     return solving_ + queued;
   }
 
@@ -318,6 +325,7 @@ awaitable<void> Server::Connection::Reader([[maybe_unused]] std::shared_ptr<Conn
         input_.Prepare(want), asio::redirect_error(use_awaitable, error));
     if (error) break;
     input_.Commit(n);
+    server_.stats_.bytes_received += n;
     Touch();
   }
   // Not accepting requests any more. Keep reading and discarding until the peer closes (or the
@@ -369,11 +377,28 @@ bool Server::Connection::HandleFrame(std::string_view body) {
           where + " of " + std::to_string(body.size()) + " bytes does not decode as a Request");
     return false;
   }
+  if (kind == RequestKind::kStats) {
+    // Answered at once, from the counts as they are now. It costs one against the in-flight
+    // limits, as an empty batch does, so that a peer sending Stats requests without reading
+    // the answers is stopped like any other.
+    batch->response.Clear();
+    FillStats(server_.Snapshot(), batch->response.mutable_stats());
+    batch->frame.clear();
+    wire::AppendFrame(batch->response, &batch->frame);
+    batch->stats = true;
+    batch->cost = 1;
+    in_flight_ += batch->cost;
+    server_.in_flight_ += batch->cost;
+    queue_.push_back(std::move(batch));
+    wake_.cancel();
+    return true;
+  }
   if (kind == RequestKind::kGenerate) return HandleGenerate(where, std::move(batch));
   if (kind != RequestKind::kSolve && kind != RequestKind::kExplain) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where + " is a Request with no kind set (expected solve, explain or generate)");
+          where +
+              " is a Request with no kind set (expected solve, stats, explain or generate)");
     return false;
   }
   const wire::SolveRequest& solve = batch->request.solve();
@@ -388,6 +413,7 @@ bool Server::Connection::HandleFrame(std::string_view body) {
   }
   // An empty batch still costs one, so that a flood of them stays bounded too.
   batch->cost = std::max<size_t>(puzzles, 1);
+  batch->received = Clock::now();
   in_flight_ += batch->cost;
   server_.in_flight_ += batch->cost;
   // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
@@ -432,6 +458,7 @@ awaitable<void> Server::Connection::RunGenerate([[maybe_unused]] std::shared_ptr
     if (aborted_ || faulted_ || closed_) break;
     const uint32_t end = std::min(generate.count(), begin + kGenerateChunk);
     std::unique_ptr<Batch> chunk = server_.NewBatch();
+    chunk->received = Clock::now();  // a chunk's latency: its generation and its write
     Batch* job = chunk.get();
     std::string failure;
     try {
@@ -495,6 +522,7 @@ awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Co
     co_await server_.pool_.Run(
         socket_.get_executor(),
         [job, cancel = &cancel_] {
+          const auto start = Clock::now();
           if (job->request.has_explain()) {  // one puzzle, costing 1 like an empty batch
             ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
             job->counts = BatchCounts{};
@@ -507,6 +535,7 @@ awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Co
             job->frame.clear();
             wire::AppendFrame(job->response, &job->frame);
           }
+          job->solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
         },
         use_awaitable);
   } catch (const std::exception& e) {
@@ -515,6 +544,7 @@ awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Co
   --solving_;
   Touch();
   if (aborted_ || faulted_ || closed_ || !job->complete) {
+    ++server_.stats_.batches_cancelled;
     Release(job->cost);
     server_.Recycle(std::move(batch));
     wake_.cancel();
@@ -530,6 +560,7 @@ awaitable<void> Server::Connection::RunBatch([[maybe_unused]] std::shared_ptr<Co
   }
   ++server_.stats_.batches;
   server_.stats_.puzzles.Add(job->counts);
+  server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
   queue_.push_back(std::move(batch));
   wake_.cancel();
 }
@@ -553,8 +584,14 @@ awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Conn
     }
     buffers.clear();
     for (const auto& batch : writing) buffers.push_back(asio::buffer(batch->frame));
-    co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    server_.stats_.bytes_sent +=
+        co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    const auto written = Clock::now();
     for (auto& batch : writing) {
+      if (!error && !batch->fault && !batch->stats) {
+        server_.stats_.batch_latency_seconds.Observe(
+            std::chrono::duration<double>(written - batch->received).count());
+      }
       Release(batch->cost);
       server_.Recycle(std::move(batch));
     }
@@ -605,8 +642,9 @@ void Server::Connection::Fault(Kind kind, const std::string& message) {
   read_done_ = true;
   cancel_.store(true, std::memory_order_relaxed);
   ++server_.stats_.faults;
-  LogLine(peer_ + ": protocol fault " + wire::ProtocolFault::Kind_Name(kind) + ": " + message +
-          "; closing the connection");
+  ++server_.stats_.faults_by_kind[static_cast<size_t>(kind)];
+  Log(LogLevel::kNotice, peer_ + ": protocol fault " + wire::ProtocolFault::Kind_Name(kind) +
+                             ": " + message + "; closing the connection");
   DropQueued();
   server_.LeaveAdmissionQueue(this);
   std::unique_ptr<Batch> fault = server_.NewBatch();
@@ -636,6 +674,17 @@ tcp::endpoint Server::Listen() {
   return acceptor_.local_endpoint();
 }
 
+tcp::endpoint Server::Adopt(int socket) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  if (::getsockname(socket, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw boost::system::system_error(errno, boost::system::system_category(), "getsockname");
+  }
+  acceptor_.assign(address.ss_family == AF_INET6 ? tcp::v6() : tcp::v4(), socket);
+  acceptor_.listen(asio::socket_base::max_listen_connections);  // a no-op if it listens already
+  return acceptor_.local_endpoint();
+}
+
 void Server::Start() {
   asio::co_spawn(io_, Accept(), [](std::exception_ptr error) {
     if (error) LogException("accept loop", error);
@@ -651,7 +700,7 @@ awaitable<void> Server::Accept() {
     if (!acceptor_.is_open()) co_return;
     if (error) {
       // Out of descriptors or memory: that lasts until something closes, so wait, do not spin.
-      LogLine("cannot accept a connection: " + error.message());
+      Log(LogLevel::kWarning, "cannot accept a connection: " + error.message());
       backoff.expires_after(std::chrono::milliseconds(100));
       co_await backoff.async_wait(asio::redirect_error(use_awaitable, error));
       continue;
@@ -706,9 +755,9 @@ void Server::CancelRemaining(const std::string& why) {
   size_t batches = 0;
   size_t puzzles = 0;
   InFlight(&batches, &puzzles);
-  LogLine("after " + why + ": cancelled " + std::to_string(batches) + " batches (" +
-          std::to_string(puzzles) + " puzzles) on " + std::to_string(connections_.size()) +
-          " connections");
+  Log(LogLevel::kWarning, "after " + why + ": cancelled " + std::to_string(batches) +
+                              " batches (" + std::to_string(puzzles) + " puzzles) on " +
+                              std::to_string(connections_.size()) + " connections");
   drain_timer_.cancel();
   // Abort() never destroys a connection on the spot (its coroutines hold it), so iterating is
   // safe.
@@ -717,7 +766,8 @@ void Server::CancelRemaining(const std::string& why) {
   abandon_timer_.async_wait([this](const boost::system::error_code& error) {
     if (error || stopped_) return;
     abandoned_ = true;
-    LogLine("abandoning " + std::to_string(pool_.busy()) +
+    Log(LogLevel::kWarning,
+        "abandoning " + std::to_string(pool_.busy()) +
             " batches still queued or solving (a puzzle cannot be interrupted)");
     io_.stop();
   });
@@ -779,6 +829,7 @@ void Server::Recycle(std::unique_ptr<Batch> batch) {
   }
   batch->complete = false;
   batch->fault = false;
+  batch->stats = false;
   batch->cost = 0;
   free_batches_.push_back(std::move(batch));
 }
@@ -790,6 +841,22 @@ void Server::InFlight(size_t* batches, size_t* puzzles) const {
     *batches += connection->batches_in_flight();
     *puzzles += connection->in_flight();
   }
+}
+
+MetricsSnapshot Server::Snapshot() const {
+  size_t batches = 0;
+  size_t puzzles = 0;
+  InFlight(&batches, &puzzles);
+  return MetricsSnapshot{
+      .stats = stats_,
+      .connections_open = connections_.size(),
+      .batches_in_flight = batches,
+      .puzzles_in_flight = puzzles,
+      .kernel = ActiveKernel().name,
+      .threads = pool_.threads(),
+      .uptime_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+  };
 }
 
 std::string Server::StatusText() const {

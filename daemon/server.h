@@ -26,6 +26,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "daemon/batch.h"
+#include "daemon/metrics.h"
 #include "daemon/pool.h"
 #include "proto/framing.h"
 
@@ -55,14 +56,6 @@ struct ServerOptions {
   std::chrono::seconds drain_timeout{30};
 };
 
-// Counts since start-up.
-struct ServerStats {
-  uint64_t connections = 0;  // connections served (refused ones count as faults only)
-  uint64_t batches = 0;      // batches answered
-  BatchCounts puzzles;       // the puzzles of the answered batches, by verdict
-  uint64_t faults = 0;       // ProtocolFaults sent
-};
-
 class Server {
  public:
   Server(boost::asio::io_context& io, Pool& pool, const ServerOptions& options);
@@ -74,6 +67,9 @@ class Server {
   // Binds and listens on options.listen and returns the bound address (with the actual port
   // when port 0 was asked for). Throws boost::system::system_error.
   boost::asio::ip::tcp::endpoint Listen();
+  // Listens on `socket`, a TCP socket already bound (by systemd's socket activation); returns its
+  // address. Throws boost::system::system_error.
+  boost::asio::ip::tcp::endpoint Adopt(int socket);
   // Starts accepting connections.
   void Start();
   // Stops accepting and reading, answers every batch already accepted, then closes each
@@ -88,6 +84,8 @@ class Server {
   bool abandoned() const { return abandoned_; }
 
   const ServerStats& stats() const { return stats_; }
+  // The counts and the state now, for --metrics and the Stats request.
+  MetricsSnapshot Snapshot() const;
   // "C connections, B batches (P puzzles) in flight; ... answered" for sd_notify's STATUS=.
   std::string StatusText() const;
   // "C connections, B batches, P puzzles (S solved, ...), F protocol faults" for the last line.
@@ -133,6 +131,7 @@ class Server {
   bool stopped_ = false;
   bool abandoned_ = false;
   ServerStats stats_;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace sudoku::daemon

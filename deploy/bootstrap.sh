@@ -15,6 +15,7 @@ packages=(
   libboost-dev libboost-program-options-dev libtbb-dev
   libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev
+  haproxy help2man dpkg-dev
 )
 # shellcheck disable=SC2206
 packages+=(${SUDOKU_EXTRA_PACKAGES:-})

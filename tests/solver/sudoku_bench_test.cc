@@ -1,6 +1,7 @@
 // sudoku-bench, run as a process: its table, its JSON, its kernel line and its errors. Timings
 // are never asserted; the puzzle counts and guess figures are, against the solver in-process.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +38,9 @@ std::string Slurp(const std::string& path) {
 BenchRun Bench(const std::string& args, const std::string& env = "SUDOKU_FORCE_ISA=portable") {
   const std::string bin = testing::TestEnv("SUDOKU_BENCH_BIN");
   const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/bench_out.txt", err = dir + "/bench_err.txt";
+  // Named per process: ctest runs the tests of this file in parallel processes.
+  const std::string stem = dir + "/bench_" + std::to_string(getpid());
+  const std::string out = stem + "_out.txt", err = stem + "_err.txt";
   const std::string command = "env -u SUDOKU_FORCE_ISA " + env + " '" +
                               bin + "' " + args + " >'" +
                               out + "' 2>'" + err + "'";
@@ -146,7 +149,34 @@ TEST(SudokuBench, PrintsOneJsonObjectPerFile) {
                                 ",\"guesses_per_puzzle\":" + Fixed(e.guesses_per_puzzle, 3) +
                                 ",\"solved\":" + std::to_string(e.puzzles) +
                                 ",\"multiple\":0,\"unsolvable\":0,\"seconds\":"));
+    EXPECT_THAT(line, HasSubstr(",\"passes\":"));
+    EXPECT_THAT(line, HasSubstr(",\"cpu_seconds\":"));
     EXPECT_EQ(line.back(), '}');
+  }
+}
+
+// The number after "key": in a JSON line.
+double JsonNumber(const std::string& line, const std::string& key) {
+  const size_t at = line.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stod(line.substr(at + key.size() + 3));
+}
+
+TEST(SudokuBench, TimesForAtLeastTheMinimumAndSolvesEveryPuzzle) {
+  // The timed run lasts at least --min-seconds, on any number of threads, and solves the whole
+  // file at least once even when the minimum is zero.
+  for (const char* threads : {"1", "2", "3"}) {
+    SCOPED_TRACE(std::string("--threads ") + threads);
+    const BenchRun timed = Bench(Quoted(DataFile("bench_puzzles.txt")) +
+                                 " --json --min-seconds 0.2 --threads " + threads);
+    ASSERT_EQ(timed.status, 0) << timed.err;
+    EXPECT_GE(JsonNumber(timed.out, "seconds"), 0.2) << timed.out;
+    EXPECT_GE(JsonNumber(timed.out, "passes"), 1) << timed.out;
+    EXPECT_GE(JsonNumber(timed.out, "cpu_seconds"), 0) << timed.out;
+    const BenchRun once = Bench(Quoted(DataFile("bench_puzzles.txt")) +
+                                " --json --min-seconds 0 --threads " + threads);
+    ASSERT_EQ(once.status, 0) << once.err;
+    EXPECT_GE(JsonNumber(once.out, "passes"), 1) << once.out;
   }
 }
 

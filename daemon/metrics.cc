@@ -1,0 +1,352 @@
+#include "daemon/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string_view>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include "daemon/log.h"
+
+namespace sudoku::daemon {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+
+Histogram::Histogram(std::vector<double> upper_bounds)
+    : upper_bounds_(std::move(upper_bounds)), buckets_(upper_bounds_.size() + 1, 0) {}
+
+void Histogram::Observe(double value) {
+  const auto bucket = std::lower_bound(upper_bounds_.begin(), upper_bounds_.end(), value);
+  ++buckets_[static_cast<size_t>(bucket - upper_bounds_.begin())];
+  ++count_;
+  sum_ += value;
+}
+
+uint64_t Histogram::CumulativeCount(size_t i) const {
+  uint64_t total = 0;
+  for (size_t b = 0; b <= i && b < buckets_.size(); ++b) total += buckets_[b];
+  return total;
+}
+
+namespace {
+
+// Prometheus floats: shortest round-trip text; integers print without a fraction.
+std::string Number(double value) {
+  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
+  // Counters and integral bounds print as integers ("30", not "3e+01").
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<int64_t>(value));
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  // Prefer the shortest text that reads back the same.
+  for (int precision = 1; precision < 17; ++precision) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
+    if (std::strtod(shorter, nullptr) == value) return shorter;
+  }
+  return text;
+}
+
+class Exposition {
+ public:
+  void Header(std::string_view name, std::string_view type, std::string_view help) {
+    out_.append("# HELP ").append(name).append(" ").append(help).append("\n");
+    out_.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+  }
+  void Sample(std::string_view name, std::string_view labels, double value) {
+    out_.append(name);
+    if (!labels.empty()) out_.append("{").append(labels).append("}");
+    out_.append(" ").append(Number(value)).append("\n");
+  }
+  void Single(std::string_view name, std::string_view type, std::string_view help, double value) {
+    Header(name, type, help);
+    Sample(name, "", value);
+  }
+  void Histogram(std::string_view name, std::string_view help, const daemon::Histogram& h) {
+    Header(name, "histogram", help);
+    const std::string bucket = std::string(name) + "_bucket";
+    for (size_t i = 0; i < h.upper_bounds().size(); ++i) {
+      Sample(bucket, "le=\"" + Number(h.upper_bounds()[i]) + "\"",
+             static_cast<double>(h.CumulativeCount(i)));
+    }
+    Sample(bucket, "le=\"+Inf\"", static_cast<double>(h.count()));
+    Sample(std::string(name) + "_sum", "", h.sum());
+    Sample(std::string(name) + "_count", "", static_cast<double>(h.count()));
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// Label values here are enum names and kernel names: no character needs escaping, but a kernel
+// name is escaped anyway, as the format asks.
+std::string EscapeLabel(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out.push_back('\\');
+    if (c == '\n') {
+      out.append("\\n");
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
+  const ServerStats& stats = snapshot.stats;
+  Exposition out;
+  out.Single("sudokud_connections_total", "counter",
+             "Connections served since start-up (refused ones count as protocol faults only).",
+             static_cast<double>(stats.connections));
+  out.Single("sudokud_connections_open", "gauge", "Connections open now, refused ones included.",
+             static_cast<double>(snapshot.connections_open));
+
+  out.Header("sudokud_batches_total", "counter",
+             "Batches accepted, by outcome: answered, or cancelled unanswered (connection gone, "
+             "protocol fault, drain timeout).");
+  out.Sample("sudokud_batches_total", "outcome=\"answered\"", static_cast<double>(stats.batches));
+  out.Sample("sudokud_batches_total", "outcome=\"cancelled\"",
+             static_cast<double>(stats.batches_cancelled));
+
+  out.Header("sudokud_puzzles_total", "counter", "Puzzles of answered batches, by verdict.");
+  const BatchCounts& p = stats.puzzles;
+  out.Sample("sudokud_puzzles_total", "verdict=\"solved\"", static_cast<double>(p.solved));
+  out.Sample("sudokud_puzzles_total", "verdict=\"multiple\"", static_cast<double>(p.multiple));
+  out.Sample("sudokud_puzzles_total", "verdict=\"unsolvable\"", static_cast<double>(p.unsolvable));
+  out.Sample("sudokud_puzzles_total", "verdict=\"invalid\"", static_cast<double>(p.invalid));
+
+  out.Single("sudokud_batches_in_flight", "gauge",
+             "Batches accepted and not yet answered or dropped.",
+             static_cast<double>(snapshot.batches_in_flight));
+  out.Single("sudokud_puzzles_in_flight", "gauge",
+             "Puzzles accepted and not yet answered or dropped (what --max-in-flight bounds).",
+             static_cast<double>(snapshot.puzzles_in_flight));
+
+  out.Header("sudokud_protocol_faults_total", "counter",
+             "ProtocolFaults sent (each closes its connection), by kind.");
+  for (int kind = 0; kind < wire::ProtocolFault::Kind_ARRAYSIZE; ++kind) {
+    if (!wire::ProtocolFault::Kind_IsValid(kind)) continue;
+    out.Sample("sudokud_protocol_faults_total",
+               "kind=\"" + wire::ProtocolFault::Kind_Name(kind) + "\"",
+               static_cast<double>(stats.faults_by_kind[static_cast<size_t>(kind)]));
+  }
+
+  out.Single("sudokud_received_bytes_total", "counter", "Protocol bytes read from clients.",
+             static_cast<double>(stats.bytes_received));
+  out.Single("sudokud_sent_bytes_total", "counter", "Protocol bytes written to clients.",
+             static_cast<double>(stats.bytes_sent));
+
+  out.Histogram("sudokud_batch_solve_seconds",
+                "Time a batch spent solving on the solver threads (answered batches).",
+                stats.batch_solve_seconds);
+  out.Histogram("sudokud_batch_latency_seconds",
+                "Time from a batch's frame being read to its response being written, queueing "
+                "included.",
+                stats.batch_latency_seconds);
+
+  out.Header("sudokud_kernel_info", "gauge", "The solver kernel in use (always 1).");
+  out.Sample("sudokud_kernel_info", "kernel=\"" + EscapeLabel(snapshot.kernel) + "\"", 1);
+  out.Single("sudokud_solver_threads", "gauge", "Solver threads (--threads).", snapshot.threads);
+  out.Single("sudokud_uptime_seconds", "gauge", "Seconds since the daemon started.",
+             snapshot.uptime_seconds);
+  return out.Take();
+}
+
+void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response) {
+  const ServerStats& stats = snapshot.stats;
+  response->Clear();
+  response->set_connections_total(stats.connections);
+  response->set_batches_answered(stats.batches);
+  response->set_batches_cancelled(stats.batches_cancelled);
+  response->set_puzzles_solved(stats.puzzles.solved);
+  response->set_puzzles_multiple(stats.puzzles.multiple);
+  response->set_puzzles_unsolvable(stats.puzzles.unsolvable);
+  response->set_puzzles_invalid(stats.puzzles.invalid);
+  response->set_bytes_received(stats.bytes_received);
+  response->set_bytes_sent(stats.bytes_sent);
+  for (int kind = 0; kind < wire::ProtocolFault::Kind_ARRAYSIZE; ++kind) {
+    const uint64_t count = stats.faults_by_kind[static_cast<size_t>(kind)];
+    if (count == 0 || !wire::ProtocolFault::Kind_IsValid(kind)) continue;
+    wire::FaultCount* fault = response->add_faults();
+    fault->set_kind(static_cast<wire::ProtocolFault::Kind>(kind));
+    fault->set_count(count);
+  }
+  response->set_connections_open(snapshot.connections_open);
+  response->set_batches_in_flight(snapshot.batches_in_flight);
+  response->set_puzzles_in_flight(snapshot.puzzles_in_flight);
+  response->set_kernel(snapshot.kernel);
+  response->set_threads(static_cast<uint32_t>(snapshot.threads));
+  response->set_uptime_seconds(snapshot.uptime_seconds);
+}
+
+// One scraper's connection: requests answered in turn while it keeps the connection alive.
+class MetricsServer::HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(MetricsServer& server, tcp::socket socket)
+      : server_(server), stream_(std::move(socket)) {
+    server_.connections_.insert(this);
+  }
+  ~HttpConnection() { server_.connections_.erase(this); }
+
+  void Close() {
+    boost::system::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream_.close();
+  }
+
+  asio::awaitable<void> Serve(std::shared_ptr<HttpConnection> self);
+
+ private:
+  http::response<http::string_body> Answer(const http::request<http::empty_body>& request) const;
+
+  MetricsServer& server_;
+  beast::tcp_stream stream_;
+};
+
+http::response<http::string_body> MetricsServer::HttpConnection::Answer(
+    const http::request<http::empty_body>& request) const {
+  http::response<http::string_body> response;
+  response.version(request.version());
+  response.keep_alive(request.keep_alive());
+  response.set(http::field::server, "sudokud");
+  std::string_view target(request.target().data(), request.target().size());
+  target = target.substr(0, target.find('?'));  // Prometheus may add query parameters
+  const bool head = request.method() == http::verb::head;
+  if (target != "/metrics") {
+    response.result(http::status::not_found);
+    response.set(http::field::content_type, "text/plain; charset=utf-8");
+    response.body() = "not found: metrics are at /metrics\n";
+  } else if (request.method() != http::verb::get && !head) {
+    response.result(http::status::method_not_allowed);
+    response.set(http::field::allow, "GET, HEAD");
+    response.set(http::field::content_type, "text/plain; charset=utf-8");
+    response.body() = "method not allowed: use GET or HEAD\n";
+  } else {
+    response.result(http::status::ok);
+    response.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+    response.body() = server_.render_();
+  }
+  response.prepare_payload();
+  if (head) response.body().clear();  // Content-Length stays that of the GET
+  return response;
+}
+
+asio::awaitable<void> MetricsServer::HttpConnection::Serve(
+    [[maybe_unused]] std::shared_ptr<HttpConnection> self) {
+  beast::flat_buffer buffer;
+  boost::system::error_code error;
+  for (;;) {
+    // A scrape request has no body; anything bigger than this is not one.
+    http::request_parser<http::empty_body> parser;
+    parser.header_limit(8192);
+    parser.body_limit(0);
+    stream_.expires_after(kTimeout);
+    co_await http::async_read(stream_, buffer, parser,
+                              asio::redirect_error(asio::use_awaitable, error));
+    if (error == http::error::end_of_stream || server_.stopped_) break;
+    if (error) {
+      if (error == beast::error::timeout || error == asio::error::operation_aborted ||
+          error == asio::error::connection_reset || error == asio::error::eof) {
+        break;
+      }
+      // A request that does not parse: say so, then close.
+      http::response<http::string_body> response{http::status::bad_request, 11};
+      response.set(http::field::server, "sudokud");
+      response.set(http::field::content_type, "text/plain; charset=utf-8");
+      response.body() = "bad request: " + error.message() + "\n";
+      response.keep_alive(false);
+      response.prepare_payload();
+      co_await http::async_write(stream_, response,
+                                 asio::redirect_error(asio::use_awaitable, error));
+      break;
+    }
+    http::response<http::string_body> response = Answer(parser.get());
+    const bool keep_alive = response.keep_alive();
+    co_await http::async_write(stream_, response,
+                               asio::redirect_error(asio::use_awaitable, error));
+    if (error || !keep_alive) break;
+  }
+  Close();
+}
+
+MetricsServer::MetricsServer(asio::io_context& io, std::function<std::string()> render)
+    : io_(io), render_(std::move(render)), acceptor_(io) {}
+
+MetricsServer::~MetricsServer() { Stop(); }
+
+tcp::endpoint MetricsServer::Listen(const tcp::endpoint& endpoint) {
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(tcp::acceptor::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen();
+  return acceptor_.local_endpoint();
+}
+
+void MetricsServer::Start() {
+  asio::co_spawn(io_, Accept(), [](std::exception_ptr error) {
+    if (!error) return;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      LogLine(std::string("metrics accept loop: ") + e.what());
+    }
+  });
+}
+
+void MetricsServer::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
+  // Close() never destroys a connection on the spot (its coroutine holds it).
+  for (HttpConnection* connection : connections_) connection->Close();
+}
+
+asio::awaitable<void> MetricsServer::Accept() {
+  boost::system::error_code error;
+  asio::steady_timer backoff(io_);
+  for (;;) {
+    tcp::socket socket(io_);
+    co_await acceptor_.async_accept(socket, asio::redirect_error(asio::use_awaitable, error));
+    if (stopped_ || !acceptor_.is_open()) co_return;
+    if (error) {
+      LogLine("metrics: cannot accept a connection: " + error.message());
+      backoff.expires_after(std::chrono::milliseconds(100));
+      co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, error));
+      continue;
+    }
+    if (connections_.size() >= kMaxConnections) continue;  // the socket closes as it goes
+    auto connection = std::make_shared<HttpConnection>(*this, std::move(socket));
+    asio::co_spawn(io_, connection->Serve(connection), [](std::exception_ptr error) {
+      if (!error) return;
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        LogLine(std::string("metrics: ") + e.what());
+      }
+    });
+  }
+}
+
+}  // namespace sudoku::daemon

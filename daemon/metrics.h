@@ -1,0 +1,129 @@
+// What sudokud counts, and the two ways it tells: Prometheus text format over HTTP
+// (--metrics HOST:PORT, served by MetricsServer with Boost.Beast) and the protocol's Stats
+// request. Both render the same MetricsSnapshot, so they always agree.
+//
+// Thread-safety: ServerStats, Histogram and MetricsServer live on the daemon's io_context and are
+// used from its thread only; nothing here takes a lock. RenderPrometheus() and FillStats() are
+// pure functions of their arguments.
+#ifndef SUDOKU_DAEMON_METRICS_H_
+#define SUDOKU_DAEMON_METRICS_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "daemon/batch.h"
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::daemon {
+
+// A Prometheus histogram: counts of observations at or below each upper bound, plus their sum.
+class Histogram {
+ public:
+  // `upper_bounds` ascending; the +Inf bucket is implicit.
+  explicit Histogram(std::vector<double> upper_bounds);
+
+  void Observe(double value);
+
+  const std::vector<double>& upper_bounds() const { return upper_bounds_; }
+  // Observations at or below upper_bounds()[i] (cumulative, as Prometheus exposes them).
+  uint64_t CumulativeCount(size_t i) const;
+  uint64_t count() const { return count_; }
+  double sum() const { return sum_; }
+
+ private:
+  std::vector<double> upper_bounds_;
+  std::vector<uint64_t> buckets_;  // per bucket, not cumulative; the last is +Inf
+  uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+// Seconds: from 100 µs (a small batch of easy puzzles) to 30 s. A full 65536-puzzle batch of
+// magictour_top1465-grade puzzles takes about 0.3 s on one core (0.5 s counting to two); the
+// upper buckets catch batches that queued behind others.
+inline std::vector<double> BatchSecondsBuckets() {
+  return {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+          0.1,    0.25,    0.5,    1,     2.5,    5,     10,   30};
+}
+
+// Counts since start-up, kept by the Server.
+struct ServerStats {
+  uint64_t connections = 0;        // connections served (refused ones count as faults only)
+  uint64_t batches = 0;            // batches answered
+  uint64_t batches_cancelled = 0;  // accepted, then dropped unanswered (connection gone, drain)
+  BatchCounts puzzles;             // the puzzles of the answered batches, by verdict
+  uint64_t faults = 0;             // ProtocolFaults sent
+  std::array<uint64_t, wire::ProtocolFault::Kind_ARRAYSIZE> faults_by_kind{};
+  uint64_t bytes_received = 0;     // protocol bytes, all connections
+  uint64_t bytes_sent = 0;
+  // Per batch: time solving on the pool, and from its frame being read to its response written.
+  Histogram batch_solve_seconds{BatchSecondsBuckets()};
+  Histogram batch_latency_seconds{BatchSecondsBuckets()};
+};
+
+// Everything both outlets report, at one moment.
+struct MetricsSnapshot {
+  const ServerStats& stats;
+  uint64_t connections_open = 0;
+  uint64_t batches_in_flight = 0;
+  uint64_t puzzles_in_flight = 0;
+  std::string kernel;  // ActiveKernel().name
+  int threads = 0;     // solver threads
+  double uptime_seconds = 0;
+};
+
+// Prometheus text exposition format 0.0.4: every metric with HELP and TYPE, fault kinds and
+// verdicts always present (zero until they happen), so that dashboards see every series.
+std::string RenderPrometheus(const MetricsSnapshot& snapshot);
+
+// The same figures as a StatsResponse.
+void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response);
+
+// A small HTTP/1.1 server for Prometheus: GET or HEAD /metrics answers 200 with `render()`;
+// another path is 404, another method on /metrics is 405 (with Allow), a request that does not
+// parse is 400. At most kMaxConnections scrapers at once; more are closed unanswered. Each
+// connection is closed after kTimeout without a whole request.
+class MetricsServer {
+ public:
+  static constexpr size_t kMaxConnections = 16;
+  static constexpr std::chrono::seconds kTimeout{30};
+
+  MetricsServer(boost::asio::io_context& io, std::function<std::string()> render);
+  ~MetricsServer();
+
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
+
+  // Binds and listens; returns the bound address. Throws boost::system::system_error.
+  boost::asio::ip::tcp::endpoint Listen(const boost::asio::ip::tcp::endpoint& endpoint);
+  void Start();
+  // Closes the listener and every connection, so that the io_context can run out of work.
+  void Stop();
+
+ private:
+  class HttpConnection;
+
+  boost::asio::awaitable<void> Accept();
+
+  boost::asio::io_context& io_;
+  std::function<std::string()> render_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::unordered_set<HttpConnection*> connections_;
+  bool stopped_ = false;
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_METRICS_H_
