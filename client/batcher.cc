@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "client/client_error.h"
+#include "client/flags.h"
 #include "proto/framing.h"
 
 namespace sudoku::client {
@@ -13,8 +14,6 @@ namespace {
 
 // Larger than the default stdio buffer: fewer read() calls on big files.
 constexpr size_t kFileBufferBytes = 1 << 18;
-
-std::string Quoted(const std::string& name) { return "'" + name + "'"; }
 
 // Opens `name` or throws with the reason. A directory opens fine but fails on the first read,
 // with a less clear message, so it is caught here.
@@ -40,11 +39,12 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
 }  // namespace
 
 Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
-                 std::istream* stdin_stream)
+                 std::istream* stdin_stream, InputFormat format)
     : inputs_(std::move(inputs)),
       batch_size_(batch_size),
       solution_limit_(solution_limit),
-      stdin_stream_(stdin_stream) {
+      stdin_stream_(stdin_stream),
+      format_(format) {
   if (inputs_.empty()) inputs_.emplace_back(kStdinName);
 }
 
@@ -89,7 +89,9 @@ bool Batcher::OpenNext() {
     file_ = Open(name, &file_buffer_);
     in_ = file_.get();
   }
-  reader_ = std::make_unique<PuzzleReader>(in_);
+  const InputFormat format =
+      format_ != InputFormat::kAuto || name == kStdinName ? format_ : FormatOfFileName(name);
+  reader_ = std::make_unique<PuzzleReader>(in_, format);
   return true;
 }
 
@@ -128,7 +130,7 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     batch->inputs[batch->size] = current_input_;
     ++batch->size;
     if (!record.error) {
-      solve->add_puzzles()->assign(record.cells.data(), record.cells.size());
+      solve->add_puzzles()->assign(record.text());
       ++batch->sent;
     }
   }

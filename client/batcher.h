@@ -36,8 +36,9 @@ struct Batch {
 class Batcher {
  public:
   // `inputs` are file names or kStdinName, read in order from `stdin_stream` for the latter.
+  // `format` (kAuto: each file's extension, else its content) says how they are laid out.
   Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
-          std::istream* stdin_stream);
+          std::istream* stdin_stream, InputFormat format = InputFormat::kAuto);
 
   // Checks that every input can be opened, so that a typo stops the run before anything is
   // sent. Throws ClientError: "cannot open 'x.txt': No such file or directory".
@@ -67,6 +68,7 @@ class Batcher {
   uint32_t solution_limit_;
   bool rate_ = false;
   std::istream* stdin_stream_;
+  InputFormat format_;
 
   size_t next_input_ = 0;
   uint64_t bytes_of_closed_files_ = 0;

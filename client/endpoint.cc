@@ -3,11 +3,10 @@
 #include <charconv>
 
 #include "client/client_error.h"
+#include "client/flags.h"
 
 namespace sudoku::client {
 namespace {
-
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 [[noreturn]] void BadAddress(std::string_view text) {
   throw ClientError("bad address " + Quoted(text) + ": expected HOST:PORT, e.g. " +

@@ -77,7 +77,7 @@ Input FromStream(std::istream& stream, const std::string& name) {
         "invalid: " + name + ", " + Locate(record->error) + ": " + Describe(record->error);
     return input;
   }
-  input.puzzle.assign(record->cells.data(), record->cells.size());
+  input.puzzle.assign(record->text());
   input.locate = [record, name](uint32_t position) {
     return name + ", " +
            (position == 0 ? LocateRecord(*record)

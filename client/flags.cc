@@ -9,8 +9,6 @@
 namespace sudoku::client {
 namespace {
 
-std::string Quoted(const std::string& text) { return "'" + text + "'"; }
-
 std::string Number(double value) {
   std::string text = std::to_string(value);
   text.erase(text.find_last_not_of('0') + 1);
@@ -19,6 +17,16 @@ std::string Number(double value) {
 }
 
 }  // namespace
+
+std::string Quoted(std::string_view text) {
+  // Appended piece by piece: "'" + std::string(text) makes g++ 12 warn falsely (-Wrestrict).
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  quoted += '\'';
+  quoted += text;
+  quoted += '\'';
+  return quoted;
+}
 
 uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max) {
   uint64_t value = 0;

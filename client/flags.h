@@ -6,8 +6,12 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace sudoku::client {
+
+// `text` in single quotes, as the client's messages show what the user typed: 'x'.
+std::string Quoted(std::string_view text);
 
 // A whole number from 1 to `max`, or ClientError: "--batch expects a whole number from 1 to
 // 100000, got '0'".

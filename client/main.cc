@@ -5,6 +5,7 @@
 
 #include "client/bench_command.h"
 #include "client/explain_command.h"
+#include "client/generate_command.h"
 #include "client/solve_command.h"
 
 namespace {
@@ -14,6 +15,7 @@ constexpr const char* kUsage = R"(usage: sudoku-client COMMAND [options] [FILE..
 Commands:
   solve    solve puzzles through sudokud, one result line per puzzle in input order
   explain  explain how one puzzle solves, step by step, and rate it
+  generate make new puzzles with exactly one solution through sudokud, one per line
   bench    load-test sudokud: throughput, latency percentiles, errors (as wrk and ghz report)
 
 Run 'sudoku-client COMMAND --help' for a command's options.
@@ -38,6 +40,9 @@ int main(int argc, char** argv) {
     return sudoku::client::ExplainMain({args.begin() + 1, args.end()}, std::cin, std::cout,
                                        std::cerr);
   }
+  if (command == "generate") {
+    return sudoku::client::GenerateMain({args.begin() + 1, args.end()}, std::cout, std::cerr);
+  }
   if (command == "bench") {
     return sudoku::client::BenchMain({args.begin() + 1, args.end()}, std::cin, std::cout,
                                      std::cerr);
@@ -51,6 +56,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "sudoku-client: unknown command '" << command
-            << "' (the commands: solve, explain, bench; see: sudoku-client --help)\n";
+            << "' (the commands: solve, explain, generate, bench; see: sudoku-client --help)\n";
   return sudoku::client::kExitError;
 }

@@ -27,14 +27,125 @@ std::string LevelToken(int level) {
 }
 namespace {
 
-void AppendInvalid(std::string_view prefix, const std::string& where, const std::string& reason,
-                   std::string* out) {
-  out->append("invalid: ");
-  out->append(prefix);
-  out->append(where);
-  out->append(": ");
-  out->append(reason);
-  out->push_back('\n');
+// One puzzle's result, before it is written in the chosen format.
+struct Outcome {
+  const char* verdict = "";      // "solved", "multiple", "unsolvable", "invalid"
+  std::string_view puzzle = {};    // empty when a layout error kept it from being read
+  std::string_view solution = {};  // solved only
+  uint32_t solutions = 0;
+  uint32_t guesses = 0;
+  std::string error = {};  // invalid only: "line 7, column 12: bad character ..."
+  std::string rating = {};  // solved with --rate: "intermediate pointing 57 0"
+};
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  out->push_back('"');
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      // Bytes outside printable ASCII (puzzle text is ASCII; anything else is a typo) as
+      // escapes, so that the output stays valid JSON whatever the input held.
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
+      out->append(escape);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+// A CSV field, quoted when it holds a comma, a quote or a line break.
+void AppendCsvField(std::string_view text, std::string* out) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out->append(text);
+    return;
+  }
+  out->push_back('"');
+  for (const char c : text) {
+    if (c == '"') out->push_back('"');
+    out->push_back(c);
+  }
+  out->push_back('"');
+}
+
+void AppendGrid(std::string_view solution, std::string* out) {
+  constexpr std::string_view kRuler = "+-------+-------+-------+\n";
+  for (int row = 0; row < 9; ++row) {
+    if (row % 3 == 0) out->append(kRuler);
+    for (int column = 0; column < 9; ++column) {
+      if (column % 3 == 0) out->append("| ");
+      out->push_back(solution[row * 9 + column]);
+      out->push_back(' ');
+    }
+    out->append("|\n");
+  }
+  out->append(kRuler);
+}
+
+void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
+  const bool solved = !outcome.solution.empty();
+  switch (format) {
+    case OutputFormat::kLine:
+    case OutputFormat::kGrid:
+      if (solved && format == OutputFormat::kGrid) {
+        AppendGrid(outcome.solution, out);
+        if (!outcome.rating.empty()) out->append(outcome.rating).push_back('\n');
+        out->push_back('\n');
+        return;
+      }
+      if (solved) {
+        out->append(outcome.solution);
+        if (!outcome.rating.empty()) out->append(" ").append(outcome.rating);
+      } else if (!outcome.error.empty()) {
+        out->append("invalid: ").append(outcome.error);
+      } else {
+        out->append(outcome.verdict);
+      }
+      out->push_back('\n');
+      if (format == OutputFormat::kGrid) out->push_back('\n');
+      return;
+    case OutputFormat::kJson:
+      out->push_back('{');
+      if (!outcome.puzzle.empty()) {
+        out->append("\"puzzle\":");
+        AppendJsonString(outcome.puzzle, out);
+        out->push_back(',');
+      }
+      out->append("\"verdict\":\"").append(outcome.verdict).push_back('"');
+      if (solved) {
+        out->append(",\"solution\":");
+        AppendJsonString(outcome.solution, out);
+      }
+      if (!outcome.error.empty()) {
+        out->append(",\"error\":");
+        AppendJsonString(outcome.error, out);
+      } else {
+        out->append(",\"solutions\":").append(std::to_string(outcome.solutions));
+        out->append(",\"guesses\":").append(std::to_string(outcome.guesses));
+      }
+      if (!outcome.rating.empty()) {
+        out->append(",\"rating\":");
+        AppendJsonString(outcome.rating, out);
+      }
+      out->append("}\n");
+      return;
+    case OutputFormat::kCsv:
+      AppendCsvField(outcome.puzzle, out);
+      out->push_back(',');
+      out->append(outcome.solution);
+      out->push_back(',');
+      out->append(outcome.verdict);
+      out->push_back(',');
+      AppendCsvField(outcome.error, out);
+      out->push_back(',');
+      out->append(outcome.rating);
+      out->push_back('\n');
+      return;
+  }
 }
 
 // " intermediate pointing 57 0" (see result_format.h).
@@ -55,8 +166,34 @@ void AppendRating(const wire::SolveResponse& results, int index, std::string* ou
 
 }  // namespace
 
+const char* Name(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kLine: return "line";
+    case OutputFormat::kGrid: return "grid";
+    case OutputFormat::kJson: return "json";
+    case OutputFormat::kCsv: return "csv";
+  }
+  return "unknown";
+}
+
+bool ParseOutputFormat(std::string_view name, OutputFormat* format) {
+  for (const OutputFormat f :
+       {OutputFormat::kLine, OutputFormat::kGrid, OutputFormat::kJson, OutputFormat::kCsv}) {
+    if (name == Name(f)) {
+      *format = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string OutputHeader(OutputFormat format) {
+  return format == OutputFormat::kCsv ? "puzzle,solution,verdict,error,rating\n" : "";
+}
+
 void AppendResults(const Batch& batch, const wire::SolveResponse* response,
-                   std::span<const std::string> prefixes, Summary* summary, std::string* out) {
+                   std::span<const std::string> prefixes, Summary* summary, std::string* out,
+                   OutputFormat format) {
   static const wire::SolveResponse kEmpty;
   const wire::SolveResponse& results = response != nullptr ? *response : kEmpty;
   if (static_cast<size_t>(results.verdicts_size()) != batch.sent) {
@@ -85,9 +222,16 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     ++summary->puzzles;
     if (record.error) {
       ++summary->invalid;
-      AppendInvalid(prefix, Locate(record.error), Describe(record.error), out);
+      Outcome outcome;
+      outcome.verdict = "invalid";
+      outcome.error = prefix + Locate(record.error) + ": " + Describe(record.error);
+      Append(outcome, format, out);
       continue;
     }
+    Outcome outcome;
+    outcome.puzzle = record.text();
+    if (result < results.solution_counts_size()) outcome.solutions = results.solution_counts(result);
+    if (result < results.guesses_size()) outcome.guesses = results.guesses(result);
     const int verdict = results.verdicts(result);
     switch (verdict) {
       case wire::SOLVED:
@@ -98,18 +242,24 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         }
         if (verdict == wire::SOLVED) {
           ++summary->solved;
-          out->append(solutions, solution_offset, kCells);
-          if (rated) AppendRating(results, result, out);
-          out->push_back('\n');
+          outcome.verdict = "solved";
+          outcome.solution = std::string_view(solutions).substr(solution_offset, kCells);
+          // Pencilmark puzzles come back unrated (zeros), so they get no rating.
+          if (rated && record.size == kCells) {
+            AppendRating(results, result, &outcome.rating);
+            outcome.rating.erase(0, 1);  // the leading space
+          }
         } else {
           ++summary->multiple;
-          out->append("multiple\n");
+          outcome.verdict = "multiple";
         }
+        Append(outcome, format, out);
         solution_offset += kCells;
         break;
       case wire::UNSOLVABLE:
         ++summary->unsolvable;
-        out->append("unsolvable\n");
+        outcome.verdict = "unsolvable";
+        Append(outcome, format, out);
         break;
       case wire::INVALID: {
         if (error_index == results.errors_size() ||
@@ -117,7 +267,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           Mismatch(batch, "no error given for invalid puzzle " + std::to_string(result));
         }
         const wire::PuzzleError& error = results.errors(error_index++);
-        if (error.position() > kCells) {
+        if (error.position() > record.size) {
           Mismatch(batch, "error position " + std::to_string(error.position()) +
                               " is outside puzzle " + std::to_string(result));
         }
@@ -125,7 +275,9 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         const std::string where = error.position() == 0
                                       ? LocateRecord(record)
                                       : LocateCell(record, static_cast<int>(error.position()) - 1);
-        AppendInvalid(prefix, where, error.message(), out);
+        outcome.verdict = "invalid";
+        outcome.error = prefix + where + ": " + error.message();
+        Append(outcome, format, out);
         break;
       }
       default:

@@ -16,6 +16,19 @@
 //                                            'x' (...)" or "invalid: line 9: expected 81 cells,
 //                                            found 80"; with several inputs WHERE starts with
 //                                            the file's name: "b.txt, line 9"
+// That is OutputFormat::kLine; the others carry the same results (--format):
+//   grid   a solution as the boxed 9x9 layout below, any other result as its line; a blank line
+//          after each puzzle. Reading the output back gives the solutions again.
+//            +-------+-------+-------+
+//            | 5 3 4 | 6 7 8 | 9 1 2 |
+//            ...
+//   json   one JSON object per line: {"puzzle":"...","verdict":"solved","solution":"...",
+//          "solutions":1,"guesses":0}; "error" ("line 7, column 12: ...") for an invalid one,
+//          without "puzzle" when the layout kept it from being read
+//   csv    a header "puzzle,solution,verdict,error,rating" (OutputHeader()), then a row per
+//          puzzle; the reader takes it back by its puzzle column
+// With --rate, a solved puzzle's rating ("intermediate pointing 57 0") follows the solution on
+// its line, the grid on a line of its own, in "rating" (JSON) or in the rating column (CSV).
 // The summary, on stderr:
 //   puzzles 20, solved 17, multiple 1, unsolvable 1, invalid 1, 0.012 s, 1667 puzzles/s
 //
@@ -26,6 +39,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "client/batcher.h"
@@ -41,12 +55,22 @@ struct Summary {
   uint64_t invalid = 0;  // layout errors included
 };
 
-// Appends one line per record of `batch` to `out` and counts them in `summary`. `response`
-// holds the results of the records that were sent, in order (null when none was). `prefixes`
-// holds, per input, what goes before a location ("" or "b.txt, "). Throws ClientError, saying
-// what does not match, when the response does not fit the batch.
+enum class OutputFormat : uint8_t { kLine, kGrid, kJson, kCsv };
+
+// "line", "grid", "json", "csv".
+const char* Name(OutputFormat format);
+// The inverse of Name(); false for anything else.
+bool ParseOutputFormat(std::string_view name, OutputFormat* format);
+// What goes before the first result: the CSV header line, or nothing.
+std::string OutputHeader(OutputFormat format);
+
+// Appends the result of each record of `batch` to `out` in `format` and counts them in
+// `summary`. `response` holds the results of the records that were sent, in order (null when
+// none was). `prefixes` holds, per input, what goes before a location ("" or "b.txt, "). Throws
+// ClientError, saying what does not match, when the response does not fit the batch.
 void AppendResults(const Batch& batch, const wire::SolveResponse* response,
-                   std::span<const std::string> prefixes, Summary* summary, std::string* out);
+                   std::span<const std::string> prefixes, Summary* summary, std::string* out,
+                   OutputFormat format = OutputFormat::kLine);
 
 // Per input, the location prefix AppendResults wants: empty for a single input.
 std::vector<std::string> LocationPrefixes(const std::vector<std::string>& display_names);

@@ -325,7 +325,7 @@ class SolveSession {
 
   void Deliver(const Batch& batch, const wire::SolveResponse* response) {
     std::string text;
-    AppendResults(batch, response, prefixes_, &summary_, &text);
+    AppendResults(batch, response, prefixes_, &summary_, &text, options_.format);
     output_->Put(batch.sequence, std::move(text));
     changed_.Notify();
     if (progress_ != nullptr) {
@@ -386,6 +386,8 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   std::string batch = std::to_string(options->batch_size);
   std::string in_flight = std::to_string(options->in_flight);
   std::string connections = std::to_string(options->connections);
+  std::string format = Name(options->format);
+  std::string input_format = Name(options->input_format);
 
   po::options_description flags(kUsage);
   flags.add_options()
@@ -403,6 +405,11 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
       ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES, e.g. "
        "'intermediate pointing 57 0' (QQWing's level, the hardest technique, the logical steps, "
        "the solver's guesses)")
+      ("format", po::value(&format)->value_name("FORMAT"),
+       "output: line (default), grid (boxed 9x9 layout), json (an object per line) or csv")
+      ("input-format", po::value(&input_format)->value_name("FORMAT"),
+       "input: auto (default: by extension .sdm .sdk .csv, else by content), text (lines, "
+       "9-line grids, 729-character pencilmarks), sdm, sdk or csv")
       ("progress", "draw a progress bar on standard error (default: when it is a terminal)")
       ("no-progress", "never draw the progress bar")
       ("help,h", "print this help");
@@ -428,6 +435,13 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   options->connections = ParseCount("--connections", connections, kMaxConnections);
+  if (!ParseOutputFormat(format, &options->format)) {
+    throw ClientError("--format expects line, grid, json or csv, got " + Quoted(format));
+  }
+  if (!ParseInputFormat(input_format, &options->input_format)) {
+    throw ClientError("--input-format expects auto, text, sdm, sdk or csv, got " +
+                      Quoted(input_format));
+  }
   if (values.count("unique") && values.count("limit")) {
     throw ClientError("--unique and --limit cannot be used together (--unique is --limit 2)");
   }
@@ -449,9 +463,11 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
   const auto start = std::chrono::steady_clock::now();
   std::optional<ProgressMeter> progress;
   try {
-    Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in);
+    Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in,
+                    options.input_format);
     batcher.set_rate(options.rate);
     batcher.CheckInputs();
+    out << OutputHeader(options.format);
     OrderedOutput output(&out);
     if (WantProgress(options.progress, options.stderr_is_tty)) progress.emplace(&err, start);
     asio::io_context io(1);

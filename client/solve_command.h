@@ -23,6 +23,8 @@
 
 #include "client/endpoint.h"
 #include "client/progress.h"
+#include "client/result_format.h"
+#include "solver/puzzle_reader.h"
 
 namespace sudoku::client {
 
@@ -36,6 +38,8 @@ struct SolveOptions {
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
   bool stderr_is_tty = false;       // set by SolveMain for the process's own stderr
+  InputFormat input_format = InputFormat::kAuto;  // kAuto: by extension, then content
+  OutputFormat format = OutputFormat::kLine;
 };
 
 // Exit statuses.

@@ -60,6 +60,9 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
     if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kExplainFieldNumber) {
       return RequestKind::kExplain;
     }
+    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kGenerateFieldNumber) {
+      return RequestKind::kGenerate;
+    }
     if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
   }
   return RequestKind::kNone;
@@ -101,7 +104,8 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
       if (result.solutions > 0) {
         std::memcpy(solutions->data() + static_cast<size_t>(i) * kCells, result.solution.data(),
                     kCells);
-        if (rate) {
+        // Pencilmark puzzles are not rated: the logical solver starts from givens.
+        if (rate && request.puzzles(i).size() == kCells) {
           Grid grid;
           ParsePuzzle(request.puzzles(i), &grid);  // valid: Solve() found a solution
           const logic::Rating rating = logic::Rate(grid);
@@ -136,8 +140,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     } else if (verdicts->Get(i) == wire::INVALID) {
       // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
       // deterministic: it finds the same first error Solve() did.
-      Grid grid;
-      const PuzzleError error = ParsePuzzle(request.puzzles(i), &grid);
+      const PuzzleError error = CheckPuzzle(request.puzzles(i));
       SetError(error, static_cast<uint32_t>(i), response->add_errors());
     }
   }

@@ -37,6 +37,7 @@ enum class RequestKind {
   kSolve,      // request->solve() is the batch
   kStats,      // a StatsRequest
   kExplain,    // request->explain() is the puzzle
+  kGenerate,   // request->generate() asks for new puzzles (daemon/generate.h)
 };
 
 // Parses one frame body into `request`, reusing the SolveRequest it already holds. A cleared

@@ -15,6 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "daemon/generate.h"
 #include "daemon/log.h"
 #include "proto/sudoku.pb.h"
 #include "solver/solver.h"
@@ -237,6 +238,9 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
     return request.puzzles_size() <= kSolveHerePuzzles &&
            request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
   }
+  // Generates a GenerateRequest's puzzles a chunk at a time, queueing each chunk's response.
+  awaitable<void> RunGenerate(std::shared_ptr<Connection> self, std::unique_ptr<Batch> request);
+  bool HandleGenerate(const std::string& where, std::unique_ptr<Batch> request);
   // Waits until this connection and the daemon are both below their in-flight limits. False
   // when reading stopped meanwhile.
   awaitable<bool> WaitForCapacity();
@@ -410,10 +414,12 @@ bool Server::Connection::HandleFrame(std::string_view body) {
     wake_.cancel();
     return true;
   }
+  if (kind == RequestKind::kGenerate) return HandleGenerate(where, std::move(batch));
   if (kind != RequestKind::kSolve && kind != RequestKind::kExplain) {
     server_.Recycle(std::move(batch));
     Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where + " is a Request with no kind set (expected solve, stats or explain)");
+          where +
+              " is a Request with no kind set (expected solve, stats, explain or generate)");
     return false;
   }
   const wire::SolveRequest& solve = batch->request.solve();
@@ -452,6 +458,78 @@ bool Server::Connection::HandleFrame(std::string_view body) {
                    self->Abort();
                  });
   return true;
+}
+
+bool Server::Connection::HandleGenerate(const std::string& where, std::unique_ptr<Batch> request) {
+  const wire::GenerateRequest& generate = request->request.generate();
+  const std::string refusal = CheckGenerateRequest(generate, server_.options_.max_batch);
+  if (!refusal.empty()) {
+    server_.Recycle(std::move(request));
+    Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST, where + ": " + refusal);
+    return false;
+  }
+  // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
+  request->cost = generate.count();
+  in_flight_ += request->cost;
+  server_.in_flight_ += request->cost;
+  ++solving_;
+  asio::co_spawn(socket_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
+                 [self = shared_from_this()](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+  return true;
+}
+
+awaitable<void> Server::Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connection> self,
+                                                std::unique_ptr<Batch> request) {
+  const wire::GenerateRequest& generate = request->request.generate();
+  size_t unreleased = request->cost;
+  for (uint32_t begin = 0; begin < generate.count();) {
+    if (aborted_ || faulted_ || closed_) break;
+    const uint32_t end = std::min(generate.count(), begin + kGenerateChunk);
+    std::unique_ptr<Batch> chunk = server_.NewBatch();
+    chunk->received = Clock::now();  // a chunk's latency: its generation and its write
+    Batch* job = chunk.get();
+    std::string failure;
+    try {
+      co_await server_.pool_.Run(
+          socket_.get_executor(),
+          [job, &generate, begin, end, cancel = &cancel_] {
+            job->complete = GenerateChunk(generate, begin, end, *cancel,
+                                          job->response.mutable_generate());
+            if (job->complete) {
+              job->frame.clear();
+              wire::AppendFrame(job->response, &job->frame);
+            }
+          },
+          use_awaitable);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    Touch();
+    if (aborted_ || faulted_ || closed_ || (failure.empty() && !job->complete)) {
+      server_.Recycle(std::move(chunk));
+      break;
+    }
+    if (!failure.empty()) {
+      server_.Recycle(std::move(chunk));
+      Fault(wire::ProtocolFault::UNKNOWN, "internal error while generating for request " +
+                                              std::to_string(generate.request_id()) + ": " +
+                                              failure);
+      break;
+    }
+    chunk->cost = end - begin;
+    unreleased -= chunk->cost;
+    queue_.push_back(std::move(chunk));
+    wake_.cancel();
+    begin = end;
+  }
+  --solving_;
+  Release(unreleased);
+  server_.Recycle(std::move(request));
+  wake_.cancel();
 }
 
 awaitable<bool> Server::Connection::WaitForCapacity() {

@@ -59,6 +59,17 @@ std::string Describe(const PuzzleError& error) {
       return Repeat(error, "column", Column(error.position) + 1);
     case PuzzleError::Kind::kBoxRepeat:
       return Repeat(error, "box", Box(error.position) + 1);
+    case PuzzleError::Kind::kCandidate: {
+      const uint32_t digit = error.position % 9 + 1;
+      char buffer[160];
+      std::snprintf(buffer, sizeof buffer,
+                    "bad character %s for candidate %u of %s (expected %u, or . 0 if excluded)",
+                    Quote(error.character).c_str(), digit, CellName(error.position / 9).c_str(),
+                    digit);
+      return buffer;
+    }
+    case PuzzleError::Kind::kNoCandidate:
+      return CellName(error.position / 9) + " has no candidate (all nine digits excluded)";
   }
   return "unknown error";
 }
@@ -183,6 +194,53 @@ PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
   return FirstError(text);
 }
 
+PuzzleError ParseCandidates(std::string_view text, CandidateGrid* grid) noexcept {
+  PuzzleError error;
+  if (text.size() != kCandidateChars) {
+    error.kind = PuzzleError::Kind::kLength;
+    error.found = static_cast<uint32_t>(text.size());
+    return error;
+  }
+  for (uint32_t cell = 0; cell < kCells; ++cell) {
+    uint16_t mask = 0;
+    for (uint32_t d = 0; d < 9; ++d) {
+      const uint32_t position = 9 * cell + d;
+      const char c = text[position];
+      if (c == static_cast<char>('1' + d)) {
+        mask = static_cast<uint16_t>(mask | (1u << d));
+      } else if (c != '.' && c != '0') {
+        error.kind = PuzzleError::Kind::kCandidate;
+        error.character = c;
+        error.position = position;
+        return error;
+      }
+    }
+    if (mask == 0) {
+      error.kind = PuzzleError::Kind::kNoCandidate;
+      error.position = 9 * cell;
+      return error;
+    }
+    (*grid)[cell] = mask;
+  }
+  return error;
+}
+
+PuzzleError CheckPuzzle(std::string_view text) noexcept {
+  if (text.size() == kCandidateChars) {
+    CandidateGrid candidates;
+    return ParseCandidates(text, &candidates);
+  }
+  Grid grid;
+  return ParsePuzzle(text, &grid);
+}
+
+Result SolveCandidates(const CandidateGrid& grid, Limits limits) noexcept {
+  Result result;
+  if (limits.max_solutions == 0) limits.max_solutions = 1;
+  ActiveKernel().solve_candidates(grid, limits, &result);
+  return result;
+}
+
 Result SolveGrid(const Grid& grid, Limits limits) noexcept {
   Result result;
   if (limits.max_solutions == 0) limits.max_solutions = 1;
@@ -191,6 +249,16 @@ Result SolveGrid(const Grid& grid, Limits limits) noexcept {
 }
 
 Result Solve(std::string_view text, Limits limits) noexcept {
+  if (text.size() == kCandidateChars) {
+    CandidateGrid candidates;
+    if (PuzzleError error = ParseCandidates(text, &candidates)) {
+      Result result;
+      result.verdict = Verdict::kInvalid;
+      result.error = error;
+      return result;
+    }
+    return SolveCandidates(candidates, limits);
+  }
   Grid grid;
   if (PuzzleError error = ParsePuzzle(text, &grid)) {
     Result result;

@@ -76,6 +76,26 @@ void AddRow(std::string_view line, uint64_t number, size_t row, PuzzleRecord* re
 
 std::string LineText(uint64_t line) { return "line " + std::to_string(line); }
 
+bool IsPuzzleLength(size_t length) { return length == kCells || length == kCandidateChars; }
+
+// The names a CSV header may give the puzzle column, lower case.
+constexpr std::string_view kPuzzleColumnNames[] = {"puzzle", "puzzles", "quizzes",
+                                                   "quiz",   "grid",    "sudoku"};
+
+bool IsPuzzleColumnName(std::string_view name) {
+  while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
+  while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+  for (const std::string_view known : kPuzzleColumnNames) {
+    if (known.size() == name.size() &&
+        std::equal(known.begin(), known.end(), name.begin(), [](char a, char b) {
+          return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // Splits the stream into lines through one fixed buffer. Reads what the stream has ready rather
@@ -176,6 +196,14 @@ std::string Describe(const LayoutError& error) {
     case LayoutError::Kind::kLineTooLong:
       return "line of " + found + " characters is too long (the limit is " +
              std::to_string(PuzzleReader::kMaxLineBytes) + ")";
+    case LayoutError::Kind::kCsvNoPuzzleColumn:
+      return "CSV header has no puzzle column (expected one named puzzle, puzzles, quizzes, quiz, "
+             "grid or sudoku)";
+    case LayoutError::Kind::kCsvMissingField:
+      return "expected the puzzle in field " + std::to_string(error.field) + ", found " + found +
+             (error.found == 1 ? " field" : " fields");
+    case LayoutError::Kind::kCsvUnterminatedQuote:
+      return "unterminated quote in CSV field " + std::to_string(error.field);
   }
   return "unknown layout error";
 }
@@ -184,7 +212,42 @@ CellSource PuzzleRecord::Source(int cell) const {
   if (layout == Layout::kGrid) {
     return {row_lines[static_cast<size_t>(cell) / kRowCells], columns[static_cast<size_t>(cell)]};
   }
-  return {first_line, static_cast<uint32_t>(cell + 1)};
+  return {first_line, column_offset + static_cast<uint32_t>(cell + 1)};
+}
+
+const char* Name(InputFormat format) {
+  switch (format) {
+    case InputFormat::kAuto: return "auto";
+    case InputFormat::kText: return "text";
+    case InputFormat::kSdm: return "sdm";
+    case InputFormat::kSdk: return "sdk";
+    case InputFormat::kCsv: return "csv";
+  }
+  return "unknown";
+}
+
+bool ParseInputFormat(std::string_view name, InputFormat* format) {
+  for (const InputFormat f : {InputFormat::kAuto, InputFormat::kText, InputFormat::kSdm,
+                              InputFormat::kSdk, InputFormat::kCsv}) {
+    if (name == Name(f)) {
+      *format = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+InputFormat FormatOfFileName(std::string_view name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || name.find('/', dot) != std::string_view::npos) {
+    return InputFormat::kAuto;
+  }
+  std::string extension(name.substr(dot + 1));
+  for (char& c : extension) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  if (extension == "sdm") return InputFormat::kSdm;
+  if (extension == "sdk") return InputFormat::kSdk;
+  if (extension == "csv") return InputFormat::kCsv;
+  return InputFormat::kAuto;
 }
 
 std::string LocateCell(const PuzzleRecord& record, int cell) {
@@ -196,7 +259,7 @@ std::string LocateRecord(const PuzzleRecord& record) { return LineText(record.fi
 
 std::string Locate(const PuzzleRecord& record, const PuzzleError& error) {
   if (error.kind == PuzzleError::Kind::kNone || error.kind == PuzzleError::Kind::kLength ||
-      error.position >= kCells) {
+      error.position >= record.size) {
     return LocateRecord(record);
   }
   return LocateCell(record, static_cast<int>(error.position));
@@ -204,7 +267,8 @@ std::string Locate(const PuzzleRecord& record, const PuzzleError& error) {
 
 std::string Locate(const LayoutError& error) { return LineText(error.line); }
 
-PuzzleReader::PuzzleReader(std::istream* in) : source_(std::make_unique<LineSource>(in)) {}
+PuzzleReader::PuzzleReader(std::istream* in, InputFormat format)
+    : source_(std::make_unique<LineSource>(in)), format_(format) {}
 
 PuzzleReader::~PuzzleReader() = default;
 
@@ -212,6 +276,10 @@ uint64_t PuzzleReader::lines() const { return source_->lines(); }
 
 bool PuzzleReader::Next(PuzzleRecord* record) {
   record->error = {};
+  record->size = kCells;
+  record->column_offset = 0;
+  if (csv_stopped_) return false;
+  if (format_ == InputFormat::kCsv && csv_header_done_) return NextCsv(record, nullptr);
   // Rows of the open grid so far (0 = no grid open). A line inside a grid that is not a row
   // still takes a row's place, so that one mistyped row spoils one grid, not the puzzles after.
   size_t rows = 0;
@@ -238,20 +306,28 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
       const LineShape shape = Shape(line);
       if (rows == 0) {
         if (shape.blank || shape.comment) continue;
-        if (shape.length == kCells) {
+        if (format_ == InputFormat::kAuto) {
+          format_ = line.find(',') != std::string_view::npos ? InputFormat::kCsv
+                                                              : InputFormat::kText;
+        }
+        if (format_ == InputFormat::kCsv) return NextCsv(record, &line);
+        const bool lines_allowed = format_ != InputFormat::kSdk;
+        if (lines_allowed && IsPuzzleLength(shape.length) &&
+            (shape.length == kCells || !shape.separated)) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
-          std::memcpy(record->cells.data(), line.data(), kCells);
+          record->size = static_cast<uint16_t>(shape.length);
+          std::memcpy(record->cells.data(), line.data(), shape.length);
           return true;
         }
-        if (IsRuler(shape)) continue;  // e.g. the border above a grid
-        if (!IsRow(shape)) {
+        if (IsRuler(shape) && format_ != InputFormat::kSdm) continue;  // e.g. above a grid
+        if (!IsRow(shape) || format_ == InputFormat::kSdm) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
-          if (shape.separated) {
-            fail(LayoutError::Kind::kRowLength, number, shape.cells);
-          } else {
+          if (format_ == InputFormat::kSdm || (!shape.separated && lines_allowed)) {
             fail(LayoutError::Kind::kLineLength, number, shape.length);
+          } else {
+            fail(LayoutError::Kind::kRowLength, number, shape.cells);
           }
           return true;
         }
@@ -275,6 +351,91 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
   if (rows == 0) return false;
   fail(LayoutError::Kind::kGridEnds, last_row_line, rows);
   return true;
+}
+
+bool PuzzleReader::NextCsv(PuzzleRecord* record, const std::string_view* pending) {
+  record->layout = PuzzleRecord::Layout::kLine;
+  auto fail = [record](LayoutError::Kind kind, uint64_t line, size_t found, size_t field) {
+    record->error = {kind, line, static_cast<uint32_t>(found), static_cast<uint32_t>(field)};
+    return true;
+  };
+  std::string_view line;
+  if (pending != nullptr) line = *pending;
+  for (bool have = pending != nullptr;; have = false) {
+    if (!have) {
+      std::string_view raw;
+      size_t length = 0;
+      if (!source_->Next(&raw, &length)) return false;
+      if (length > kMaxLineBytes) {
+        record->first_line = source_->lines();
+        return fail(LayoutError::Kind::kLineTooLong, source_->lines(), length, 0);
+      }
+      line = TrimRight(raw);
+      if (line.empty() || line[0] == '#') continue;
+    }
+    const uint64_t number = source_->lines();
+    record->first_line = number;
+    size_t skipped = 0;  // a byte-order mark before the header
+    if (!csv_header_done_ && line.substr(0, 3) == "\xEF\xBB\xBF") skipped = 3;
+
+    // Split into fields; a quoted field keeps the characters inside its quotes.
+    fields_.clear();
+    size_t at = skipped;
+    for (;;) {
+      CsvField field;
+      if (at < line.size() && line[at] == '"') {
+        size_t close = at + 1;
+        while (close < line.size() &&
+               (line[close] != '"' || (close + 1 < line.size() && line[close + 1] == '"'))) {
+          close += line[close] == '"' ? 2 : 1;
+        }
+        if (close >= line.size()) {
+          return fail(LayoutError::Kind::kCsvUnterminatedQuote, number, 0, fields_.size() + 1);
+        }
+        field = {static_cast<uint32_t>(at + 1), static_cast<uint32_t>(close)};
+        at = close + 1;
+        while (at < line.size() && line[at] != ',') ++at;  // anything after the quote is ignored
+      } else {
+        const size_t comma = std::min(line.find(',', at), line.size());
+        field = {static_cast<uint32_t>(at), static_cast<uint32_t>(comma)};
+        at = comma;
+      }
+      fields_.push_back(field);
+      if (at >= line.size()) break;
+      ++at;  // the comma
+    }
+
+    if (!csv_header_done_) {
+      csv_header_done_ = true;
+      const auto puzzle = std::find_if(fields_.begin(), fields_.end(), [](const CsvField& f) {
+        return IsPuzzleLength(f.end - f.begin);
+      });
+      if (puzzle == fields_.end()) {
+        const auto named = std::find_if(fields_.begin(), fields_.end(), [&](const CsvField& f) {
+          return IsPuzzleColumnName(line.substr(f.begin, f.end - f.begin));
+        });
+        if (named == fields_.end()) {
+          csv_stopped_ = true;
+          return fail(LayoutError::Kind::kCsvNoPuzzleColumn, number, 0, 0);
+        }
+        csv_column_ = static_cast<uint32_t>(named - fields_.begin());
+        continue;  // a header
+      }
+      csv_column_ = static_cast<uint32_t>(puzzle - fields_.begin());
+    }
+    if (fields_.size() <= csv_column_) {
+      return fail(LayoutError::Kind::kCsvMissingField, number, fields_.size(), csv_column_ + 1);
+    }
+    const CsvField& field = fields_[csv_column_];
+    const size_t size = field.end - field.begin;
+    if (!IsPuzzleLength(size)) {
+      return fail(LayoutError::Kind::kLineLength, number, size, 0);
+    }
+    record->size = static_cast<uint16_t>(size);
+    record->column_offset = field.begin;
+    std::memcpy(record->cells.data(), line.data() + field.begin, size);
+    return true;
+  }
 }
 
 }  // namespace sudoku

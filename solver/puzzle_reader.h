@@ -11,7 +11,19 @@
 //     "---------" is a row of nine blanks. Inside a grid, any other line takes a row's place
 //     (spoiling the grid with an error); a blank line, a comment or the end of the input cuts it
 //     short;
-//   - blank lines and lines starting with '#' are skipped outside grids.
+//   - blank lines and lines starting with '#' are skipped outside grids;
+//   - a pencilmark puzzle: one line of exactly 729 characters (solver.h, kCandidateChars).
+// Those are InputFormat::kText. The other formats (chosen by the caller, or by InputFormat::kAuto
+// from the content):
+//   - kSdm: one puzzle per line only (81 or 729 characters), as .sdm collections hold them;
+//   - kSdk: 9-line grids only, as .sdk files (SadMan, SudoCue) hold one, with '#' lines for
+//     author, description and the like before it;
+//   - kCsv: comma-separated values with a puzzle column. The first line is a header when none of
+//     its fields is 81 or 729 characters long, and then names the puzzle column: "puzzle",
+//     "puzzles", "quizzes" (Kaggle's "quizzes,solutions"), "quiz", "grid" or "sudoku", any case.
+//     Without a header, the puzzle column is the first field of 81 or 729 characters. A field
+//     may be quoted, with a doubled quote for a quote inside; it does not span lines.
+//   Blank lines and '#' comments are skipped in every format.
 // The reader checks layout only. What the cells hold (digits, blanks, clashes) is ParsePuzzle's
 // job, and Locate() turns its PuzzleError into a line and column of the input.
 //
@@ -28,6 +40,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "solver/solver.h"
 
@@ -50,10 +63,21 @@ struct LayoutError {
     // A line over kMaxLineBytes. `found` = its length in bytes.
     // "line of 70000 characters is too long (the limit is 65536)"
     kLineTooLong,
+    // A CSV header without a puzzle column; the rest of that input is not read.
+    // "CSV header has no puzzle column (expected one named puzzle, puzzles, quizzes, quiz, grid
+    // or sudoku)"
+    kCsvNoPuzzleColumn,
+    // A CSV row too short to reach the puzzle column. `found` = its fields, `field` = the
+    // puzzle column (1-based). "expected the puzzle in field 2, found 1 field"
+    kCsvMissingField,
+    // A quote opened in field `field` (1-based) and not closed on its line.
+    // "unterminated quote in CSV field 3"
+    kCsvUnterminatedQuote,
   };
   Kind kind = Kind::kNone;
   uint64_t line = 0;
   uint32_t found = 0;
+  uint32_t field = 0;
 
   explicit operator bool() const { return kind != Kind::kNone; }
 };
@@ -71,19 +95,23 @@ struct CellSource {
 struct PuzzleRecord {
   enum class Layout : uint8_t { kLine, kGrid };
 
-  // The 81 cells in row-major order, as written (valid when !error).
-  std::array<char, kCells> cells{};
+  // The cells in row-major order, as written (valid when !error): cells[0, size), 81 of them, or
+  // 729 characters for a pencilmark puzzle.
+  std::array<char, kCandidateChars> cells{};
+  uint16_t size = kCells;
   Layout layout = Layout::kLine;
   // The line of the puzzle, or of the grid's first row.
   uint64_t first_line = 0;
+  // Line records: the column before the puzzle's first character (0, or more for a CSV field).
+  uint32_t column_offset = 0;
   LayoutError error;
   // Grid records only: the line of each row and the column of each cell. Left stale for line
   // records, so that reading one costs no more than copying its 81 characters.
   std::array<uint64_t, 9> row_lines;
   std::array<uint32_t, kCells> columns;
 
-  std::string_view text() const { return {cells.data(), cells.size()}; }
-  // Where cell `cell` (0-80) came from.
+  std::string_view text() const { return {cells.data(), size}; }
+  // Where character `cell` (0-80, or 0-728 for a pencilmark puzzle) came from.
   CellSource Source(int cell) const;
 };
 
@@ -98,12 +126,28 @@ std::string LocateRecord(const PuzzleRecord& record);
 // "line 7": where a layout error is.
 std::string Locate(const LayoutError& error);
 
+// How an input is laid out (see the top of this file).
+enum class InputFormat : uint8_t {
+  kAuto,  // kCsv when the first line that is not blank or a comment has a comma, else kText
+  kText,
+  kSdm,
+  kSdk,
+  kCsv,
+};
+
+// "auto", "text", "sdm", "sdk", "csv".
+const char* Name(InputFormat format);
+// The inverse of Name(); false for anything else.
+bool ParseInputFormat(std::string_view name, InputFormat* format);
+// The format a file name's extension calls for (.sdm, .sdk, .csv, any case), else kAuto.
+InputFormat FormatOfFileName(std::string_view name);
+
 class PuzzleReader {
  public:
   static constexpr size_t kMaxLineBytes = 65536;
 
-  // Reads from `in`, which must outlive the reader.
-  explicit PuzzleReader(std::istream* in);
+  // Reads from `in`, which must outlive the reader, laid out as `format` says.
+  explicit PuzzleReader(std::istream* in, InputFormat format = InputFormat::kAuto);
   ~PuzzleReader();
   PuzzleReader(const PuzzleReader&) = delete;
   PuzzleReader& operator=(const PuzzleReader&) = delete;
@@ -118,7 +162,21 @@ class PuzzleReader {
  private:
   class LineSource;
 
+  // Next() once the input is known to be CSV; `line` is the first line not yet handled, if any.
+  bool NextCsv(PuzzleRecord* record, const std::string_view* line);
+
+  // A CSV field's characters in its line: [begin, end), inside the quotes of a quoted field.
+  struct CsvField {
+    uint32_t begin = 0;
+    uint32_t end = 0;
+  };
+
   std::unique_ptr<LineSource> source_;
+  InputFormat format_;
+  std::vector<CsvField> fields_;  // the current CSV line's, kept for its storage
+  bool csv_header_done_ = false;
+  bool csv_stopped_ = false;   // after kCsvNoPuzzleColumn
+  uint32_t csv_column_ = 0;    // the puzzle column, 0-based
 };
 
 }  // namespace sudoku

@@ -34,6 +34,9 @@ struct PuzzleError {
     kRowRepeat,     // `position` = the second occurrence, `first` = the first, `character` = digit
     kColumnRepeat,  // as kRowRepeat
     kBoxRepeat,     // as kRowRepeat
+    // Pencilmark puzzles (729 characters) only:
+    kCandidate,     // `position` = the offending character, `character` = it
+    kNoCandidate,   // `position` = the cell's first character: every digit is excluded
   };
   Kind kind = Kind::kNone;
   char character = 0;
@@ -52,9 +55,28 @@ std::string Describe(const PuzzleError& error);
 // A puzzle as the kernel takes it: cell i (row-major) is 0 for a blank or the digit 1-9.
 using Grid = std::array<uint8_t, kCells>;
 
+// A pencilmark (candidate) puzzle: 729 characters, nine per cell in row-major order. A cell's
+// k-th character (k = 0-8) is the digit k+1 when that digit is allowed there, or '.' or '0' when
+// it is excluded (tdoku's layout): "123456789" is an open cell, "....5...." a given 5.
+inline constexpr int kCandidateChars = 9 * kCells;
+
+// Candidate masks: bit d of cell i is set when digit d+1 is allowed in cell i (0x1ff: any).
+using CandidateGrid = std::array<uint16_t, kCells>;
+
 // Checks an 81-character puzzle text (digits 1-9; '.', '0', '_', '-' for blanks) and converts it.
 // Returns a falsy PuzzleError on success. Finds the first error in text order.
 PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept;
+
+// Checks a 729-character pencilmark text and converts it. Returns a falsy PuzzleError on
+// success; otherwise the first error in text order: the length, a character that is neither the
+// digit of its place nor '.' or '0', or a cell with every digit excluded. Cells whose one
+// candidate clashes with another's are left to the solver (kUnsolvable), as the candidates may
+// rule out more than givens can.
+PuzzleError ParseCandidates(std::string_view text, CandidateGrid* grid) noexcept;
+
+// ParsePuzzle() or ParseCandidates(), chosen by the text's length (729 = pencilmark), keeping
+// only the error: what a caller reporting an invalid puzzle wants.
+PuzzleError CheckPuzzle(std::string_view text) noexcept;
 
 struct Limits {
   // Stop after this many solutions: 1 = first solution, 2 = uniqueness verdict. 0 acts as 1.
@@ -69,11 +91,15 @@ struct Result {
   PuzzleError error;       // set when verdict == kInvalid
 };
 
-// Parses, validates and solves one puzzle text.
+// Parses, validates and solves one puzzle text: 81 characters, or 729 for a pencilmark puzzle.
 Result Solve(std::string_view text, Limits limits = {}) noexcept;
 
 // Solves an already-validated grid. Givens that clash make it kUnsolvable, never kInvalid.
 Result SolveGrid(const Grid& grid, Limits limits = {}) noexcept;
+
+// Solves from candidate masks. A cell with no candidate, or singles that clash, make it
+// kUnsolvable.
+Result SolveCandidates(const CandidateGrid& grid, Limits limits = {}) noexcept;
 
 // The kernels compiled in, best first, and which one Solve() uses. SUDOKU_FORCE_ISA (e.g.
 // "portable", "sse4.1", "avx2", "avx512") forces one at start-up; an unknown or unsupported name
@@ -82,6 +108,8 @@ struct Kernel {
   const char* name;                                  // "avx512", "avx2", "sse4.1", "portable"
   bool (*supported)();                               // does this CPU run it?
   void (*solve)(const Grid& grid, Limits limits, Result* result);
+  // The same search started from candidate masks instead of givens.
+  void (*solve_candidates)(const CandidateGrid& grid, Limits limits, Result* result) = nullptr;
 };
 const Kernel& ActiveKernel() noexcept;
 // Every kernel compiled in (supported by this CPU or not), best first.

@@ -472,8 +472,8 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   EXPECT_EQ(no_command.status, 2);
   const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
   EXPECT_EQ(unknown.err,
-            "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain, bench; "
-            "see: sudoku-client --help)\n");
+            "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain, generate, "
+            "bench; see: sudoku-client --help)\n");
   EXPECT_EQ(unknown.status, 2);
 }
 

@@ -457,7 +457,8 @@ TEST_F(FaultTest, RequestWithNoKind) {
   WireClient client(daemon_->port());
   client.SendBytes(std::string("\x00", 1));
   ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
-              "frame 1 is a Request with no kind set (expected solve, stats or explain)");
+              "frame 1 is a Request with no kind set (expected solve, stats, explain or "
+              "generate)");
 }
 
 TEST_F(FaultTest, RequestWithOnlyUnknownFields) {
@@ -466,7 +467,8 @@ TEST_F(FaultTest, RequestWithOnlyUnknownFields) {
   // Field 9, varint 1: a newer client's request kind this daemon does not know.
   client.SendBytes(std::string("\x02\x48\x01", 3));
   ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
-              "frame 1 is a Request with no kind set (expected solve, stats or explain)");
+              "frame 1 is a Request with no kind set (expected solve, stats, explain or "
+              "generate)");
 }
 
 TEST_F(FaultTest, BatchOverTheLimit) {

@@ -1,0 +1,268 @@
+#include "client/generate_command.h"
+
+#include <utility>  // before Asio: asio issue 944
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <random>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/program_options.hpp>
+
+#include "client/client_error.h"
+#include "client/connection.h"
+#include "client/solve_command.h"
+#include "proto/framing.h"
+#include "solver/generator.h"
+
+namespace sudoku::client {
+namespace {
+
+namespace asio = boost::asio;
+namespace po = boost::program_options;
+
+// A count this large takes hours even at the daemon's pace; more is surely a typo.
+constexpr uint64_t kMaxCount = 100'000'000;
+
+constexpr const char* kUsage = R"(usage: sudoku-client generate [options]
+
+Asks sudokud for new puzzles, each with exactly one solution (checked by the solver), and writes
+them to standard output, one per line: 81 characters, '1'-'9' for clues and '.' for blanks.
+The same --seed and options always give the same puzzles. A summary goes to standard error.
+Exit status: 0 when every puzzle was made, 1 when some could not be (standard error says why),
+2 on a usage or connection error.
+
+Options)";
+
+std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+uint64_t ParseNumber(const char* flag, const std::string& text, uint64_t min, uint64_t max) {
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min ||
+      value > max) {
+    throw ClientError(std::string(flag) + " expects a whole number from " + std::to_string(min) +
+                      " to " + std::to_string(max) + ", got " + Quoted(text));
+  }
+  return value;
+}
+
+struct GenerateSummary {
+  uint64_t generated = 0;
+  uint64_t failed = 0;
+  uint64_t short_of_target = 0;  // generated with more clues than --clues
+  uint32_t fewest = 0, most = 0;
+  uint64_t clue_total = 0;
+};
+
+// Sends the requests one after another and writes each response's puzzles as it arrives. One
+// request at a time is enough: the daemon streams a request's chunks without waiting for us.
+asio::awaitable<void> Generate(const GenerateCommandOptions& options, uint64_t seed,
+                               std::ostream& out, std::ostream& err, GenerateSummary* summary) {
+  Connection connection(co_await asio::this_coro::executor, options.endpoint);
+  co_await connection.Connect();
+  const std::string peer = connection.PeerName();
+  wire::Request request;
+  wire::GenerateRequest* generate = request.mutable_generate();
+  generate->set_seed(seed);
+  generate->set_clues(options.clues);
+  generate->set_symmetric(options.symmetric);
+  generate->set_minimal(options.minimal);
+  // wire::Level mirrors logic::Level value for value (static_asserts in daemon/generate.cc).
+  if (options.difficulty) generate->set_difficulty(static_cast<wire::Level>(*options.difficulty));
+  std::string frame;
+  std::string lines;
+  wire::Response response;
+  uint64_t id = 0;
+  for (uint64_t first = 0; first < options.count; first += kRequestPuzzles, ++id) {
+    const auto count = static_cast<uint32_t>(std::min(kRequestPuzzles, options.count - first));
+    generate->set_request_id(id);
+    generate->set_first_index(first);
+    generate->set_count(count);
+    frame.clear();
+    wire::AppendFrame(request, &frame);
+    co_await connection.Send(frame);
+    uint32_t next = 0;
+    for (bool last = false; !last;) {
+      if (!co_await connection.Receive(&response)) {
+        throw ClientError(peer + " closed the connection before the end of generate request " +
+                          std::to_string(id) + " (see its log)");
+      }
+      if (response.has_fault()) throw ClientError(DescribeFault(peer, response.fault()));
+      const wire::GenerateResponse& chunk = response.generate();
+      const auto bad = [&](const std::string& what) {
+        return ClientError("bad response from " + peer + ": " + what);
+      };
+      if (!response.has_generate()) throw bad("neither generated puzzles nor a fault");
+      if (chunk.request_id() != id || chunk.first() != next || chunk.covered() > count - next) {
+        throw bad("generate response for request " + std::to_string(chunk.request_id()) +
+                  ", puzzles " + std::to_string(chunk.first()) + "+" +
+                  std::to_string(chunk.covered()) + " when request " + std::to_string(id) +
+                  ", puzzle " + std::to_string(next) + " was due");
+      }
+      const auto made = static_cast<size_t>(chunk.clues_size());
+      if (chunk.puzzles().size() != made * kCells ||
+          made + static_cast<size_t>(chunk.failures_size()) != chunk.covered()) {
+        throw bad(std::to_string(chunk.puzzles().size()) + " puzzle bytes, " +
+                  std::to_string(made) + " clue counts and " +
+                  std::to_string(chunk.failures_size()) + " failures for " +
+                  std::to_string(chunk.covered()) + " puzzles");
+      }
+      lines.clear();
+      for (size_t i = 0; i < made; ++i) {
+        lines.append(chunk.puzzles(), i * kCells, kCells);
+        lines.push_back('\n');
+        const uint32_t clues = chunk.clues(static_cast<int>(i));
+        summary->fewest = summary->generated == 0 ? clues : std::min(summary->fewest, clues);
+        summary->most = std::max(summary->most, clues);
+        summary->clue_total += clues;
+        ++summary->generated;
+        if (options.clues != 0 && clues > options.clues) ++summary->short_of_target;
+      }
+      out << lines;
+      for (const auto& failure : chunk.failures()) {
+        ++summary->failed;
+        err << "sudoku-client: puzzle " << first + failure.index() + 1 << ": " << failure.message()
+            << "\n";
+      }
+      next += chunk.covered();
+      last = chunk.last();
+      if (last && next != count) {
+        throw bad("generate request " + std::to_string(id) + " ended after " +
+                  std::to_string(next) + " of " + std::to_string(count) + " puzzles");
+      }
+    }
+  }
+  connection.Close();
+}
+
+std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
+                          const GenerateSummary& summary, double seconds) {
+  char text[512];
+  const double mean =
+      summary.generated > 0 ? static_cast<double>(summary.clue_total) / summary.generated : 0;
+  std::snprintf(text, sizeof text,
+                "generated %llu, failed %llu, seed %llu, clues %u-%u (mean %.1f), %.3f s, "
+                "%.0f puzzles/s",
+                static_cast<unsigned long long>(summary.generated),
+                static_cast<unsigned long long>(summary.failed),
+                static_cast<unsigned long long>(seed), summary.fewest, summary.most, mean, seconds,
+                seconds > 0 ? static_cast<double>(summary.generated) / seconds : 0.0);
+  std::string line = text;
+  if (summary.short_of_target > 0) {
+    line += "\n--clues " + std::to_string(options.clues) + " not reached for " +
+            std::to_string(summary.short_of_target) + " puzzles: they keep as few clues as " +
+            "removal got to (the most: " + std::to_string(summary.most) + ")";
+  }
+  return line;
+}
+
+}  // namespace
+
+bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandOptions* options,
+                          std::ostream& out) {
+  std::vector<std::string> connect;
+  std::string count = "1", seed, clues, difficulty;
+  po::options_description flags(kUsage);
+  flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
+                      "where sudokud listens (default 127.0.0.1:9810)")(
+      "count", po::value(&count)->value_name("N"), "puzzles to make (default 1)")(
+      "difficulty", po::value(&difficulty)->value_name("LEVEL"),
+      "only puzzles of this level, as rated by the logical solver: simple, easy, "
+      "intermediate or expert (QQWing's scale)")(
+      "clues", po::value(&clues)->value_name("K"),
+      "remove clues down to K (17-81), or as close as removal gets")(
+      "symmetric", "clues symmetric about the centre (180-degree rotation)")(
+      "minimal", "no clue can be removed without a second solution appearing")(
+      "seed", po::value(&seed)->value_name("S"),
+      "seed of the puzzle sequence (default: a random one, shown in the summary)")(
+      "help,h", "print this help");
+  std::vector<std::string> extra;
+  po::options_description hidden;
+  hidden.add_options()("extra", po::value(&extra));
+  po::options_description all;
+  all.add(flags).add(hidden);
+  po::positional_options_description positional;
+  positional.add("extra", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw ClientError(std::string(error.what()) + " (see: sudoku-client generate --help)");
+  }
+  if (values.count("help")) {
+    out << flags << "\n";
+    return false;
+  }
+  if (!extra.empty()) {
+    throw ClientError("generate takes no arguments besides its options, got " + Quoted(extra[0]) +
+                      " (see: sudoku-client generate --help)");
+  }
+  const std::vector<Endpoint> endpoints = ParseEndpoints(connect);
+  if (endpoints.size() != 1) {
+    throw ClientError("generate uses one daemon; --connect names " +
+                      std::to_string(endpoints.size()));
+  }
+  options->endpoint = endpoints[0];
+  options->count = ParseNumber("--count", count, 1, kMaxCount);
+  if (values.count("seed")) options->seed = ParseNumber("--seed", seed, 0, UINT64_MAX);
+  if (values.count("clues")) {
+    options->clues = static_cast<uint32_t>(ParseNumber("--clues", clues, kMinClues, kCells));
+  }
+  options->symmetric = values.count("symmetric") > 0;
+  options->minimal = values.count("minimal") > 0;
+  if (values.count("difficulty")) {
+    options->difficulty = logic::ParseLevel(difficulty);
+    if (!options->difficulty) {
+      throw ClientError("--difficulty expects simple, easy, intermediate or expert, got " +
+                        Quoted(difficulty));
+    }
+  }
+  return true;
+}
+
+int RunGenerate(const GenerateCommandOptions& options, std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t seed = options.seed
+                            ? *options.seed
+                            : std::random_device{}() * 0x100000000ULL + std::random_device{}();
+  GenerateSummary summary;
+  try {
+    asio::io_context io(1);
+    std::exception_ptr failure;
+    asio::co_spawn(io, Generate(options, seed, out, err, &summary),
+                   [&failure](std::exception_ptr error) { failure = error; });
+    io.run();
+    out.flush();
+    if (failure) std::rethrow_exception(failure);
+  } catch (const ClientError& error) {
+    out.flush();
+    err << "sudoku-client: " << error.what() << "\n";
+    return kExitError;
+  } catch (const std::exception& error) {
+    out.flush();
+    err << "sudoku-client: internal error: " << error.what() << "\n";
+    return kExitError;
+  }
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  err << FormatSummary(options, seed, summary, seconds.count()) << "\n";
+  return summary.failed > 0 ? kExitUnsolved : kExitSolved;
+}
+
+int GenerateMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  GenerateCommandOptions options;
+  try {
+    if (!ParseGenerateOptions(args, &options, out)) return kExitSolved;
+  } catch (const ClientError& error) {
+    err << "sudoku-client: " << error.what() << "\n";
+    return kExitError;
+  }
+  return RunGenerate(options, out, err);
+}
+
+}  // namespace sudoku::client

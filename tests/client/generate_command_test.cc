@@ -1,0 +1,201 @@
+// `sudoku-client generate`: option parsing with every usage error's exact message, and runs
+// against a real sudokud (the puzzles checked unique by the solver, the seed reproducing them).
+#include "client/generate_command.h"
+
+#include <signal.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "client/client_error.h"
+#include "solver/logic.h"
+#include "solver/solver.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::client {
+namespace {
+
+GenerateCommandOptions Parse(const std::vector<std::string>& args) {
+  GenerateCommandOptions options;
+  std::ostringstream out;
+  EXPECT_TRUE(ParseGenerateOptions(args, &options, out));
+  return options;
+}
+
+std::string UsageError(const std::vector<std::string>& args) {
+  GenerateCommandOptions options;
+  std::ostringstream out;
+  try {
+    ParseGenerateOptions(args, &options, out);
+  } catch (const ClientError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(GenerateOptions, Defaults) {
+  const GenerateCommandOptions options = Parse({});
+  EXPECT_EQ(options.endpoint.ToString(), "127.0.0.1:9810");
+  EXPECT_EQ(options.count, 1u);
+  EXPECT_FALSE(options.seed);
+  EXPECT_EQ(options.clues, 0u);
+  EXPECT_FALSE(options.symmetric);
+  EXPECT_FALSE(options.minimal);
+  EXPECT_FALSE(options.difficulty);
+}
+
+TEST(GenerateOptions, EveryFlag) {
+  const GenerateCommandOptions options =
+      Parse({"--connect", "[::1]:7000", "--count", "12", "--seed", "18446744073709551615",
+             "--clues", "25", "--symmetric", "--minimal", "--difficulty", "intermediate"});
+  EXPECT_EQ(options.endpoint.ToString(), "[::1]:7000");
+  EXPECT_EQ(options.count, 12u);
+  EXPECT_EQ(options.seed, 18446744073709551615u);
+  EXPECT_EQ(options.clues, 25u);
+  EXPECT_TRUE(options.symmetric);
+  EXPECT_TRUE(options.minimal);
+  EXPECT_EQ(options.difficulty, logic::Level::kIntermediate);
+}
+
+TEST(GenerateOptions, HelpPrintsUsage) {
+  GenerateCommandOptions options;
+  std::ostringstream out;
+  EXPECT_FALSE(ParseGenerateOptions({"--help"}, &options, out));
+  EXPECT_NE(out.str().find("usage: sudoku-client generate [options]"), std::string::npos);
+}
+
+TEST(GenerateOptions, UsageErrors) {
+  EXPECT_EQ(UsageError({"--count", "0"}),
+            "--count expects a whole number from 1 to 100000000, got '0'");
+  EXPECT_EQ(UsageError({"--count", "ten"}),
+            "--count expects a whole number from 1 to 100000000, got 'ten'");
+  EXPECT_EQ(UsageError({"--clues", "16"}),
+            "--clues expects a whole number from 17 to 81, got '16'");
+  EXPECT_EQ(UsageError({"--seed", "-1"}),
+            "--seed expects a whole number from 0 to 18446744073709551615, got '-1'");
+  EXPECT_EQ(UsageError({"--difficulty", "hard"}),
+            "--difficulty expects simple, easy, intermediate or expert, got 'hard'");
+  EXPECT_EQ(UsageError({"--connect", "a:1,b:2"}), "generate uses one daemon; --connect names 2");
+  EXPECT_EQ(UsageError({"--frobnicate"}),
+            "unrecognised option '--frobnicate' (see: sudoku-client generate --help)");
+  EXPECT_EQ(UsageError({"extra"}),
+            "generate takes no arguments besides its options, got 'extra' (see: "
+            "sudoku-client generate --help)");
+}
+
+// ---- against a real daemon ----
+
+class GenerateRun : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    daemon_ = new testing::DaemonProcess({"--listen", "127.0.0.1:0", "--threads", "2"});
+  }
+  static void TearDownTestSuite() {
+    daemon_->Signal(SIGTERM);
+    EXPECT_EQ(daemon_->Wait(), 0) << daemon_->Log();
+    delete daemon_;
+    daemon_ = nullptr;
+  }
+
+  struct Run {
+    int status = -1;
+    std::vector<std::string> lines;
+    std::string err;
+  };
+  static Run Generate(std::vector<std::string> args) {
+    args.push_back("--connect");
+    args.push_back("127.0.0.1:" + std::to_string(daemon_->port()));
+    std::ostringstream out, err;
+    Run run;
+    run.status = GenerateMain(args, out, err);
+    std::istringstream in(out.str());
+    for (std::string line; std::getline(in, line);) run.lines.push_back(line);
+    run.err = err.str();
+    return run;
+  }
+
+  static testing::DaemonProcess* daemon_;
+};
+
+testing::DaemonProcess* GenerateRun::daemon_ = nullptr;
+
+void ExpectUnique(const std::vector<std::string>& puzzles) {
+  for (const std::string& puzzle : puzzles) {
+    ASSERT_EQ(puzzle.size(), static_cast<size_t>(kCells));
+    EXPECT_EQ(Solve(puzzle, {.max_solutions = 2}).verdict, Verdict::kSolved) << puzzle;
+  }
+}
+
+TEST_F(GenerateRun, WritesUniquePuzzlesAndTheSeedReproducesThem) {
+  const Run first = Generate({"--count", "150", "--seed", "4"});
+  EXPECT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(first.lines.size(), 150u);
+  ExpectUnique(first.lines);
+  EXPECT_EQ(first.err.rfind("generated 150, failed 0, seed 4, clues ", 0), 0u) << first.err;
+  const Run again = Generate({"--count", "150", "--seed", "4"});
+  EXPECT_EQ(again.lines, first.lines);
+}
+
+TEST_F(GenerateRun, CutsLargeCountsIntoRequestsWithoutChangingThePuzzles) {
+  const Run whole = Generate({"--count", std::to_string(kRequestPuzzles + 3), "--seed", "6"});
+  EXPECT_EQ(whole.status, 0) << whole.err;
+  ASSERT_EQ(whole.lines.size(), kRequestPuzzles + 3);
+  ExpectUnique(whole.lines);
+  // Each puzzle depends on the seed and its number only: the first ones are the same alone.
+  const Run few = Generate({"--count", "3", "--seed", "6"});
+  EXPECT_EQ(few.lines, std::vector<std::string>(whole.lines.begin(), whole.lines.begin() + 3));
+}
+
+TEST_F(GenerateRun, MakesTheLevelAsked) {
+  const Run run = Generate({"--count", "8", "--seed", "2", "--difficulty", "easy"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(run.lines.size(), 8u);
+  ExpectUnique(run.lines);
+  for (const std::string& line : run.lines) {
+    Grid grid;
+    ASSERT_FALSE(ParsePuzzle(line, &grid));
+    EXPECT_EQ(logic::Rate(grid).level, logic::Level::kEasy) << line;
+  }
+}
+
+TEST_F(GenerateRun, SymmetricPuzzles) {
+  const Run run = Generate({"--count", "10", "--seed", "3", "--symmetric"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(run.lines.size(), 10u);
+  ExpectUnique(run.lines);
+  for (const std::string& line : run.lines) {
+    for (int cell = 0; cell < kCells; ++cell) {
+      EXPECT_EQ(line[cell] == '.', line[kCells - 1 - cell] == '.') << line;
+    }
+  }
+}
+
+TEST_F(GenerateRun, SaysWhenTheClueTargetIsNotReached) {
+  const Run run = Generate({"--count", "2", "--seed", "3", "--clues", "17"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(run.lines.size(), 2u);
+  ExpectUnique(run.lines);
+  EXPECT_NE(run.err.find("\n--clues 17 not reached for 2 puzzles: they keep as few clues as "
+                         "removal got to (the most: "),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(GenerateRun, ReportsPuzzlesThatCannotBeMade) {
+  const Run run = Generate({"--count", "2", "--seed", "3", "--clues", "70", "--minimal"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_TRUE(run.lines.empty());
+  EXPECT_EQ(run.err.rfind(
+                "sudoku-client: puzzle 1: no minimal and 70-clue puzzle found in 2000 attempts\n"
+                "sudoku-client: puzzle 2: no minimal and 70-clue puzzle found in 2000 attempts\n"
+                "generated 0, failed 2, seed 3, clues 0-0 (mean 0.0), ",
+                0),
+            0u)
+      << run.err;
+}
+
+}  // namespace
+}  // namespace sudoku::client

@@ -1,0 +1,231 @@
+// The client's output formats (--format line|grid|json|csv) with their exact text, each read back
+// (grid and CSV by PuzzleReader, JSON by Boost.PropertyTree) to the same puzzles and results,
+// and solve's --format and --input-format flags end to end.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <gtest/gtest.h>
+
+#include "client/client_error.h"
+#include "client/result_format.h"
+#include "client/solve_command.h"
+#include "tests/client/fake_daemon.h"
+
+namespace sudoku::client {
+namespace {
+
+const std::string kPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const std::string kSolution =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const std::string kBad = kPuzzle.substr(0, 80) + "\"";
+
+const std::string kInput = kPuzzle + "\n" + kPuzzle + "\nshort\n" + kBad + "\n";
+
+// One of each result: solved, multiple, a layout error, invalid (a quote, for the escapes).
+std::string Format(OutputFormat format) {
+  std::istringstream in(kInput);
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  EXPECT_TRUE(batcher.Fill(0, &batch));
+  wire::SolveResponse response;
+  response.add_verdicts(wire::SOLVED);
+  response.add_verdicts(wire::MULTIPLE);
+  response.add_verdicts(wire::INVALID);
+  response.add_solution_counts(1);
+  response.add_solution_counts(2);
+  response.add_solution_counts(0);
+  response.add_guesses(0);
+  response.add_guesses(3);
+  response.add_guesses(0);
+  response.set_solutions(kSolution + kSolution);
+  wire::PuzzleError* error = response.add_errors();
+  error->set_index(2);
+  error->set_position(81);
+  error->set_message("bad character '\"' (expected 1-9, or . 0 _ - for a blank)");
+  Summary summary;
+  std::string out = OutputHeader(format);
+  AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, format);
+  return out;
+}
+
+std::vector<PuzzleRecord> Read(const std::string& text, InputFormat format) {
+  std::istringstream in(text);
+  PuzzleReader reader(&in, format);
+  std::vector<PuzzleRecord> records;
+  PuzzleRecord record;
+  while (reader.Next(&record)) records.push_back(record);
+  return records;
+}
+
+TEST(OutputFormat, Names) {
+  for (const OutputFormat f :
+       {OutputFormat::kLine, OutputFormat::kGrid, OutputFormat::kJson, OutputFormat::kCsv}) {
+    OutputFormat parsed = OutputFormat::kLine;
+    ASSERT_TRUE(ParseOutputFormat(Name(f), &parsed));
+    EXPECT_EQ(parsed, f);
+  }
+  OutputFormat unchanged = OutputFormat::kJson;
+  EXPECT_FALSE(ParseOutputFormat("xml", &unchanged));
+  EXPECT_EQ(unchanged, OutputFormat::kJson);
+  EXPECT_EQ(OutputHeader(OutputFormat::kCsv), "puzzle,solution,verdict,error,rating\n");
+  EXPECT_EQ(OutputHeader(OutputFormat::kJson), "");
+}
+
+TEST(OutputFormat, LineIsTheDefault) {
+  EXPECT_EQ(Format(OutputFormat::kLine),
+            kSolution +
+                "\nmultiple\ninvalid: line 3: expected 81 cells, found 5\n"
+                "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a "
+                "blank)\n");
+}
+
+TEST(OutputFormat, GridDrawsTheBoxesAndReadsBack) {
+  const std::string out = Format(OutputFormat::kGrid);
+  EXPECT_EQ(out.substr(0, 4 * 26),
+            "+-------+-------+-------+\n"
+            "| 5 3 4 | 6 7 8 | 9 1 2 |\n"
+            "| 6 7 2 | 1 9 5 | 3 4 8 |\n"
+            "| 1 9 8 | 3 4 2 | 5 6 7 |\n");
+  EXPECT_NE(out.find("| 3 4 5 | 2 8 6 | 1 7 9 |\n+-------+-------+-------+\n\nmultiple\n\n"),
+            std::string::npos);
+  // Read back: the solution again; the other results are lines the reader reports.
+  const auto records = Read(out, InputFormat::kAuto);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].text(), kSolution);
+  EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
+}
+
+TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
+  const std::string out = Format(OutputFormat::kJson);
+  std::istringstream lines(out);
+  std::vector<std::string> objects;
+  for (std::string line; std::getline(lines, line);) objects.push_back(line);
+  ASSERT_EQ(objects.size(), 4u);
+  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kPuzzle + "\",\"verdict\":\"solved\",\"solution\":\"" +
+                            kSolution + "\",\"solutions\":1,\"guesses\":0}");
+  EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kPuzzle +
+                            "\",\"verdict\":\"multiple\",\"solutions\":2,\"guesses\":3}");
+  EXPECT_EQ(objects[2],
+            "{\"verdict\":\"invalid\",\"error\":\"line 3: expected 81 cells, found 5\"}");
+  // Read back by a JSON parser: the same puzzles and results.
+  std::vector<boost::property_tree::ptree> parsed;
+  for (const std::string& object : objects) {
+    std::istringstream in(object);
+    boost::property_tree::ptree tree;
+    boost::property_tree::read_json(in, tree);
+    parsed.push_back(tree);
+  }
+  EXPECT_EQ(parsed[0].get<std::string>("solution"), kSolution);
+  EXPECT_EQ(parsed[0].get<int>("solutions"), 1);
+  EXPECT_EQ(parsed[1].get<std::string>("verdict"), "multiple");
+  EXPECT_EQ(parsed[1].get<int>("guesses"), 3);
+  EXPECT_EQ(parsed[3].get<std::string>("puzzle"), kBad);
+  EXPECT_EQ(parsed[3].get<std::string>("error"),
+            "line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a blank)");
+}
+
+TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
+  const std::string out = Format(OutputFormat::kCsv);
+  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution +
+                     ",solved,,\n" + kPuzzle + ",,multiple,,\n" +
+                     ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
+                     "\"" +
+                     kPuzzle.substr(0, 80) +
+                     "\"\"\",,invalid,\"line 4, column 81: bad character '\"\"' (expected 1-9, "
+                     "or . 0 _ - for a blank)\",\n");
+  const auto records = Read(out, InputFormat::kAuto);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[1].text(), kPuzzle);
+  // The row of a puzzle that could not be read has no puzzle to give back.
+  EXPECT_EQ(Describe(records[2].error), "expected 81 cells, found 0");
+}
+
+TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
+  std::string marks;
+  for (const char c : kPuzzle) {
+    for (int d = 1; d <= 9; ++d) {
+      marks += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
+    }
+  }
+  std::istringstream in(kPuzzle + "\n" + marks + "\n");
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  wire::SolveResponse response;
+  for (int i = 0; i < 2; ++i) {
+    response.add_verdicts(wire::SOLVED);
+    response.add_solution_counts(1);
+    response.add_guesses(0);
+  }
+  response.set_solutions(kSolution + kSolution);
+  response.add_hardest_techniques(wire::HIDDEN_SINGLE);
+  response.add_hardest_techniques(wire::NAKED_SINGLE);  // the zeros of an unrated puzzle
+  response.add_steps(51);
+  response.add_steps(0);
+  response.add_levels(wire::EASY);
+  response.add_levels(wire::SIMPLE);
+  response.add_logic_guesses(0);
+  response.add_logic_guesses(0);
+  auto format = [&](OutputFormat f) {
+    Summary summary;
+    std::string out;
+    AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, f);
+    return out;
+  };
+  EXPECT_EQ(format(OutputFormat::kLine),
+            kSolution + " easy hidden-single 51 0\n" + kSolution + "\n");
+  EXPECT_NE(
+      format(OutputFormat::kGrid).find("+-------+-------+-------+\neasy hidden-single 51 0\n\n"),
+      std::string::npos);
+  EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"easy hidden-single 51 0\"}\n"),
+            std::string::npos);
+  EXPECT_EQ(format(OutputFormat::kCsv), kPuzzle + "," + kSolution +
+                                            ",solved,,easy hidden-single 51 0\n" + marks + "," +
+                                            kSolution + ",solved,,\n");
+}
+
+// ---- solve's flags, end to end against the fake daemon ----
+
+std::string UsageError(const std::vector<std::string>& args) {
+  SolveOptions options;
+  std::ostringstream out;
+  try {
+    ParseSolveOptions(args, &options, out);
+  } catch (const ClientError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(SolveFormats, Flags) {
+  SolveOptions options;
+  std::ostringstream out;
+  ASSERT_TRUE(ParseSolveOptions({"--format", "json", "--input-format", "sdk"}, &options, out));
+  EXPECT_EQ(options.format, OutputFormat::kJson);
+  EXPECT_EQ(options.input_format, InputFormat::kSdk);
+  EXPECT_EQ(UsageError({"--format", "xml"}), "--format expects line, grid, json or csv, got 'xml'");
+  EXPECT_EQ(UsageError({"--input-format", "tsv"}),
+            "--input-format expects auto, text, sdm, sdk or csv, got 'tsv'");
+}
+
+TEST(SolveFormats, CsvInCsvOut) {
+  testing::FakeDaemon daemon;
+  SolveOptions options;
+  std::ostringstream help;
+  ASSERT_TRUE(ParseSolveOptions(
+      {"--connect", daemon.address(), "--format", "csv", "--input-format", "csv"}, &options, help));
+  std::istringstream in("id,quizzes,solutions\n1," + kPuzzle + "," + kSolution + "\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSolve(options, in, out, err), 0) << err.str();
+  EXPECT_EQ(out.str(),
+            "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution + ",solved,,\n");
+}
+
+}  // namespace
+}  // namespace sudoku::client

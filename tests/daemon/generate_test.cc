@@ -1,0 +1,206 @@
+// Generation in the daemon: CheckGenerateRequest's exact refusals, GenerateChunk, ParseRequest,
+// pencilmark puzzles in SolveBatch, and the real sudokud streaming generated puzzles in chunks.
+#include "daemon/generate.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "daemon/batch.h"
+#include "solver/solver.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::daemon {
+namespace {
+
+using ::testing::HasSubstr;
+
+wire::GenerateRequest MakeGenerate(uint64_t id, uint32_t count, uint64_t seed = 1) {
+  wire::GenerateRequest request;
+  request.set_request_id(id);
+  request.set_count(count);
+  request.set_seed(seed);
+  return request;
+}
+
+// Each 81-character puzzle of `puzzles` has exactly one solution.
+void ExpectUnique(const std::string& puzzles, size_t count) {
+  ASSERT_EQ(puzzles.size(), count * kCells);
+  for (size_t i = 0; i < count; ++i) {
+    const std::string puzzle = puzzles.substr(i * kCells, kCells);
+    EXPECT_EQ(Solve(puzzle, {.max_solutions = 2}).verdict, Verdict::kSolved) << puzzle;
+  }
+}
+
+TEST(CheckGenerateRequest, RefusesEachBadFieldWithItsMessage) {
+  EXPECT_EQ(CheckGenerateRequest(MakeGenerate(3, 10), 100), "");
+  EXPECT_EQ(CheckGenerateRequest(MakeGenerate(3, 0), 100),
+            "generate request 3 asks for 0 puzzles (expected 1 to --max-batch 100)");
+  EXPECT_EQ(CheckGenerateRequest(MakeGenerate(4, 101), 100),
+            "generate request 4 asks for 101 puzzles (expected 1 to --max-batch 100)");
+  wire::GenerateRequest clues = MakeGenerate(5, 1);
+  clues.set_clues(16);
+  EXPECT_EQ(CheckGenerateRequest(clues, 100),
+            "generate request 5 asks for 16 clues (expected 17 to 81, or 0 for no target)");
+  clues.set_clues(82);
+  EXPECT_EQ(CheckGenerateRequest(clues, 100),
+            "generate request 5 asks for 82 clues (expected 17 to 81, or 0 for no target)");
+  wire::GenerateRequest level = MakeGenerate(6, 1);
+  level.set_difficulty(static_cast<wire::Level>(9));
+  EXPECT_EQ(CheckGenerateRequest(level, 100), "generate request 6 asks for unknown difficulty 9");
+}
+
+TEST(GenerateChunk, FillsTheRunAndMarksTheLast) {
+  const std::atomic<bool> cancel{false};
+  const wire::GenerateRequest request = MakeGenerate(8, 10, 42);
+  wire::GenerateResponse first, second;
+  ASSERT_TRUE(GenerateChunk(request, 0, 6, cancel, &first));
+  ASSERT_TRUE(GenerateChunk(request, 6, 10, cancel, &second));
+  EXPECT_EQ(first.request_id(), 8u);
+  EXPECT_EQ(first.first(), 0u);
+  EXPECT_EQ(first.covered(), 6u);
+  EXPECT_FALSE(first.last());
+  EXPECT_EQ(second.first(), 6u);
+  EXPECT_EQ(second.covered(), 4u);
+  EXPECT_TRUE(second.last());
+  ExpectUnique(first.puzzles(), 6);
+  ExpectUnique(second.puzzles(), 4);
+  EXPECT_EQ(first.clues_size(), 6);
+  EXPECT_EQ(first.failures_size(), 0);
+
+  // The same puzzles however the request is cut: puzzle 7 is index 7 of seed 42.
+  wire::GenerateRequest later = MakeGenerate(9, 3, 42);
+  later.set_first_index(6);
+  wire::GenerateResponse same;
+  ASSERT_TRUE(GenerateChunk(later, 0, 3, cancel, &same));
+  EXPECT_EQ(same.puzzles(), second.puzzles().substr(0, 3 * kCells));
+}
+
+TEST(GenerateChunk, ReportsPuzzlesThatCannotBeMade) {
+  const std::atomic<bool> cancel{false};
+  wire::GenerateRequest request = MakeGenerate(1, 2);
+  request.set_clues(60);
+  request.set_minimal(true);  // no minimal puzzle has 60 clues
+  wire::GenerateResponse response;
+  ASSERT_TRUE(GenerateChunk(request, 0, 2, cancel, &response));
+  EXPECT_EQ(response.puzzles(), "");
+  ASSERT_EQ(response.failures_size(), 2);
+  EXPECT_EQ(response.failures(1).index(), 1u);
+  EXPECT_EQ(response.failures(1).message(), "no minimal and 60-clue puzzle found in 2000 attempts");
+}
+
+TEST(GenerateChunk, StopsWhenCancelled) {
+  const std::atomic<bool> cancel{true};
+  wire::GenerateResponse response;
+  EXPECT_FALSE(GenerateChunk(MakeGenerate(1, 5), 0, 5, cancel, &response));
+}
+
+TEST(ParseRequest, ReadsAGenerateRequest) {
+  wire::Request sent;
+  *sent.mutable_generate() = MakeGenerate(12, 7);
+  std::string body;
+  sent.SerializeToString(&body);
+  wire::Request request;
+  ASSERT_EQ(ParseRequest(body, &request), RequestKind::kGenerate);
+  EXPECT_EQ(request.generate().request_id(), 12u);
+  EXPECT_EQ(request.generate().count(), 7u);
+  // The same Request object then takes a solve request again.
+  sent.mutable_solve()->add_puzzles(std::string(81, '.'));
+  sent.SerializeToString(&body);
+  ASSERT_EQ(ParseRequest(body, &request), RequestKind::kSolve);
+  EXPECT_EQ(request.solve().puzzles_size(), 1);
+}
+
+// The pencilmark form of an 81-character puzzle.
+std::string Pencilmarks(std::string_view puzzle) {
+  std::string out;
+  for (const char c : puzzle) {
+    for (int d = 1; d <= 9; ++d) {
+      out += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
+    }
+  }
+  return out;
+}
+
+TEST(SolveBatch, SolvesPencilmarkPuzzlesAndLocatesTheirErrors) {
+  const std::string puzzle =
+      ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+  std::string bad = Pencilmarks(puzzle);
+  bad[9 * 4 + 6] = '3';  // r1c5, seventh candidate
+  wire::SolveRequest request;
+  request.set_batch_id(1);
+  request.set_solution_limit(2);
+  request.add_puzzles(Pencilmarks(puzzle));
+  request.add_puzzles(bad);
+  const std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
+  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
+  EXPECT_TRUE(testing::IsSolutionOf(puzzle, response.solutions()));
+  EXPECT_EQ(response.verdicts(1), wire::INVALID);
+  ASSERT_EQ(response.errors_size(), 1);
+  EXPECT_EQ(response.errors(0).index(), 1u);
+  EXPECT_EQ(response.errors(0).position(), 43u);
+  EXPECT_EQ(response.errors(0).message(),
+            "bad character '3' for candidate 7 of r1c5 (expected 7, or . 0 if excluded)");
+}
+
+// ---- The real daemon ----
+
+TEST(DaemonGenerate, StreamsThePuzzlesInChunks) {
+  testing::DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "2"});
+  testing::WireClient client(daemon.port());
+  const uint32_t count = 2 * kGenerateChunk + 5;
+  wire::Request request;
+  *request.mutable_generate() = MakeGenerate(77, count, 5);
+  request.mutable_generate()->set_symmetric(true);
+  client.Send(request);
+  std::string puzzles;
+  uint32_t next = 0;
+  for (bool last = false; !last;) {
+    const auto response = client.Read();
+    ASSERT_TRUE(response && response->has_generate())
+        << (response ? response->ShortDebugString() : "closed");
+    const wire::GenerateResponse& chunk = response->generate();
+    EXPECT_EQ(chunk.request_id(), 77u);
+    EXPECT_EQ(chunk.first(), next);
+    next += chunk.covered();
+    puzzles += chunk.puzzles();
+    last = chunk.last();
+  }
+  EXPECT_EQ(next, count);
+  ExpectUnique(puzzles, count);
+  for (size_t i = 0; i < count; ++i) {
+    for (int cell = 0; cell < kCells; ++cell) {
+      ASSERT_EQ(puzzles[i * kCells + cell] == '.', puzzles[i * kCells + kCells - 1 - cell] == '.');
+    }
+  }
+  client.Close();
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+}
+
+TEST(DaemonGenerate, RefusesABadRequestWithAFault) {
+  testing::DaemonProcess daemon({"--listen", "127.0.0.1:0", "--max-batch", "50"});
+  testing::WireClient client(daemon.port());
+  wire::Request request;
+  *request.mutable_generate() = MakeGenerate(2, 51);
+  client.Send(request);
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_fault());
+  EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::BAD_GENERATE_REQUEST);
+  EXPECT_EQ(response->fault().message(),
+            "frame 1: generate request 2 asks for 51 puzzles (expected 1 to --max-batch 50)");
+  EXPECT_THAT(daemon.WaitForLog("protocol fault"), HasSubstr("BAD_GENERATE_REQUEST"));
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+}
+
+}  // namespace
+}  // namespace sudoku::daemon

@@ -1,0 +1,133 @@
+// Generate(): uniqueness, determinism, and each option (clue target, symmetry, minimality).
+#include "solver/generator.h"
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/solver/reference_solver.h"
+
+namespace sudoku {
+namespace {
+
+std::string SolutionText(const Generated& g) { return std::string(g.solution.data(), kCells); }
+
+// Every clue can go without a second solution appearing? Checked with the reference solver.
+bool MinimalByReference(const std::string& puzzle) {
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (puzzle[cell] == '.') continue;
+    std::string fewer = puzzle;
+    fewer[cell] = '.';
+    if (reference::CountSolutions(fewer, 2) == 1) return false;
+  }
+  return true;
+}
+
+TEST(Generate, GivesUniquePuzzlesWithTheirSolution) {
+  for (uint64_t index = 0; index < 20; ++index) {
+    const Generated g = Generate({.seed = 7}, index);
+    ASSERT_TRUE(g.ok) << g.error;
+    const std::string text = PuzzleText(g.puzzle);
+    std::string solution;
+    EXPECT_EQ(reference::CountSolutions(text, 2, &solution), 1) << text;
+    EXPECT_EQ(solution, SolutionText(g));
+    EXPECT_TRUE(g.reached_clues);
+    EXPECT_GE(g.clues, kMinClues);
+    EXPECT_EQ(
+        static_cast<int>(std::count_if(text.begin(), text.end(), [](char c) { return c != '.'; })),
+        g.clues);
+    // One pass of single removals leaves nothing removable.
+    EXPECT_TRUE(MinimalByReference(text)) << text;
+  }
+}
+
+TEST(Generate, IsDeterministicPerSeedAndIndex) {
+  const GenerateOptions options{.seed = 12345};
+  EXPECT_EQ(PuzzleText(Generate(options, 3).puzzle), PuzzleText(Generate(options, 3).puzzle));
+  EXPECT_NE(PuzzleText(Generate(options, 3).puzzle), PuzzleText(Generate(options, 4).puzzle));
+  EXPECT_NE(PuzzleText(Generate(options, 3).puzzle),
+            PuzzleText(Generate({.seed = 12346}, 3).puzzle));
+}
+
+TEST(Generate, StopsAtTheClueTarget) {
+  for (uint64_t index = 0; index < 5; ++index) {
+    const Generated g = Generate({.seed = 1, .clues = 30}, index);
+    ASSERT_TRUE(g.ok) << g.error;
+    EXPECT_EQ(g.clues, 30);
+    EXPECT_TRUE(g.reached_clues);
+    EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+  }
+}
+
+TEST(Generate, SaysWhenTheClueTargetIsOutOfReach) {
+  // Random removal essentially never reaches 17 clues: the closest puzzle comes back, flagged.
+  const Generated g = Generate({.seed = 1, .clues = 17, .max_attempts = 8}, 0);
+  ASSERT_TRUE(g.ok) << g.error;
+  EXPECT_FALSE(g.reached_clues);
+  EXPECT_GT(g.clues, 17);
+  EXPECT_EQ(g.attempts, 8u);
+  EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+}
+
+TEST(Generate, MakesSymmetricPuzzles) {
+  for (uint64_t index = 0; index < 10; ++index) {
+    const Generated g = Generate({.seed = 9, .symmetric = true}, index);
+    ASSERT_TRUE(g.ok) << g.error;
+    const std::string text = PuzzleText(g.puzzle);
+    for (int cell = 0; cell < kCells; ++cell) {
+      EXPECT_EQ(text[cell] == '.', text[kCells - 1 - cell] == '.') << text << " cell " << cell;
+    }
+    EXPECT_EQ(reference::CountSolutions(text, 2), 1);
+  }
+}
+
+TEST(Generate, MakesSymmetricMinimalPuzzles) {
+  for (uint64_t index = 0; index < 5; ++index) {
+    const Generated g = Generate({.seed = 3, .symmetric = true, .minimal = true}, index);
+    ASSERT_TRUE(g.ok) << g.error;
+    const std::string text = PuzzleText(g.puzzle);
+    for (int cell = 0; cell < kCells; ++cell) {
+      EXPECT_EQ(text[cell] == '.', text[kCells - 1 - cell] == '.') << text;
+    }
+    EXPECT_TRUE(MinimalByReference(text)) << text;
+  }
+}
+
+TEST(Generate, MinimalWithAHighClueTargetCannotBeMet) {
+  // A minimal puzzle never has 60 clues: every attempt stops at 60 with clues to spare.
+  const Generated g = Generate({.seed = 5, .clues = 60, .minimal = true, .max_attempts = 3}, 0);
+  EXPECT_FALSE(g.ok);
+  EXPECT_EQ(g.error, "no minimal and 60-clue puzzle found in 3 attempts");
+}
+
+TEST(Generate, MakesPuzzlesOfTheLevelAskedFor) {
+  for (const logic::Level level : {logic::Level::kSimple, logic::Level::kEasy,
+                                   logic::Level::kIntermediate, logic::Level::kExpert}) {
+    for (uint64_t index = 0; index < 3; ++index) {
+      const Generated g = Generate({.seed = 11, .level = level}, index);
+      ASSERT_TRUE(g.ok) << logic::Name(level) << ": " << g.error;
+      EXPECT_EQ(logic::Rate(g.puzzle).level, level) << PuzzleText(g.puzzle);
+      EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+    }
+  }
+}
+
+TEST(Generate, SaysWhenNoPuzzleOfTheLevelIsFound) {
+  // 70 clues leave nothing for an expert technique to do.
+  const Generated g =
+      Generate({.seed = 2, .clues = 70, .level = logic::Level::kExpert, .max_attempts = 5}, 0);
+  EXPECT_FALSE(g.ok);
+  EXPECT_EQ(g.attempts, 5u);
+  EXPECT_EQ(g.error, "no expert and 70-clue puzzle found in 5 attempts");
+}
+
+TEST(PuzzleText, WritesDotsForBlanks) {
+  Grid grid{};
+  grid[0] = 5;
+  grid[80] = 9;
+  EXPECT_EQ(PuzzleText(grid), "5" + std::string(79, '.') + "9");
+}
+
+}  // namespace
+}  // namespace sudoku
