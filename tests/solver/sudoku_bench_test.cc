@@ -203,7 +203,7 @@ TEST(SudokuBench, RejectsAMissingFile) {
 }
 
 TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
-  const std::string path = ::testing::TempDir() + "/bench_bad.txt";
+  const std::string path = ::testing::TempDir() + "/bench_bad_" + std::to_string(getpid()) + ".txt";
   std::ofstream(path) << "# comment\n\n"
                       << std::string(testing::kFullGrid) << "\n"
                       << std::string(testing::kFullGrid).replace(4, 1, "x") << "\n";
@@ -217,6 +217,7 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
             "sudoku-bench: " + path + " line 1: expected 81 cells, found 80\n");
   std::ofstream(path) << "# nothing but a comment\n";
   EXPECT_EQ(Bench("'" + path + "'").err, "sudoku-bench: no puzzles in '" + path + "'\n");
+  std::remove(path.c_str());
 }
 
 TEST(SudokuBench, RejectsBadFlags) {
