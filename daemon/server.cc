@@ -355,32 +355,15 @@ void Server::Connection::EndOfInput() {
 }
 
 bool Server::Connection::HandleFrame(std::string_view body) {
-  const ServerOptions& options = server_.options_;
-  const std::string where = "frame " + std::to_string(frames_);
   std::unique_ptr<Batch> batch = server_.NewBatch();
-  const RequestKind kind = ParseRequest(body, &batch->request);
-  if (kind == RequestKind::kMalformed) {
+  RequestKind kind;
+  const size_t max_batch = server_.options_.max_batch;
+  if (auto fault = CheckRequest(body, frames_, max_batch, &batch->request, &kind)) {
     server_.Recycle(std::move(batch));
-    Fault(wire::ProtocolFault::MALFORMED,
-          where + " of " + std::to_string(body.size()) + " bytes does not decode as a Request");
+    Fault(fault->kind(), fault->message());
     return false;
   }
-  if (kind != RequestKind::kSolve) {
-    server_.Recycle(std::move(batch));
-    Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where + " is a Request with no kind set (expected solve)");
-    return false;
-  }
-  const wire::SolveRequest& solve = batch->request.solve();
-  const auto puzzles = static_cast<size_t>(solve.puzzles_size());
-  if (puzzles > options.max_batch) {
-    Fault(wire::ProtocolFault::BATCH_TOO_LARGE,
-          where + ": batch " + std::to_string(solve.batch_id()) + " has " +
-              std::to_string(puzzles) + " puzzles, more than --max-batch " +
-              std::to_string(options.max_batch));
-    server_.Recycle(std::move(batch));
-    return false;
-  }
+  const auto puzzles = static_cast<size_t>(batch->request.solve().puzzles_size());
   // An empty batch still costs one, so that a flood of them stays bounded too.
   batch->cost = std::max<size_t>(puzzles, 1);
   in_flight_ += batch->cost;
