@@ -265,6 +265,7 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
   bool read_done_ = false;    // no further request will be read (end of input, drain, fault)
   bool peer_closed_ = false;  // the peer has shut down its side
   bool faulted_ = false;      // a fault is queued; nothing else will be written
+  bool writing_ = false;      // the writer waits for a write to complete
   bool aborted_ = false;      // everything dropped
   bool closed_ = false;       // the socket is closed
 };
@@ -454,7 +455,9 @@ awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Conn
     }
     buffers.clear();
     for (const auto& batch : writing) buffers.push_back(asio::buffer(batch->frame));
+    writing_ = true;
     co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    writing_ = false;
     for (auto& batch : writing) {
       Release(batch->cost);
       server_.Recycle(std::move(batch));
@@ -488,6 +491,17 @@ awaitable<void> Server::Connection::IdleWatch([[maybe_unused]] std::shared_ptr<C
       continue;
     }
     if (now < last_activity_ + timeout) continue;
+    if (writing_) {
+      // A write has not moved for a whole timeout: the peer reads nothing (and, since the
+      // daemon stops reading a connection whose answers pile up, it cannot be sending either).
+      // A fault could not reach it: drop its work and close.
+      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(timeout.count()) +
+              " s (--idle-timeout " + std::to_string(timeout.count()) +
+              "); dropping the answers to " + std::to_string(in_flight_) +
+              " puzzles and closing the connection");
+      Abort();
+      co_return;
+    }
     if (read_done_) {
       // Already closing, and no byte moved for a whole timeout (a peer that does not read).
       Abort();
