@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <sstream>
 #include <string_view>
 
@@ -455,8 +456,17 @@ awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Conn
     }
     buffers.clear();
     for (const auto& batch : writing) buffers.push_back(asio::buffer(batch->frame));
+    // Written piece by piece so that each piece the peer takes counts as activity: only a peer
+    // that reads nothing at all for --idle-timeout is dropped, however slowly it reads.
     writing_ = true;
-    co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    error.clear();  // the wake-up above left operation_aborted in it
+    for (size_t first = 0; first < buffers.size() && !error;) {
+      size_t n = co_await socket_.async_write_some(
+          std::span(buffers).subspan(first), asio::redirect_error(use_awaitable, error));
+      Touch();
+      while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
+      if (first < buffers.size()) buffers[first] += n;
+    }
     writing_ = false;
     for (auto& batch : writing) {
       Release(batch->cost);
