@@ -61,7 +61,10 @@ if ((sanitizers)); then
   # daemon's tests also fail on any report in the daemon's log.
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+  # tests/tsan.supp says why oneTBB's task hand-offs are suppressed; the longer history lets TSan
+  # restore the worker's side of a report, so that the suppression can match it.
+  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=7"
+  TSAN_OPTIONS+=" suppressions=$top/tests/tsan.supp"
   # Benchmarks measure nothing under a sanitizer: not built, not run.
   build_and_test asan+ubsan "$build_dir-asan" \
     "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF"
