@@ -47,25 +47,54 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
   request->mutable_solve()->Clear();
   request->GetReflection()->MutableUnknownFields(request)->Clear();
   google::protobuf::io::CodedInputStream input(data, size);
-  if (!request->MergeFromCodedStream(&input)) return RequestKind::kMalformed;
+  // An end-group tag stops the merge early without an error: the rest must not be ignored.
+  if (!request->MergeFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+    return RequestKind::kMalformed;
+  }
   // The merge above leaves the oneof set whatever the body said: look for the field itself.
   google::protobuf::io::CodedInputStream scan(data, size);
+  // The field number alone is not enough: a kind's number with another wire type (every kind is
+  // a message, so length-delimited) is an unknown field.
   for (uint32_t tag; (tag = scan.ReadTag()) != 0;) {
-    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kSolveFieldNumber) {
-      return RequestKind::kSolve;
-    }
-    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kStatsFieldNumber) {
-      return RequestKind::kStats;
-    }
-    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kExplainFieldNumber) {
-      return RequestKind::kExplain;
-    }
-    if (WireFormatLite::GetTagFieldNumber(tag) == wire::Request::kGenerateFieldNumber) {
-      return RequestKind::kGenerate;
+    if (WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      switch (WireFormatLite::GetTagFieldNumber(tag)) {
+        case wire::Request::kSolveFieldNumber: return RequestKind::kSolve;
+        case wire::Request::kStatsFieldNumber: return RequestKind::kStats;
+        case wire::Request::kExplainFieldNumber: return RequestKind::kExplain;
+        case wire::Request::kGenerateFieldNumber: return RequestKind::kGenerate;
+        default: break;
+      }
     }
     if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
   }
   return RequestKind::kNone;
+}
+
+std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
+                                                size_t max_batch, wire::Request* request,
+                                                RequestKind* kind) {
+  const std::string where = "frame " + std::to_string(frame);
+  *kind = ParseRequest(body, request);
+  std::optional<wire::ProtocolFault> fault;
+  if (*kind == RequestKind::kMalformed) {
+    fault.emplace();
+    fault->set_kind(wire::ProtocolFault::MALFORMED);
+    fault->set_message(where + " of " + std::to_string(body.size()) +
+                       " bytes does not decode as a Request");
+  } else if (*kind == RequestKind::kNone) {
+    fault.emplace();
+    fault->set_kind(wire::ProtocolFault::EMPTY_REQUEST);
+    fault->set_message(where + " is a Request with no kind set (expected solve, stats, explain or generate)");
+  } else if (*kind == RequestKind::kSolve &&
+             static_cast<size_t>(request->solve().puzzles_size()) > max_batch) {
+    const wire::SolveRequest& solve = request->solve();
+    fault.emplace();
+    fault->set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
+    fault->set_message(where + ": batch " + std::to_string(solve.batch_id()) + " has " +
+                       std::to_string(solve.puzzles_size()) + " puzzles, more than --max-batch " +
+                       std::to_string(max_batch));
+  }
+  return fault;
 }
 
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,

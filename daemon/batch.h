@@ -7,7 +7,9 @@
 #define SUDOKU_DAEMON_BATCH_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "proto/sudoku.pb.h"
@@ -45,6 +47,15 @@ enum class RequestKind {
 // per puzzle; ParseFromArray() would instead delete the oneof's submessage, and every puzzle
 // string with it, on each call (measured: two allocations per puzzle).
 RequestKind ParseRequest(std::string_view body, wire::Request* request);
+
+// What the daemon does with one frame body before any solving: parses it into `request` (as
+// ParseRequest does) and checks it against the limits. Returns std::nullopt when `request` holds
+// a request of kind `*kind` to serve, or else the ProtocolFault to answer with (the connection
+// then closes). `frame` (1-based) names the frame in the fault's message. The fuzz target
+// tests/fuzz/fuzz_request.cc drives it without the network.
+std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
+                                                size_t max_batch, wire::Request* request,
+                                                RequestKind* kind);
 
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <sstream>
 #include <string_view>
 
@@ -294,6 +295,7 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
   bool read_done_ = false;    // no further request will be read (end of input, drain, fault)
   bool peer_closed_ = false;  // the peer has shut down its side
   bool faulted_ = false;      // a fault is queued; nothing else will be written
+  bool writing_ = false;      // the writer waits for a write to complete
   bool aborted_ = false;      // everything dropped
   bool closed_ = false;       // the socket is closed
 };
@@ -388,14 +390,12 @@ void Server::Connection::EndOfInput() {
 }
 
 bool Server::Connection::HandleFrame(std::string_view body) {
-  const ServerOptions& options = server_.options_;
-  const std::string where = "frame " + std::to_string(frames_);
   std::unique_ptr<Batch> batch = server_.NewBatch();
-  const RequestKind kind = ParseRequest(body, &batch->request);
-  if (kind == RequestKind::kMalformed) {
+  RequestKind kind;
+  const size_t max_batch = server_.options_.max_batch;
+  if (auto fault = CheckRequest(body, frames_, max_batch, &batch->request, &kind)) {
     server_.Recycle(std::move(batch));
-    Fault(wire::ProtocolFault::MALFORMED,
-          where + " of " + std::to_string(body.size()) + " bytes does not decode as a Request");
+    Fault(fault->kind(), fault->message());
     return false;
   }
   if (kind == RequestKind::kStats) {
@@ -414,24 +414,12 @@ bool Server::Connection::HandleFrame(std::string_view body) {
     wake_.cancel();
     return true;
   }
-  if (kind == RequestKind::kGenerate) return HandleGenerate(where, std::move(batch));
-  if (kind != RequestKind::kSolve && kind != RequestKind::kExplain) {
-    server_.Recycle(std::move(batch));
-    Fault(wire::ProtocolFault::EMPTY_REQUEST,
-          where +
-              " is a Request with no kind set (expected solve, stats, explain or generate)");
-    return false;
+  if (kind == RequestKind::kGenerate) {
+    return HandleGenerate("frame " + std::to_string(frames_), std::move(batch));
   }
+  // A batch, or an explanation (one puzzle, with an empty batch).
   const wire::SolveRequest& solve = batch->request.solve();
   const auto puzzles = static_cast<size_t>(solve.puzzles_size());
-  if (puzzles > options.max_batch) {
-    Fault(wire::ProtocolFault::BATCH_TOO_LARGE,
-          where + ": batch " + std::to_string(solve.batch_id()) + " has " +
-              std::to_string(puzzles) + " puzzles, more than --max-batch " +
-              std::to_string(options.max_batch));
-    server_.Recycle(std::move(batch));
-    return false;
-  }
   // An empty batch still costs one, so that a flood of them stays bounded too.
   batch->cost = std::max<size_t>(puzzles, 1);
   batch->received = Clock::now();
@@ -622,8 +610,21 @@ awaitable<void> Server::Connection::Writer([[maybe_unused]] std::shared_ptr<Conn
     }
     buffers.clear();
     for (const auto& batch : writing) buffers.push_back(asio::buffer(batch->frame));
-    server_.stats_.bytes_sent +=
-        co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, error));
+    // Written piece by piece so that each piece the peer takes counts as activity: only a peer
+    // that reads nothing at all for --idle-timeout is dropped, however slowly it reads.
+    writing_ = true;
+    size_t sent = 0;
+    error.clear();  // the wake-up above left operation_aborted in it
+    for (size_t first = 0; first < buffers.size() && !error;) {
+      size_t n = co_await socket_.async_write_some(
+          std::span(buffers).subspan(first), asio::redirect_error(use_awaitable, error));
+      Touch();
+      sent += n;
+      while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
+      if (first < buffers.size()) buffers[first] += n;
+    }
+    writing_ = false;
+    server_.stats_.bytes_sent += sent;
     const auto written = Clock::now();
     for (auto& batch : writing) {
       if (!error && !batch->fault && !batch->stats) {
@@ -662,6 +663,17 @@ awaitable<void> Server::Connection::IdleWatch([[maybe_unused]] std::shared_ptr<C
       continue;
     }
     if (now < last_activity_ + timeout) continue;
+    if (writing_) {
+      // A write has not moved for a whole timeout: the peer reads nothing (and, since the
+      // daemon stops reading a connection whose answers pile up, it cannot be sending either).
+      // A fault could not reach it: drop its work and close.
+      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(timeout.count()) +
+              " s (--idle-timeout " + std::to_string(timeout.count()) +
+              "); dropping the answers to " + std::to_string(in_flight_) +
+              " puzzles and closing the connection");
+      Abort();
+      co_return;
+    }
     if (read_done_) {
       // Already closing, and no byte moved for a whole timeout (a peer that does not read).
       Abort();

@@ -12,6 +12,8 @@ FrameHeader DecodeFrameHeader(std::string_view buffer, size_t max_body_bytes) no
     const auto byte = static_cast<uint8_t>(buffer[i]);
     value |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
     if ((byte & 0x80) == 0) {
+      // The tenth byte holds bit 63 only: more would wrap around to a small length.
+      if (i == kMaxLengthPrefixBytes - 1 && byte > 1) value = UINT64_MAX;
       header.prefix_bytes = i + 1;
       header.body_bytes = value;
       header.status = value > max_body_bytes ? FrameHeader::Status::kTooLarge

@@ -26,7 +26,8 @@ struct FrameHeader {
   enum class Status {
     kComplete,  // the prefix is whole: `prefix_bytes` and `body_bytes` are set
     kNeedMore,  // the buffer ends inside the prefix
-    kTooLarge,  // the declared body is larger than the limit (`body_bytes` holds it)
+    kTooLarge,  // the declared body is larger than the limit (`body_bytes` holds it, or
+                // UINT64_MAX for a varint beyond 64 bits)
     kMalformed, // the prefix is not a valid varint (longer than 10 bytes)
   };
   Status status = Status::kNeedMore;

@@ -1,9 +1,100 @@
 #!/usr/bin/env bash
-# The README's second command, and what CI runs: install what is missing, build, run every test.
-set -euo pipefail
+# The README's second command, and what CI runs (.ci/run): install what is missing, build, run
+# the whole suite; then the same suite built with AddressSanitizer+UndefinedBehaviorSanitizer and
+# with ThreadSanitizer (the daemon's end-to-end tests included), and each libFuzzer target for a
+# bounded time from its committed corpus. Each build has its own directory. The last line says
+# what passed; the exit status is non-zero when anything failed.
+#
+# Environment:
+#   SUDOKU_BUILD_DIR      the plain build (default build/); the others sit beside it:
+#                         <dir>-asan, <dir>-tsan, <dir>-fuzz
+#   SUDOKU_CMAKE_ARGS     more cmake arguments for every build (e.g. a compiler launcher)
+#   SUDOKU_SANITIZERS     0 skips the sanitizer builds (default 1)
+#   SUDOKU_FUZZ_SECONDS   seconds per fuzz target (default 60; 0 skips fuzzing)
+set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${SUDOKU_BUILD_DIR:-$top/build}
+sanitizers=${SUDOKU_SANITIZERS:-1}
+fuzz_seconds=${SUDOKU_FUZZ_SECONDS:-60}
+jobs=$(nproc)
+started=$SECONDS
 
-"$top/deploy/bootstrap.sh"
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+# Clang and its libFuzzer runtime, for the fuzz build.
+extra_packages="${SUDOKU_EXTRA_PACKAGES:-}"
+if ((fuzz_seconds > 0)); then extra_packages+=" clang libclang-rt-14-dev"; fi
+
+results=()
+failed=0
+# record NAME STATUS DETAIL
+record() {
+  local verdict=ok
+  if (($2 != 0)); then verdict=FAILED; failed=1; fi
+  results+=("$1 $verdict${3:+ ($3)}")
+  echo "run_all: $1: $verdict${3:+ ($3)} after $((SECONDS - started)) s" >&2
+}
+
+# ctest_summary DIR LOG: "N tests" or "F of N tests failed" from ctest's output.
+ctest_summary() {
+  sed -n 's/^[0-9]*% tests passed, \([0-9]*\) tests failed out of \([0-9]*\)$/\1 of \2 tests failed/p' "$1" |
+    sed 's/^0 of \([0-9]*\) tests failed$/\1 tests/'
+}
+
+# build_and_test NAME DIR CMAKE_ARGS [ctest args...]
+build_and_test() {
+  local name=$1 dir=$2 args=$3
+  shift 3
+  if ! SUDOKU_BUILD_DIR=$dir SUDOKU_CMAKE_ARGS=$args SUDOKU_EXTRA_PACKAGES=$extra_packages \
+    "$top/deploy/bootstrap.sh"; then
+    record "$name" 1 "build failed"
+    return
+  fi
+  local log=$dir/ctest-output.log
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" 2>&1 | tee "$log"
+  record "$name" "${PIPESTATUS[0]}" "$(ctest_summary "$log")"
+}
+
+build_and_test plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-}"
+
+if ((sanitizers)); then
+  # Any report fails: ASan and TSan exit non-zero by default, UBSan only when told to. The
+  # daemon's tests also fail on any report in the daemon's log.
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  # tests/tsan.supp says why oneTBB's task hand-offs are suppressed; the longer history lets TSan
+  # restore the worker's side of a report, so that the suppression can match it.
+  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=7"
+  TSAN_OPTIONS+=" suppressions=$top/tests/tsan.supp"
+  # Benchmarks measure nothing under a sanitizer: not built, not run.
+  build_and_test asan+ubsan "$build_dir-asan" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF"
+  build_and_test tsan "$build_dir-tsan" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF"
+  unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS
+fi
+
+if ((fuzz_seconds > 0)); then
+  fuzz_dir=$build_dir-fuzz
+  # Only the fuzz targets: the daemon's coroutines need gcc. (bootstrap.sh installed clang.)
+  if cmake -S "$top" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSUDOKU_FUZZ=ON \
+    -DCMAKE_CXX_COMPILER=clang++ -DSUDOKU_BUILD_BENCHMARKS=OFF ${SUDOKU_CMAKE_ARGS:-} >/dev/null &&
+    cmake --build "$fuzz_dir" -j "$jobs" --target fuzz_targets; then
+    SUDOKU_FUZZ_SECONDS=$fuzz_seconds "$top/tests/fuzz/run_fuzzers.sh" "$fuzz_dir" |
+      tee "$fuzz_dir/fuzz-summary.txt"
+    status=${PIPESTATUS[0]}
+    execs=$(awk '{for (i = 1; i < NF; ++i) if ($(i + 1) == "executions,") s += $i} END {print s + 0}' \
+      "$fuzz_dir/fuzz-summary.txt")
+    targets=$(grep -c '^fuzz: ' "$fuzz_dir/fuzz-summary.txt")
+    record fuzz "$status" "$targets targets x $fuzz_seconds s, $execs executions"
+  else
+    record fuzz 1 "build failed"
+  fi
+fi
+
+elapsed=$((SECONDS - started))
+summary=$(IFS=';'; echo "${results[*]}" | sed 's/;/; /g')
+if ((failed)); then
+  echo "run_all: FAILED in $((elapsed / 60))m$((elapsed % 60))s: $summary"
+  exit 1
+fi
+echo "run_all: all passed in $((elapsed / 60))m$((elapsed % 60))s: $summary"

@@ -72,6 +72,60 @@ TEST(ParseRequest, RejectsBytesThatAreNotARequest) {
             RequestKind::kMalformed);
   // A solve field whose length runs past the end.
   EXPECT_EQ(ParseRequest(std::string("\x0a\x05\x08", 3), &request), RequestKind::kMalformed);
+  // An end-group tag after a whole solve field: protobuf stops there without an error, and the
+  // bytes after it would be ignored (found by fuzz_request).
+  EXPECT_EQ(ParseRequest(std::string("\x0a\x02\x08\x05\x0c\x01\x02", 7), &request),
+            RequestKind::kMalformed);
+}
+
+TEST(ParseRequest, FieldOneWithAnotherWireTypeIsNotASolveRequest) {
+  wire::Request request;
+  // Field 1 as a varint: an unknown field to protobuf, so no kind is set.
+  EXPECT_EQ(ParseRequest(std::string("\x08\x01", 2), &request), RequestKind::kNone);
+}
+
+TEST(ParseRequest, TellsEachKindByItsFieldAndWireType) {
+  wire::Request request;
+  // Fields 2, 3 and 4 as empty messages: stats, explain, generate.
+  EXPECT_EQ(ParseRequest(std::string("\x12\x00", 2), &request), RequestKind::kStats);
+  EXPECT_EQ(ParseRequest(std::string("\x1a\x00", 2), &request), RequestKind::kExplain);
+  EXPECT_EQ(ParseRequest(std::string("\x22\x00", 2), &request), RequestKind::kGenerate);
+  // The same numbers as varints are unknown fields.
+  EXPECT_EQ(ParseRequest(std::string("\x10\x01", 2), &request), RequestKind::kNone);
+  EXPECT_EQ(ParseRequest(std::string("\x18\x01", 2), &request), RequestKind::kNone);
+  EXPECT_EQ(ParseRequest(std::string("\x20\x01", 2), &request), RequestKind::kNone);
+}
+
+TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {
+  wire::Request request;
+  RequestKind kind;
+  auto fault = CheckRequest(std::string("\xff\xff", 2), 3, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(kind, RequestKind::kMalformed);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::MALFORMED);
+  EXPECT_EQ(fault->message(), "frame 3 of 2 bytes does not decode as a Request");
+
+  fault = CheckRequest("", 4, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::EMPTY_REQUEST);
+  EXPECT_EQ(fault->message(),
+            "frame 4 is a Request with no kind set (expected solve, stats, explain or generate)");
+
+  wire::Request big;
+  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(11, kUnique));
+  fault = CheckRequest(Serialize(big), 5, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(kind, RequestKind::kSolve);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::BATCH_TOO_LARGE);
+  EXPECT_EQ(fault->message(), "frame 5: batch 9 has 11 puzzles, more than --max-batch 10");
+
+  // At the limit, and empty: both accepted.
+  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(10, kUnique));
+  EXPECT_FALSE(CheckRequest(Serialize(big), 6, 10, &request, &kind));
+  EXPECT_EQ(kind, RequestKind::kSolve);
+  EXPECT_EQ(request.solve().puzzles_size(), 10);
+  EXPECT_FALSE(CheckRequest(std::string("\x0a\x00", 2), 7, 10, &request, &kind));
+  EXPECT_EQ(request.solve().puzzles_size(), 0);
 }
 
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <string>
@@ -110,6 +111,31 @@ void ExpectNoSanitizerReport(const std::string& log) {
   EXPECT_THAT(log, ::testing::Not(HasSubstr("Sanitizer")));
 }
 
+// Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
+long ProcStatusKiB(pid_t pid, const std::string& field) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
+  }
+  return -1;
+}
+
+// Waits until the daemon's STATUS= says `test` holds (any STATUS= datagram counts).
+template <typename Predicate>
+Status WaitForStatus(NotifySocket& notify, Predicate test) {
+  for (;;) {
+    const Status status = ParseStatus(notify.WaitFor("STATUS="));
+    if (test(status)) return status;
+  }
+}
+
 // Stops the daemon and checks it exits 0; returns its last log line.
 std::string StopDaemon(DaemonProcess& daemon) {
   daemon.Signal(SIGTERM);
@@ -192,6 +218,63 @@ TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
   EXPECT_EQ(StopDaemon(daemon),
             "sudokud: stopped: 1 connections, 1 batches, 10 puzzles (6 solved, 0 multiple, "
             "0 unsolvable, 4 invalid), 0 protocol faults\n");
+}
+
+TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  // SolveRequest{batch_id: 5}: no puzzles.
+  client.SendBytes(std::string("\x04\x0a\x02\x08\x05", 5));
+  // SolveRequest{batch_id: 6, puzzles: [kUnique], field 15: 1, field 16: "abc"}, then a field
+  // 9 of the Request: fields a newer client may send, ignored.
+  std::string solve = std::string("\x08\x06\x12\x51", 4) + kUnique + "\x78\x01\x82\x01\x03" "abc";
+  std::string body = "\x0a" + std::string(1, static_cast<char>(solve.size())) + solve + "\x48\x01";
+  client.SendBytes(std::string(1, static_cast<char>(body.size())) + body);
+  // SolveRequest{puzzles: [kUnique]}: batch id 0 and the first solution by default.
+  solve = std::string("\x12\x51", 2) + kUnique;
+  body = "\x0a" + std::string(1, static_cast<char>(solve.size())) + solve;
+  client.SendBytes(std::string(1, static_cast<char>(body.size())) + body);
+  client.ShutdownSend();
+  std::map<uint64_t, wire::SolveResponse> answers;
+  for (const auto& response : client.ReadUntilClosed()) {
+    ASSERT_TRUE(response.has_solve()) << response.ShortDebugString();
+    EXPECT_TRUE(answers.emplace(response.solve().batch_id(), response.solve()).second);
+  }
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[5].ShortDebugString(), "batch_id: 5");
+  for (uint64_t id : {0, 6}) {
+    const wire::SolveResponse& answer = answers[id];
+    ASSERT_EQ(answer.verdicts_size(), 1) << id;
+    EXPECT_EQ(answer.verdicts(0), wire::SOLVED);
+    EXPECT_EQ(answer.solution_counts(0), 1u);
+    EXPECT_TRUE(IsSolutionOf(kUnique, answer.solutions()));
+  }
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 1 connections, 3 batches, 2 puzzles (2 solved, 0 multiple, "
+            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+}
+
+// The daemon takes memory for a frame as its bytes arrive, not on the word of its header.
+TEST(Daemon, LargeDeclaredFrameGetsMemoryOnlyAsItsBytesArrive) {
+  DaemonProcess daemon(Flags({"--max-frame-bytes", "1073741824"}));
+  WireClient bystander(daemon.port());
+  ExpectServed(bystander, 1);
+  const long before = ProcStatusKiB(daemon.pid(), "VmSize:");
+  WireClient client(daemon.port());
+  // 2^30 declared (exactly the limit), 100 bytes sent.
+  client.SendBytes(std::string("\x80\x80\x80\x80\x04", 5) + std::string(100, '\x0a'));
+  ExpectServed(bystander, 2);  // the daemon has read the header by now
+  const long after = ProcStatusKiB(daemon.pid(), "VmSize:");
+  // Address space, not RSS: untouched memory would not show in RSS.
+  EXPECT_LT(after - before, 256 << 10) << "VmSize grew from " << before << " to " << after << " KiB";
+  client.ShutdownSend();
+  auto fault = client.Read();
+  ASSERT_TRUE(fault && fault->has_fault());
+  EXPECT_EQ(fault->fault().message(),
+            "the connection was closed in the middle of frame 1 (100 of 1073741824 body bytes "
+            "received)");
+  bystander.Close();
+  StopDaemon(daemon);
 }
 
 TEST(Daemon, SolutionLimitTwoGivesMultipleOrSolved) {
@@ -409,9 +492,11 @@ class FaultTest : public ::testing::Test {
     if (!daemon_) return;
     bystander_->Close();
     const std::string last = StopDaemon(*daemon_);
-    EXPECT_THAT(last, HasSubstr(", 1 protocol faults")) << daemon_->Log();
+    EXPECT_THAT(last, HasSubstr(", " + std::to_string(expected_faults_) + " protocol faults"))
+        << daemon_->Log();
   }
 
+  int expected_faults_ = 1;
   std::unique_ptr<DaemonProcess> daemon_;
   std::unique_ptr<WireClient> bystander_;
 };
@@ -423,6 +508,27 @@ TEST_F(FaultTest, FrameLargerThanTheLimit) {
   client.SendBytes("\x80\xbb\xb0\x21");
   ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
               "frame 1 of 70000000 bytes exceeds --max-frame-bytes 16777216");
+}
+
+TEST_F(FaultTest, DeclaredLengthOverTheLimitAllocatesNothing) {
+  Start({"--max-frame-bytes", "1073741824"});
+  const long before = ProcStatusKiB(daemon_->pid(), "VmSize:");
+  WireClient client(daemon_->port());
+  // 2^30 + 1 declared, and the bytes of a body following.
+  client.SendBytes(std::string("\x81\x80\x80\x80\x04", 5) + std::string(1000, '\x0a'));
+  ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
+              "frame 1 of 1073741825 bytes exceeds --max-frame-bytes 1073741824");
+  const long after = ProcStatusKiB(daemon_->pid(), "VmSize:");
+  EXPECT_LT(after - before, 256 << 10) << "VmSize grew from " << before << " to " << after << " KiB";
+}
+
+TEST_F(FaultTest, LengthVarintBeyond64Bits) {
+  Start();
+  WireClient client(daemon_->port());
+  // Bit 64 set: wrapped around, it would read as a length of 0.
+  client.SendBytes(std::string(9, '\x80') + '\x02');
+  ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
+              "frame 1 of 18446744073709551615 bytes exceeds --max-frame-bytes 16777216");
 }
 
 TEST_F(FaultTest, FrameLargerThanALoweredLimitAfterGoodFrames) {
@@ -492,6 +598,121 @@ TEST_F(FaultTest, ConnectionClosedInsideAFrame) {
               "the connection was closed in the middle of frame 1 (40 of 85 body bytes received)");
 }
 
+TEST_F(FaultTest, ConnectionClosedInsideALengthPrefix) {
+  Start();
+  WireClient client(daemon_->port());
+  ExpectServed(client, 10);
+  client.SendBytes("\x80");
+  client.ShutdownSend();
+  ExpectFault(client, wire::ProtocolFault::MALFORMED,
+              "the connection was closed in the middle of frame 2 (inside its length prefix)");
+}
+
+// A peer that closes both ways mid-frame cannot read the fault; the daemon still logs it, and
+// the bystander is served.
+TEST_F(FaultTest, PeerGoneInsideAFrame) {
+  Start();
+  {
+    WireClient client(daemon_->port());
+    std::string frame;
+    wire::Request request;
+    request.mutable_solve()->add_puzzles(kUnique);
+    wire::AppendFrame(request, &frame);
+    client.SendBytes(frame.substr(0, 30));
+    client.Close();
+  }
+  EXPECT_THAT(daemon_->WaitForLog("protocol fault MALFORMED"),
+              HasSubstr(": protocol fault MALFORMED: the connection was closed in the middle of "
+                        "frame 1 (29 of 85 body bytes received); closing the connection"));
+  ExpectServed(*bystander_, 2);
+}
+
+// A reset mid-frame: nobody is left to answer, nothing is counted as a fault, and the
+// connection's slot is free again.
+TEST_F(FaultTest, PeerResetInsideAFrame) {
+  expected_faults_ = 0;
+  Start({"--max-connections", "2"});
+  {
+    WireClient client(daemon_->port());
+    ExpectServed(client, 10);
+    client.SendBytes(std::string("\x55\x0a\x53\x08", 4));
+    client.Reset();
+  }
+  ExpectServed(*bystander_, 2);
+  for (int attempt = 0;; ++attempt) {
+    WireClient next(daemon_->port());
+    next.SendSolve(30, {kUnique});
+    auto response = next.Read();
+    ASSERT_TRUE(response);
+    if (response->has_solve()) break;
+    EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::TOO_MANY_CONNECTIONS);
+    ASSERT_LT(attempt, 500) << "the reset connection's slot never came back";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    expected_faults_ += 1;
+  }
+}
+
+// A half-open connection: the peer sent part of a frame and went silent.
+TEST_F(FaultTest, ConnectionStalledInsideAFrame) {
+  Start({"--idle-timeout", "1"});
+  std::atomic<bool> done{false};
+  std::thread busy([&] {
+    for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
+  });
+  WireClient client(daemon_->port());
+  client.SendBytes(std::string("\x55\x0a\x53\x08", 4));
+  const wire::ProtocolFault fault = ReadFault(client);
+  done = true;
+  busy.join();
+  EXPECT_EQ(fault.kind(), wire::ProtocolFault::IDLE_TIMEOUT);
+  EXPECT_EQ(fault.message(), "nothing received for 1 s (--idle-timeout 1)");
+  ExpectServed(*bystander_, 2);
+}
+
+// A client that sends and never reads: the daemon stops reading it at its in-flight limit, so
+// what it holds for that client stays bounded; others are served; once nothing has moved for
+// --idle-timeout the connection is dropped.
+TEST_F(FaultTest, PeerThatSendsAndNeverReads) {
+  expected_faults_ = 0;
+  Start({"--max-in-flight-per-connection", "5000", "--idle-timeout", "2"});
+  const long rss_before = ProcStatusKiB(daemon_->pid(), "VmRSS:");
+  WireClient flood(daemon_->port());
+  const auto puzzles = GeneratePuzzles(1000, 30, 9);
+  std::atomic<int> sent{0};
+  std::thread sender([&] {
+    try {
+      // 200000 answers (17 MB): more than the socket buffers hold.
+      for (uint64_t id = 0; id < 200; ++id) {
+        flood.SendSolve(id, puzzles);
+        ++sent;
+      }
+    } catch (const std::runtime_error&) {
+      // The daemon closed the connection: expected.
+    }
+  });
+  // Served all along (and so never idle), while the flood's answers pile up.
+  std::atomic<bool> done{false};
+  std::thread busy([&] {
+    for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
+  });
+  const std::string line = daemon_->WaitForLog("the peer has read nothing");
+  const long rss_stuck = ProcStatusKiB(daemon_->pid(), "VmRSS:");
+  done = true;
+  busy.join();
+  EXPECT_THAT(line, ::testing::MatchesRegex(
+                        ".*: the peer has read nothing for 2 s \\(--idle-timeout 2\\); dropping "
+                        "the answers to [0-9]+ puzzles and closing the connection"));
+  // At most the per-connection limit plus one batch was ever held for it.
+  const long dropped = std::stol(line.substr(line.find("answers to ") + 11));
+  EXPECT_LE(dropped, 5000 + 1000);
+  EXPECT_LT(sent.load(), 200) << "the daemon read everything instead of pushing back";
+  sender.join();
+  if (!kSanitized) {
+    EXPECT_LT(rss_stuck - rss_before, 64 << 10) << "RSS " << rss_before << " -> " << rss_stuck;
+  }
+  ExpectServed(*bystander_, 2);
+}
+
 TEST_F(FaultTest, IdleConnection) {
   Start({"--idle-timeout", "1"});
   // The bystander keeps busy meanwhile, so it is never idle.
@@ -558,7 +779,93 @@ TEST_F(FaultTest, BatchesInFlightAreDroppedWithTheConnection) {
               "frame 2: the length prefix is not a varint (10 bytes without an end)");
 }
 
+// Clients that vanish (reset) with batches solving and answers unread: their work is cancelled
+// and dropped, nothing stays in flight, and memory does not grow from one round to the next.
+TEST(Daemon, DisconnectWithBatchesInFlightDropsTheirWork) {
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--threads", "2", "--max-in-flight-per-connection", "1000000",
+                              "--max-in-flight", "1000000"}),
+                       {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  notify.WaitFor("READY=1");
+  const auto many = GeneratePuzzles(50000, 30, 4);
+  const std::vector<std::string> slow(256, kEmptyGrid);
+  std::vector<long> rss;
+  for (int round = 0; round < 3; ++round) {
+    WireClient client(daemon.port());
+    // 150000 answers that pile up unread, and a batch that takes minutes to count.
+    for (uint64_t id = 1; id <= 3; ++id) client.SendSolve(id, many);
+    client.SendSolve(4, slow, 1000000);
+    WaitForStatus(notify, [](const Status& s) { return s.puzzles_in_flight == 150256; });
+    client.Reset();
+    WaitForStatus(notify, [](const Status& s) {
+      return s.connections == 0 && s.batches_in_flight == 0 && s.puzzles_in_flight == 0;
+    });
+    rss.push_back(ProcStatusKiB(daemon.pid(), "VmRSS:"));
+  }
+  std::cout << "daemon RSS after each round (KiB): " << rss[0] << " " << rss[1] << " " << rss[2]
+            << "\n";
+  if (!kSanitized) {
+    EXPECT_LT(rss[2] - rss[0], 32 << 10) << "RSS grows with each round";
+  }
+  // The slow batches were cancelled, never finished: no MULTIPLE verdict counted.
+  EXPECT_THAT(StopDaemon(daemon),
+              ::testing::MatchesRegex("sudokud: stopped: 3 connections, [0-9]+ batches, [0-9]+ "
+                                      "puzzles \\([0-9]+ solved, 0 multiple, 0 unsolvable, 0 "
+                                      "invalid\\), 0 protocol faults\n"));
+}
+
 // ---- Stopping ----
+
+// SIGTERM while several clients stream batches: the daemon stops accepting, answers every batch
+// it accepted (each answer whole and correct), closes, and exits 0 inside the drain timeout.
+TEST(Daemon, SigtermUnderLoadAnswersEveryAcceptedBatch) {
+  DaemonProcess daemon(Flags({"--threads", "2", "--drain-timeout", "300"}));
+  constexpr int kClients = 4;
+  const auto puzzles = GeneratePuzzles(200, 26, 8);
+  std::atomic<int> answered{0};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<WireClient>> clients;
+  for (int c = 0; c < kClients; ++c) clients.push_back(std::make_unique<WireClient>(daemon.port()));
+  for (int c = 0; c < kClients; ++c) {
+    WireClient& client = *clients[c];
+    threads.emplace_back([&client, &puzzles] {
+      try {
+        for (uint64_t id = 0; id < 2000; ++id) client.SendSolve(id, puzzles);
+      } catch (const std::runtime_error&) {
+        // The daemon stopped reading and closed: expected once draining.
+      }
+    });
+    threads.emplace_back([&client, &puzzles, &answered, &wrong] {
+      std::set<uint64_t> seen;
+      // Throws (and fails the test) on a frame cut short or a reset.
+      while (const auto response = client.Read()) {
+        const auto& solve = response->solve();
+        if (!response->has_solve() || !seen.insert(solve.batch_id()).second ||
+            solve.verdicts_size() != 200 ||
+            !IsSolutionOf(puzzles[199], solve.solutions().substr(199 * 81, 81))) {
+          ++wrong;
+        }
+        ++answered;
+      }
+    });
+  }
+  while (answered < kClients * 5) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  daemon.Signal(SIGTERM);
+  EXPECT_THAT(daemon.WaitForLog("SIGTERM: stopped accepting"),
+              HasSubstr("draining 4 connections with "));
+  EXPECT_THROW(WireClient late(daemon.port()), std::runtime_error) << "still accepting";
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(daemon.Wait(), 0);
+  const std::string log = daemon.Log();
+  ExpectNoSanitizerReport(log);
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("cancelled")));
+  // Every batch the daemon counts as answered reached its client.
+  EXPECT_THAT(log, HasSubstr("sudokud: stopped: 4 connections, " +
+                             std::to_string(answered.load()) + " batches, " +
+                             std::to_string(answered.load() * 200) + " puzzles ("));
+}
 
 TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
   NotifySocket notify;

@@ -170,6 +170,12 @@ void WireClient::Close() {
   socket_.close(ignored);
 }
 
+void WireClient::Reset() {
+  boost::system::error_code ignored;
+  socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+  socket_.close(ignored);
+}
+
 // ---- DaemonProcess ----
 
 DaemonProcess::DaemonProcess(const std::vector<std::string>& args,

@@ -55,6 +55,9 @@ class WireClient {
   // Ends our sending side (the daemon sees end of input) and keeps reading possible.
   void ShutdownSend();
   void Close();
+  // Closes with a reset (SO_LINGER 0), as a crashed or killed peer's kernel does when data is
+  // pending: the daemon's next read fails instead of seeing end of input.
+  void Reset();
 
  private:
   boost::asio::io_context io_;

@@ -1,5 +1,6 @@
 #include "proto/framing.h"
 
+#include <cstdint>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -99,6 +100,19 @@ TEST(Framing, RejectsOverlongVarint) {
   const std::string ten_continuations(10, '\x80');
   EXPECT_EQ(DecodeFrameHeader(ten_continuations, kDefaultMaxFrameBytes).status,
             FrameHeader::Status::kMalformed);
+}
+
+TEST(Framing, VarintBeyond64BitsIsTooLargeNotWrappedAround) {
+  // Nine continuation bytes, then 0x02: bit 64, which would wrap to a length of 0.
+  const std::string wrapping = std::string(9, '\x80') + '\x02';
+  const FrameHeader header = DecodeFrameHeader(wrapping, kDefaultMaxFrameBytes);
+  EXPECT_EQ(header.status, FrameHeader::Status::kTooLarge);
+  EXPECT_EQ(header.body_bytes, UINT64_MAX);
+  EXPECT_EQ(header.prefix_bytes, 10u);
+  // 0x01 in the tenth byte is bit 63: a valid (if huge) length.
+  const FrameHeader top = DecodeFrameHeader(std::string(9, '\x80') + '\x01', SIZE_MAX);
+  EXPECT_EQ(top.status, FrameHeader::Status::kComplete);
+  EXPECT_EQ(top.body_bytes, uint64_t{1} << 63);
 }
 
 TEST(Framing, GarbageBodyDoesNotParse) {

@@ -1,0 +1,56 @@
+// Fuzz target: the streaming PuzzleReader, on any mix of its formats (one puzzle per line, 9-line
+// grids with spaces, '|' and rulers, comments, blank lines, CRLF).
+//
+// Input: a whole file. Checked: the reader ends; every record is a layout error naming a line
+// it has read, or 81 cells each of which sits in the input at the line and column the record
+// gives for it; records come in input order; every location and description renders.
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/puzzle_reader.h"
+#include "solver/solver.h"
+#include "tests/fuzz/fuzz_check.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string_view> lines;  // 1-based line i is lines[i - 1]
+  for (size_t start = 0; start <= input.size();) {
+    size_t end = input.find('\n', start);
+    if (end == std::string::npos) end = input.size();
+    lines.push_back(std::string_view(input).substr(start, end - start));
+    start = end + 1;
+  }
+
+  std::istringstream in(input);
+  sudoku::PuzzleReader reader(&in);
+  sudoku::PuzzleRecord record;
+  uint64_t records = 0;
+  uint64_t last_line = 0;
+  while (reader.Next(&record)) {
+    FUZZ_CHECK(++records <= size + 1);  // each record uses up at least one line
+    if (record.error) {
+      FUZZ_CHECK(record.error.line >= 1 && record.error.line <= reader.lines());
+      FUZZ_CHECK(!sudoku::Describe(record.error).empty());
+      FUZZ_CHECK(!sudoku::Locate(record.error).empty());
+      continue;
+    }
+    FUZZ_CHECK(record.first_line > last_line && record.first_line <= reader.lines());
+    last_line = record.first_line;
+    for (int cell = 0; cell < sudoku::kCells; ++cell) {
+      const sudoku::CellSource source = record.Source(cell);
+      FUZZ_CHECK(source.line >= record.first_line && source.line <= reader.lines());
+      FUZZ_CHECK(source.line <= lines.size());
+      const std::string_view line = lines[source.line - 1];
+      FUZZ_CHECK(source.column >= 1 && source.column <= line.size());
+      FUZZ_CHECK(line[source.column - 1] == record.cells[cell]);
+    }
+    sudoku::Grid grid;
+    const sudoku::PuzzleError error = sudoku::ParsePuzzle(record.text(), &grid);
+    FUZZ_CHECK(!sudoku::Locate(record, error).empty());
+    if (error) FUZZ_CHECK(!sudoku::Describe(error).empty());
+  }
+  FUZZ_CHECK(!in.bad());
+  return 0;
+}
