@@ -777,6 +777,9 @@ void Server::Drain(const std::string& reason) {
     return;
   }
   draining_ = true;
+  // Closed before the log line says so: whoever reads the line may count on it.
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
   size_t batches = 0;
   size_t puzzles = 0;
   InFlight(&batches, &puzzles);
@@ -784,8 +787,6 @@ void Server::Drain(const std::string& reason) {
           " connections with " + std::to_string(batches) + " batches (" +
           std::to_string(puzzles) + " puzzles) in flight (--drain-timeout " +
           std::to_string(options_.drain_timeout.count()) + ")");
-  boost::system::error_code ignored;
-  acceptor_.close(ignored);
   for (Connection* connection : connections_) connection->StopReading();
   if (connections_.empty()) {
     Finish();
