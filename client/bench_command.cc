@@ -491,23 +491,9 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
       ("json", "print the report as one JSON object")
       ("echo", "the peer is a TCP echo server: measure the bare round trip of the same bytes")
       ("help,h", "print this help");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value(&options->inputs));
-  po::options_description all;
-  all.add(flags).add(hidden);
-  po::positional_options_description positional;
-  positional.add("input", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw ClientError(std::string(error.what()) + " (see: sudoku-client bench --help)");
-  }
-  if (values.count("help")) {
-    out << flags << "\n";
-    return false;
-  }
+  const auto parsed = ParseCommandLine(args, flags, "bench", &options->inputs, out);
+  if (!parsed) return false;
+  const po::variables_map& values = *parsed;
   options->endpoints = ParseEndpoints(connect);
   if (values.count("connections")) {
     options->connections = ParseCount("--connections", connections, kMaxConnections);

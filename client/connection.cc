@@ -85,49 +85,40 @@ asio::awaitable<bool> Connection::Receive(wire::Response* response) {
       case wire::FrameHeader::Status::kNeedMore:
         break;
     }
-    // Make room for the rest of the frame at the end of the buffer.
-    if (begin_ > 0) {
-      std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
-      end_ -= begin_;
-      begin_ = 0;
-    }
-    if (in_.size() < wanted) in_.resize(std::max(wanted, 2 * in_.size()));
-
-    boost::system::error_code error;
-    const size_t n = co_await socket_.async_read_some(
-        asio::buffer(in_.data() + end_, in_.size() - end_),
-        asio::redirect_error(asio::use_awaitable, error));
-    end_ += n;
-    bytes_received_ += n;
-    if (closed_) co_return false;
-    if (error == asio::error::eof) {
-      if (begin_ == end_) co_return false;
-      throw ConnectionLost(PeerName() + " closed the connection in the middle of a response");
-    }
-    if (error) Lost(error);
+    const bool more = co_await ReadSome(wanted, "response");
+    if (!more) co_return false;
   }
+}
+
+asio::awaitable<bool> Connection::ReadSome(size_t wanted, const char* what) {
+  // Make room for the rest at the end of the buffer.
+  if (begin_ > 0) {
+    std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (in_.size() < wanted) in_.resize(std::max(wanted, 2 * in_.size()));
+
+  boost::system::error_code error;
+  const size_t n = co_await socket_.async_read_some(
+      asio::buffer(in_.data() + end_, in_.size() - end_),
+      asio::redirect_error(asio::use_awaitable, error));
+  end_ += n;
+  bytes_received_ += n;
+  if (closed_) co_return false;
+  if (error == asio::error::eof) {
+    if (begin_ == end_) co_return false;
+    throw ConnectionLost(PeerName() + " closed the connection in the middle of a " + what);
+  }
+  if (error) Lost(error);
+  co_return true;
 }
 
 asio::awaitable<bool> Connection::ReceiveBytes(size_t bytes) {
   while (end_ - begin_ < bytes) {
-    if (begin_ > 0) {
-      std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
-      end_ -= begin_;
-      begin_ = 0;
-    }
-    if (in_.size() < bytes) in_.resize(bytes);
-    boost::system::error_code error;
-    const size_t n = co_await socket_.async_read_some(
-        asio::buffer(in_.data() + end_, in_.size() - end_),
-        asio::redirect_error(asio::use_awaitable, error));
-    end_ += n;
-    bytes_received_ += n;
-    if (closed_) co_return false;
-    if (error == asio::error::eof) {
-      if (begin_ == end_) co_return false;
-      throw ConnectionLost(PeerName() + " closed the connection in the middle of a reply");
-    }
-    if (error) Lost(error);
+    // Awaited into a variable: g++ 12 miscompiles a co_await inside the if's condition here.
+    const bool more = co_await ReadSome(bytes, "reply");
+    if (!more) co_return false;
   }
   begin_ += bytes;
   co_return true;

@@ -56,6 +56,10 @@ class Connection {
   std::string PeerName() const;
 
  private:
+  // One read into the buffer, after making room for `wanted` bytes from the first unread one.
+  // False on a clean end of input or after Close(); throws ConnectionLost when the peer closes
+  // in the middle of a `what` ("response") or the read fails.
+  boost::asio::awaitable<bool> ReadSome(size_t wanted, const char* what);
   [[noreturn]] void Lost(const boost::system::error_code& error) const;
 
   boost::asio::ip::tcp::socket socket_;

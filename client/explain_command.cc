@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include "client/client_error.h"
+#include "client/flags.h"
 #include "client/connection.h"
 #include "client/explain_format.h"
 #include "client/solve_command.h"
@@ -135,23 +136,9 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                       "where sudokud listens (default 127.0.0.1:9810)")(
       "candidates", "draw the candidate grid before each step")(
       "json", "write the explanation as one JSON object")("help,h", "print this help");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value(&inputs));
-  po::options_description all;
-  all.add(flags).add(hidden);
-  po::positional_options_description positional;
-  positional.add("input", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw ClientError(std::string(error.what()) + " (see: sudoku-client explain --help)");
-  }
-  if (values.count("help")) {
-    out << flags << "\n";
-    return false;
-  }
+  const auto parsed = ParseCommandLine(args, flags, "explain", &inputs, out);
+  if (!parsed) return false;
+  const po::variables_map& values = *parsed;
   if (inputs.size() != 1) {
     throw ClientError("explain takes one PUZZLE or FILE, got " + std::to_string(inputs.size()) +
                       " (see: sudoku-client explain --help)");

@@ -18,6 +18,30 @@ std::string Number(double value) {
 
 }  // namespace
 
+std::optional<boost::program_options::variables_map> ParseCommandLine(
+    const std::vector<std::string>& args, const boost::program_options::options_description& flags,
+    const char* command, std::vector<std::string>* positionals, std::ostream& out) {
+  namespace po = boost::program_options;
+  po::options_description hidden;
+  hidden.add_options()("positional", po::value(positionals));
+  po::options_description all;
+  all.add(flags).add(hidden);
+  po::positional_options_description positional;
+  positional.add("positional", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw ClientError(std::string(error.what()) + " (see: sudoku-client " + command + " --help)");
+  }
+  if (values.count("help")) {
+    out << flags << "\n";
+    return std::nullopt;
+  }
+  return values;
+}
+
 std::string Quoted(std::string_view text) {
   // Appended piece by piece: "'" + std::string(text) makes g++ 12 warn falsely (-Wrestrict).
   std::string quoted;

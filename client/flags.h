@@ -1,12 +1,18 @@
-// Number flags of the client's commands, with the exact usage errors they give.
+// The command line of the client's commands: parsing, and number flags, with the exact usage
+// errors they give.
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_CLIENT_FLAGS_H_
 #define SUDOKU_CLIENT_FLAGS_H_
 
 #include <cstdint>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
 
 namespace sudoku::client {
 
@@ -20,6 +26,14 @@ uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max);
 // A decimal number above 0 and at most `max`, or ClientError: "--duration expects a number of
 // seconds above 0 (at most 86400), got 'x'", where `what` is "a number of seconds".
 double ParsePositive(const char* flag, const std::string& text, const char* what, double max);
+
+// Parses one command's `args` against its `flags`; the arguments that are not flags go to
+// `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised
+// option '--x' (see: sudoku-client solve --help)". With -h/--help, prints `flags` to `out` and
+// returns std::nullopt.
+std::optional<boost::program_options::variables_map> ParseCommandLine(
+    const std::vector<std::string>& args, const boost::program_options::options_description& flags,
+    const char* command, std::vector<std::string>* positionals, std::ostream& out);
 
 }  // namespace sudoku::client
 

@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include "client/client_error.h"
+#include "client/flags.h"
 #include "client/connection.h"
 #include "client/solve_command.h"
 #include "proto/framing.h"
@@ -37,8 +38,6 @@ Exit status: 0 when every puzzle was made, 1 when some could not be (standard er
 2 on a usage or connection error.
 
 Options)";
-
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 uint64_t ParseNumber(const char* flag, const std::string& text, uint64_t min, uint64_t max) {
   uint64_t value = 0;
@@ -182,23 +181,9 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
       "seed of the puzzle sequence (default: a random one, shown in the summary)")(
       "help,h", "print this help");
   std::vector<std::string> extra;
-  po::options_description hidden;
-  hidden.add_options()("extra", po::value(&extra));
-  po::options_description all;
-  all.add(flags).add(hidden);
-  po::positional_options_description positional;
-  positional.add("extra", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw ClientError(std::string(error.what()) + " (see: sudoku-client generate --help)");
-  }
-  if (values.count("help")) {
-    out << flags << "\n";
-    return false;
-  }
+  const auto parsed = ParseCommandLine(args, flags, "generate", &extra, out);
+  if (!parsed) return false;
+  const po::variables_map& values = *parsed;
   if (!extra.empty()) {
     throw ClientError("generate takes no arguments besides its options, got " + Quoted(extra[0]) +
                       " (see: sudoku-client generate --help)");

@@ -413,24 +413,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
       ("progress", "draw a progress bar on standard error (default: when it is a terminal)")
       ("no-progress", "never draw the progress bar")
       ("help,h", "print this help");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value(&options->inputs));
-  po::options_description all;
-  all.add(flags).add(hidden);
-  po::positional_options_description positional;
-  positional.add("input", -1);
-
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw ClientError(std::string(error.what()) + " (see: sudoku-client solve --help)");
-  }
-  if (values.count("help")) {
-    out << flags << "\n";
-    return false;
-  }
+  const auto parsed = ParseCommandLine(args, flags, "solve", &options->inputs, out);
+  if (!parsed) return false;
+  const po::variables_map& values = *parsed;
   options->endpoints = ParseEndpoints(connect);
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
