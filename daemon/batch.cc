@@ -9,6 +9,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "daemon/tsan_fork_join.h"
 #include "solver/logic.h"
 #include "solver/solver.h"
 
@@ -55,19 +56,21 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
   google::protobuf::io::CodedInputStream scan(data, size);
   // The field number alone is not enough: a kind's number with another wire type (every kind is
   // a message, so length-delimited) is an unknown field.
+  // As protobuf does for a oneof, the last kind in the body wins.
+  RequestKind kind = RequestKind::kNone;
   for (uint32_t tag; (tag = scan.ReadTag()) != 0;) {
     if (WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
       switch (WireFormatLite::GetTagFieldNumber(tag)) {
-        case wire::Request::kSolveFieldNumber: return RequestKind::kSolve;
-        case wire::Request::kStatsFieldNumber: return RequestKind::kStats;
-        case wire::Request::kExplainFieldNumber: return RequestKind::kExplain;
-        case wire::Request::kGenerateFieldNumber: return RequestKind::kGenerate;
+        case wire::Request::kSolveFieldNumber: kind = RequestKind::kSolve; break;
+        case wire::Request::kStatsFieldNumber: kind = RequestKind::kStats; break;
+        case wire::Request::kExplainFieldNumber: kind = RequestKind::kExplain; break;
+        case wire::Request::kGenerateFieldNumber: kind = RequestKind::kGenerate; break;
         default: break;
       }
     }
     if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
   }
-  return RequestKind::kNone;
+  return kind;
 }
 
 std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
@@ -124,7 +127,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   solutions->resize(static_cast<size_t>(n) * kCells);
 
   auto solve_range = [&](const tbb::blocked_range<int>& range) {
-    if (cancel.load(std::memory_order_relaxed)) return;
+    if (cancel.load(std::memory_order_relaxed)) return RangeDone(response);
     for (int i = range.begin(); i != range.end(); ++i) {
       const Result result = Solve(request.puzzles(i), limits);
       verdicts->Set(i, static_cast<int>(result.verdict));
@@ -145,9 +148,11 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
         }
       }
     }
+    RangeDone(response);
   };
   if (n >= 2 * kParallelGrain) {
     tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain), solve_range);
+    Joined(response);
   } else {
     solve_range(tbb::blocked_range<int>(0, n));
   }

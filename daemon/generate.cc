@@ -5,6 +5,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "daemon/tsan_fork_join.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
 
@@ -48,10 +49,12 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),
                     [&](const tbb::blocked_range<uint32_t>& range) {
                       for (uint32_t i = range.begin(); i != range.end(); ++i) {
-                        if (cancel.load(std::memory_order_relaxed)) return;
+                        if (cancel.load(std::memory_order_relaxed)) break;
                         made[i - begin] = Generate(options, request.first_index() + i);
                       }
+                      RangeDone(&made);
                     });
+  Joined(&made);
   if (cancel.load(std::memory_order_relaxed)) return false;
 
   response->Clear();

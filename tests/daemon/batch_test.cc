@@ -94,6 +94,11 @@ TEST(ParseRequest, TellsEachKindByItsFieldAndWireType) {
   EXPECT_EQ(ParseRequest(std::string("\x10\x01", 2), &request), RequestKind::kNone);
   EXPECT_EQ(ParseRequest(std::string("\x18\x01", 2), &request), RequestKind::kNone);
   EXPECT_EQ(ParseRequest(std::string("\x20\x01", 2), &request), RequestKind::kNone);
+  // Two kinds in one body: the last wins, as protobuf's oneof has it.
+  EXPECT_EQ(ParseRequest(std::string("\x12\x00\x0a\x00", 4), &request), RequestKind::kSolve);
+  EXPECT_TRUE(request.has_solve());
+  EXPECT_EQ(ParseRequest(std::string("\x0a\x00\x12\x00", 4), &request), RequestKind::kStats);
+  EXPECT_TRUE(request.has_stats());
 }
 
 TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {

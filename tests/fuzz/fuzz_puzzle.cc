@@ -75,6 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     default:
       FUZZ_CHECK(false);
   }
+  // 729 characters make a pencilmark puzzle to Solve(), which ParseCandidates checks instead.
+  if (text.size() == 729) return 0;
   const sudoku::Result result = sudoku::Solve(text);
   FUZZ_CHECK(result.verdict == sudoku::Verdict::kInvalid);
   FUZZ_CHECK(result.solutions == 0);

@@ -111,7 +111,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     return 0;
   }
-  FUZZ_CHECK(kind == RequestKind::kSolve);
+  // Stats, explain and generate requests take other paths; the batch path is checked here.
+  if (kind != RequestKind::kSolve) {
+    FUZZ_CHECK(kind == RequestKind::kStats || kind == RequestKind::kExplain ||
+               kind == RequestKind::kGenerate);
+    return 0;
+  }
   FUZZ_CHECK(request.solve().SerializeAsString() == reference.solve().SerializeAsString());
 
   wire::SolveRequest* solve = request.mutable_solve();

@@ -1,0 +1,31 @@
+// Marks oneTBB's fork/join edges for ThreadSanitizer.
+//
+// Debian's oneTBB is not built with -fsanitize=thread, so TSan cannot see that tbb::parallel_for
+// returns only after every worker has finished its ranges. A worker's reads (of a connection's
+// cancel flag, say) then look unordered with what the caller does next (the connection being
+// freed), and the report often loses the worker's stack, so tests/tsan.supp cannot match it.
+// Each range calls RangeDone(tag) when it ends and the caller calls Joined(tag) after
+// parallel_for returns: the happens-before edge oneTBB really provides, told to TSan. Both
+// compile to nothing outside TSan builds.
+//
+// Thread-safety: the functions are reentrant.
+#ifndef SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
+#define SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
+
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace sudoku::daemon {
+
+#if defined(__SANITIZE_THREAD__)
+inline void RangeDone(const void* tag) { __tsan_release(const_cast<void*>(tag)); }
+inline void Joined(const void* tag) { __tsan_acquire(const_cast<void*>(tag)); }
+#else
+inline void RangeDone(const void*) {}
+inline void Joined(const void*) {}
+#endif
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
