@@ -24,6 +24,7 @@
 #include "client/connection.h"
 #include "client/flags.h"
 #include "proto/framing.h"
+#include "solver/solver.h"
 
 namespace sudoku::client {
 namespace {
@@ -61,8 +62,11 @@ Options)";
 // One batch of the replayed puzzles, its request built once.
 struct Template {
   std::string frame;
-  std::string cells;  // the puzzles sent, 81 cells each (kept for --verify)
   size_t puzzles = 0;
+  // --verify: the puzzles sent, end to end (81 characters each, or 729 for pencilmarks), and
+  // where each one ends in `texts`.
+  std::string texts;
+  std::vector<uint32_t> ends;
 };
 
 std::vector<Template> LoadTemplates(const BenchOptions& options, std::istream& in) {
@@ -78,8 +82,10 @@ std::vector<Template> LoadTemplates(const BenchOptions& options, std::istream& i
     t.puzzles = batch.sent;
     if (options.verify) {
       for (size_t i = 0; i < batch.size; ++i) {
-        if (!batch.records[i].error) {
-          t.cells.append(batch.records[i].cells.data(), batch.records[i].cells.size());
+        const PuzzleRecord& record = batch.records[i];
+        if (!record.error) {
+          t.texts.append(record.cells.data(), record.size);
+          t.ends.push_back(static_cast<uint32_t>(t.texts.size()));
         }
       }
     }
@@ -361,7 +367,9 @@ class BenchSession {
     for (size_t i = 0; i < sent.puzzles; ++i) {
       const wire::Verdict verdict = response.verdicts(static_cast<int>(i));
       if (verdict != wire::SOLVED && verdict != wire::MULTIPLE) continue;  // nothing to check
-      const std::string_view puzzle(sent.cells.data() + i * kCells, kCells);
+      const size_t start = i == 0 ? 0 : sent.ends[i - 1];
+      const std::string_view puzzle =
+          std::string_view(sent.texts).substr(start, sent.ends[i] - start);
       if (solutions.size() < offset + kCells) {
         wrong(1, batch + ", puzzle " + std::to_string(i + 1) + ": no solution sent");
         continue;
@@ -448,6 +456,11 @@ std::string CheckSolution(std::string_view puzzle, std::string_view solution) {
         puzzle[i] != solution[i]) {
       return "given " + std::string(1, puzzle[i]) + " at " + cell(i) + " changed to " +
              std::string(1, solution[i]);
+    }
+    if (puzzle.size() == kCandidateChars &&
+        puzzle[i * 9 + static_cast<size_t>(solution[i] - '1')] != solution[i]) {
+      return "digit " + std::string(1, solution[i]) + " at " + cell(i) +
+             " is not among its candidates " + std::string(puzzle.substr(i * 9, 9));
     }
   }
   static constexpr const char* kUnits[] = {"row", "column", "box"};

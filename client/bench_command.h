@@ -66,9 +66,10 @@ struct BenchReport {
 bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* options,
                        std::ostream& out);
 
-// What is wrong with `solution` as an answer to `puzzle` (81 cells each, '1'-'9' or a blank):
-// empty when it is a full valid grid that keeps every given. "cell r1c3 is '0', not a digit",
-// "digit 5 twice in row 2", "given 7 at r4c4 changed to 1".
+// What is wrong with `solution` (81 cells) as an answer to `puzzle` (81 cells, '1'-'9' or a
+// blank; or 729 pencilmark characters): empty when it is a full valid grid that keeps every
+// given, or every cell within its candidates. "cell r1c3 is '0', not a digit", "digit 5 twice in
+// row 2", "given 7 at r4c4 changed to 1", "digit 2 at r1c1 is not among its candidates 1.3......".
 std::string CheckSolution(std::string_view puzzle, std::string_view solution);
 
 // The report as text (wrk's layout) or as one JSON object.

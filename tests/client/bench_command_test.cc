@@ -130,6 +130,24 @@ TEST(CheckSolution, NamesWhatIsWrong) {
   EXPECT_EQ(CheckSolution(std::string(81, '.'), rows), "digit 9 twice in box 1");
 }
 
+// kPuzzle as pencilmarks: "....5...." for a given 5, every digit for a blank.
+std::string Pencilmarks(const std::string& puzzle) {
+  std::string text;
+  for (const char c : puzzle) {
+    for (char digit = '1'; digit <= '9'; ++digit) text += c == '.' || c == digit ? digit : '.';
+  }
+  return text;
+}
+
+TEST(CheckSolution, HoldsPencilmarksToTheirCandidates) {
+  const std::string pencilmarks = Pencilmarks(kPuzzle);
+  EXPECT_EQ(CheckSolution(pencilmarks, kSolution), "");
+  std::string changed = kSolution;
+  std::swap(changed[0], changed[1]);  // the given 5 and the 3 of r1c2
+  EXPECT_EQ(CheckSolution(pencilmarks, changed),
+            "digit 3 at r1c1 is not among its candidates ....5....");
+}
+
 // --- runs ---
 
 struct BenchRun {
@@ -193,6 +211,28 @@ TEST(BenchRun, CountsVerifiesAndReports) {
                  "  errors    none\n")))
       << run.out;
   EXPECT_EQ(run.err, "");
+}
+
+// Every puzzle of a batch is held to its own givens: kPuzzle with its digits relabelled, a
+// different puzzle in each place of a 12-puzzle batch.
+TEST(BenchRun, VerifiesEachPuzzleOfABatchAgainstItself) {
+  std::string input;
+  for (int shift = 0; shift < 12; ++shift) {
+    std::string puzzle = kPuzzle;
+    for (char& c : puzzle) {
+      if (c != '.') c = static_cast<char>('1' + (c - '1' + shift) % 9);
+    }
+    input += puzzle + "\n";
+  }
+  FakeDaemon daemon;
+  BenchOptions options = Against(daemon.address());
+  options.batch_size = 12;
+  options.count = 3;
+  options.verify = true;
+  const BenchRun run = RunOn(options, input);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(run.report.verified, 36u);
+  EXPECT_EQ(run.report.wrong, 0u) << run.report.first_wrong;
 }
 
 TEST(BenchRun, Json) {

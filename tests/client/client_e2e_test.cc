@@ -410,8 +410,9 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
 TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   const MixedInput input = MakeMixedInput(500, 31, false);
   const std::string file = WriteTemp("bench.txt", input.text);
+  // Batches of 25, so that each puzzle is checked against its own place in a long batch.
   const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
-                              "--connections", "3", "--in-flight", "2", "--batch", "7", "--count",
+                              "--connections", "3", "--in-flight", "2", "--batch", "25", "--count",
                               "300", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"batches\":300,"), std::string::npos) << exit.out;
@@ -717,6 +718,24 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   // Without --rate, the lines are as before.
   const Exit plain = RunClient({"--connect", address(), file});
   EXPECT_EQ(Lines(plain.out).at(0), kSimpleSolution);
+}
+
+// Pencilmark puzzles (729 characters) are verified against their candidates, each in its place
+// of the batch.
+TEST_F(ClientEndToEnd, BenchVerifiesPencilmarkPuzzles) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) {
+    const std::string puzzle = i % 2 == 0 ? kXWingPuzzle : kSimplePuzzle;
+    for (const char c : puzzle) {
+      for (char digit = '1'; digit <= '9'; ++digit) text += c == '.' || c == digit ? digit : '.';
+    }
+    text += '\n';
+  }
+  const std::string file = WriteTemp("bench_pencilmarks.txt", text);
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(), "--batch",
+                              "20", "--count", "5", "--verify", "--json", file});
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("\"verified\":100,\"wrong\":0,"), std::string::npos) << exit.out;
 }
 
 }  // namespace
