@@ -303,6 +303,18 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
       last_row_line = number;
     } else {
       const std::string_view line = TrimRight(raw);
+      if (rows == 0 && line.size() == kCells && line[0] != '#' && format_ != InputFormat::kSdk &&
+          format_ != InputFormat::kCsv &&
+          (format_ != InputFormat::kAuto || line.find(',') == std::string_view::npos)) {
+        // The common case, a puzzle on its line, without the character-by-character Shape():
+        // any line of 81 characters is a puzzle whatever its characters (the solver judges
+        // them), as the general path below decides too.
+        if (format_ == InputFormat::kAuto) format_ = InputFormat::kText;
+        record->layout = PuzzleRecord::Layout::kLine;
+        record->first_line = number;
+        std::memcpy(record->cells.data(), line.data(), kCells);
+        return true;
+      }
       const LineShape shape = Shape(line);
       if (rows == 0) {
         if (shape.blank || shape.comment) continue;
