@@ -95,9 +95,8 @@ struct CellSource {
 struct PuzzleRecord {
   enum class Layout : uint8_t { kLine, kGrid };
 
-  // The cells in row-major order, as written (valid when !error): cells[0, size), 81 of them, or
-  // 729 characters for a pencilmark puzzle.
-  std::array<char, kCandidateChars> cells{};
+  // The fields a line record sets come first, next to the start of `cells`, so that reading one
+  // puzzle touches two cache lines of its record, not three (a batch's records span a megabyte).
   uint16_t size = kCells;
   Layout layout = Layout::kLine;
   // The line of the puzzle, or of the grid's first row.
@@ -105,6 +104,9 @@ struct PuzzleRecord {
   // Line records: the column before the puzzle's first character (0, or more for a CSV field).
   uint32_t column_offset = 0;
   LayoutError error;
+  // The cells in row-major order, as written (valid when !error): cells[0, size), 81 of them, or
+  // 729 characters for a pencilmark puzzle.
+  std::array<char, kCandidateChars> cells{};
   // Grid records only: the line of each row and the column of each cell. Left stale for line
   // records, so that reading one costs no more than copying its 81 characters.
   std::array<uint64_t, 9> row_lines;
