@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "proto/framing.h"
@@ -36,7 +39,59 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
   return file;
 }
 
+using google::protobuf::io::CodedOutputStream;
+using google::protobuf::internal::WireFormatLite;
+
+// A length-delimited field's tag, its length and the length's varint.
+size_t DelimitedBytes(size_t length) {
+  return 1 + CodedOutputStream::VarintSize64(length) + length;
+}
+
+uint8_t* WriteDelimitedHeader(int field, size_t length, uint8_t* target) {
+  target = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED,
+                                           target);
+  return CodedOutputStream::WriteVarint64ToArray(length, target);
+}
+
 }  // namespace
+
+void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
+  // Proto3 leaves out fields at their default, and fields go in number order.
+  size_t solve_bytes = 0;
+  if (batch.sequence != 0) {
+    solve_bytes += 1 + CodedOutputStream::VarintSize64(batch.sequence);
+  }
+  for (size_t i = 0; i < batch.size; ++i) {
+    if (!batch.records[i].error) solve_bytes += DelimitedBytes(batch.records[i].size);
+  }
+  if (solution_limit != 0) solve_bytes += 1 + CodedOutputStream::VarintSize32(solution_limit);
+  if (rate) solve_bytes += 2;
+  const size_t request_bytes = DelimitedBytes(solve_bytes);
+
+  const size_t start = frame->size();
+  frame->resize(start + CodedOutputStream::VarintSize64(request_bytes) + request_bytes);
+  auto* target = reinterpret_cast<uint8_t*>(frame->data() + start);
+  target = CodedOutputStream::WriteVarint64ToArray(request_bytes, target);
+  target = WriteDelimitedHeader(wire::Request::kSolveFieldNumber, solve_bytes, target);
+  if (batch.sequence != 0) {
+    target = WireFormatLite::WriteUInt64ToArray(wire::SolveRequest::kBatchIdFieldNumber,
+                                                batch.sequence, target);
+  }
+  for (size_t i = 0; i < batch.size; ++i) {
+    const PuzzleRecord& record = batch.records[i];
+    if (record.error) continue;
+    target = WriteDelimitedHeader(wire::SolveRequest::kPuzzlesFieldNumber, record.size, target);
+    std::memcpy(target, record.cells.data(), record.size);
+    target += record.size;
+  }
+  if (solution_limit != 0) {
+    target = WireFormatLite::WriteUInt32ToArray(wire::SolveRequest::kSolutionLimitFieldNumber,
+                                                solution_limit, target);
+  }
+  if (rate) {
+    target = WireFormatLite::WriteBoolToArray(wire::SolveRequest::kRateFieldNumber, true, target);
+  }
+}
 
 Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,
                  std::istream* stdin_stream, InputFormat format)
@@ -104,11 +159,6 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   batch->size = 0;
   batch->sent = 0;
   batch->lost = 0;
-  wire::SolveRequest* solve = request_.mutable_solve();
-  solve->set_batch_id(sequence);
-  solve->set_solution_limit(solution_limit_);
-  solve->set_rate(rate_);
-  solve->mutable_puzzles()->Clear();  // keeps the strings for reuse
 
   while (batch->size < batch_size_) {
     if (reader_ == nullptr && !OpenNext()) break;
@@ -129,13 +179,10 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     }
     batch->inputs[batch->size] = current_input_;
     ++batch->size;
-    if (!record.error) {
-      solve->add_puzzles()->assign(record.text());
-      ++batch->sent;
-    }
+    if (!record.error) ++batch->sent;
   }
   batch->frame.clear();
-  if (batch->sent > 0) wire::AppendFrame(request_, &batch->frame);
+  if (batch->sent > 0) AppendSolveFrame(*batch, solution_limit_, rate_, &batch->frame);
   return batch->size > 0;
 }
 

@@ -33,6 +33,12 @@ struct Batch {
   unsigned lost = 0;             // connections that broke with this batch unanswered
 };
 
+// Appends the frame of a Request holding the SolveRequest for `batch`: batch id `sequence`, the
+// records without a layout error, `solution_limit`, `rate`. Encoded straight from the records
+// with protobuf's wire-format primitives, to the very bytes protobuf writes for that message
+// (tested), without first copying each puzzle into a string of the message.
+void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame);
+
 class Batcher {
  public:
   // `inputs` are file names or kStdinName, read in order from `stdin_stream` for the latter.
@@ -77,7 +83,6 @@ class Batcher {
   std::vector<char> file_buffer_;
   std::istream* in_ = nullptr;
   std::unique_ptr<PuzzleReader> reader_;
-  wire::Request request_;  // reused, so that its puzzle strings keep their storage
 };
 
 }  // namespace sudoku::client

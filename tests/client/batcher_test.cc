@@ -1,5 +1,6 @@
 #include "client/batcher.h"
 
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -74,6 +75,46 @@ TEST(Batcher, CutsInputIntoNumberedBatches) {
   }
   EXPECT_FALSE(batcher.Fill(13, &batch));
   EXPECT_EQ(batch.size, 0u);
+}
+
+// The frame written straight from the records is the one protobuf writes for the same Request,
+// byte for byte: every optional field present or absent, one-byte and longer varints, 81- and
+// 729-character puzzles, records with a layout error left out.
+TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
+  for (const uint64_t sequence : {uint64_t{0}, uint64_t{5}, uint64_t{300}, uint64_t{1} << 40}) {
+    for (const uint32_t limit : {0u, 1u, 2u, 100000u}) {
+      for (const bool rate : {false, true}) {
+        for (const size_t puzzles : {size_t{1}, size_t{3}, size_t{250}}) {
+          Batch batch;
+          batch.sequence = sequence;
+          batch.size = puzzles;
+          batch.records.resize(puzzles);
+          wire::Request request;
+          wire::SolveRequest* solve = request.mutable_solve();
+          solve->set_batch_id(sequence);
+          solve->set_solution_limit(limit);
+          solve->set_rate(rate);
+          for (size_t i = 0; i < puzzles; ++i) {
+            PuzzleRecord& record = batch.records[i];
+            const std::string text = i % 7 == 3 ? std::string(kCandidateChars, '.')
+                                                : Puzzle(static_cast<int>(i));
+            record.size = static_cast<uint16_t>(text.size());
+            std::memcpy(record.cells.data(), text.data(), text.size());
+            if (i % 11 == 5) {
+              record.error = {LayoutError::Kind::kLineLength, i + 1, 80};
+            } else {
+              solve->add_puzzles(text);
+            }
+          }
+          std::string expected = "prefix";
+          wire::AppendFrame(request, &expected);
+          std::string frame = "prefix";
+          AppendSolveFrame(batch, limit, rate, &frame);
+          EXPECT_EQ(frame, expected) << sequence << " " << limit << " " << rate << " " << puzzles;
+        }
+      }
+    }
+  }
 }
 
 TEST(Batcher, KeepsLayoutErrorsInPlaceButDoesNotSendThem) {
