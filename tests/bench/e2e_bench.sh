@@ -14,7 +14,8 @@
 # Environment: DATA_DIR (the puzzle sets; default ../shared/data beside the checkout),
 #   SETS (file names in DATA_DIR), EASY_COUNT (1000000), BIG_COUNT (10000000; 0 skips part 2),
 #   MIN_PUZZLES (puzzles per end-to-end run: a small set is given several times; 1000000),
-#   SECONDS_EACH (2), TMPDIR (/tmp: the generated files and the outputs go there, not the repo).
+#   SECONDS_EACH (2), ROUNDS (3: in-process and end-to-end runs per set, alternated; the table
+#   gives the medians), TMPDIR (/tmp: the generated files and the outputs go there, not the repo).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +27,7 @@ easy_count=${EASY_COUNT:-1000000}
 big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
 seconds=${SECONDS_EACH:-2}
+rounds=${ROUNDS:-3}
 tmp_root=${TMPDIR:-/tmp}
 
 sudokud=$build/daemon/sudokud
@@ -87,12 +89,12 @@ for set in $sets; do
 done
 files+=("$easy")
 
-echo "## End to end: sudoku-client solve FILE > out, daemon --threads 2, loopback"
+echo "## End to end: sudoku-client solve FILE > out, daemon --threads 2, loopback (median of $rounds)"
 echo
 echo "| set | puzzles | in-process puzzles/s | end-to-end puzzles/s | ratio | client peak RSS | daemon peak RSS |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for file in "${files[@]}"; do
-  inproc=$("$bench" --threads 2 --json --min-seconds "$seconds" "$file" | json_field puzzles_per_sec)
   count=$(grep -c . "$file" || true)
   # A small set is given several times, so that the run is long enough to measure.
   repeat=$(( (min_puzzles + count - 1) / count ))
@@ -100,9 +102,18 @@ for file in "${files[@]}"; do
   for _ in $(seq "$repeat"); do args+=("$file"); done
   start_server sudokud "$sudokud" --listen 127.0.0.1:0 --threads 2
   daemon=$pid
-  /usr/bin/time -v -o "$work/time.txt" "$client" solve --no-progress --connect "$address" \
-    "${args[@]}" > "$work/out.txt" 2> "$work/summary.txt" || true
-  e2e=$(sed -n 's/.* s, \([0-9]*\) puzzles\/s$/\1/p' "$work/summary.txt")
+  # Alternated, so that both see the same machine; the medians are compared.
+  : > "$work/inproc.txt"
+  : > "$work/e2e.txt"
+  for _ in $(seq "$rounds"); do
+    "$bench" --threads 2 --json --min-seconds "$seconds" "$file" | json_field puzzles_per_sec \
+      >> "$work/inproc.txt"
+    /usr/bin/time -v -o "$work/time.txt" "$client" solve --no-progress --connect "$address" \
+      "${args[@]}" > "$work/out.txt" 2> "$work/summary.txt" || true
+    sed -n 's/.* s, \([0-9]*\) puzzles\/s$/\1/p' "$work/summary.txt" >> "$work/e2e.txt"
+  done
+  inproc=$(median < "$work/inproc.txt")
+  e2e=$(median < "$work/e2e.txt")
   daemon_rss=$(stop_server "$daemon")
   ratio=$(awk -v a="$e2e" -v b="$inproc" 'BEGIN { printf "%.2f", a / b }')
   printf '| %s | %d | %.0f | %d | %s | %s MiB | %s MiB |\n' "$(basename "$file")" \
