@@ -8,6 +8,7 @@
 
 #include <utility>  // before Asio: asio issue 944
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -503,8 +504,22 @@ TEST_F(ClientEndToEnd, SolvesThePublicSets) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".txt") continue;
     ++files;
-    const std::vector<std::string> puzzles = Lines(ReadFile(entry.path()));
-    const Exit exit = RunClient({"--connect", address(), entry.path().string()});
+    // Sanitizer builds take every SUDOKU_TEST_PUBLIC_STRIDE-th puzzle (see tests/run_all.sh).
+    const char* stride_text = std::getenv("SUDOKU_TEST_PUBLIC_STRIDE");
+    const size_t stride = stride_text != nullptr ? std::max(1ul, std::stoul(stride_text)) : 1;
+    std::string input = entry.path().string();
+    std::vector<std::string> puzzles = Lines(ReadFile(entry.path()));
+    if (stride > 1) {
+      std::vector<std::string> sample;
+      std::string text;
+      for (size_t i = 0; i < puzzles.size(); i += stride) {
+        sample.push_back(puzzles[i]);
+        text += puzzles[i] + "\n";
+      }
+      puzzles = std::move(sample);
+      input = WriteTemp("public_sample.txt", text);
+    }
+    const Exit exit = RunClient({"--connect", address(), input});
     const std::vector<std::string> lines = Lines(exit.out);
     ASSERT_EQ(lines.size(), puzzles.size()) << entry.path() << ": " << exit.err;
     size_t wrong = 0;

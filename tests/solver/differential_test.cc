@@ -140,11 +140,14 @@ TEST(Differential, KernelsAgreeOnThePublicSets) {
   constexpr size_t kReferencedPerSet = 24;
   constexpr size_t kFirstSolutionStride = 4;
   const Reference unique{1, 2, ""};
+  const size_t sample = testing::PublicSetStride();
   for (const auto& file : files) {
     const auto puzzles = testing::ReadLines(file);
-    const size_t stride = (puzzles.size() + kReferencedPerSet - 1) / kReferencedPerSet;
+    // A multiple of the sampling stride, so that the referenced puzzles are among those checked.
+    const size_t stride = std::max(
+        sample, (puzzles.size() + kReferencedPerSet - 1) / kReferencedPerSet / sample * sample);
     Comparison comparison(file);
-    for (size_t i = 0; i < puzzles.size() && comparison.failures() <= 10; ++i) {
+    for (size_t i = 0; i < puzzles.size() && comparison.failures() <= 10; i += sample) {
       if (i % kFirstSolutionStride == 0) comparison.Check(puzzles[i], 1, &unique);
       if (i % stride == 0) {
         const Reference ref = ReferenceAnswer(puzzles[i], 2);
@@ -354,7 +357,7 @@ TEST(PublicSets, EverySolutionIsValid) {
   for (const auto& file : files) {
     const auto puzzles = testing::ReadLines(file);
     int failures = 0;
-    for (size_t i = 0; i < puzzles.size() && failures < 10; ++i) {
+    for (size_t i = 0; i < puzzles.size() && failures < 10; i += testing::PublicSetStride()) {
       // Every public puzzle has exactly one solution (see the sets' README).
       const Result r = Solve(puzzles[i], Limits{2});
       const std::string solution = testing::SolutionText(r);

@@ -62,6 +62,12 @@ std::vector<std::string> SharedDataFiles() {
   return files;
 }
 
+size_t PublicSetStride() {
+  const std::string text = TestEnv("SUDOKU_TEST_PUBLIC_STRIDE");
+  const size_t stride = text.empty() ? 1 : std::strtoull(text.c_str(), nullptr, 10);
+  return stride == 0 ? 1 : stride;
+}
+
 namespace {
 
 // A permutation of 0..8 that keeps the three groups of three (bands or stacks) as groups.
