@@ -1,9 +1,12 @@
 #include "client/connection.h"
 
+#include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -21,10 +24,11 @@ constexpr size_t kInitialReadBytes = 256 << 10;
 }  // namespace
 
 Connection::Connection(const asio::any_io_executor& executor, Endpoint endpoint,
-                       size_t max_frame_bytes)
+                       size_t max_frame_bytes, std::chrono::milliseconds connect_timeout)
     : socket_(executor),
       endpoint_(std::move(endpoint)),
       max_frame_bytes_(max_frame_bytes),
+      connect_timeout_(connect_timeout),
       in_(kInitialReadBytes) {}
 
 std::string Connection::PeerName() const { return "sudokud at " + endpoint_.ToString(); }
@@ -39,7 +43,30 @@ asio::awaitable<void> Connection::Connect() {
     throw ConnectionLost("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
                       error.message());
   }
+  // Past the time-out the socket is closed, which ends the attempt with operation_aborted.
+  asio::steady_timer timer(socket_.get_executor());
+  struct Attempt {
+    bool over = false;  // the connect finished first: a timer that fired meanwhile does nothing
+    bool timed_out = false;
+  };
+  auto attempt = std::make_shared<Attempt>();
+  timer.expires_after(connect_timeout_);
+  timer.async_wait([this, attempt](const boost::system::error_code& cancelled) {
+    if (cancelled || attempt->over) return;
+    attempt->timed_out = true;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+  });
   co_await asio::async_connect(socket_, results, asio::redirect_error(asio::use_awaitable, error));
+  attempt->over = true;
+  timer.cancel();
+  if (attempt->timed_out) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g",
+                  static_cast<double>(connect_timeout_.count()) / 1000);
+    throw ConnectionLost("cannot connect to " + address + ": no answer within " + seconds +
+                         " s (is the address right? is sudokud running there?)");
+  }
   if (error) {
     throw ConnectionLost("cannot connect to " + address + ": " + error.message() +
                       " (is sudokud running? start it with: sudokud --listen " + address + ")");

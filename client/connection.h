@@ -12,6 +12,7 @@
 
 #include <utility>  // before Asio: asio issue 944
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,11 +28,17 @@
 
 namespace sudoku::client {
 
+// How long a connection attempt may go unanswered (an address that drops packets, a full listen
+// queue) before it fails, so that the batches can go to another address.
+inline constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
+
 class Connection {
  public:
   Connection(const boost::asio::any_io_executor& executor, Endpoint endpoint,
-             size_t max_frame_bytes = wire::kDefaultMaxFrameBytes);
+             size_t max_frame_bytes = wire::kDefaultMaxFrameBytes,
+             std::chrono::milliseconds connect_timeout = kDefaultConnectTimeout);
 
+  // Throws ConnectionLost: "cannot connect to 10.0.0.9:9810: no answer within 10 s (...)".
   boost::asio::awaitable<void> Connect();
 
   // Writes one whole frame. Returns without error once Close() has been called.
@@ -65,6 +72,7 @@ class Connection {
   boost::asio::ip::tcp::socket socket_;
   Endpoint endpoint_;
   size_t max_frame_bytes_;
+  std::chrono::milliseconds connect_timeout_;
   bool closed_ = false;
   uint64_t bytes_sent_ = 0;
   uint64_t bytes_received_ = 0;
