@@ -621,11 +621,8 @@ int RunBench(const BenchOptions& options, std::istream& in, std::ostream& out, s
     const bool clean = report.errors.empty() && report.wrong == 0;
     if (report_out != nullptr) *report_out = std::move(report);
     return clean ? 0 : 1;
-  } catch (const ClientError& error) {
-    err << "sudoku-client: " << error.what() << "\n";
-    return 2;
-  } catch (const std::exception& error) {
-    err << "sudoku-client: internal error: " << error.what() << "\n";
+  } catch (...) {
+    ReportError(err);
     return 2;
   }
 }

@@ -183,13 +183,9 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
     out << text;
     out.flush();
     return response.explain().verdict() == wire::SOLVED ? kExitSolved : kExitUnsolved;
-  } catch (const ClientError& error) {
+  } catch (...) {
     out.flush();
-    err << "sudoku-client: " << error.what() << "\n";
-    return kExitError;
-  } catch (const std::exception& error) {
-    out.flush();
-    err << "sudoku-client: internal error: " << error.what() << "\n";
+    ReportError(err);
     return kExitError;
   }
 }

@@ -18,6 +18,18 @@ std::string Number(double value) {
 
 }  // namespace
 
+void ReportError(std::ostream& err) {
+  try {
+    throw;
+  } catch (const ClientError& error) {
+    err << "sudoku-client: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    err << "sudoku-client: internal error: " << error.what() << "\n";
+  } catch (...) {
+    err << "sudoku-client: internal error: an exception of unknown type\n";
+  }
+}
+
 std::optional<boost::program_options::variables_map> ParseCommandLine(
     const std::vector<std::string>& args, const boost::program_options::options_description& flags,
     const char* command, std::vector<std::string>* positionals, std::ostream& out) {

@@ -27,6 +27,11 @@ uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max);
 // seconds above 0 (at most 86400), got 'x'", where `what` is "a number of seconds".
 double ParsePositive(const char* flag, const std::string& text, const char* what, double max);
 
+// From inside a catch block: prints the exception in flight to `err` as the client reports a
+// failed run, "sudoku-client: WHAT" for a ClientError and "sudoku-client: internal error: WHAT"
+// for anything else (a bug).
+void ReportError(std::ostream& err);
+
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised
 // option '--x' (see: sudoku-client solve --help)". With -h/--help, prints `flags` to `out` and

@@ -225,13 +225,9 @@ int RunGenerate(const GenerateCommandOptions& options, std::ostream& out, std::o
     io.run();
     out.flush();
     if (failure) std::rethrow_exception(failure);
-  } catch (const ClientError& error) {
+  } catch (...) {
     out.flush();
-    err << "sudoku-client: " << error.what() << "\n";
-    return kExitError;
-  } catch (const std::exception& error) {
-    out.flush();
-    err << "sudoku-client: internal error: " << error.what() << "\n";
+    ReportError(err);
     return kExitError;
   }
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;

@@ -474,15 +474,10 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     }
     err << FormatSummary(session.summary(), seconds.count()) << "\n";
     return ExitStatus(session.summary());
-  } catch (const ClientError& error) {
+  } catch (...) {
     out.flush();
     if (progress) progress->Finish();
-    err << "sudoku-client: " << error.what() << "\n";
-    return kExitError;
-  } catch (const std::exception& error) {
-    out.flush();
-    if (progress) progress->Finish();
-    err << "sudoku-client: internal error: " << error.what() << "\n";
+    ReportError(err);
     return kExitError;
   }
 }
