@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>  // before Asio: asio issue 944
@@ -20,18 +21,22 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 // Runs Connect() on `connection` to the end: "" when it connected, else the error's message.
-std::string ConnectError(asio::io_context& io, Connection& connection) {
+// `done` runs when the attempt is over (to close what would keep io.run() going).
+std::string ConnectError(asio::io_context& io, Connection& connection,
+                         const std::function<void()>& done = [] {}) {
   std::string error = "still connecting";
-  asio::co_spawn(io, connection.Connect(), [&error](std::exception_ptr failure) {
+  asio::co_spawn(io, connection.Connect(), [&error, &done](std::exception_ptr failure) {
     error.clear();
-    if (!failure) return;
-    try {
-      std::rethrow_exception(failure);
-    } catch (const ConnectionLost& lost) {
-      error = lost.what();
-    } catch (const std::exception& other) {
-      error = std::string("not a ConnectionLost: ") + other.what();
+    if (failure) {
+      try {
+        std::rethrow_exception(failure);
+      } catch (const ConnectionLost& lost) {
+        error = lost.what();
+      } catch (const std::exception& other) {
+        error = std::string("not a ConnectionLost: ") + other.what();
+      }
     }
+    done();
   });
   io.run();
   return error;
@@ -77,18 +82,9 @@ TEST(Connection, GivesUpWhenNoAnswerComes) {
   Connection connection(io.get_executor(), ParseEndpoint(address), wire::kDefaultMaxFrameBytes,
                         std::chrono::milliseconds(300));
   const auto start = std::chrono::steady_clock::now();
-  std::string error = "still connecting";
-  asio::co_spawn(io, connection.Connect(), [&](std::exception_ptr failure) {
-    error.clear();
-    if (!failure) return;
-    try {
-      std::rethrow_exception(failure);
-    } catch (const ConnectionLost& lost) {
-      error = lost.what();
-    }
+  const std::string error = ConnectError(io, connection, [&fillers] {
     for (auto& filler : fillers) filler->close();  // lets io.run() return
   });
-  io.run();
   EXPECT_EQ(error, "cannot connect to " + address +
                        ": no answer within 0.3 s (is the address right? is sudokud running "
                        "there?)");
