@@ -31,6 +31,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "solver/solver.h"
+#include "solver/tsan_fork_join.h"
 
 namespace sudoku {
 namespace {
@@ -118,8 +119,10 @@ void SolveAll(tbb::task_arena& arena, const std::vector<Grid>& grids, Limits lim
                         solved += ok;
                         multiple += many;
                         unsolvable += bad;
+                        RangeDone(&guesses);
                       });
   });
+  Joined(&guesses);  // the counters are on this stack, which the caller reuses
   result->guesses = guesses;
   result->no_guess = no_guess;
   result->solved = solved;
@@ -178,9 +181,11 @@ void SolveFor(tbb::task_arena& arena, const std::vector<Grid>& grids, Limits lim
             mine += kChunk;
           }
           solved.fetch_add(mine, std::memory_order_relaxed);
+          RangeDone(&cursor);
         },
         tbb::simple_partitioner());
   });
+  Joined(&cursor);  // the cursor and counter are on this stack, which the caller reuses
   result->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result->cpu_seconds = ProcessCpuSeconds() - cpu_start;

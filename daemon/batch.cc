@@ -9,7 +9,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "daemon/tsan_fork_join.h"
+#include "solver/tsan_fork_join.h"
 #include "solver/logic.h"
 #include "solver/solver.h"
 

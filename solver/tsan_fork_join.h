@@ -1,22 +1,23 @@
 // Marks oneTBB's fork/join edges for ThreadSanitizer.
 //
 // Debian's oneTBB is not built with -fsanitize=thread, so TSan cannot see that tbb::parallel_for
-// returns only after every worker has finished its ranges. A worker's reads (of a connection's
-// cancel flag, say) then look unordered with what the caller does next (the connection being
-// freed), and the report often loses the worker's stack, so tests/tsan.supp cannot match it.
+// returns only after every worker has finished its ranges. A worker's accesses (to a daemon
+// connection's cancel flag, to a benchmark's counters on the caller's stack) then look unordered
+// with what the caller does next (the connection being freed, the stack reused), and the report
+// often loses the worker's stack, so tests/tsan.supp cannot match it.
 // Each range calls RangeDone(tag) when it ends and the caller calls Joined(tag) after
 // parallel_for returns: the happens-before edge oneTBB really provides, told to TSan. Both
 // compile to nothing outside TSan builds.
 //
 // Thread-safety: the functions are reentrant.
-#ifndef SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
-#define SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
+#ifndef SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
+#define SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
 #endif
 
-namespace sudoku::daemon {
+namespace sudoku {
 
 #if defined(__SANITIZE_THREAD__)
 inline void RangeDone(const void* tag) { __tsan_release(const_cast<void*>(tag)); }
@@ -26,6 +27,6 @@ inline void RangeDone(const void*) {}
 inline void Joined(const void*) {}
 #endif
 
-}  // namespace sudoku::daemon
+}  // namespace sudoku
 
-#endif  // SUDOKU_DAEMON_TSAN_FORK_JOIN_H_
+#endif  // SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
