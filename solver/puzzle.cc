@@ -1,5 +1,6 @@
 // The puzzle layer of solver.h: parsing, validation, messages, and Solve() on top of the kernel.
 // Stateless functions; safe from any thread.
+#include <bit>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -199,6 +200,40 @@ bool ConvertCells(std::string_view text, Grid* grid) {
   return bad == 0;
 }
 
+// Whether a digit is given twice in a row, column or box of a converted grid. Visits the givens
+// only (17 to 30 in most puzzles, against 81 cells), found sixteen cells at a time.
+bool HasRepeatedGiven(const Grid& grid) {
+  const uint8_t* values = grid.data();
+  uint64_t givens[2] = {0, 0};  // bit i % 64 of givens[i / 64]: cell i holds a given
+  int i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= kCells; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + i));
+    const auto blanks =
+        static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    givens[i / 64] |= uint64_t{static_cast<uint16_t>(~blanks)} << (i % 64);
+  }
+#endif
+  for (; i < kCells; ++i) givens[i / 64] |= uint64_t{values[i] != 0} << (i % 64);
+
+  uint16_t rows[9] = {}, columns[9] = {}, boxes[9] = {};
+  uint32_t repeats = 0;
+  for (uint32_t word = 0; word < 2; ++word) {
+    for (uint64_t open = givens[word]; open != 0; open &= open - 1) {
+      const uint32_t cell = 64 * word + static_cast<uint32_t>(std::countr_zero(open));
+      const auto bit = static_cast<uint16_t>(1u << values[cell]);
+      uint16_t& row = rows[kCellUnits.row[cell]];
+      uint16_t& column = columns[kCellUnits.column[cell]];
+      uint16_t& box = boxes[kCellUnits.box[cell]];
+      repeats |= (row | column | box) & bit;
+      row |= bit;
+      column |= bit;
+      box |= bit;
+    }
+  }
+  return repeats != 0;
+}
+
 Result Invalid(const PuzzleError& error) {
   Result result;
   result.verdict = Verdict::kInvalid;
@@ -308,17 +343,16 @@ Result Solve(std::string_view text, Limits limits) noexcept {
     }
     return SolveCandidates(candidates, limits);
   }
+  // The same checks as ParsePuzzle(), in a third of its time: repeated givens must be found
+  // before the search, which can take hours to exhaust a sparse grid that has one (two 1s in a
+  // row leave seven cells for eight digits, which no single ever notices). FirstError() then
+  // says which error comes first.
   Grid grid;
   if (text.size() != kCells || !ConvertCells(text, &grid)) {
     return Invalid(ParsePuzzle(text, &grid));
   }
-  // Repeated givens are not looked for up front (that scan cost a tenth of an easy puzzle's
-  // time): the kernel finds no solution for them, so only a puzzle it calls unsolvable is
-  // checked, to tell an invalid one from a merely unsolvable one.
-  const Result result = SolveGrid(grid, limits);
-  if (result.verdict != Verdict::kUnsolvable) return result;
-  const PuzzleError error = FirstError(text);
-  return error ? Invalid(error) : result;
+  if (HasRepeatedGiven(grid)) return Invalid(FirstError(text));
+  return SolveGrid(grid, limits);
 }
 
 }  // namespace sudoku
