@@ -9,7 +9,6 @@
 #include <boost/property_tree/ptree.hpp>
 #include <gtest/gtest.h>
 
-#include "client/client_error.h"
 #include "client/result_format.h"
 #include "client/solve_command.h"
 #include "tests/client/fake_daemon.h"
@@ -190,29 +189,7 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
                                             kSolution + ",solved,,\n");
 }
 
-// ---- solve's flags, end to end against the fake daemon ----
-
-std::string UsageError(const std::vector<std::string>& args) {
-  SolveOptions options;
-  std::ostringstream out;
-  try {
-    ParseSolveOptions(args, &options, out);
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
-TEST(SolveFormats, Flags) {
-  SolveOptions options;
-  std::ostringstream out;
-  ASSERT_TRUE(ParseSolveOptions({"--format", "json", "--input-format", "sdk"}, &options, out));
-  EXPECT_EQ(options.format, OutputFormat::kJson);
-  EXPECT_EQ(options.input_format, InputFormat::kSdk);
-  EXPECT_EQ(UsageError({"--format", "xml"}), "--format expects line, grid, json or csv, got 'xml'");
-  EXPECT_EQ(UsageError({"--input-format", "tsv"}),
-            "--input-format expects auto, text, sdm, sdk or csv, got 'tsv'");
-}
+// ---- solve's formats, end to end against the fake daemon ----
 
 TEST(SolveFormats, CsvInCsvOut) {
   testing::FakeDaemon daemon;

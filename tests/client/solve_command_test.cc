@@ -55,6 +55,17 @@ std::string UsageError(const std::vector<std::string>& args) {
   return "no error";
 }
 
+TEST(SolveOptions, Formats) {
+  SolveOptions options;
+  std::ostringstream out;
+  ASSERT_TRUE(ParseSolveOptions({"--format", "json", "--input-format", "sdk"}, &options, out));
+  EXPECT_EQ(options.format, OutputFormat::kJson);
+  EXPECT_EQ(options.input_format, InputFormat::kSdk);
+  EXPECT_EQ(UsageError({"--format", "xml"}), "--format expects line, grid, json or csv, got 'xml'");
+  EXPECT_EQ(UsageError({"--input-format", "tsv"}),
+            "--input-format expects auto, text, sdm, sdk or csv, got 'tsv'");
+}
+
 TEST(SolveOptions, Defaults) {
   const SolveOptions options = Parse({});
   ASSERT_EQ(options.endpoints.size(), 1u);
