@@ -481,6 +481,18 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
   EXPECT_THAT(ReadFile(log_path), HasSubstr(", socket from systemd)\n"));
 }
 
+// Runs `script` with /bin/sh to its end; its wait status.
+int RunShell(const std::string& script) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
 TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
   // JOURNAL_STREAM names stderr's device and inode, as systemd sets it for journal output.
   const TempFile log_file("journal.log");
@@ -488,13 +500,7 @@ TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
   const std::string script =
       "exec 2>'" + log_path + "'; JOURNAL_STREAM=$(stat -c %d:%i '" + log_path +
       "') exec '" + std::string(DaemonBinary()) + "' --threads 0";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int exit_status = 0;
-  ::waitpid(pid, &exit_status, 0);
+  const int exit_status = RunShell(script);
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
             "<3>--threads must be an integer from 1 to 1024, got '0' (see sudokud --help)\n");
@@ -506,13 +512,8 @@ TEST(Logging, ElsewhereLinesNameTheProgram) {
   const std::string& log_path = log_file.path;
   const std::string script = "exec 2>'" + log_path + "'; JOURNAL_STREAM=1:1 exec '" +
                              std::string(DaemonBinary()) + "' --threads 0";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int exit_status = 0;
-  ::waitpid(pid, &exit_status, 0);
+  const int exit_status = RunShell(script);
+  EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
             "sudokud: --threads must be an integer from 1 to 1024, got '0' (see sudokud --help)\n");
 }
@@ -526,13 +527,7 @@ TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
   const std::string script = "ulimit -n 200 && ulimit -Hn 200 && exec 2>'" + log_path +
                              "' && exec '" + std::string(DaemonBinary()) +
                              "' --max-connections 1000 --listen " + address;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int exit_status = 0;
-  ::waitpid(pid, &exit_status, 0);
+  const int exit_status = RunShell(script);
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 1) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
             "sudokud: the descriptor limit (200) is below what --max-connections 1000 needs "
