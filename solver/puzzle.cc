@@ -250,31 +250,9 @@ PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
     error.found = static_cast<uint32_t>(text.size());
     return error;
   }
-  // A branch-free scan (blanks and digits alternate at random, which a branchy one mispredicts)
-  // that keeps the row's and the band's box masks in registers, collecting any repeat or bad
-  // character. Only when something is wrong does FirstError() find which error comes first.
-  uint32_t columns[9] = {};
-  uint32_t clash = 0;
-  uint32_t bad = 0;
-  for (int band = 0; band < 3; ++band) {
-    uint32_t boxes[3] = {0, 0, 0};
-    for (int r = 0; r < 3; ++r) {
-      uint32_t row = 0;
-      for (int c = 0; c < 9; ++c) {
-        const int cell = (band * 3 + r) * 9 + c;
-        const uint8_t value = kCharacters.value[static_cast<unsigned char>(text[cell])];
-        bad |= value == kBadCharacter;
-        (*grid)[cell] = value;
-        const uint32_t bit = (1u << value) & 0x3fe;  // 0 for a blank
-        uint32_t& box = boxes[c / 3];
-        clash |= (row | columns[c] | box) & bit;
-        row |= bit;
-        columns[c] |= bit;
-        box |= bit;
-      }
-    }
-  }
-  if ((clash | bad) == 0) return PuzzleError{};
+  // Converted sixteen characters at a time, then checked for repeats among the givens only.
+  // Only when something is wrong does FirstError() find which error comes first.
+  if (ConvertCells(text, grid) && !HasRepeatedGiven(*grid)) return PuzzleError{};
   return FirstError(text);
 }
 
@@ -335,23 +313,11 @@ Result SolveGrid(const Grid& grid, Limits limits) noexcept {
 Result Solve(std::string_view text, Limits limits) noexcept {
   if (text.size() == kCandidateChars) {
     CandidateGrid candidates;
-    if (PuzzleError error = ParseCandidates(text, &candidates)) {
-      Result result;
-      result.verdict = Verdict::kInvalid;
-      result.error = error;
-      return result;
-    }
+    if (PuzzleError error = ParseCandidates(text, &candidates)) return Invalid(error);
     return SolveCandidates(candidates, limits);
   }
-  // The same checks as ParsePuzzle(), in a third of its time: repeated givens must be found
-  // before the search, which can take hours to exhaust a sparse grid that has one (two 1s in a
-  // row leave seven cells for eight digits, which no single ever notices). FirstError() then
-  // says which error comes first.
   Grid grid;
-  if (text.size() != kCells || !ConvertCells(text, &grid)) {
-    return Invalid(ParsePuzzle(text, &grid));
-  }
-  if (HasRepeatedGiven(grid)) return Invalid(FirstError(text));
+  if (PuzzleError error = ParsePuzzle(text, &grid)) return Invalid(error);
   return SolveGrid(grid, limits);
 }
 
