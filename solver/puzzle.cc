@@ -1,5 +1,6 @@
 // The puzzle layer of solver.h: parsing, validation, messages, and Solve() on top of the kernel.
 // Stateless functions; safe from any thread.
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <string>
@@ -75,6 +76,12 @@ std::string Describe(const PuzzleError& error) {
     }
     case PuzzleError::Kind::kNoCandidate:
       return CellName(error.position / 9) + " has no candidate (all nine digits excluded)";
+    case PuzzleError::Kind::kPackedValue:
+      if (error.position >= kCells) {
+        return "packed padding is " + std::to_string(error.found) + " (expected 0)";
+      }
+      return "packed cell " + CellName(error.position) + " is " + std::to_string(error.found) +
+             " (expected 1-9, or 0 for a blank)";
   }
   return "unknown error";
 }
@@ -256,6 +263,115 @@ PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
   return FirstError(text);
 }
 
+namespace {
+
+// Packs 81 values 0-15 (bytes of `values` minus `bias`), two to a byte, low nibble first.
+void PackValues(const uint8_t* values, uint8_t bias, uint8_t* packed) {
+  int i = 0;
+#if defined(__SSE2__)
+  // Thirty-two cells at a time: each 16-bit lane holds an even cell in its low byte and the
+  // next cell in its high byte, which is shifted down beside it; packus then keeps the low bytes.
+  const __m128i low_byte = _mm_set1_epi16(0x00ff);
+  const __m128i nibble = _mm_set1_epi8(0x0f);
+  const __m128i offset = _mm_set1_epi8(static_cast<char>(bias));
+  auto pair_up = [&](const uint8_t* at) {
+    const __m128i v = _mm_and_si128(
+        _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), offset), nibble);
+    return _mm_or_si128(_mm_and_si128(v, low_byte), _mm_slli_epi16(_mm_srli_epi16(v, 8), 4));
+  };
+  for (; i + 32 <= kCells; i += 32) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(packed + i / 2),
+                     _mm_packus_epi16(pair_up(values + i), pair_up(values + i + 16)));
+  }
+#endif
+  for (; i < kCells; i += 2) {
+    const auto even = static_cast<uint8_t>((values[i] - bias) & 0x0f);
+    const auto odd = i + 1 < kCells ? static_cast<uint8_t>((values[i + 1] - bias) & 0x0f) : 0;
+    packed[i / 2] = static_cast<uint8_t>(even | odd << 4);
+  }
+}
+
+// Unpacks 81 values, each plus `bias`. Returns the largest value (without the bias), so that
+// the caller can tell whether any is above 9.
+uint8_t UnpackValues(const uint8_t* packed, uint8_t bias, uint8_t* values) {
+  uint8_t largest = 0;
+  int byte = 0;
+#if defined(__SSE2__)
+  const __m128i nibble = _mm_set1_epi8(0x0f);
+  const __m128i offset = _mm_set1_epi8(static_cast<char>(bias));
+  __m128i max = _mm_setzero_si128();
+  for (; 2 * byte + 32 <= kCells; byte += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(packed + byte));
+    const __m128i even = _mm_and_si128(b, nibble);
+    const __m128i odd = _mm_and_si128(_mm_srli_epi16(b, 4), nibble);
+    max = _mm_max_epu8(max, _mm_max_epu8(even, odd));
+    uint8_t* out = values + 2 * byte;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                     _mm_add_epi8(_mm_unpacklo_epi8(even, odd), offset));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16),
+                     _mm_add_epi8(_mm_unpackhi_epi8(even, odd), offset));
+  }
+  // Any lane above 9 makes the saturating subtraction non-zero.
+  const __m128i above = _mm_subs_epu8(max, _mm_set1_epi8(9));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(above, _mm_setzero_si128())) != 0xffff) largest = 10;
+#endif
+  for (; 2 * byte < kCells; ++byte) {
+    const auto even = static_cast<uint8_t>(packed[byte] & 0x0f);
+    values[2 * byte] = static_cast<uint8_t>(even + bias);
+    largest = std::max(largest, even);
+    if (2 * byte + 1 < kCells) {
+      const auto odd = static_cast<uint8_t>(packed[byte] >> 4);
+      values[2 * byte + 1] = static_cast<uint8_t>(odd + bias);
+      largest = std::max(largest, odd);
+    }
+  }
+  return largest;
+}
+
+}  // namespace
+
+bool PackPuzzle(std::string_view text, PackedGrid* packed) noexcept {
+  Grid grid;
+  if (text.size() != kCells || !ConvertCells(text, &grid)) return false;
+  PackValues(grid.data(), 0, packed->data());
+  return true;
+}
+
+PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept {
+  const uint8_t largest = UnpackValues(packed.data(), 0, grid->data());
+  const auto padding = static_cast<uint8_t>(packed[kPackedBytes - 1] >> 4);
+  if (largest <= 9 && padding == 0 && !HasRepeatedGiven(*grid)) return PuzzleError{};
+  if (largest > 9 || HasRepeatedGiven(*grid)) {
+    // As text, with an impossible character for a value above 9, so that FirstError() finds
+    // whichever error comes first.
+    char text[kCells];
+    for (int cell = 0; cell < kCells; ++cell) {
+      const uint8_t value = (*grid)[cell];
+      text[cell] = value <= 9 ? static_cast<char>('0' + value) : 'x';
+    }
+    PuzzleError error = FirstError(std::string_view(text, kCells));
+    if (error.kind == PuzzleError::Kind::kCharacter) {
+      error.kind = PuzzleError::Kind::kPackedValue;
+      error.character = 0;
+      error.found = (*grid)[error.position];
+    }
+    return error;
+  }
+  PuzzleError error;
+  error.kind = PuzzleError::Kind::kPackedValue;
+  error.position = kCells;
+  error.found = padding;
+  return error;
+}
+
+void PackDigits(std::span<const char, kCells> digits, PackedGrid* packed) noexcept {
+  PackValues(reinterpret_cast<const uint8_t*>(digits.data()), '0', packed->data());
+}
+
+void UnpackDigits(std::span<const uint8_t, kPackedBytes> packed, char* digits) noexcept {
+  UnpackValues(packed.data(), '0', reinterpret_cast<uint8_t*>(digits));
+}
+
 PuzzleError ParseCandidates(std::string_view text, CandidateGrid* grid) noexcept {
   PuzzleError error;
   if (text.size() != kCandidateChars) {
@@ -301,6 +417,12 @@ Result SolveCandidates(const CandidateGrid& grid, Limits limits) noexcept {
   if (limits.max_solutions == 0) limits.max_solutions = 1;
   ActiveKernel().solve_candidates(grid, limits, &result);
   return result;
+}
+
+Result SolvePacked(std::span<const uint8_t, kPackedBytes> packed, Limits limits) noexcept {
+  Grid grid;
+  if (PuzzleError error = ParsePackedPuzzle(packed, &grid)) return Invalid(error);
+  return SolveGrid(grid, limits);
 }
 
 Result SolveGrid(const Grid& grid, Limits limits) noexcept {

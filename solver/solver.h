@@ -37,12 +37,14 @@ struct PuzzleError {
     // Pencilmark puzzles (729 characters) only:
     kCandidate,     // `position` = the offending character, `character` = it
     kNoCandidate,   // `position` = the cell's first character: every digit is excluded
+    // Packed puzzles (see PackPuzzle()) only:
+    kPackedValue,   // `position` = the cell (81: the padding nibble), `found` = its value
   };
   Kind kind = Kind::kNone;
   char character = 0;
   uint32_t position = 0;  // 0-based offset into the puzzle text
   uint32_t first = 0;     // 0-based offset of the first occurrence of a repeated digit
-  uint32_t found = 0;     // length found, for kLength
+  uint32_t found = 0;     // length found, for kLength; the value, for kPackedValue
 
   explicit operator bool() const { return kind != Kind::kNone; }
 };
@@ -78,6 +80,30 @@ PuzzleError ParseCandidates(std::string_view text, CandidateGrid* grid) noexcept
 // only the error: what a caller reporting an invalid puzzle wants.
 PuzzleError CheckPuzzle(std::string_view text) noexcept;
 
+// Packed puzzles: the compact form the wire carries (proto/sudoku.proto, "Packed puzzles"), half
+// the bytes of the text. Cell i (row-major) is the low nibble of byte i / 2 when i is even and
+// the high nibble when it is odd: 0 for a blank, 1-9 for a digit. The high nibble of the last
+// byte is padding and must be 0.
+inline constexpr int kPackedBytes = (kCells + 1) / 2;
+using PackedGrid = std::array<uint8_t, kPackedBytes>;
+
+// Packs an 81-character puzzle text, read as ParsePuzzle() reads it. False, with `packed`
+// unspecified, when the text is not 81 digits and blanks. Repeated givens are packed as they
+// are: whoever parses the packed puzzle reports them.
+bool PackPuzzle(std::string_view text, PackedGrid* packed) noexcept;
+
+// Checks a packed puzzle and converts it, as ParsePuzzle() does a text. Returns a falsy
+// PuzzleError on success; otherwise the first error in cell order, a cell above 9
+// (kPackedValue) or a repeated given (as ParsePuzzle() reports it); failing those, padding other
+// than 0 (kPackedValue at position 81).
+PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept;
+
+// Packs 81 digit characters '0'-'9', such as a Result's solution.
+void PackDigits(std::span<const char, kCells> digits, PackedGrid* packed) noexcept;
+// Unpacks to 81 characters, '0' + each cell's value. A value above 9 comes out as one of the
+// characters after '9'.
+void UnpackDigits(std::span<const uint8_t, kPackedBytes> packed, char* digits) noexcept;
+
 struct Limits {
   // Stop after this many solutions: 1 = first solution, 2 = uniqueness verdict. 0 acts as 1.
   uint32_t max_solutions = 1;
@@ -93,6 +119,9 @@ struct Result {
 
 // Parses, validates and solves one puzzle text: 81 characters, or 729 for a pencilmark puzzle.
 Result Solve(std::string_view text, Limits limits = {}) noexcept;
+
+// ParsePackedPuzzle() and SolveGrid().
+Result SolvePacked(std::span<const uint8_t, kPackedBytes> packed, Limits limits = {}) noexcept;
 
 // Solves an already-validated grid. Givens that clash make it kUnsolvable, never kInvalid.
 Result SolveGrid(const Grid& grid, Limits limits = {}) noexcept;
