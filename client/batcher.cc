@@ -53,19 +53,26 @@ uint8_t* WriteDelimitedHeader(int field, size_t length, uint8_t* target) {
   return CodedOutputStream::WriteVarint64ToArray(length, target);
 }
 
-}  // namespace
-
-void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
+// AppendSolveFrame() with the puzzles as text or `packed`. False, with `frame` partly written,
+// when a puzzle does not pack.
+bool EncodeSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, bool packed,
+                      std::string* frame) {
+  size_t sent = 0;
+  for (size_t i = 0; i < batch.size; ++i) sent += !batch.records[i].error;
   // Proto3 leaves out fields at their default, and fields go in number order.
   size_t solve_bytes = 0;
   if (batch.sequence != 0) {
     solve_bytes += 1 + CodedOutputStream::VarintSize64(batch.sequence);
   }
-  for (size_t i = 0; i < batch.size; ++i) {
-    if (!batch.records[i].error) solve_bytes += DelimitedBytes(batch.records[i].size);
+  if (!packed) {
+    for (size_t i = 0; i < batch.size; ++i) {
+      if (!batch.records[i].error) solve_bytes += DelimitedBytes(batch.records[i].size);
+    }
   }
   if (solution_limit != 0) solve_bytes += 1 + CodedOutputStream::VarintSize32(solution_limit);
   if (rate) solve_bytes += 2;
+  if (packed && sent > 0) solve_bytes += DelimitedBytes(sent * kPackedBytes);
+  solve_bytes += 2;  // pack_solutions
   const size_t request_bytes = DelimitedBytes(solve_bytes);
 
   const size_t start = frame->size();
@@ -77,12 +84,14 @@ void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, st
     target = WireFormatLite::WriteUInt64ToArray(wire::SolveRequest::kBatchIdFieldNumber,
                                                 batch.sequence, target);
   }
-  for (size_t i = 0; i < batch.size; ++i) {
-    const PuzzleRecord& record = batch.records[i];
-    if (record.error) continue;
-    target = WriteDelimitedHeader(wire::SolveRequest::kPuzzlesFieldNumber, record.size, target);
-    std::memcpy(target, record.cells.data(), record.size);
-    target += record.size;
+  if (!packed) {
+    for (size_t i = 0; i < batch.size; ++i) {
+      const PuzzleRecord& record = batch.records[i];
+      if (record.error) continue;
+      target = WriteDelimitedHeader(wire::SolveRequest::kPuzzlesFieldNumber, record.size, target);
+      std::memcpy(target, record.cells.data(), record.size);
+      target += record.size;
+    }
   }
   if (solution_limit != 0) {
     target = WireFormatLite::WriteUInt32ToArray(wire::SolveRequest::kSolutionLimitFieldNumber,
@@ -91,6 +100,35 @@ void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, st
   if (rate) {
     target = WireFormatLite::WriteBoolToArray(wire::SolveRequest::kRateFieldNumber, true, target);
   }
+  if (packed && sent > 0) {
+    target = WriteDelimitedHeader(wire::SolveRequest::kPackedPuzzlesFieldNumber,
+                                  sent * kPackedBytes, target);
+    for (size_t i = 0; i < batch.size; ++i) {
+      const PuzzleRecord& record = batch.records[i];
+      if (record.error) continue;
+      if (!PackPuzzle(record.text(), std::span<uint8_t, kPackedBytes>(target, kPackedBytes))) {
+        return false;
+      }
+      target += kPackedBytes;
+    }
+  }
+  WireFormatLite::WriteBoolToArray(wire::SolveRequest::kPackSolutionsFieldNumber, true, target);
+  return true;
+}
+
+}  // namespace
+
+void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
+  // Packed when every puzzle sent is 81 characters of digits and blanks. Anything else goes as
+  // text, for the daemon to report (a bad character) or to take in its own form (pencilmarks).
+  bool packed = true;
+  for (size_t i = 0; i < batch.size && packed; ++i) {
+    packed = batch.records[i].error || batch.records[i].size == kCells;
+  }
+  const size_t start = frame->size();
+  if (packed && EncodeSolveFrame(batch, solution_limit, rate, true, frame)) return;
+  frame->resize(start);
+  EncodeSolveFrame(batch, solution_limit, rate, false, frame);
 }
 
 Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,

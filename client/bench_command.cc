@@ -3,6 +3,7 @@
 #include <utility>  // before Asio: asio issue 944
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -23,6 +24,7 @@
 #include "client/client_error.h"
 #include "client/connection.h"
 #include "client/flags.h"
+#include "client/result_format.h"
 #include "proto/framing.h"
 #include "solver/solver.h"
 
@@ -362,7 +364,8 @@ class BenchSession {
                               " verdicts for " + std::to_string(sent.puzzles) + " puzzles");
       return;
     }
-    const std::string& solutions = response.solutions();
+    const SolutionColumn solutions(response);
+    std::array<char, kCells> unpacked;
     size_t offset = 0;
     for (size_t i = 0; i < sent.puzzles; ++i) {
       const wire::Verdict verdict = response.verdicts(static_cast<int>(i));
@@ -370,12 +373,12 @@ class BenchSession {
       const size_t start = i == 0 ? 0 : sent.ends[i - 1];
       const std::string_view puzzle =
           std::string_view(sent.texts).substr(start, sent.ends[i] - start);
-      if (solutions.size() < offset + kCells) {
+      if (solutions.bytes.size() < offset + solutions.bytes_each) {
         wrong(1, batch + ", puzzle " + std::to_string(i + 1) + ": no solution sent");
         continue;
       }
-      const std::string why = CheckSolution(puzzle, std::string_view(solutions).substr(offset, kCells));
-      offset += kCells;
+      const std::string why = CheckSolution(puzzle, solutions.At(offset, unpacked));
+      offset += solutions.bytes_each;
       if (why.empty()) {
         ++report_->verified;
       } else {

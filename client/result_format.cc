@@ -1,6 +1,7 @@
 #include "client/result_format.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -162,23 +163,30 @@ void AppendRating(const wire::SolveResponse& results, int index, std::string* ou
   out->append(std::to_string(results.guesses_size() > index ? results.guesses(index) : 0));
 }
 
-// How many puzzles from `first` on are solved, as far as `solution_bytes` holds their solutions.
-size_t SolvedRun(const wire::SolveResponse& results, int first, size_t solution_bytes) {
-  const int end = std::min<int>(results.verdicts_size(),
-                                first + static_cast<int>(solution_bytes / kCells));
+// How many puzzles from `first` on are solved, as far as the `available` solutions go.
+size_t SolvedRun(const wire::SolveResponse& results, int first, size_t available) {
+  const int end = std::min<int>(results.verdicts_size(), first + static_cast<int>(available));
   int i = first;
   while (i < end && results.verdicts(i) == wire::SOLVED) ++i;
   return static_cast<size_t>(i - first);
 }
 
-// The solutions, 81 characters each, one per line: sized once, then copied in.
-void AppendSolutionLines(std::string_view solutions, std::string* out) {
-  const size_t count = solutions.size() / kCells;
+// `count` solutions of `column` from byte `offset` on, one per line: sized once, then copied or
+// unpacked in.
+void AppendSolutionLines(const SolutionColumn& column, size_t offset, size_t count,
+                         std::string* out) {
   size_t at = out->size();
   out->resize(at + count * (kCells + 1));
   char* line = out->data() + at;
-  for (size_t k = 0; k < count; ++k, line += kCells + 1) {
-    std::memcpy(line, solutions.data() + k * kCells, kCells);
+  const char* solution = column.bytes.data() + offset;
+  for (size_t k = 0; k < count; ++k, line += kCells + 1, solution += column.bytes_each) {
+    if (column.packed) {
+      UnpackDigits(std::span<const uint8_t, kPackedBytes>(
+                       reinterpret_cast<const uint8_t*>(solution), kPackedBytes),
+                   line);
+    } else {
+      std::memcpy(line, solution, kCells);
+    }
     line[kCells] = '\n';
   }
 }
@@ -188,6 +196,20 @@ void AppendSolutionLines(std::string_view solutions, std::string* out) {
 }
 
 }  // namespace
+
+SolutionColumn::SolutionColumn(const wire::SolveResponse& response)
+    : bytes(response.packed_solutions().empty() ? response.solutions()
+                                                : response.packed_solutions()),
+      packed(!response.packed_solutions().empty()),
+      bytes_each(packed ? kPackedBytes : kCells) {}
+
+std::string_view SolutionColumn::At(size_t offset, std::span<char, kCells> scratch) const {
+  if (!packed) return std::string_view(bytes).substr(offset, kCells);
+  UnpackDigits(std::span<const uint8_t, kPackedBytes>(
+                   reinterpret_cast<const uint8_t*>(bytes.data() + offset), kPackedBytes),
+               scratch.data());
+  return std::string_view(scratch.data(), kCells);
+}
 
 const char* Name(OutputFormat format) {
   switch (format) {
@@ -223,7 +245,8 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     Mismatch(batch, std::to_string(results.verdicts_size()) + " verdicts for " +
                         std::to_string(batch.sent) + " puzzles");
   }
-  const std::string& solutions = results.solutions();
+  const SolutionColumn solutions(results);
+  std::array<char, kCells> unpacked;
   size_t solution_offset = 0;
   int error_index = 0;
   int result = 0;  // index among the records sent
@@ -245,13 +268,13 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
 
   for (size_t i = 0; i < batch.size; ++i) {
     if (plain_lines) {
-      const size_t solved = SolvedRun(results, result, solutions.size() - solution_offset);
+      const size_t solved = SolvedRun(
+          results, result, (solutions.bytes.size() - solution_offset) / solutions.bytes_each);
       if (solved > 0) {
-        AppendSolutionLines(std::string_view(solutions).substr(solution_offset, solved * kCells),
-                            out);
+        AppendSolutionLines(solutions, solution_offset, solved, out);
         summary->puzzles += solved;
         summary->solved += solved;
-        solution_offset += solved * kCells;
+        solution_offset += solved * solutions.bytes_each;
         result += static_cast<int>(solved);
         i += solved - 1;
         continue;
@@ -276,14 +299,14 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     switch (verdict) {
       case wire::SOLVED:
       case wire::MULTIPLE:
-        if (solutions.size() < solution_offset + kCells) {
-          Mismatch(batch, "solutions end at byte " + std::to_string(solutions.size()) +
+        if (solutions.bytes.size() < solution_offset + solutions.bytes_each) {
+          Mismatch(batch, "solutions end at byte " + std::to_string(solutions.bytes.size()) +
                               ", before the one for puzzle " + std::to_string(result));
         }
         if (verdict == wire::SOLVED) {
           ++summary->solved;
           outcome.verdict = "solved";
-          outcome.solution = std::string_view(solutions).substr(solution_offset, kCells);
+          outcome.solution = solutions.At(solution_offset, unpacked);
           // Pencilmark puzzles come back unrated (zeros), so they get no rating.
           if (rated && record.size == kCells) {
             AppendRating(results, result, &outcome.rating);
@@ -294,7 +317,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           outcome.verdict = "multiple";
         }
         Append(outcome, format, out);
-        solution_offset += kCells;
+        solution_offset += solutions.bytes_each;
         break;
       case wire::UNSOLVABLE:
         ++summary->unsolvable;
@@ -326,9 +349,10 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     }
     ++result;
   }
-  if (solution_offset != solutions.size()) {
-    Mismatch(batch, std::to_string(solutions.size()) + " solution bytes for " +
-                        std::to_string(solution_offset / kCells) + " solved puzzles");
+  if (solution_offset != solutions.bytes.size()) {
+    Mismatch(batch, std::to_string(solutions.bytes.size()) + " solution bytes for " +
+                        std::to_string(solution_offset / solutions.bytes_each) +
+                        " solved puzzles");
   }
   if (error_index != results.errors_size()) {
     Mismatch(batch, std::to_string(results.errors_size()) + " errors for " +

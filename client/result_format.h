@@ -44,6 +44,7 @@
 
 #include "client/batcher.h"
 #include "proto/sudoku.pb.h"
+#include "solver/solver.h"
 
 namespace sudoku::client {
 
@@ -71,6 +72,20 @@ std::string OutputHeader(OutputFormat format);
 void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                    std::span<const std::string> prefixes, Summary* summary, std::string* out,
                    OutputFormat format = OutputFormat::kLine);
+
+// The solutions of a SolveResponse: `packed_solutions` when the daemon packed them (41 bytes
+// each), else `solutions` (81 characters each).
+struct SolutionColumn {
+  explicit SolutionColumn(const wire::SolveResponse& response);
+
+  const std::string& bytes;
+  bool packed;
+  size_t bytes_each;  // kPackedBytes or kCells
+
+  // The solution starting at byte `offset` (which holds bytes_each bytes from there), as 81
+  // characters: unpacked into `scratch` when packed.
+  std::string_view At(size_t offset, std::span<char, kCells> scratch) const;
+};
 
 // Per input, the location prefix AppendResults wants: empty for a single input.
 std::vector<std::string> LocationPrefixes(const std::vector<std::string>& display_names);

@@ -33,6 +33,13 @@ uint32_t UnitNumber(const logic::Unit& unit) {
   return static_cast<uint32_t>(unit.kind) * 9u + unit.index;
 }
 
+// Packed puzzle `i` of a request whose packed_puzzles CheckRequest() accepted.
+std::span<const uint8_t, kPackedBytes> PackedPuzzle(const wire::SolveRequest& request, int i) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(request.packed_puzzles().data());
+  return std::span<const uint8_t, kPackedBytes>(bytes + static_cast<size_t>(i) * kPackedBytes,
+                                                kPackedBytes);
+}
+
 void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) {
   out->set_index(index);
   out->set_position(error.kind == PuzzleError::Kind::kLength ? 0 : error.position + 1);
@@ -73,6 +80,10 @@ RequestKind ParseRequest(std::string_view body, wire::Request* request) {
   return kind;
 }
 
+int PuzzleCount(const wire::SolveRequest& request) {
+  return request.puzzles_size() + static_cast<int>(request.packed_puzzles().size() / kPackedBytes);
+}
+
 std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
                                                 size_t max_batch, wire::Request* request,
                                                 RequestKind* kind) {
@@ -88,21 +99,36 @@ std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t 
     fault.emplace();
     fault->set_kind(wire::ProtocolFault::EMPTY_REQUEST);
     fault->set_message(where + " is a Request with no kind set (expected solve, stats, explain or generate)");
-  } else if (*kind == RequestKind::kSolve &&
-             static_cast<size_t>(request->solve().puzzles_size()) > max_batch) {
+  } else if (*kind == RequestKind::kSolve) {
     const wire::SolveRequest& solve = request->solve();
-    fault.emplace();
-    fault->set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
-    fault->set_message(where + ": batch " + std::to_string(solve.batch_id()) + " has " +
-                       std::to_string(solve.puzzles_size()) + " puzzles, more than --max-batch " +
-                       std::to_string(max_batch));
+    const std::string batch = where + ": batch " + std::to_string(solve.batch_id());
+    const size_t packed_bytes = solve.packed_puzzles().size();
+    if (solve.puzzles_size() > 0 && packed_bytes > 0) {
+      fault.emplace();
+      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
+      fault->set_message(batch + " has both puzzles (" + std::to_string(solve.puzzles_size()) +
+                         ") and packed_puzzles (" + std::to_string(packed_bytes) +
+                         " bytes); a batch uses one or the other");
+    } else if (packed_bytes % kPackedBytes != 0) {
+      fault.emplace();
+      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
+      fault->set_message(batch + " has " + std::to_string(packed_bytes) +
+                         " bytes of packed_puzzles, not a multiple of " +
+                         std::to_string(kPackedBytes) + " (the bytes of one packed puzzle)");
+    } else if (static_cast<size_t>(PuzzleCount(solve)) > max_batch) {
+      fault.emplace();
+      fault->set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
+      fault->set_message(batch + " has " + std::to_string(PuzzleCount(solve)) +
+                         " puzzles, more than --max-batch " + std::to_string(max_batch));
+    }
   }
   return fault;
 }
 
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, BatchCounts* counts) {
-  const int n = request.puzzles_size();
+  const int n = PuzzleCount(request);
+  const bool packed_in = !request.packed_puzzles().empty();
   // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well.
   const Limits limits{.max_solutions = request.solution_limit()};
 
@@ -121,31 +147,43 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     response->mutable_levels()->Resize(n, 0);
     response->mutable_logic_guesses()->Resize(n, 0);
   }
-  // Solutions are written to fixed 81-byte slots first so that threads never share a position,
-  // then packed below to drop the slots of puzzles without a solution.
-  std::string* solutions = response->mutable_solutions();
-  solutions->resize(static_cast<size_t>(n) * kCells);
+  // Solutions are written to fixed slots first so that threads never share a position, then
+  // moved together below to drop the slots of puzzles without a solution.
+  const bool pack_out = request.pack_solutions();
+  const size_t slot_bytes = pack_out ? kPackedBytes : kCells;
+  std::string* solutions =
+      pack_out ? response->mutable_packed_solutions() : response->mutable_solutions();
+  solutions->resize(static_cast<size_t>(n) * slot_bytes);
 
   auto solve_range = [&](const tbb::blocked_range<int>& range) {
     if (cancel.load(std::memory_order_relaxed)) return RangeDone(response);
     for (int i = range.begin(); i != range.end(); ++i) {
-      const Result result = Solve(request.puzzles(i), limits);
+      const Result result = packed_in ? SolvePacked(PackedPuzzle(request, i), limits)
+                                      : Solve(request.puzzles(i), limits);
       verdicts->Set(i, static_cast<int>(result.verdict));
       solution_counts->Set(i, result.solutions);
       guesses->Set(i, result.guesses);
-      if (result.solutions > 0) {
-        std::memcpy(solutions->data() + static_cast<size_t>(i) * kCells, result.solution.data(),
-                    kCells);
-        // Pencilmark puzzles are not rated: the logical solver starts from givens.
-        if (rate && request.puzzles(i).size() == kCells) {
-          Grid grid;
-          ParsePuzzle(request.puzzles(i), &grid);  // valid: Solve() found a solution
-          const logic::Rating rating = logic::Rate(grid);
-          response->mutable_hardest_techniques()->Set(i, static_cast<int>(rating.hardest));
-          response->mutable_steps()->Set(i, rating.steps);
-          response->mutable_levels()->Set(i, static_cast<int>(rating.level));
-          response->mutable_logic_guesses()->Set(i, rating.logic_guesses);
+      if (result.solutions == 0) continue;
+      char* slot = solutions->data() + static_cast<size_t>(i) * slot_bytes;
+      if (pack_out) {
+        PackDigits(result.solution, std::span<uint8_t, kPackedBytes>(
+                                        reinterpret_cast<uint8_t*>(slot), kPackedBytes));
+      } else {
+        std::memcpy(slot, result.solution.data(), kCells);
+      }
+      // Pencilmark puzzles are not rated: the logical solver starts from givens.
+      if (rate && (packed_in || request.puzzles(i).size() == kCells)) {
+        Grid grid;  // valid: the solver found a solution
+        if (packed_in) {
+          ParsePackedPuzzle(PackedPuzzle(request, i), &grid);
+        } else {
+          ParsePuzzle(request.puzzles(i), &grid);
         }
+        const logic::Rating rating = logic::Rate(grid);
+        response->mutable_hardest_techniques()->Set(i, static_cast<int>(rating.hardest));
+        response->mutable_steps()->Set(i, rating.steps);
+        response->mutable_levels()->Set(i, static_cast<int>(rating.level));
+        response->mutable_logic_guesses()->Set(i, rating.logic_guesses);
       }
     }
     RangeDone(response);
@@ -159,7 +197,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   if (cancel.load(std::memory_order_relaxed)) return false;
 
   *counts = BatchCounts{};
-  size_t packed = 0;
+  size_t kept = 0;
   for (int i = 0; i < n; ++i) {
     switch (static_cast<wire::Verdict>(verdicts->Get(i))) {
       case wire::SOLVED: ++counts->solved; break;
@@ -168,17 +206,21 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
       default: ++counts->invalid; break;
     }
     if (solution_counts->Get(i) > 0) {
-      const size_t slot = static_cast<size_t>(i) * kCells;
-      if (slot != packed) std::memmove(solutions->data() + packed, solutions->data() + slot, kCells);
-      packed += kCells;
+      const size_t slot = static_cast<size_t>(i) * slot_bytes;
+      if (slot != kept) {
+        std::memmove(solutions->data() + kept, solutions->data() + slot, slot_bytes);
+      }
+      kept += slot_bytes;
     } else if (verdicts->Get(i) == wire::INVALID) {
       // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
       // deterministic: it finds the same first error Solve() did.
-      const PuzzleError error = CheckPuzzle(request.puzzles(i));
+      Grid grid;
+      const PuzzleError error = packed_in ? ParsePackedPuzzle(PackedPuzzle(request, i), &grid)
+                                          : CheckPuzzle(request.puzzles(i));
       SetError(error, static_cast<uint32_t>(i), response->add_errors());
     }
   }
-  solutions->resize(packed);
+  solutions->resize(kept);
   return true;
 }
 

@@ -48,6 +48,9 @@ enum class RequestKind {
 // string with it, on each call (measured: two allocations per puzzle).
 RequestKind ParseRequest(std::string_view body, wire::Request* request);
 
+// The puzzles a batch holds, as text or packed.
+int PuzzleCount(const wire::SolveRequest& request);
+
 // What the daemon does with one frame body before any solving: parses it into `request` (as
 // ParseRequest does) and checks it against the limits. Returns std::nullopt when `request` holds
 // a request of kind `*kind` to serve, or else the ProtocolFault to answer with (the connection

@@ -236,7 +236,7 @@ class Server::Connection : public std::enable_shared_from_this<Connection> {
   void Solved(std::unique_ptr<Batch> batch, const std::string& failure);
   // Whether `request` is solved on the event loop (see kSolveHerePuzzles).
   bool SolveHere(const wire::SolveRequest& request) const {
-    return request.puzzles_size() <= kSolveHerePuzzles &&
+    return PuzzleCount(request) <= kSolveHerePuzzles &&
            request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
   }
   // Generates a GenerateRequest's puzzles a chunk at a time, queueing each chunk's response.
@@ -419,7 +419,7 @@ bool Server::Connection::HandleFrame(std::string_view body) {
   }
   // A batch, or an explanation (one puzzle, with an empty batch).
   const wire::SolveRequest& solve = batch->request.solve();
-  const auto puzzles = static_cast<size_t>(solve.puzzles_size());
+  const auto puzzles = static_cast<size_t>(PuzzleCount(solve));
   // An empty batch still costs one, so that a flood of them stays bounded too.
   batch->cost = std::max<size_t>(puzzles, 1);
   batch->received = Clock::now();
@@ -875,7 +875,7 @@ std::unique_ptr<Server::Batch> Server::NewBatch() {
 
 void Server::Recycle(std::unique_ptr<Batch> batch) {
   if (free_batches_.size() >= kMaxFreeBatches ||
-      batch->request.solve().puzzles_size() > kMaxRecycledPuzzles) {
+      PuzzleCount(batch->request.solve()) > kMaxRecycledPuzzles) {
     return;
   }
   batch->complete = false;

@@ -330,10 +330,10 @@ uint8_t UnpackValues(const uint8_t* packed, uint8_t bias, uint8_t* values) {
 
 }  // namespace
 
-bool PackPuzzle(std::string_view text, PackedGrid* packed) noexcept {
+bool PackPuzzle(std::string_view text, std::span<uint8_t, kPackedBytes> packed) noexcept {
   Grid grid;
   if (text.size() != kCells || !ConvertCells(text, &grid)) return false;
-  PackValues(grid.data(), 0, packed->data());
+  PackValues(grid.data(), 0, packed.data());
   return true;
 }
 
@@ -364,8 +364,9 @@ PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Gri
   return error;
 }
 
-void PackDigits(std::span<const char, kCells> digits, PackedGrid* packed) noexcept {
-  PackValues(reinterpret_cast<const uint8_t*>(digits.data()), '0', packed->data());
+void PackDigits(std::span<const char, kCells> digits,
+                std::span<uint8_t, kPackedBytes> packed) noexcept {
+  PackValues(reinterpret_cast<const uint8_t*>(digits.data()), '0', packed.data());
 }
 
 void UnpackDigits(std::span<const uint8_t, kPackedBytes> packed, char* digits) noexcept {

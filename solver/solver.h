@@ -90,7 +90,7 @@ using PackedGrid = std::array<uint8_t, kPackedBytes>;
 // Packs an 81-character puzzle text, read as ParsePuzzle() reads it. False, with `packed`
 // unspecified, when the text is not 81 digits and blanks. Repeated givens are packed as they
 // are: whoever parses the packed puzzle reports them.
-bool PackPuzzle(std::string_view text, PackedGrid* packed) noexcept;
+bool PackPuzzle(std::string_view text, std::span<uint8_t, kPackedBytes> packed) noexcept;
 
 // Checks a packed puzzle and converts it, as ParsePuzzle() does a text. Returns a falsy
 // PuzzleError on success; otherwise the first error in cell order, a cell above 9
@@ -99,7 +99,8 @@ bool PackPuzzle(std::string_view text, PackedGrid* packed) noexcept;
 PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept;
 
 // Packs 81 digit characters '0'-'9', such as a Result's solution.
-void PackDigits(std::span<const char, kCells> digits, PackedGrid* packed) noexcept;
+void PackDigits(std::span<const char, kCells> digits,
+                std::span<uint8_t, kPackedBytes> packed) noexcept;
 // Unpacks to 81 characters, '0' + each cell's value. A value above 9 comes out as one of the
 // characters after '9'.
 void UnpackDigits(std::span<const uint8_t, kPackedBytes> packed, char* digits) noexcept;

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -33,6 +35,29 @@ wire::Request DecodeRequest(const Batch& batch) {
   EXPECT_TRUE(wire::ParseFrameBody(
       std::string_view(batch.frame).substr(header.prefix_bytes), &request));
   return request;
+}
+
+// A puzzle as it comes back unpacked: blanks as '0'.
+std::string Digits(std::string text) {
+  for (char& c : text) {
+    if (c == '.') c = '0';
+  }
+  return text;
+}
+
+// The puzzles of a request as text: packed ones unpacked.
+std::vector<std::string> SentPuzzles(const wire::SolveRequest& solve) {
+  std::vector<std::string> puzzles(solve.puzzles().begin(), solve.puzzles().end());
+  const std::string& packed = solve.packed_puzzles();
+  EXPECT_EQ(packed.size() % kPackedBytes, 0u);
+  for (size_t at = 0; at + kPackedBytes <= packed.size(); at += kPackedBytes) {
+    std::string text(kCells, ' ');
+    UnpackDigits(std::span<const uint8_t, kPackedBytes>(
+                     reinterpret_cast<const uint8_t*>(packed.data()) + at, kPackedBytes),
+                 text.data());
+    puzzles.push_back(text);
+  }
+  return puzzles;
 }
 
 std::string WriteFile(const std::string& name, const std::string& text) {
@@ -65,10 +90,12 @@ TEST(Batcher, CutsInputIntoNumberedBatches) {
     const wire::Request request = DecodeRequest(batch);
     EXPECT_EQ(request.solve().batch_id(), sequence);
     EXPECT_EQ(request.solve().solution_limit(), 2u);
-    ASSERT_EQ(request.solve().puzzles_size(), static_cast<int>(expected));
+    EXPECT_TRUE(request.solve().pack_solutions());
+    const std::vector<std::string> sent = SentPuzzles(request.solve());
+    ASSERT_EQ(sent.size(), expected);
     for (size_t i = 0; i < expected; ++i) {
       const int index = static_cast<int>((sequence - 10) * 3 + i);
-      EXPECT_EQ(request.solve().puzzles(static_cast<int>(i)), Puzzle(index));
+      EXPECT_EQ(sent[i], Digits(Puzzle(index)));
       EXPECT_EQ(batch.records[i].text(), Puzzle(index));
       EXPECT_EQ(batch.records[i].first_line, static_cast<uint64_t>(index + 1));
     }
@@ -78,39 +105,60 @@ TEST(Batcher, CutsInputIntoNumberedBatches) {
 }
 
 // The frame written straight from the records is the one protobuf writes for the same Request,
-// byte for byte: every optional field present or absent, one-byte and longer varints, 81- and
-// 729-character puzzles, records with a layout error left out.
+// byte for byte: every optional field present or absent, one-byte and longer varints, packed
+// puzzles, and the batches sent as text (one with a pencilmark puzzle, one with a character that
+// does not pack), records with a layout error left out.
 TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
+  enum class Content { kPackable, kPencilmark, kBadCharacter };
   for (const uint64_t sequence : {uint64_t{0}, uint64_t{5}, uint64_t{300}, uint64_t{1} << 40}) {
     for (const uint32_t limit : {0u, 1u, 2u, 100000u}) {
       for (const bool rate : {false, true}) {
         for (const size_t puzzles : {size_t{1}, size_t{3}, size_t{250}}) {
-          Batch batch;
-          batch.sequence = sequence;
-          batch.size = puzzles;
-          batch.records.resize(puzzles);
-          wire::Request request;
-          wire::SolveRequest* solve = request.mutable_solve();
-          solve->set_batch_id(sequence);
-          solve->set_solution_limit(limit);
-          solve->set_rate(rate);
-          for (size_t i = 0; i < puzzles; ++i) {
-            PuzzleRecord& record = batch.records[i];
-            const std::string text = i % 7 == 3 ? std::string(kCandidateChars, '.')
-                                                : Puzzle(static_cast<int>(i));
-            record.size = static_cast<uint16_t>(text.size());
-            std::memcpy(record.cells.data(), text.data(), text.size());
-            if (i % 11 == 5) {
-              record.error = {LayoutError::Kind::kLineLength, i + 1, 80};
-            } else {
-              solve->add_puzzles(text);
+          for (const Content content :
+               {Content::kPackable, Content::kPencilmark, Content::kBadCharacter}) {
+            Batch batch;
+            batch.sequence = sequence;
+            batch.size = puzzles;
+            batch.records.resize(puzzles);
+            wire::Request request;
+            wire::SolveRequest* solve = request.mutable_solve();
+            solve->set_batch_id(sequence);
+            solve->set_solution_limit(limit);
+            solve->set_rate(rate);
+            solve->set_pack_solutions(true);
+            std::vector<std::string> texts;
+            for (size_t i = 0; i < puzzles; ++i) {
+              std::string text = Puzzle(static_cast<int>(i));
+              if (i == puzzles - 1 && content == Content::kPencilmark) {
+                text = std::string(kCandidateChars, '.');
+              } else if (i == puzzles - 1 && content == Content::kBadCharacter) {
+                text[40] = 'x';
+              }
+              PuzzleRecord& record = batch.records[i];
+              record.size = static_cast<uint16_t>(text.size());
+              std::memcpy(record.cells.data(), text.data(), text.size());
+              if (i % 11 == 5) {
+                record.error = {LayoutError::Kind::kLineLength, i + 1, 80};
+              } else {
+                texts.push_back(text);
+              }
             }
+            for (const std::string& text : texts) {
+              if (content != Content::kPackable) {
+                solve->add_puzzles(text);
+                continue;
+              }
+              PackedGrid packed;
+              ASSERT_TRUE(PackPuzzle(text, packed));
+              solve->mutable_packed_puzzles()->append(packed.begin(), packed.end());
+            }
+            std::string expected = "prefix";
+            wire::AppendFrame(request, &expected);
+            std::string frame = "prefix";
+            AppendSolveFrame(batch, limit, rate, &frame);
+            EXPECT_EQ(frame, expected) << sequence << " " << limit << " " << rate << " "
+                                       << puzzles << " " << static_cast<int>(content);
           }
-          std::string expected = "prefix";
-          wire::AppendFrame(request, &expected);
-          std::string frame = "prefix";
-          AppendSolveFrame(batch, limit, rate, &frame);
-          EXPECT_EQ(frame, expected) << sequence << " " << limit << " " << rate << " " << puzzles;
         }
       }
     }
@@ -126,9 +174,8 @@ TEST(Batcher, KeepsLayoutErrorsInPlaceButDoesNotSendThem) {
   EXPECT_EQ(batch.sent, 2u);
   EXPECT_TRUE(batch.records[1].error);
   const wire::Request request = DecodeRequest(batch);
-  ASSERT_EQ(request.solve().puzzles_size(), 2);
-  EXPECT_EQ(request.solve().puzzles(0), Puzzle(0));
-  EXPECT_EQ(request.solve().puzzles(1), Puzzle(1));
+  EXPECT_EQ(SentPuzzles(request.solve()),
+            (std::vector<std::string>{Digits(Puzzle(0)), Digits(Puzzle(1))}));
 }
 
 TEST(Batcher, BatchOfLayoutErrorsOnlyHasNoFrame) {

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
+#include "solver/solver.h"
 #include "tests/client/fake_daemon.h"
 
 namespace sudoku::client {
@@ -195,8 +196,11 @@ TEST(BenchRun, CountsVerifiesAndReports) {
   EXPECT_EQ(run.report.wrong, 0u);
   EXPECT_EQ(run.report.latency.count(), 40u);
   EXPECT_EQ(daemon.requests(), 40u);
-  EXPECT_GT(run.report.bytes_sent, run.report.puzzles * 81);
-  EXPECT_GT(run.report.bytes_received, run.report.puzzles * 81);
+  // Packed both ways: more than 41 bytes a puzzle, less than the 81 of the text.
+  EXPECT_GT(run.report.bytes_sent, run.report.puzzles * kPackedBytes);
+  EXPECT_LT(run.report.bytes_sent, run.report.puzzles * kCells);
+  EXPECT_GT(run.report.bytes_received, run.report.puzzles * kPackedBytes);
+  EXPECT_LT(run.report.bytes_received, run.report.puzzles * kCells);
   EXPECT_TRUE(std::regex_match(
       run.out,
       std::regex("sudokud at " + daemon.address() +
@@ -267,7 +271,9 @@ TEST(BenchRun, DurationAndRate) {
 TEST(BenchRun, WrongAnswersAreCounted) {
   FakeDaemon::Script script;
   script.tamper = [](wire::SolveResponse* response) {
-    (*response->mutable_solutions())[0] = '1';  // the given 5 at r1c1
+    // The given 5 at r1c1 becomes a 1 (the low nibble of the first byte).
+    char& first = (*response->mutable_packed_solutions())[0];
+    first = static_cast<char>((first & 0xf0) | 1);
   };
   FakeDaemon daemon(script);
   BenchOptions options = Against(daemon.address());

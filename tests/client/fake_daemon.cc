@@ -66,16 +66,33 @@ void FakeDaemon::Accept() {
   }
 }
 
+int FakeDaemon::PuzzleCount(const wire::SolveRequest& request) {
+  return request.puzzles_size() + static_cast<int>(request.packed_puzzles().size() / kPackedBytes);
+}
+
 wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
   // Validation is the solver library's puzzle layer (its messages are the product's); the
   // solving is the tests' own checker, so that these tests depend on the client alone.
   wire::SolveResponse response;
   response.set_batch_id(request.batch_id());
   const int limit = std::max<int>(1, static_cast<int>(request.solution_limit()));
-  for (int i = 0; i < request.puzzles_size(); ++i) {
-    const std::string& puzzle = request.puzzles(i);
+  const bool packed_in = !request.packed_puzzles().empty();
+  for (int i = 0; i < PuzzleCount(request); ++i) {
+    std::string puzzle;
     Grid grid;
-    const PuzzleError error = ParsePuzzle(puzzle, &grid);
+    PuzzleError error;
+    if (packed_in) {
+      const std::span<const uint8_t, kPackedBytes> packed(
+          reinterpret_cast<const uint8_t*>(request.packed_puzzles().data()) +
+              static_cast<size_t>(i) * kPackedBytes,
+          kPackedBytes);
+      error = ParsePackedPuzzle(packed, &grid);
+      puzzle.resize(kCells);
+      UnpackDigits(packed, puzzle.data());
+    } else {
+      puzzle = request.puzzles(i);
+      error = ParsePuzzle(puzzle, &grid);
+    }
     if (error) {
       response.add_verdicts(wire::INVALID);
       wire::PuzzleError* reply = response.add_errors();
@@ -92,7 +109,13 @@ wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
       response.add_verdicts(wire::UNSOLVABLE);
     } else {
       response.add_verdicts(solutions >= 2 ? wire::MULTIPLE : wire::SOLVED);
-      response.mutable_solutions()->append(solution);
+      if (request.pack_solutions()) {
+        PackedGrid packed;
+        PackDigits(std::span<const char, kCells>(solution.data(), kCells), packed);
+        response.mutable_packed_solutions()->append(packed.begin(), packed.end());
+      } else {
+        response.mutable_solutions()->append(solution);
+      }
     }
     response.add_solution_counts(static_cast<uint32_t>(solutions));
     response.add_guesses(0);
@@ -126,7 +149,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
         send(response, true);
         return false;
       }
-      answered_puzzles_ += static_cast<size_t>(it->solve().puzzles_size());
+      answered_puzzles_ += static_cast<size_t>(PuzzleCount(it->solve()));
       send(response, false);
     }
     held.clear();
@@ -149,7 +172,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
       last_limit_ = request.solve().solution_limit();
       {
         std::lock_guard lock(mutex_);
-        batch_sizes_.push_back(static_cast<size_t>(request.solve().puzzles_size()));
+        batch_sizes_.push_back(static_cast<size_t>(PuzzleCount(request.solve())));
       }
       if (read == script.fault_at) {
         wire::Response response;

@@ -1,11 +1,13 @@
 #include "daemon/batch.h"
 
 #include <atomic>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 
 namespace sudoku::daemon {
@@ -28,6 +30,31 @@ wire::SolveRequest MakeRequest(uint64_t id, const std::vector<std::string>& puzz
   request.set_solution_limit(limit);
   for (const auto& puzzle : puzzles) request.add_puzzles(puzzle);
   return request;
+}
+
+// The same batch with its puzzles packed (each must be 81 digits and blanks) and, with
+// `pack_solutions`, asking for packed solutions.
+wire::SolveRequest MakePackedRequest(uint64_t id, const std::vector<std::string>& puzzles,
+                                     bool pack_solutions, uint32_t limit = 0) {
+  wire::SolveRequest request = MakeRequest(id, {}, limit);
+  request.set_pack_solutions(pack_solutions);
+  for (const auto& puzzle : puzzles) {
+    PackedGrid packed;
+    EXPECT_TRUE(PackPuzzle(puzzle, packed)) << puzzle;
+    request.mutable_packed_puzzles()->append(packed.begin(), packed.end());
+  }
+  return request;
+}
+
+// Packed solution `k` of `response`, unpacked.
+std::string PackedSolution(const wire::SolveResponse& response, size_t k) {
+  std::string text(kCells, ' ');
+  UnpackDigits(std::span<const uint8_t, kPackedBytes>(
+                   reinterpret_cast<const uint8_t*>(response.packed_solutions().data()) +
+                       k * kPackedBytes,
+                   kPackedBytes),
+               text.data());
+  return text;
 }
 
 std::string Serialize(const wire::Request& request) {
@@ -133,6 +160,41 @@ TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {
   EXPECT_EQ(request.solve().puzzles_size(), 0);
 }
 
+TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {
+  wire::Request request;
+  RequestKind kind;
+  wire::Request both;
+  *both.mutable_solve() = MakePackedRequest(3, {kUnique}, true);
+  both.mutable_solve()->add_puzzles(kUnique);
+  auto fault = CheckRequest(Serialize(both), 2, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(fault->message(),
+            "frame 2: batch 3 has both puzzles (1) and packed_puzzles (41 bytes); a batch uses "
+            "one or the other");
+
+  wire::Request ragged;
+  *ragged.mutable_solve() = MakePackedRequest(4, {kUnique, kUnique}, true);
+  ragged.mutable_solve()->mutable_packed_puzzles()->pop_back();
+  fault = CheckRequest(Serialize(ragged), 3, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(fault->message(),
+            "frame 3: batch 4 has 81 bytes of packed_puzzles, not a multiple of 41 (the bytes of "
+            "one packed puzzle)");
+
+  wire::Request big;
+  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(11, kUnique), true);
+  fault = CheckRequest(Serialize(big), 4, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::BATCH_TOO_LARGE);
+  EXPECT_EQ(fault->message(), "frame 4: batch 5 has 11 puzzles, more than --max-batch 10");
+
+  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(10, kUnique), true);
+  EXPECT_FALSE(CheckRequest(Serialize(big), 5, 10, &request, &kind));
+  EXPECT_EQ(PuzzleCount(request.solve()), 10);
+}
+
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   // Large enough to be split across threads (kParallelGrain).
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
@@ -212,6 +274,61 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
   EXPECT_EQ(counts.invalid, 7u);
   EXPECT_EQ(counts.unsolvable, 1u);
   EXPECT_EQ(counts.multiple, 0u);
+}
+
+// Packed in, text out and packed out: the same verdicts, counts and solutions as the text batch.
+TEST(SolveBatch, AnswersPackedPuzzlesAsTheirText) {
+  std::vector<std::string> puzzles = GeneratePuzzles(300, 30, 11);
+  puzzles.insert(puzzles.begin() + 7, kUnsolvable);
+  puzzles.insert(puzzles.begin() + 100, std::string(81, '.'));
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse text;
+  wire::SolveResponse packed_text;
+  wire::SolveResponse packed;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(MakeRequest(8, puzzles, 2), cancel, &text, &counts));
+  ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, false, 2), cancel, &packed_text, &counts));
+  ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, true, 2), cancel, &packed, &counts));
+  EXPECT_EQ(packed_text.ShortDebugString(), text.ShortDebugString());
+
+  EXPECT_EQ(packed.solutions(), "");
+  ASSERT_EQ(packed.packed_solutions().size(), (puzzles.size() - 1) * kPackedBytes);
+  for (size_t k = 0; k < puzzles.size() - 1; ++k) {
+    EXPECT_EQ(PackedSolution(packed, k), text.solutions().substr(k * kCells, kCells)) << k;
+  }
+  packed.clear_packed_solutions();
+  text.clear_solutions();
+  EXPECT_EQ(packed.ShortDebugString(), text.ShortDebugString());
+  EXPECT_EQ(counts.unsolvable, 1u);
+  EXPECT_EQ(counts.total(), puzzles.size());
+}
+
+TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
+  std::string row_repeat(81, '.');
+  row_repeat[19] = '5';  // r3c2
+  row_repeat[24] = '5';  // r3c7
+  wire::SolveRequest request = MakePackedRequest(2, {kUnique, row_repeat, kUnique, kUnique}, true);
+  std::string& packed = *request.mutable_packed_puzzles();
+  packed[2 * kPackedBytes + 20] = static_cast<char>(0xc0);      // r5c5 (cell 41) = 12
+  packed[3 * kPackedBytes + 40] = static_cast<char>(packed[3 * kPackedBytes + 40] | 0x30);
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse response;
+  BatchCounts counts;
+  ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
+  const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
+  EXPECT_EQ(verdicts,
+            (std::vector<int>{wire::SOLVED, wire::INVALID, wire::INVALID, wire::INVALID}));
+  ASSERT_EQ(response.packed_solutions().size(), 1u * kPackedBytes);
+  EXPECT_TRUE(IsSolutionOf(kUnique, PackedSolution(response, 0)));
+  ASSERT_EQ(response.errors_size(), 3);
+  EXPECT_EQ(response.errors(0).ShortDebugString(),
+            "index: 1 position: 25 message: \"digit 5 repeated in row 3 (r3c2 and r3c7)\"");
+  EXPECT_EQ(response.errors(1).ShortDebugString(),
+            "index: 2 position: 42 message: \"packed cell r5c6 is 12 (expected 1-9, or 0 for a "
+            "blank)\"");
+  EXPECT_EQ(response.errors(2).ShortDebugString(),
+            "index: 3 position: 82 message: \"packed padding is 3 (expected 0)\"");
+  EXPECT_EQ(counts.invalid, 3u);
 }
 
 TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {

@@ -34,7 +34,7 @@ Grid GridOf(std::string_view text) {
 
 PackedGrid Packed(std::string_view text) {
   PackedGrid packed;
-  EXPECT_TRUE(PackPuzzle(text, &packed)) << text;
+  EXPECT_TRUE(PackPuzzle(text, packed)) << text;
   return packed;
 }
 
@@ -73,13 +73,13 @@ TEST(PackPuzzle, PacksEveryBlankCharacterAsZero) {
 
 TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
   PackedGrid packed;
-  EXPECT_FALSE(PackPuzzle(kPuzzle.substr(0, 80), &packed));
-  EXPECT_FALSE(PackPuzzle(std::string(kPuzzle) + "1", &packed));
-  EXPECT_FALSE(PackPuzzle(std::string(729, '1'), &packed));
+  EXPECT_FALSE(PackPuzzle(kPuzzle.substr(0, 80), packed));
+  EXPECT_FALSE(PackPuzzle(std::string(kPuzzle) + "1", packed));
+  EXPECT_FALSE(PackPuzzle(std::string(729, '1'), packed));
   for (int cell : {0, 15, 16, 31, 32, 63, 64, 80}) {
     std::string text(kPuzzle);
     text[cell] = 'x';
-    EXPECT_FALSE(PackPuzzle(text, &packed)) << cell;
+    EXPECT_FALSE(PackPuzzle(text, packed)) << cell;
   }
 }
 
@@ -120,7 +120,7 @@ TEST(PackedPuzzle, ParsesEveryFixtureAsItsText) {
     Grid grid;
     const PuzzleError text_error = ParsePuzzle(text, &grid);
     PackedGrid packed;
-    if (!PackPuzzle(text, &packed)) {
+    if (!PackPuzzle(text, packed)) {
       // Only a text that is not 81 digits and blanks cannot be packed.
       EXPECT_TRUE(text_error.kind == PuzzleError::Kind::kLength ||
                   text_error.kind == PuzzleError::Kind::kCharacter)
@@ -140,8 +140,10 @@ TEST(PackedPuzzle, ParsesEveryFixtureAsItsText) {
 
 TEST(PackedPuzzle, ReportsACellAboveNineWithItsValue) {
   const PackedGrid packed = Packed(kPuzzle);
-  EXPECT_EQ(ErrorOf(With(packed, 2, 12)), "packed cell r1c3 is 12 (expected 1-9, or 0 for a blank)");
-  EXPECT_EQ(ErrorOf(With(packed, 80, 10)), "packed cell r9c9 is 10 (expected 1-9, or 0 for a blank)");
+  EXPECT_EQ(ErrorOf(With(packed, 2, 12)),
+            "packed cell r1c3 is 12 (expected 1-9, or 0 for a blank)");
+  EXPECT_EQ(ErrorOf(With(packed, 80, 10)),
+            "packed cell r9c9 is 10 (expected 1-9, or 0 for a blank)");
   Grid grid;
   const PuzzleError error = ParsePackedPuzzle(With(packed, 40, 15), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kPackedValue);
@@ -169,16 +171,18 @@ TEST(PackedPuzzle, ReportsPaddingOtherThanZero) {
 TEST(PackedPuzzle, ReportsTheFirstErrorInCellOrder) {
   std::string repeat_at_9(kPuzzle);
   repeat_at_9[8] = '5';  // r1c9 repeats r1c1
-  EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 50, 11)), "digit 5 repeated in row 1 (r1c1 and r1c9)");
+  EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 50, 11)),
+            "digit 5 repeated in row 1 (r1c1 and r1c9)");
   EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 3, 11)),
             "packed cell r1c4 is 11 (expected 1-9, or 0 for a blank)");
   // The padding comes after every cell.
-  EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 81, 1)), "digit 5 repeated in row 1 (r1c1 and r1c9)");
+  EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 81, 1)),
+            "digit 5 repeated in row 1 (r1c1 and r1c9)");
 }
 
 TEST(PackDigits, RoundTripsASolution) {
   PackedGrid packed;
-  PackDigits(std::span<const char, kCells>(testing::kFullGrid.data(), kCells), &packed);
+  PackDigits(std::span<const char, kCells>(testing::kFullGrid.data(), kCells), packed);
   EXPECT_EQ(packed[0], 0x35);
   EXPECT_EQ(packed[40], 0x09);
   char digits[kCells];
@@ -192,7 +196,7 @@ TEST(PackDigits, RoundTripsEveryDigitInEveryCell) {
       std::string text(testing::kFullGrid);
       text[cell] = digit;
       PackedGrid packed;
-      PackDigits(std::span<const char, kCells>(text.data(), kCells), &packed);
+      PackDigits(std::span<const char, kCells>(text.data(), kCells), packed);
       char digits[kCells];
       UnpackDigits(packed, digits);
       ASSERT_EQ(std::string_view(digits, kCells), text) << cell;
