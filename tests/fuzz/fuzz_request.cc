@@ -2,11 +2,12 @@
 // CheckRequest (decoding, the kind, --max-batch) and, when accepted, SolveBatch to a framed
 // SolveResponse, exactly as daemon/server.cc does with each frame.
 //
-// Input: one frame body. Checked: a refusal is one of the documented faults with a message; a
-// body takes the solve path exactly when protobuf itself decodes it to a Request with a solve
-// set; the response has one verdict, count and guess count per puzzle, one 81-digit solution per
-// SOLVED or MULTIPLE puzzle (each a valid grid keeping the givens), one error per INVALID
-// puzzle, in order; it frames and decodes back.
+// Input: one frame body. Checked: a refusal is one of the documented faults with a message, for
+// the reason it names; a body takes the solve path exactly when protobuf itself decodes it to a
+// Request with a solve set; the response has one verdict, count and guess count per puzzle
+// (text or packed), one solution per SOLVED or MULTIPLE puzzle (81 digits, or 41 bytes packed
+// when asked; each a valid grid keeping the givens), one error per INVALID puzzle, in order; it
+// frames and decodes back.
 //
 // Bounds, so that one input costs milliseconds: at most kMaxBatch puzzles (also the batch limit
 // under test) and a solution limit of at most 8. Puzzles with fewer than 17 givens are dropped
@@ -14,6 +15,7 @@
 // the solver has its own fuzz target (fuzz_kernels) under the same rule.
 #include <algorithm>
 #include <atomic>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -33,16 +35,43 @@ constexpr size_t kMaxBatch = 32;
 constexpr uint32_t kMaxSolutionLimit = 8;
 constexpr int kMinGivens = 17;
 
-bool TooSparse(const std::string& puzzle) {
-  sudoku::Grid grid;
-  if (sudoku::ParsePuzzle(puzzle, &grid)) return false;  // invalid: answered without a search
+bool TooSparse(const sudoku::Grid& grid) {
   int givens = 0;
   for (uint8_t cell : grid) givens += cell != 0;
   return givens < kMinGivens;
 }
 
+bool TooSparse(const std::string& puzzle) {
+  sudoku::Grid grid;
+  if (sudoku::ParsePuzzle(puzzle, &grid)) return false;  // invalid: answered without a search
+  return TooSparse(grid);
+}
+
+std::span<const uint8_t, sudoku::kPackedBytes> PackedPuzzle(const std::string& packed, size_t i) {
+  return std::span<const uint8_t, sudoku::kPackedBytes>(
+      reinterpret_cast<const uint8_t*>(packed.data()) + i * sudoku::kPackedBytes,
+      sudoku::kPackedBytes);
+}
+
+// Drops the packed puzzles too sparse to solve within the bounds, keeping the invalid ones.
+void DropSparsePacked(std::string* packed) {
+  std::string kept;
+  for (size_t i = 0; i < packed->size() / sudoku::kPackedBytes; ++i) {
+    sudoku::Grid grid;
+    if (!sudoku::ParsePackedPuzzle(PackedPuzzle(*packed, i), &grid) && TooSparse(grid)) continue;
+    kept.append(packed->data() + i * sudoku::kPackedBytes, sudoku::kPackedBytes);
+  }
+  *packed = kept;
+}
+
 void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse& response) {
-  const int n = request.puzzles_size();
+  const bool packed_in = !request.packed_puzzles().empty();
+  const int n = sudoku::daemon::PuzzleCount(request);
+  // Solutions come packed when asked for, else as text; never both.
+  const bool packed_out = request.pack_solutions();
+  const std::string& solutions = packed_out ? response.packed_solutions() : response.solutions();
+  FUZZ_CHECK((packed_out ? response.solutions() : response.packed_solutions()).empty());
+  const size_t solution_bytes = packed_out ? sudoku::kPackedBytes : 81;
   FUZZ_CHECK(response.batch_id() == request.batch_id());
   FUZZ_CHECK(response.verdicts_size() == n);
   FUZZ_CHECK(response.solution_counts_size() == n);
@@ -51,16 +80,29 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
   size_t solution = 0;
   int error = 0;
   for (int i = 0; i < n; ++i) {
-    const std::string& puzzle = request.puzzles(i);
+    // A packed puzzle as digits ('0' blank; ':' to '?' for the values above 9 it may hold).
+    std::string puzzle(81, ' ');
+    if (packed_in) {
+      sudoku::UnpackDigits(PackedPuzzle(request.packed_puzzles(), static_cast<size_t>(i)),
+                           puzzle.data());
+    } else {
+      puzzle = request.puzzles(i);
+    }
     const uint32_t count = response.solution_counts(i);
     switch (response.verdicts(i)) {
       case wire::SOLVED:
       case wire::MULTIPLE:
         FUZZ_CHECK(count >= 1 && count <= limit);
         FUZZ_CHECK((response.verdicts(i) == wire::MULTIPLE) == (count >= 2));
-        FUZZ_CHECK(response.solutions().size() >= solution + 81);
-        FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, response.solutions().substr(solution, 81)));
-        solution += 81;
+        FUZZ_CHECK(solutions.size() >= solution + solution_bytes);
+        if (packed_out) {
+          std::string text(81, ' ');
+          sudoku::UnpackDigits(PackedPuzzle(solutions, solution / solution_bytes), text.data());
+          FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, text));
+        } else {
+          FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, solutions.substr(solution, 81)));
+        }
+        solution += solution_bytes;
         break;
       case wire::UNSOLVABLE:
         FUZZ_CHECK(count == 0);
@@ -70,7 +112,8 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
         FUZZ_CHECK(error < response.errors_size());
         const wire::PuzzleError& e = response.errors(error++);
         FUZZ_CHECK(e.index() == static_cast<uint32_t>(i));
-        FUZZ_CHECK(e.position() <= puzzle.size());
+        // A packed puzzle's padding is position 82.
+        FUZZ_CHECK(e.position() <= puzzle.size() + (packed_in ? 1 : 0));
         FUZZ_CHECK(!e.message().empty());
         break;
       }
@@ -78,7 +121,7 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
         FUZZ_CHECK(false);
     }
   }
-  FUZZ_CHECK(solution == response.solutions().size());
+  FUZZ_CHECK(solution == solutions.size());
   FUZZ_CHECK(error == response.errors_size());
 }
 
@@ -105,8 +148,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case wire::ProtocolFault::EMPTY_REQUEST: FUZZ_CHECK(kind == RequestKind::kNone); break;
       case wire::ProtocolFault::BATCH_TOO_LARGE:
         FUZZ_CHECK(kind == RequestKind::kSolve);
-        FUZZ_CHECK(static_cast<size_t>(request.solve().puzzles_size()) > kMaxBatch);
+        FUZZ_CHECK(static_cast<size_t>(sudoku::daemon::PuzzleCount(request.solve())) > kMaxBatch);
         break;
+      case wire::ProtocolFault::BAD_SOLVE_REQUEST: {
+        FUZZ_CHECK(kind == RequestKind::kSolve);
+        const wire::SolveRequest& solve = request.solve();
+        FUZZ_CHECK((solve.puzzles_size() > 0 && !solve.packed_puzzles().empty()) ||
+                   solve.packed_puzzles().size() % sudoku::kPackedBytes != 0);
+        break;
+      }
       default: FUZZ_CHECK(false);
     }
     return 0;
@@ -127,12 +177,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!TooSparse(puzzles->Get(i))) puzzles->SwapElements(kept++, i);
   }
   puzzles->DeleteSubrange(kept, puzzles->size() - kept);
+  DropSparsePacked(solve->mutable_packed_puzzles());
 
   const std::atomic<bool> cancel{false};
   sudoku::daemon::BatchCounts counts;
   FUZZ_CHECK(sudoku::daemon::SolveBatch(*solve, cancel, response.mutable_solve(), &counts));
   CheckResponse(*solve, response.solve());
-  FUZZ_CHECK(counts.total() == static_cast<uint64_t>(solve->puzzles_size()));
+  FUZZ_CHECK(counts.total() == static_cast<uint64_t>(sudoku::daemon::PuzzleCount(*solve)));
 
   std::string framed;
   wire::AppendFrame(response, &framed);
