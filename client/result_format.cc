@@ -178,14 +178,12 @@ void AppendSolutionLines(const SolutionColumn& column, size_t offset, size_t cou
   size_t at = out->size();
   out->resize(at + count * (kCells + 1));
   char* line = out->data() + at;
-  const char* solution = column.bytes.data() + offset;
-  for (size_t k = 0; k < count; ++k, line += kCells + 1, solution += column.bytes_each) {
+  const std::string_view solutions = std::string_view(column.bytes).substr(offset);
+  for (size_t k = 0; k < count; ++k, line += kCells + 1) {
     if (column.packed) {
-      UnpackDigits(std::span<const uint8_t, kPackedBytes>(
-                       reinterpret_cast<const uint8_t*>(solution), kPackedBytes),
-                   line);
+      UnpackDigits(PackedAt(solutions, k), line);
     } else {
-      std::memcpy(line, solution, kCells);
+      std::memcpy(line, solutions.data() + k * kCells, kCells);
     }
     line[kCells] = '\n';
   }
@@ -205,9 +203,7 @@ SolutionColumn::SolutionColumn(const wire::SolveResponse& response)
 
 std::string_view SolutionColumn::At(size_t offset, std::span<char, kCells> scratch) const {
   if (!packed) return std::string_view(bytes).substr(offset, kCells);
-  UnpackDigits(std::span<const uint8_t, kPackedBytes>(
-                   reinterpret_cast<const uint8_t*>(bytes.data() + offset), kPackedBytes),
-               scratch.data());
+  UnpackDigits(PackedAt(std::string_view(bytes).substr(offset), 0), scratch.data());
   return std::string_view(scratch.data(), kCells);
 }
 

@@ -35,9 +35,7 @@ uint32_t UnitNumber(const logic::Unit& unit) {
 
 // Packed puzzle `i` of a request whose packed_puzzles CheckRequest() accepted.
 std::span<const uint8_t, kPackedBytes> PackedPuzzle(const wire::SolveRequest& request, int i) {
-  const auto* bytes = reinterpret_cast<const uint8_t*>(request.packed_puzzles().data());
-  return std::span<const uint8_t, kPackedBytes>(bytes + static_cast<size_t>(i) * kPackedBytes,
-                                                kPackedBytes);
+  return PackedAt(request.packed_puzzles(), static_cast<size_t>(i));
 }
 
 void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) {

@@ -98,6 +98,12 @@ bool PackPuzzle(std::string_view text, std::span<uint8_t, kPackedBytes> packed) 
 // than 0 (kPackedValue at position 81).
 PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept;
 
+// Packed puzzle (or solution) `i` of `bytes`, which holds at least i + 1 of them end to end.
+inline std::span<const uint8_t, kPackedBytes> PackedAt(std::string_view bytes, size_t i) {
+  return std::span<const uint8_t, kPackedBytes>(
+      reinterpret_cast<const uint8_t*>(bytes.data()) + i * kPackedBytes, kPackedBytes);
+}
+
 // Packs 81 digit characters '0'-'9', such as a Result's solution.
 void PackDigits(std::span<const char, kCells> digits,
                 std::span<uint8_t, kPackedBytes> packed) noexcept;

@@ -50,11 +50,9 @@ std::vector<std::string> SentPuzzles(const wire::SolveRequest& solve) {
   std::vector<std::string> puzzles(solve.puzzles().begin(), solve.puzzles().end());
   const std::string& packed = solve.packed_puzzles();
   EXPECT_EQ(packed.size() % kPackedBytes, 0u);
-  for (size_t at = 0; at + kPackedBytes <= packed.size(); at += kPackedBytes) {
+  for (size_t i = 0; i < packed.size() / kPackedBytes; ++i) {
     std::string text(kCells, ' ');
-    UnpackDigits(std::span<const uint8_t, kPackedBytes>(
-                     reinterpret_cast<const uint8_t*>(packed.data()) + at, kPackedBytes),
-                 text.data());
+    UnpackDigits(PackedAt(packed, i), text.data());
     puzzles.push_back(text);
   }
   return puzzles;

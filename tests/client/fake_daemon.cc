@@ -82,10 +82,7 @@ wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
     Grid grid;
     PuzzleError error;
     if (packed_in) {
-      const std::span<const uint8_t, kPackedBytes> packed(
-          reinterpret_cast<const uint8_t*>(request.packed_puzzles().data()) +
-              static_cast<size_t>(i) * kPackedBytes,
-          kPackedBytes);
+      const auto packed = PackedAt(request.packed_puzzles(), static_cast<size_t>(i));
       error = ParsePackedPuzzle(packed, &grid);
       puzzle.resize(kCells);
       UnpackDigits(packed, puzzle.data());

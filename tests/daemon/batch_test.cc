@@ -49,11 +49,7 @@ wire::SolveRequest MakePackedRequest(uint64_t id, const std::vector<std::string>
 // Packed solution `k` of `response`, unpacked.
 std::string PackedSolution(const wire::SolveResponse& response, size_t k) {
   std::string text(kCells, ' ');
-  UnpackDigits(std::span<const uint8_t, kPackedBytes>(
-                   reinterpret_cast<const uint8_t*>(response.packed_solutions().data()) +
-                       k * kPackedBytes,
-                   kPackedBytes),
-               text.data());
+  UnpackDigits(PackedAt(response.packed_solutions(), k), text.data());
   return text;
 }
 

@@ -47,18 +47,14 @@ bool TooSparse(const std::string& puzzle) {
   return TooSparse(grid);
 }
 
-std::span<const uint8_t, sudoku::kPackedBytes> PackedPuzzle(const std::string& packed, size_t i) {
-  return std::span<const uint8_t, sudoku::kPackedBytes>(
-      reinterpret_cast<const uint8_t*>(packed.data()) + i * sudoku::kPackedBytes,
-      sudoku::kPackedBytes);
-}
-
 // Drops the packed puzzles too sparse to solve within the bounds, keeping the invalid ones.
 void DropSparsePacked(std::string* packed) {
   std::string kept;
   for (size_t i = 0; i < packed->size() / sudoku::kPackedBytes; ++i) {
     sudoku::Grid grid;
-    if (!sudoku::ParsePackedPuzzle(PackedPuzzle(*packed, i), &grid) && TooSparse(grid)) continue;
+    if (!sudoku::ParsePackedPuzzle(sudoku::PackedAt(*packed, i), &grid) && TooSparse(grid)) {
+      continue;
+    }
     kept.append(packed->data() + i * sudoku::kPackedBytes, sudoku::kPackedBytes);
   }
   *packed = kept;
@@ -83,7 +79,7 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
     // A packed puzzle as digits ('0' blank; ':' to '?' for the values above 9 it may hold).
     std::string puzzle(81, ' ');
     if (packed_in) {
-      sudoku::UnpackDigits(PackedPuzzle(request.packed_puzzles(), static_cast<size_t>(i)),
+      sudoku::UnpackDigits(sudoku::PackedAt(request.packed_puzzles(), static_cast<size_t>(i)),
                            puzzle.data());
     } else {
       puzzle = request.puzzles(i);
@@ -97,7 +93,7 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
         FUZZ_CHECK(solutions.size() >= solution + solution_bytes);
         if (packed_out) {
           std::string text(81, ' ');
-          sudoku::UnpackDigits(PackedPuzzle(solutions, solution / solution_bytes), text.data());
+          sudoku::UnpackDigits(sudoku::PackedAt(solutions, solution / solution_bytes), text.data());
           FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, text));
         } else {
           FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, solutions.substr(solution, 81)));
