@@ -1,6 +1,7 @@
 #include "client/batcher.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -17,6 +18,14 @@ namespace {
 
 // Larger than the default stdio buffer: fewer read() calls on big files.
 constexpr size_t kFileBufferBytes = 1 << 18;
+
+// A batch's records are over a kilobyte apart and were last written a round of batches ago, so
+// the reader's first write to each record missed the cache: two thirds of the reader's time in
+// a profile of 17-clue puzzles. Fetching the fields and cells of the record this many ahead
+// overlaps those misses with the reading.
+constexpr size_t kPrefetchRecords = 4;
+// The line fields and the first 81 cells: what reading a line record writes.
+constexpr size_t kPrefetchBytes = offsetof(PuzzleRecord, cells) + kCells;
 
 // Opens `name` or throws with the reason. A directory opens fine but fails on the first read,
 // with a less clear message, so it is caught here.
@@ -200,6 +209,13 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
 
   while (batch->size < batch_size_) {
     if (reader_ == nullptr && !OpenNext()) break;
+    if (batch->size + kPrefetchRecords < batch_size_) {
+      const auto address =
+          reinterpret_cast<uintptr_t>(&batch->records[batch->size + kPrefetchRecords]);
+      for (uintptr_t line = address & ~uintptr_t{63}; line < address + kPrefetchBytes; line += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(line), /*rw=*/1);
+      }
+    }
     PuzzleRecord& record = batch->records[batch->size];
     if (!reader_->Next(&record)) {
       if (in_->bad()) {
