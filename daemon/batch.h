@@ -68,9 +68,10 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
 // Batches at least this large are split across the calling arena's threads.
 inline constexpr int kParallelGrain = 64;
 
-// Parses and solves every puzzle of `request` and fills `response` as proto/sudoku.proto
-// describes (verdicts, solutions column-wise, counts, guesses, one PuzzleError per INVALID
-// puzzle, and with request.rate() the rating columns). `response` is cleared first but keeps its
+// Parses and solves every puzzle of `request` (text or packed) and fills `response` as
+// proto/sudoku.proto describes (verdicts, solutions column-wise, as text or packed as asked,
+// counts, guesses, one PuzzleError per INVALID puzzle, and with request.rate() the rating
+// columns). `request` is one CheckRequest() accepted. `response` is cleared first but keeps its
 // capacity, so a reused message costs no allocation per puzzle. A bad puzzle never fails the batch. Returns false, with `response` and
 // `counts` unspecified, when `cancel` became true before the batch was done.
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
