@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "proto/framing.h"
+#include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 
 namespace sudoku::testing {
@@ -583,6 +584,18 @@ TEST_F(FaultTest, BatchOverTheLimit) {
   client.SendSolve(7, GeneratePuzzles(11, 30, 1));
   ExpectFault(client, wire::ProtocolFault::BATCH_TOO_LARGE,
               "frame 1: batch 7 has 11 puzzles, more than --max-batch 10");
+}
+
+TEST_F(FaultTest, PackedPuzzlesCutShort) {
+  Start();
+  WireClient client(daemon_->port());
+  wire::Request request;
+  request.mutable_solve()->set_batch_id(3);
+  request.mutable_solve()->set_packed_puzzles(std::string(2 * kPackedBytes - 1, '\0'));
+  client.Send(request);
+  ExpectFault(client, wire::ProtocolFault::BAD_SOLVE_REQUEST,
+              "frame 1: batch 3 has 81 bytes of packed_puzzles, not a multiple of 41 (the bytes "
+              "of one packed puzzle)");
 }
 
 TEST_F(FaultTest, ConnectionClosedInsideAFrame) {
