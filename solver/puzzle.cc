@@ -339,8 +339,6 @@ bool PackPuzzle(std::string_view text, std::span<uint8_t, kPackedBytes> packed) 
 
 PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept {
   const uint8_t largest = UnpackValues(packed.data(), 0, grid->data());
-  const auto padding = static_cast<uint8_t>(packed[kPackedBytes - 1] >> 4);
-  if (largest <= 9 && padding == 0 && !HasRepeatedGiven(*grid)) return PuzzleError{};
   if (largest > 9 || HasRepeatedGiven(*grid)) {
     // As text, with an impossible character for a value above 9, so that FirstError() finds
     // whichever error comes first.
@@ -358,9 +356,11 @@ PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Gri
     return error;
   }
   PuzzleError error;
-  error.kind = PuzzleError::Kind::kPackedValue;
-  error.position = kCells;
-  error.found = padding;
+  if (const auto padding = static_cast<uint8_t>(packed[kPackedBytes - 1] >> 4); padding != 0) {
+    error.kind = PuzzleError::Kind::kPackedValue;
+    error.position = kCells;
+    error.found = padding;
+  }
   return error;
 }
 
