@@ -13,6 +13,7 @@
 
 #include "client/client_error.h"
 #include "proto/framing.h"
+#include "tests/client/client_error_of.h"
 
 namespace sudoku::client {
 namespace {
@@ -62,15 +63,6 @@ std::string WriteFile(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "/batcher_test_" + name;
   std::ofstream(path) << text;
   return path;
-}
-
-std::string ErrorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 TEST(Batcher, CutsInputIntoNumberedBatches) {
@@ -221,16 +213,16 @@ TEST(Batcher, MissingFileIsReportedBeforeAndDuringTheRun) {
   std::istringstream in("");
   Batcher batcher({"-", missing}, 3, 1, &in);
   const std::string expected = "cannot open '" + missing + "': No such file or directory";
-  EXPECT_EQ(ErrorOf([&] { batcher.CheckInputs(); }), expected);
+  EXPECT_EQ(ClientErrorOf([&] { batcher.CheckInputs(); }), expected);
   Batch batch;
-  EXPECT_EQ(ErrorOf([&] { batcher.Fill(0, &batch); }), expected);
+  EXPECT_EQ(ClientErrorOf([&] { batcher.Fill(0, &batch); }), expected);
 }
 
 TEST(Batcher, DirectoryIsReported) {
   std::istringstream in("");
   const std::string dir = ::testing::TempDir();
   Batcher batcher({dir}, 3, 1, &in);
-  EXPECT_EQ(ErrorOf([&] { batcher.CheckInputs(); }), "cannot open '" + dir + "': Is a directory");
+  EXPECT_EQ(ClientErrorOf([&] { batcher.CheckInputs(); }), "cannot open '" + dir + "': Is a directory");
 }
 
 class FailingBuf : public std::streambuf {
@@ -243,7 +235,7 @@ TEST(Batcher, ReadErrorIsReported) {
   std::istream in(&buf);
   Batcher batcher({}, 3, 1, &in);
   Batch batch;
-  EXPECT_EQ(ErrorOf([&] { batcher.Fill(0, &batch); }), "cannot read 'stdin': read error");
+  EXPECT_EQ(ClientErrorOf([&] { batcher.Fill(0, &batch); }), "cannot read 'stdin': read error");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "client/client_error.h"
 #include "solver/solver.h"
+#include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
 
 namespace sudoku::client {
@@ -35,14 +36,11 @@ BenchOptions Parse(const std::vector<std::string>& args) {
 }
 
 std::string UsageError(const std::vector<std::string>& args) {
-  BenchOptions options;
-  std::ostringstream out;
-  try {
+  return ClientErrorOf([&args] {
+    BenchOptions options;
+    std::ostringstream out;
     ParseBenchOptions(args, &options, out);
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
+  });
 }
 
 TEST(BenchOptions, Defaults) {

@@ -3,17 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
+#include "tests/client/client_error_of.h"
 
 namespace sudoku::client {
 namespace {
 
 std::string ErrorOf(std::string_view text) {
-  try {
-    ParseEndpoint(text);
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
+  return ClientErrorOf([text] { ParseEndpoint(text); });
 }
 
 TEST(Endpoint, ParsesHostAndPort) {

@@ -7,18 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
+#include "tests/client/client_error_of.h"
 
 namespace sudoku::client {
 namespace {
 
-std::string UsageError(const std::function<void()>& parse) {
-  try {
-    parse();
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+std::string UsageError(const std::function<void()>& parse) { return ClientErrorOf(parse); }
 
 TEST(Flags, Quoted) { EXPECT_EQ(Quoted("x y"), "'x y'"); }
 

@@ -13,6 +13,7 @@
 #include "client/client_error.h"
 #include "solver/logic.h"
 #include "solver/solver.h"
+#include "tests/client/client_error_of.h"
 #include "tests/daemon/wire_client.h"
 
 namespace sudoku::client {
@@ -26,14 +27,11 @@ GenerateCommandOptions Parse(const std::vector<std::string>& args) {
 }
 
 std::string UsageError(const std::vector<std::string>& args) {
-  GenerateCommandOptions options;
-  std::ostringstream out;
-  try {
+  return ClientErrorOf([&args] {
+    GenerateCommandOptions options;
+    std::ostringstream out;
     ParseGenerateOptions(args, &options, out);
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
+  });
 }
 
 TEST(GenerateOptions, Defaults) {

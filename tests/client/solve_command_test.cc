@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
+#include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
 #include "tests/client/mixed_input.h"
 
@@ -45,14 +46,11 @@ SolveOptions Parse(const std::vector<std::string>& args) {
 }
 
 std::string UsageError(const std::vector<std::string>& args) {
-  SolveOptions options;
-  std::ostringstream out;
-  try {
+  return ClientErrorOf([&args] {
+    SolveOptions options;
+    std::ostringstream out;
     ParseSolveOptions(args, &options, out);
-  } catch (const ClientError& error) {
-    return error.what();
-  }
-  return "no error";
+  });
 }
 
 TEST(SolveOptions, Formats) {
