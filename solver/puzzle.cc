@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "solver/repeated_givens.h"
 #include "solver/solver.h"
 
 #if defined(__SSE2__)
@@ -248,7 +249,31 @@ Result Invalid(const PuzzleError& error) {
   return result;
 }
 
+// The first error of a grid, found as FirstError() finds it in the grid written as text; a value
+// above 9 is written as a character that is neither a digit nor a blank.
+PuzzleError FirstErrorOfGrid(const Grid& grid) {
+  char text[kCells];
+  for (int cell = 0; cell < kCells; ++cell) {
+    const uint8_t value = grid[cell];
+    text[cell] = value <= 9 ? static_cast<char>('0' + value) : 'x';
+  }
+  return FirstError(std::string_view(text, kCells));
+}
+
+// The padding nibble of a packed puzzle (solver.h: it must be 0).
+uint8_t PackedPadding(std::span<const uint8_t, kPackedBytes> packed) {
+  return static_cast<uint8_t>(packed[kPackedBytes - 1] >> 4);
+}
+
 }  // namespace
+
+PuzzleError internal::FindRepeatedGiven(const Grid& grid) noexcept {
+  if (!HasRepeatedGiven(grid)) return PuzzleError{};
+  PuzzleError error = FirstErrorOfGrid(grid);
+  // A value above 9 is no given (the caller's grid should not hold one): not a repeat.
+  if (error.kind == PuzzleError::Kind::kCharacter) return PuzzleError{};
+  return error;
+}
 
 PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept {
   if (text.size() != kCells) {
@@ -340,14 +365,8 @@ bool PackPuzzle(std::string_view text, std::span<uint8_t, kPackedBytes> packed) 
 PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Grid* grid) noexcept {
   const uint8_t largest = UnpackValues(packed.data(), 0, grid->data());
   if (largest > 9 || HasRepeatedGiven(*grid)) {
-    // As text, with an impossible character for a value above 9, so that FirstError() finds
-    // whichever error comes first.
-    char text[kCells];
-    for (int cell = 0; cell < kCells; ++cell) {
-      const uint8_t value = (*grid)[cell];
-      text[cell] = value <= 9 ? static_cast<char>('0' + value) : 'x';
-    }
-    PuzzleError error = FirstError(std::string_view(text, kCells));
+    // Whichever error comes first: a value above 9 is a bad character to FirstError().
+    PuzzleError error = FirstErrorOfGrid(*grid);
     if (error.kind == PuzzleError::Kind::kCharacter) {
       error.kind = PuzzleError::Kind::kPackedValue;
       error.character = 0;
@@ -356,7 +375,7 @@ PuzzleError ParsePackedPuzzle(std::span<const uint8_t, kPackedBytes> packed, Gri
     return error;
   }
   PuzzleError error;
-  if (const auto padding = static_cast<uint8_t>(packed[kPackedBytes - 1] >> 4); padding != 0) {
+  if (const uint8_t padding = PackedPadding(packed); padding != 0) {
     error.kind = PuzzleError::Kind::kPackedValue;
     error.position = kCells;
     error.found = padding;
@@ -420,9 +439,17 @@ Result SolveCandidates(const CandidateGrid& grid, Limits limits) noexcept {
   return result;
 }
 
+// Solve() and SolvePacked() check only what the kernel cannot: the length and the characters,
+// or the values and the padding. Repeated givens are the kernel's to find (SolveGrid()), which
+// it does only for a puzzle that propagation alone does not solve, so that the puzzles settled
+// quickly never pay for the check. Whatever is wrong, the error reported is the one
+// ParsePuzzle() or ParsePackedPuzzle() reports: they are asked again on the way out.
+
 Result SolvePacked(std::span<const uint8_t, kPackedBytes> packed, Limits limits) noexcept {
   Grid grid;
-  if (PuzzleError error = ParsePackedPuzzle(packed, &grid)) return Invalid(error);
+  if (UnpackValues(packed.data(), 0, grid.data()) > 9 || PackedPadding(packed) != 0) {
+    return Invalid(ParsePackedPuzzle(packed, &grid));
+  }
   return SolveGrid(grid, limits);
 }
 
@@ -440,7 +467,7 @@ Result Solve(std::string_view text, Limits limits) noexcept {
     return SolveCandidates(candidates, limits);
   }
   Grid grid;
-  if (PuzzleError error = ParsePuzzle(text, &grid)) return Invalid(error);
+  if (text.size() != kCells || !ConvertCells(text, &grid)) return Invalid(ParsePuzzle(text, &grid));
   return SolveGrid(grid, limits);
 }
 

@@ -130,7 +130,8 @@ Result Solve(std::string_view text, Limits limits = {}) noexcept;
 // ParsePackedPuzzle() and SolveGrid().
 Result SolvePacked(std::span<const uint8_t, kPackedBytes> packed, Limits limits = {}) noexcept;
 
-// Solves an already-validated grid. Givens that clash make it kUnsolvable, never kInvalid.
+// Solves a grid. Givens that clash make it kInvalid, with the error ParsePuzzle() gives for the
+// same puzzle as text; a cell above 9 takes no digit, so it makes the grid kUnsolvable.
 Result SolveGrid(const Grid& grid, Limits limits = {}) noexcept;
 
 // Solves from candidate masks. A cell with no candidate, or singles that clash, make it

@@ -308,9 +308,11 @@ TEST(Differential, AgreeOnContradictionsFoundDeepInTheSearch) {
 
 // ParsePuzzle() looks for repeated givens among the givens of the converted grid, and only then
 // asks FirstError() which comes first: every repeat must be found, with the error the
-// cell-by-cell scan gives. They matter most for Solve(): they leave a unit too few cells for its
-// digits, which no single ever notices, and the search could take hours to exhaust a sparse grid
-// that has one (the last puzzle is one the fuzzer found when Solve() left them to the kernel).
+// cell-by-cell scan gives. Solve(), SolvePacked() and SolveGrid() leave them to the kernel, which
+// looks for them only in a puzzle that propagation does not settle: they leave a unit too few
+// cells for its digits, which no single ever notices, and the search could take hours to exhaust
+// a sparse grid that has one (the last puzzle is one the fuzzer found when the kernel did not
+// look for them at all).
 // The first repeated given in text order, found the slow and obvious way: the first cell whose
 // digit stands earlier in its row, else its column, else its box, and that earlier cell.
 PuzzleError ExpectedRepeat(const std::string& text) {
@@ -354,6 +356,14 @@ TEST(Solve, ReportsTheFirstRepeatedGiven) {
     EXPECT_EQ(solved.error.first, expected.first) << clash;
     Grid grid;
     EXPECT_EQ(Describe(ParsePuzzle(clash, &grid)), Describe(expected)) << clash;
+    // Packed, and as a grid that skipped ParsePuzzle(): the same error.
+    PackedGrid packed;
+    ASSERT_TRUE(PackPuzzle(clash, packed));
+    EXPECT_EQ(Describe(SolvePacked(packed, Limits{2}).error), Describe(expected)) << clash;
+    for (int i = 0; i < kCells; ++i) grid[i] = clash[i] == '.' ? 0 : clash[i] - '0';
+    const Result from_grid = SolveGrid(grid);
+    EXPECT_EQ(from_grid.verdict, Verdict::kInvalid) << clash;
+    EXPECT_EQ(Describe(from_grid.error), Describe(expected)) << clash;
   };
   for (const auto& puzzle : puzzles) {
     // The fixtures of other errors (length, characters) are no base for a repeat.

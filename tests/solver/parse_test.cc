@@ -177,11 +177,22 @@ TEST(Solve, TreatsALimitOfZeroAsOne) {
   EXPECT_EQ(r.solutions, 1u);
 }
 
-TEST(SolveGrid, CallsClashingGivensUnsolvable) {
+TEST(SolveGrid, ReportsClashingGivensAsParsePuzzleDoes) {
   Grid grid{};
   grid[0] = 5;
   grid[1] = 5;
   const Result r = SolveGrid(grid, Limits{2});
+  EXPECT_EQ(r.verdict, Verdict::kInvalid);
+  EXPECT_EQ(Describe(r.error), "digit 5 repeated in row 1 (r1c1 and r1c2)");
+  EXPECT_EQ(r.error.position, 1u);
+  EXPECT_EQ(r.error.first, 0u);
+}
+
+// A value above 9 is no digit: such a cell takes none, and the grid has no solution.
+TEST(SolveGrid, CallsACellAbove9Unsolvable) {
+  Grid grid{};
+  grid[3] = 12;
+  const Result r = SolveGrid(grid);
   EXPECT_EQ(r.verdict, Verdict::kUnsolvable);
   EXPECT_FALSE(r.error);
 }
