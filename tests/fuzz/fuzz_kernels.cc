@@ -1,12 +1,12 @@
 // Differential fuzz target: every SIMD kernel this CPU supports gives the same verdict, solution
-// count, guess count and first solution as the portable kernel, and that solution is valid.
+// count, guess count and first solution as the portable kernel, and that solution is valid. A
+// grid whose givens clash is kInvalid with the error ParsePuzzle() gives.
 //
 // Input: the first byte picks the solution limit (1 to 4); each further byte is a cell: '1'-'9'
 // or the bytes 1-9 are that digit, anything else a blank (so puzzle text works as a seed), and
-// missing cells are blank. Grids whose givens clash
-// are left out (the kernels trust their input; ParsePuzzle refuses those), and so are grids with
-// fewer than 17 givens: arbitrary sparse grids can hide search trees that take hours (a sparse
-// unsolvable grid), while 17 givens or more keep every search short.
+// missing cells are blank. Grids with fewer than 17 givens are left out: arbitrary sparse grids
+// can hide search trees that take hours (a sparse unsolvable grid), while 17 givens or more keep
+// every search short.
 #include <cstdio>
 #include <span>
 #include <string>
@@ -21,7 +21,8 @@ constexpr int kMinGivens = 17;
 
 bool SameResult(const sudoku::Result& a, const sudoku::Result& b) {
   return a.verdict == b.verdict && a.solutions == b.solutions && a.guesses == b.guesses &&
-         (a.solutions == 0 || a.solution == b.solution);
+         (a.solutions == 0 || a.solution == b.solution) &&
+         sudoku::Describe(a.error) == sudoku::Describe(b.error);
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (givens < kMinGivens) return 0;
   sudoku::Grid grid;
-  if (sudoku::ParsePuzzle(text, &grid)) return 0;  // clashing givens
+  const sudoku::PuzzleError clash = sudoku::ParsePuzzle(text, &grid);
+  for (int i = 0; i < sudoku::kCells; ++i) grid[i] = text[i] == '.' ? 0 : text[i] - '0';
 
   const std::span<const sudoku::Kernel* const> kernels = sudoku::AllKernels();
   const sudoku::Kernel* portable = kernels.back();
@@ -49,6 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sudoku::Result expected;
   portable->solve(grid, limits, &expected);
   FUZZ_CHECK(expected.solutions <= limits.max_solutions);
+  FUZZ_CHECK((expected.verdict == sudoku::Verdict::kInvalid) == static_cast<bool>(clash));
+  FUZZ_CHECK(sudoku::Describe(expected.error) == sudoku::Describe(clash));
   if (expected.solutions > 0) {
     FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(text, {expected.solution.data(), sudoku::kCells}));
   }
