@@ -86,7 +86,7 @@ std::vector<Template> LoadTemplates(const BenchOptions& options, std::istream& i
       for (size_t i = 0; i < batch.size; ++i) {
         const PuzzleRecord& record = batch.records[i];
         if (!record.error) {
-          t.texts.append(record.cells.data(), record.size);
+          t.texts.append(record.text());
           t.ends.push_back(static_cast<uint32_t>(t.texts.size()));
         }
       }

@@ -64,6 +64,10 @@ bool IsRuler(const LineShape& shape) {
 bool IsRow(const LineShape& shape) { return shape.cells == kRowCells && !IsRuler(shape); }
 
 void AddRow(std::string_view line, uint64_t number, size_t row, PuzzleRecord* record) {
+  if (record->row_lines.size() != kGridRows) {
+    record->row_lines.resize(kGridRows);
+    record->columns.resize(kCells);
+  }
   record->row_lines[row] = number;
   size_t cell = row * kRowCells;
   for (size_t i = 0; i < line.size(); ++i) {
@@ -208,6 +212,13 @@ std::string Describe(const LayoutError& error) {
   return "unknown layout error";
 }
 
+char* PuzzleRecord::TextBuffer(size_t text_size) {
+  size = static_cast<uint16_t>(text_size);
+  if (text_size == kCells) return cells.data();
+  pencilmarks.resize(text_size);
+  return pencilmarks.data();
+}
+
 CellSource PuzzleRecord::Source(int cell) const {
   if (layout == Layout::kGrid) {
     return {row_lines[static_cast<size_t>(cell) / kRowCells], columns[static_cast<size_t>(cell)]};
@@ -328,8 +339,7 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
             (shape.length == kCells || !shape.separated)) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
-          record->size = static_cast<uint16_t>(shape.length);
-          std::memcpy(record->cells.data(), line.data(), shape.length);
+          std::memcpy(record->TextBuffer(shape.length), line.data(), shape.length);
           return true;
         }
         if (IsRuler(shape) && format_ != InputFormat::kSdm) continue;  // e.g. above a grid
@@ -443,9 +453,8 @@ bool PuzzleReader::NextCsv(PuzzleRecord* record, const std::string_view* pending
     if (!IsPuzzleLength(size)) {
       return fail(LayoutError::Kind::kLineLength, number, size, 0);
     }
-    record->size = static_cast<uint16_t>(size);
     record->column_offset = field.begin;
-    std::memcpy(record->cells.data(), line.data() + field.begin, size);
+    std::memcpy(record->TextBuffer(size), line.data() + field.begin, size);
     return true;
   }
 }

@@ -92,11 +92,17 @@ struct CellSource {
 };
 
 // One puzzle as read, or the layout error that kept it from being formed.
+//
+// Small for the common case, an 81-character line: its fields and cells take two cache lines.
+// Clients keep thousands of records in flight and reuse them, so the size is what their reading
+// costs: records of over a kilobyte (room for a pencilmark puzzle and a grid's positions in each)
+// left the cache between uses, and writing them took most of a client's reading time. A
+// pencilmark puzzle's text and a grid's positions live in storage of their own, allocated by
+// the first record that needs it and kept when the record is reused.
 struct PuzzleRecord {
   enum class Layout : uint8_t { kLine, kGrid };
 
-  // The fields a line record sets come first, next to the start of `cells`, so that reading one
-  // puzzle touches two cache lines of its record, not three (a batch's records span a megabyte).
+  // The fields a line record sets come first, next to `cells`.
   uint16_t size = kCells;
   Layout layout = Layout::kLine;
   // The line of the puzzle, or of the grid's first row.
@@ -104,15 +110,21 @@ struct PuzzleRecord {
   // Line records: the column before the puzzle's first character (0, or more for a CSV field).
   uint32_t column_offset = 0;
   LayoutError error;
-  // The cells in row-major order, as written (valid when !error): cells[0, size), 81 of them, or
-  // 729 characters for a pencilmark puzzle.
-  std::array<char, kCandidateChars> cells{};
+  // The 81 cells in row-major order, as written (valid when !error and size == kCells).
+  std::array<char, kCells> cells{};
+  // The 729 characters of a pencilmark puzzle (valid when !error and size == kCandidateChars).
+  std::string pencilmarks;
   // Grid records only: the line of each row and the column of each cell. Left stale for line
   // records, so that reading one costs no more than copying its 81 characters.
-  std::array<uint64_t, 9> row_lines;
-  std::array<uint32_t, kCells> columns;
+  std::vector<uint64_t> row_lines;
+  std::vector<uint32_t> columns;
 
-  std::string_view text() const { return {cells.data(), size}; }
+  // The puzzle as written: size characters.
+  std::string_view text() const {
+    return size == kCells ? std::string_view(cells.data(), kCells) : std::string_view(pencilmarks);
+  }
+  // Where `size` characters of text go (81, or 729 for a pencilmark puzzle); sets `size`.
+  char* TextBuffer(size_t text_size);
   // Where character `cell` (0-80, or 0-728 for a pencilmark puzzle) came from.
   CellSource Source(int cell) const;
 };

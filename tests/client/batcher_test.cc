@@ -125,8 +125,7 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
                 text[40] = 'x';
               }
               PuzzleRecord& record = batch.records[i];
-              record.size = static_cast<uint16_t>(text.size());
-              std::memcpy(record.cells.data(), text.data(), text.size());
+              std::memcpy(record.TextBuffer(text.size()), text.data(), text.size());
               if (i % 11 == 5) {
                 record.error = {LayoutError::Kind::kLineLength, i + 1, 80};
               } else {

@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(source.line <= lines.size());
       const std::string_view line = lines[source.line - 1];
       FUZZ_CHECK(source.column >= 1 && source.column <= line.size());
-      FUZZ_CHECK(line[source.column - 1] == record.cells[cell]);
+      FUZZ_CHECK(line[source.column - 1] == record.text()[static_cast<size_t>(cell)]);
     }
     sudoku::Grid grid;
     const sudoku::PuzzleError error = sudoku::ParsePuzzle(record.text(), &grid);
