@@ -397,7 +397,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
       ("unique", "check that each puzzle has exactly one solution (same as --limit 2)")
       ("limit", po::value(&limit)->value_name("N"),
        "look for up to N solutions per puzzle (default 1: stop at the first)")
-      ("batch", po::value(&batch)->value_name("B"), "puzzles per request (default 1000)")
+      ("batch", po::value(&batch)->value_name("B"), "puzzles per request (default 2000)")
       ("in-flight", po::value(&in_flight)->value_name("K"),
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),

@@ -31,7 +31,7 @@ namespace sudoku::client {
 struct SolveOptions {
   std::vector<Endpoint> endpoints;  // connections are spread over them in turn
   uint32_t solution_limit = 1;      // 2 = --unique
-  size_t batch_size = 1000;
+  size_t batch_size = 2000;
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
   bool rate = false;                // --rate: append the rating to each solution line

@@ -69,7 +69,7 @@ TEST(SolveOptions, Defaults) {
   ASSERT_EQ(options.endpoints.size(), 1u);
   EXPECT_EQ(options.endpoints[0].ToString(), "127.0.0.1:9810");
   EXPECT_EQ(options.solution_limit, 1u);
-  EXPECT_EQ(options.batch_size, 1000u);
+  EXPECT_EQ(options.batch_size, 2000u);
   EXPECT_EQ(options.in_flight, 4u);
   EXPECT_EQ(options.connections, 2u);
   EXPECT_TRUE(options.inputs.empty());
