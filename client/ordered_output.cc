@@ -5,6 +5,19 @@
 #include "client/client_error.h"
 
 namespace sudoku::client {
+namespace {
+
+// Buffers kept for reuse: texts arrive one at a time, so a few cover the ones held out of order.
+constexpr size_t kMaxSpareBuffers = 4;
+
+}  // namespace
+
+std::string OrderedOutput::TakeBuffer() {
+  if (spare_.empty()) return {};
+  std::string buffer = std::move(spare_.back());
+  spare_.pop_back();
+  return buffer;
+}
 
 void OrderedOutput::Put(uint64_t sequence, std::string text) {
   if (sequence < next_ || held_.contains(sequence)) {
@@ -14,10 +27,17 @@ void OrderedOutput::Put(uint64_t sequence, std::string text) {
     held_.emplace(sequence, std::move(text));
     return;
   }
+  auto keep = [this](std::string&& written) {
+    if (spare_.size() >= kMaxSpareBuffers) return;
+    written.clear();
+    spare_.push_back(std::move(written));
+  };
   out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+  keep(std::move(text));
   ++next_;
   for (auto it = held_.begin(); it != held_.end() && it->first == next_; it = held_.erase(it)) {
     out_->write(it->second.data(), static_cast<std::streamsize>(it->second.size()));
+    keep(std::move(it->second));
     ++next_;
   }
   out_->flush();

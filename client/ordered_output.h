@@ -13,6 +13,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace sudoku::client {
 
@@ -26,6 +27,11 @@ class OrderedOutput {
   // that results appear as they are known. Throws ClientError when the output cannot be written.
   void Put(uint64_t sequence, std::string text);
 
+  // An empty string with the capacity of a text already written, to build the next text in
+  // (a fresh one when there is none). A batch's text is larger than malloc's mmap threshold, so
+  // a new string for each would cost a mapping, its page faults and an unmapping every time.
+  std::string TakeBuffer();
+
   // The sequence number the output waits for: everything before it is written.
   uint64_t next() const { return next_; }
   // Batches received but not yet written.
@@ -35,6 +41,7 @@ class OrderedOutput {
   std::ostream* out_;
   uint64_t next_ = 0;
   std::map<uint64_t, std::string> held_;
+  std::vector<std::string> spare_;  // written texts, emptied, for TakeBuffer()
 };
 
 }  // namespace sudoku::client

@@ -324,7 +324,7 @@ class SolveSession {
   }
 
   void Deliver(const Batch& batch, const wire::SolveResponse* response) {
-    std::string text;
+    std::string text = output_->TakeBuffer();
     AppendResults(batch, response, prefixes_, &summary_, &text, options_.format);
     output_->Put(batch.sequence, std::move(text));
     changed_.Notify();

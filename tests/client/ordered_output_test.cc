@@ -21,6 +21,24 @@ TEST(OrderedOutput, WritesInOrderAtOnce) {
   EXPECT_EQ(output.held(), 0u);
 }
 
+TEST(OrderedOutput, HandsBackTheBuffersOfWrittenTexts) {
+  std::ostringstream out;
+  OrderedOutput output(&out);
+  EXPECT_EQ(output.TakeBuffer().capacity(), std::string().capacity());  // none written yet
+  const std::string big(100000, 'x');
+  output.Put(1, big);  // held, not written: not handed back
+  EXPECT_EQ(output.TakeBuffer().capacity(), std::string().capacity());
+  output.Put(0, big);
+  // Both written: each buffer comes back once, empty, with its capacity.
+  for (int i = 0; i < 2; ++i) {
+    const std::string buffer = output.TakeBuffer();
+    EXPECT_TRUE(buffer.empty());
+    EXPECT_GE(buffer.capacity(), big.size());
+  }
+  EXPECT_EQ(output.TakeBuffer().capacity(), std::string().capacity());
+  EXPECT_EQ(out.str(), big + big);
+}
+
 TEST(OrderedOutput, HoldsLaterBatchesUntilTheGapCloses) {
   std::ostringstream out;
   OrderedOutput output(&out);
