@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include <boost/asio/connect.hpp>
@@ -80,8 +81,14 @@ void Connection::Lost(const boost::system::error_code& error) const {
 }
 
 asio::awaitable<void> Connection::Send(std::string_view frame) {
+  // All of it, each write offering everything left: Asio's own completion conditions cap a
+  // write at 64 KB, so a larger frame took two system calls and woke the daemon twice.
+  auto everything_left = [](const boost::system::error_code& error, size_t) -> size_t {
+    return error ? 0 : std::numeric_limits<size_t>::max();
+  };
   boost::system::error_code error;
   bytes_sent_ += co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
+                                            everything_left,
                                             asio::redirect_error(asio::use_awaitable, error));
   if (error && !closed_) Lost(error);
 }

@@ -338,6 +338,9 @@ awaitable<void> Server::Connection::Reader([[maybe_unused]] std::shared_ptr<Conn
     } else {
       want = kReadChunk;
     }
+    // Whatever room the buffer already has is offered too: a peer sending large frames is then
+    // read in one system call per frame, not one for the header's chunk and one for the rest.
+    want = std::max(want, std::min(input_.capacity() - input_.size(), kMaxReadChunk));
     // At a limit, the socket is left unread: TCP then pushes back on the sender.
     if (!co_await WaitForCapacity()) break;
     // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
