@@ -294,8 +294,9 @@ namespace {
 void PackValues(const uint8_t* values, uint8_t bias, uint8_t* packed) {
   int i = 0;
 #if defined(__SSE2__)
-  // Thirty-two cells at a time: each 16-bit lane holds an even cell in its low byte and the
-  // next cell in its high byte, which is shifted down beside it; packus then keeps the low bytes.
+  // Sixteen cells at a time (the first 80): each 16-bit lane holds an even cell in its low byte
+  // and the next cell in its high byte, which is shifted down beside it; packus then keeps the
+  // low bytes.
   const __m128i low_byte = _mm_set1_epi16(0x00ff);
   const __m128i nibble = _mm_set1_epi8(0x0f);
   const __m128i offset = _mm_set1_epi8(static_cast<char>(bias));
@@ -307,6 +308,10 @@ void PackValues(const uint8_t* values, uint8_t bias, uint8_t* packed) {
   for (; i + 32 <= kCells; i += 32) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(packed + i / 2),
                      _mm_packus_epi16(pair_up(values + i), pair_up(values + i + 16)));
+  }
+  for (; i + 16 <= kCells; i += 16) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(packed + i / 2),
+                     _mm_packus_epi16(pair_up(values + i), _mm_setzero_si128()));
   }
 #endif
   for (; i < kCells; i += 2) {
@@ -322,6 +327,7 @@ uint8_t UnpackValues(const uint8_t* packed, uint8_t bias, uint8_t* values) {
   uint8_t largest = 0;
   int byte = 0;
 #if defined(__SSE2__)
+  // Sixteen bytes (32 cells) at a time, then eight (16 cells): the first 80 cells.
   const __m128i nibble = _mm_set1_epi8(0x0f);
   const __m128i offset = _mm_set1_epi8(static_cast<char>(bias));
   __m128i max = _mm_setzero_si128();
@@ -335,6 +341,14 @@ uint8_t UnpackValues(const uint8_t* packed, uint8_t bias, uint8_t* values) {
                      _mm_add_epi8(_mm_unpacklo_epi8(even, odd), offset));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16),
                      _mm_add_epi8(_mm_unpackhi_epi8(even, odd), offset));
+  }
+  for (; 2 * byte + 16 <= kCells; byte += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(packed + byte));
+    const __m128i even = _mm_and_si128(b, nibble);
+    const __m128i odd = _mm_and_si128(_mm_srli_epi16(b, 4), nibble);
+    max = _mm_max_epu8(max, _mm_max_epu8(even, odd));  // the upper lanes are zero
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(values + 2 * byte),
+                     _mm_add_epi8(_mm_unpacklo_epi8(even, odd), offset));
   }
   // Any lane above 9 makes the saturating subtraction non-zero.
   const __m128i above = _mm_subs_epu8(max, _mm_set1_epi8(9));
