@@ -16,8 +16,10 @@
 namespace sudoku::client {
 namespace {
 
-// Larger than the default stdio buffer: fewer read() calls on big files.
-constexpr size_t kFileBufferBytes = 1 << 18;
+// The file stream's own buffer: what a pipe (a named one, or <(...)) holds, so that one read()
+// takes all of it. A regular file bypasses it: the reader asks for more at once (its buffer is
+// larger), and the stream then reads straight into the reader's buffer.
+constexpr size_t kFileBufferBytes = 1 << 16;
 
 // A batch's records were last written a round of batches ago (megabytes of records back), so
 // the reader's first write to each record misses the cache. Fetching the fields and cells of

@@ -106,7 +106,8 @@ bool IsPuzzleColumnName(std::string_view name) {
 // than waiting for a full buffer, so that puzzles piped in slowly are seen as they arrive.
 class PuzzleReader::LineSource {
  public:
-  explicit LineSource(std::istream* in) : in_(in), buffer_(kBufferBytes) {}
+  explicit LineSource(std::istream* in)
+      : in_(in), buffer_(kBufferBytes), seekable_(IsSeekable(in->rdbuf())) {}
 
   // The next line without its '\n'. `*length` is its length in bytes; when it is over
   // kMaxLineBytes, `*line` is empty (the line was counted, not kept).
@@ -160,7 +161,22 @@ class PuzzleReader::LineSource {
     }
     std::streambuf* buf = in_->rdbuf();
     try {
-      // sgetc() waits for at least one byte; in_avail() then says how many came with it.
+      const auto room = static_cast<std::streamsize>(buffer_.size() - end_);
+      if (seekable_) {
+        // A file (or a string): asking for the whole room never waits on a writer, and a file
+        // stream reads a request larger than its own buffer straight into ours, instead of
+        // copying every byte through its buffer.
+        const std::streamsize got = buf->sgetn(buffer_.data() + end_, room);
+        if (got == 0) {
+          eof_ = true;
+          in_->setstate(std::ios::eofbit);
+        }
+        end_ += static_cast<size_t>(got);
+        return;
+      }
+      // A pipe or a terminal: take what has arrived, so that puzzles piped in slowly are seen
+      // as they come. sgetc() waits for at least one byte; in_avail() then says how many came
+      // with it.
       if (buf == nullptr || std::streambuf::traits_type::eq_int_type(
                                 buf->sgetc(), std::streambuf::traits_type::eof())) {
         eof_ = true;
@@ -168,7 +184,6 @@ class PuzzleReader::LineSource {
         return;
       }
       const std::streamsize ready = std::max<std::streamsize>(buf->in_avail(), 1);
-      const auto room = static_cast<std::streamsize>(buffer_.size() - end_);
       end_ += static_cast<size_t>(buf->sgetn(buffer_.data() + end_, std::min(ready, room)));
     } catch (...) {
       // A read error (filebuf throws from underflow): report it the stream's way.
@@ -177,8 +192,15 @@ class PuzzleReader::LineSource {
     }
   }
 
+  // Whether the stream can seek: a file or a string, which a read of any size does not wait on.
+  static bool IsSeekable(std::streambuf* buf) {
+    return buf != nullptr &&
+           buf->pubseekoff(0, std::ios::cur, std::ios::in) != std::streampos(std::streamoff(-1));
+  }
+
   std::istream* in_;
   std::vector<char> buffer_;
+  bool seekable_;
   size_t begin_ = 0;
   size_t end_ = 0;
   size_t skipped_ = 0;  // bytes of an over-long line dropped so far

@@ -1,5 +1,7 @@
 #include "solver/puzzle_reader.h"
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -389,6 +391,28 @@ class TrickleBuf : public std::streambuf {
   size_t pos_ = 0;
   char current_ = 0;
 };
+
+// A file is read in blocks straight into the reader's buffer: every line comes through, whatever
+// the blocks' edges cut, up to a last line without its newline.
+TEST(PuzzleReader, ReadsAFileLargerThanItsBuffer) {
+  const std::string path = ::testing::TempDir() + "puzzle_reader_large_file.txt";
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text.append(kPuzzle).append(i % 3 == 0 ? "\r\n" : "\n");
+  text.append(kPuzzle);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  std::ifstream in(path, std::ios::binary);
+  const auto records = ReadAll(in);
+  std::remove(path.c_str());
+  ASSERT_EQ(records.size(), 20001u);
+  for (size_t i = 0; i < records.size(); ++i) {
+    ASSERT_FALSE(records[i].error) << "record " << i;
+    ASSERT_EQ(records[i].text(), kPuzzle) << "record " << i;
+    ASSERT_EQ(records[i].first_line, i + 1);
+  }
+}
 
 TEST(PuzzleReader, ReadsAByteAtATime) {
   TrickleBuf buf(GridText(kPuzzle) + "\n" + std::string(kPuzzle) + "\n");
