@@ -76,10 +76,16 @@ TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
   EXPECT_FALSE(PackPuzzle(kPuzzle.substr(0, 80), packed));
   EXPECT_FALSE(PackPuzzle(std::string(kPuzzle) + "1", packed));
   EXPECT_FALSE(PackPuzzle(std::string(729, '1'), packed));
-  for (int cell : {0, 15, 16, 31, 32, 63, 64, 80}) {
-    std::string text(kPuzzle);
-    text[cell] = 'x';
-    EXPECT_FALSE(PackPuzzle(text, packed)) << cell;
+  // Every byte in every cell, so that each lane of the sixteen-at-a-time paths and the cell
+  // after them is covered: refused unless it is a digit or a blank.
+  for (int cell = 0; cell < kCells; ++cell) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string text(kPuzzle);
+      text[cell] = static_cast<char>(byte);
+      const bool ok = (byte >= '1' && byte <= '9') || byte == '.' || byte == '0' ||
+                      byte == '_' || byte == '-';
+      ASSERT_EQ(PackPuzzle(text, packed), ok) << "cell " << cell << ", byte " << byte;
+    }
   }
 }
 
