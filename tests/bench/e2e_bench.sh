@@ -14,7 +14,7 @@
 # Environment: DATA_DIR (the puzzle sets; default ../shared/data beside the checkout),
 #   SETS (file names in DATA_DIR), EASY_COUNT (1000000), BIG_COUNT (10000000; 0 skips part 2),
 #   MIN_PUZZLES (puzzles per end-to-end run: a small set is given several times; 1000000),
-#   SECONDS_EACH (2), ROUNDS (3: in-process and end-to-end runs per set, alternated; the table
+#   SECONDS_EACH (2), ROUNDS (5: in-process and end-to-end runs per set, alternated; the table
 #   gives the medians), TMPDIR (/tmp: the generated files and the outputs go there, not the repo).
 set -euo pipefail
 
@@ -27,7 +27,7 @@ easy_count=${EASY_COUNT:-1000000}
 big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
 seconds=${SECONDS_EACH:-2}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 tmp_root=${TMPDIR:-/tmp}
 
 sudokud=$build/daemon/sudokud
