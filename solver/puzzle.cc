@@ -294,9 +294,9 @@ namespace {
 void PackValues(const uint8_t* values, uint8_t bias, uint8_t* packed) {
   int i = 0;
 #if defined(__SSE2__)
-  // Sixteen cells at a time (the first 80): each 16-bit lane holds an even cell in its low byte
-  // and the next cell in its high byte, which is shifted down beside it; packus then keeps the
-  // low bytes.
+  // Thirty-two cells at a time, then sixteen (the first 80): each 16-bit lane holds an even cell
+  // in its low byte and the next cell in its high byte, which is shifted down beside it; packus
+  // then keeps the low bytes.
   const __m128i low_byte = _mm_set1_epi16(0x00ff);
   const __m128i nibble = _mm_set1_epi8(0x0f);
   const __m128i offset = _mm_set1_epi8(static_cast<char>(bias));
