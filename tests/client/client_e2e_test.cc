@@ -154,6 +154,11 @@ class Daemon {
   const std::string& address() const { return address_; }
   std::string log() const { return ReadFile(log_); }
 
+  // Stops it answering (SIGSTOP): the batches sent to it stay in flight.
+  void Freeze() {
+    if (pid_ > 0) kill(pid_, SIGSTOP);
+  }
+
   // As a crash or an OOM kill would: no drain, connections reset.
   void Kill() {
     if (pid_ <= 0) return;
@@ -302,6 +307,10 @@ TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
 // After a run in which a daemon died: every answer is there, in order, and stderr says that
 // batches were sent again before the summary; the exit status says some puzzles were not solved
 // (the input mixes in unsolvable and invalid ones).
+// How long a daemon is frozen before it is killed: time enough for the client to have a batch in
+// flight on each of its connections to it.
+constexpr auto kFrozenBeforeKill = std::chrono::milliseconds(200);
+
 void ExpectCompleteDespiteResends(const MixedInput& input, const std::string& out,
                                   const std::string& err, int status) {
   const std::string errors = ReadFile(err);
@@ -339,6 +348,10 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   }
   int status = 0;
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
+  // Frozen first, so that it dies holding batches: killed between two answers, it could leave
+  // nothing to send again (and the run stalls meanwhile, waiting for those answers).
+  first.Freeze();
+  std::this_thread::sleep_for(kFrozenBeforeKill);
   first.Kill();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   ExpectCompleteDespiteResends(input, out, err, status);
@@ -397,6 +410,8 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   }
   int status = 0;
   const bool running = waitpid(client, &status, WNOHANG) == 0;
+  first.Freeze();  // as above
+  std::this_thread::sleep_for(kFrozenBeforeKill);
   first.Kill();
   const bool finished = running && WaitWithDeadline(client, &status, kRunDeadline);
   kill(haproxy, SIGTERM);
