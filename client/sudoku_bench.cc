@@ -200,7 +200,10 @@ FileResult Bench(const std::string& path, std::vector<Grid> grids, const Options
   result.puzzles = grids.size();
   std::mt19937_64 rng(kShuffleSeed);
   std::shuffle(grids.begin(), grids.end(), rng);
-  const Limits limits{options.unique ? 2u : 1u};
+  // A cancellation flag that is never set, as the daemon passes one: the search's poll of it is
+  // part of what is timed.
+  static const std::atomic<bool> never_cancelled{false};
+  const Limits limits{.max_solutions = options.unique ? 2u : 1u, .cancel = &never_cancelled};
 
   SolveAll(arena, grids, limits, &result);  // warm-up, and the per-puzzle figures
   SolveFor(arena, grids, limits, options.min_seconds, &result);

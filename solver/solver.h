@@ -7,6 +7,7 @@
 #define SUDOKU_SOLVER_SOLVER_H_
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -114,7 +115,15 @@ void UnpackDigits(std::span<const uint8_t, kPackedBytes> packed, char* digits) n
 struct Limits {
   // Stop after this many solutions: 1 = first solution, 2 = uniqueness verdict. 0 acts as 1.
   uint32_t max_solutions = 1;
+  // When set, the search polls it every kCancelPollGuesses guesses and gives up once it is true
+  // (Result::cancelled), so that a search with a large max_solutions can be stopped from
+  // another thread within a millisecond or so. May be set from any thread.
+  const std::atomic<bool>* cancel = nullptr;
 };
+
+// How often a search polls Limits::cancel: a relaxed load every this many guesses. A guess
+// takes well under a microsecond, and the poll costs nothing measurable at this rate.
+inline constexpr uint32_t kCancelPollGuesses = 1024;
 
 struct Result {
   Verdict verdict = Verdict::kInvalid;
@@ -122,6 +131,9 @@ struct Result {
   uint32_t guesses = 0;    // branches the search took; 0 = solved by propagation alone
   std::array<char, kCells> solution{};  // ASCII '1'-'9', valid when solutions > 0
   PuzzleError error;       // set when verdict == kInvalid
+  // The search gave up because Limits::cancel became true: the verdict, counts and solution
+  // mean nothing then.
+  bool cancelled = false;
 };
 
 // Parses, validates and solves one puzzle text: 81 characters, or 729 for a pencilmark puzzle.

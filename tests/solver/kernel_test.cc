@@ -1,7 +1,11 @@
 // The solving kernels, each one the CPU supports run through the same suite (parameterised
 // over AllKernels()), against fixtures and against an independent reference solver.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -190,12 +194,56 @@ TEST_P(KernelTest, ReportsClashingGivensInAFullGrid) {
   ExpectRepeat(r, std::string("digit ") + digit + " repeated in row 5 (r5c5 and r5c6)", 41, 40);
 }
 
+// An empty grid has some 6.7e21 solutions: without the flag this search would not end.
+TEST_P(KernelTest, StopsAtTheFirstPollOnceCancelled) {
+  const std::atomic<bool> cancel{true};
+  const Grid empty{};
+  Result r;
+  GetParam()->solve(empty, Limits{.max_solutions = UINT32_MAX, .cancel = &cancel}, &r);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.guesses, kCancelPollGuesses);
+
+  CandidateGrid open;
+  open.fill(0x1ff);
+  Result c;
+  GetParam()->solve_candidates(open, Limits{.max_solutions = UINT32_MAX, .cancel = &cancel}, &c);
+  EXPECT_TRUE(c.cancelled);
+  EXPECT_EQ(c.guesses, kCancelPollGuesses);
+}
+
+TEST_P(KernelTest, StopsWhenCancelledFromAnotherThread) {
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancel.store(true, std::memory_order_relaxed);
+  });
+  Result r;
+  GetParam()->solve(Grid{}, Limits{.max_solutions = UINT32_MAX, .cancel = &cancel}, &r);
+  canceller.join();
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.guesses % kCancelPollGuesses, 0u);
+}
+
+TEST_P(KernelTest, AFlagLeftUnsetChangesNothing) {
+  const std::atomic<bool> cancel{false};
+  Result with, without;
+  GetParam()->solve(Grid{}, Limits{.max_solutions = 5000, .cancel = &cancel}, &with);
+  GetParam()->solve(Grid{}, Limits{.max_solutions = 5000}, &without);
+  EXPECT_FALSE(with.cancelled);
+  EXPECT_EQ(with.verdict, Verdict::kMultiple);
+  EXPECT_EQ(with.solutions, 5000u);
+  EXPECT_GT(with.guesses, kCancelPollGuesses);
+  EXPECT_EQ(with.guesses, without.guesses);
+  EXPECT_EQ(SolutionText(with), SolutionText(without));
+}
+
 TEST_P(KernelTest, OverwritesAStaleResult) {
   Result r;
   r.verdict = Verdict::kInvalid;
   r.solutions = 7;
   r.guesses = 99;
   r.error.kind = PuzzleError::Kind::kLength;
+  r.cancelled = true;
   Grid grid;
   ASSERT_FALSE(ParsePuzzle(testing::kFullGrid, &grid));
   GetParam()->solve(grid, Limits{1}, &r);
@@ -203,6 +251,7 @@ TEST_P(KernelTest, OverwritesAStaleResult) {
   EXPECT_EQ(r.solutions, 1u);
   EXPECT_EQ(r.guesses, 0u);
   EXPECT_FALSE(r.error);
+  EXPECT_FALSE(r.cancelled);
 }
 
 TEST_P(KernelTest, TreatsALimitOfZeroAsOne) {
