@@ -1,6 +1,11 @@
-// The network side of sudokud: the accept loop and one coroutine per connection (Boost.Asio
-// C++20 coroutines), speaking the protocol described at the top of proto/sudoku.proto. Batches
-// are solved on the Pool; each response is written as soon as its batch is done.
+// The network side of sudokud, speaking the protocol described at the top of
+// proto/sudoku.proto with Boost.Asio C++20 coroutines. As in Asio's HTTP server example, the
+// roles live apart:
+//   server.{h,cc}        accepting, the set of open connections, draining, the counts;
+//   connection.{h,cc}    one client: its reader, writer, watchdog and batches (Connection);
+//   admission.{h,cc}     the global in-flight budget and who may read next (Admission);
+//   frame_reader.{h,cc}  the read buffer and what its bytes hold (ReadBuffer, ScanFrame).
+// Batches are solved on the Pool; each response is written as soon as its batch is done.
 //
 // Thread-safety: a Server and its connections live on one io_context run by one thread; every
 // member function must be called from that thread. Only the solving runs elsewhere (on the
@@ -13,19 +18,19 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 #include <unordered_set>
-#include <vector>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "daemon/admission.h"
 #include "daemon/batch.h"
+#include "daemon/connection.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
 #include "proto/framing.h"
@@ -92,25 +97,12 @@ class Server {
   std::string SummaryText() const;
 
  private:
-  class Connection;
-  struct Batch;
+  friend class Connection;  // registers itself, and uses the limits, counts and budgets
 
   boost::asio::awaitable<void> Accept();
   void ConnectionClosed(Connection* connection);
   void CancelRemaining(const std::string& why);
   void Finish();
-
-  // Whether `connection` may read its next batch under the global in-flight limit. Granted in
-  // arrival order, so that no connection starves; a connection refused joins the queue.
-  bool TryAdmit(Connection* connection);
-  void LeaveAdmissionQueue(Connection* connection);
-  void ReleaseCapacity(size_t cost);
-
-  // Batch objects are reused so that the protobuf messages keep their capacity: in a steady
-  // state no allocation is made per puzzle.
-  std::unique_ptr<Batch> NewBatch();
-  void Recycle(std::unique_ptr<Batch> batch);
-
   void InFlight(size_t* batches, size_t* puzzles) const;
 
   boost::asio::io_context& io_;
@@ -123,9 +115,8 @@ class Server {
 
   std::unordered_set<Connection*> connections_;  // every connection alive, refused ones too
   size_t served_ = 0;                            // connections counted against the limit
-  size_t in_flight_ = 0;                         // puzzles admitted, all connections
-  std::deque<Connection*> admission_queue_;
-  std::vector<std::unique_ptr<Batch>> free_batches_;
+  Admission admission_;
+  JobPool jobs_;
 
   bool draining_ = false;
   bool stopped_ = false;

@@ -1,6 +1,6 @@
 // Fuzz target: the daemon's request handler without the network. A frame body goes through
 // CheckRequest (decoding, the kind, --max-batch) and, when accepted, SolveBatch to a framed
-// SolveResponse, exactly as daemon/server.cc does with each frame.
+// SolveResponse, exactly as daemon/connection.cc does with each frame.
 //
 // Input: one frame body. Checked: a refusal is one of the documented faults with a message, for
 // the reason it names; a body takes the solve path exactly when protobuf itself decodes it to a

@@ -1,0 +1,549 @@
+#include "daemon/connection.h"
+
+#include <algorithm>
+#include <exception>
+#include <span>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "daemon/generate.h"
+#include "daemon/log.h"
+#include "daemon/server.h"
+#include "proto/framing.h"
+
+namespace sudoku::daemon {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+using asio::ip::tcp;
+
+namespace {
+
+// One write gathers at most this many responses.
+constexpr size_t kMaxGather = 64;
+// After its last response a connection is shut down for sending and kept open this long, reading
+// and discarding, so that the peer can read everything before the close (closing a socket with
+// unread input makes the kernel send a reset, which can destroy responses not yet read).
+constexpr auto kLinger = std::chrono::seconds(2);
+// Job objects kept for reuse, and the largest batch whose object is kept (bigger ones would pin
+// their memory).
+constexpr size_t kMaxFreeJobs = 8;
+constexpr int kMaxRecycledPuzzles = 4096;
+
+// A lone small batch is solved on the event loop when the solver threads are idle: waking an
+// arena thread and being woken back costs two thread hand-offs, measured at 10 to 80 usec on a
+// 2-vCPU VM, where solving a puzzle takes 1 to 10 usec. Under load (anything on the arena) batches
+// go to the arena as usual, so the event loop never becomes the solver. Small and with at most
+// two solutions wanted, so that the loop is held for microseconds only.
+constexpr int kSolveHerePuzzles = 4;
+constexpr uint32_t kSolveHereSolutionLimit = 2;
+
+}  // namespace
+
+// Logs what escaped a coroutine; the connection's own handler also tears it down.
+void LogException(const std::string& where, std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    Log(LogLevel::kError, where + ": " + e.what());
+  } catch (...) {
+    Log(LogLevel::kError, where + ": unknown exception");
+  }
+}
+
+std::unique_ptr<Job> JobPool::New() {
+  if (free_.empty()) return std::make_unique<Job>();
+  std::unique_ptr<Job> job = std::move(free_.back());
+  free_.pop_back();
+  return job;
+}
+
+void JobPool::Recycle(std::unique_ptr<Job> job) {
+  if (free_.size() >= kMaxFreeJobs || PuzzleCount(job->request.solve()) > kMaxRecycledPuzzles) {
+    return;
+  }
+  job->complete = false;
+  job->fault = false;
+  job->stats = false;
+  job->cost = 0;
+  free_.push_back(std::move(job));
+}
+
+WakeUp::WakeUp(const asio::any_io_executor& executor) : timer_(executor) {
+  // Never changed afterwards: setting the expiry would cancel the other waiters.
+  timer_.expires_at(asio::steady_timer::time_point::max());
+}
+
+awaitable<void> WakeUp::Wait() {
+  boost::system::error_code ignored;  // operation_aborted: Notify() was called
+  co_await timer_.async_wait(asio::redirect_error(use_awaitable, ignored));
+}
+
+Connection::Connection(Server& server, tcp::socket socket, std::string peer)
+    : server_(server),
+      socket_(std::move(socket)),
+      peer_(std::move(peer)),
+      wake_(socket_.get_executor()),
+      deadline_(socket_.get_executor()),
+      last_activity_(Clock::now()) {
+  server_.connections_.insert(this);
+}
+
+Connection::~Connection() { server_.ConnectionClosed(this); }
+
+void Connection::Start() {
+  counted_ = true;
+  ++server_.served_;
+  ++server_.stats_.connections;
+  Spawn(&Connection::Reader);
+  Spawn(&Connection::Writer);
+  Spawn(&Connection::Watchdog);
+}
+
+void Connection::Refuse(Kind kind, const std::string& message) {
+  Fault(kind, message);
+  Spawn(&Connection::Reader);  // only discards, until the peer closes
+  Spawn(&Connection::Writer);
+  Spawn(&Connection::Watchdog);  // ends the linger
+}
+
+size_t Connection::batches_in_flight() const {
+  size_t queued = 0;
+  for (const auto& job : queue_) queued += job->fault || job->stats ? 0 : 1;
+  return solving_ + queued;
+}
+
+void Connection::Advance(Stage stage) {
+  if (stage <= stage_) return;
+  stage_ = stage;
+  server_.admission_.Leave(this);
+  if (stage >= Stage::kFaulted) {
+    cancel_.store(true, std::memory_order_relaxed);
+    DropQueued();
+  }
+  if (stage == Stage::kClosed) {
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    deadline_.cancel();
+  }
+  Wake();
+}
+
+void Connection::Spawn(awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>)) {
+  auto self = shared_from_this();
+  asio::co_spawn(socket_.get_executor(), (this->*coroutine)(self),
+                 [self](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+}
+
+bool Connection::SolveHere(const wire::SolveRequest& request) const {
+  return PuzzleCount(request) <= kSolveHerePuzzles &&
+         request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
+}
+
+void Connection::Charge(size_t cost) {
+  in_flight_ += cost;
+  server_.admission_.Charge(cost);
+}
+
+void Connection::Release(size_t cost) {
+  in_flight_ -= cost;
+  server_.admission_.Release(cost);
+  Wake();
+}
+
+void Connection::DropQueued() {
+  for (auto& job : queue_) {
+    Release(job->cost);
+    server_.jobs_.Recycle(std::move(job));
+  }
+  queue_.clear();
+}
+
+awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> self) {
+  const ServerOptions& options = server_.options_;
+  boost::system::error_code error;
+  while (reading()) {
+    // Whole frames already buffered are handled before reading more.
+    const FrameScan scan = ScanFrame(input_.data(), options.max_frame_bytes, frames_ + 1);
+    if (scan.status == FrameScan::Status::kFault) {
+      Fault(scan.fault_kind, scan.fault_message);
+      break;
+    }
+    if (scan.status == FrameScan::Status::kWhole) {
+      // Nothing is parsed before there is room for it: a connection waiting here holds one raw
+      // frame, and what is in flight stays within a batch of the limits.
+      if (!co_await WaitForCapacity()) break;
+      ++frames_;
+      Touch();
+      const bool ok = HandleFrame(
+          input_.data().substr(scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes));
+      input_.Consume(scan.frame_bytes);
+      if (!ok) break;
+      continue;
+    }
+    const size_t want = ReadSize(input_, scan);
+    // At a limit, the socket is left unread: TCP then pushes back on the sender.
+    if (!co_await WaitForCapacity()) break;
+    // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
+    // before this read's first attempt (which finds nothing yet) costs the answer a system call.
+    if (!queue_.empty()) co_await asio::post(socket_.get_executor(), use_awaitable);
+    if (input_.size() == 0 && input_.capacity() > kMaxIdleReadBuffer) input_.Reset();
+    const size_t n = co_await socket_.async_read_some(input_.Prepare(want),
+                                                      asio::redirect_error(use_awaitable, error));
+    if (error) break;
+    input_.Commit(n);
+    server_.stats_.bytes_received += n;
+    Touch();
+  }
+  // Not accepting requests any more. Keep reading and discarding until the peer closes (or the
+  // writer's linger ends and closes the socket), so that our close never resets a connection
+  // whose peer has not read everything yet.
+  while (!error && stage_ != Stage::kClosed) {
+    input_.Consume(input_.size());
+    co_await socket_.async_read_some(input_.Prepare(kReadChunk),
+                                     asio::redirect_error(use_awaitable, error));
+  }
+  if (error == asio::error::eof) {
+    EndOfInput();
+  } else if (error && error != asio::error::operation_aborted && stage_ != Stage::kClosed) {
+    // Reset by the peer, or the like: nobody is left to answer.
+    Abort();
+  }
+  input_.Reset();
+}
+
+// The peer has shut down its sending side: answer what was accepted, then close. A partial frame
+// left over is reported.
+void Connection::EndOfInput() {
+  peer_closed_ = true;
+  if (reading() && input_.size() > 0) {
+    Fault(wire::ProtocolFault::MALFORMED,
+          UnfinishedFrameMessage(input_.data(), server_.options_.max_frame_bytes, frames_ + 1));
+  }
+  Advance(Stage::kAnswering);
+  Wake();  // a writer lingering for the peer's close stops waiting
+}
+
+bool Connection::HandleFrame(std::string_view body) {
+  std::unique_ptr<Job> job = server_.jobs_.New();
+  RequestKind kind;
+  const size_t max_batch = server_.options_.max_batch;
+  if (auto fault = CheckRequest(body, frames_, max_batch, &job->request, &kind)) {
+    server_.jobs_.Recycle(std::move(job));
+    Fault(fault->kind(), fault->message());
+    return false;
+  }
+  if (kind == RequestKind::kStats) {
+    // Answered at once, from the counts as they are now. It costs one against the in-flight
+    // limits, as an empty batch does, so that a peer sending Stats requests without reading
+    // the answers is stopped like any other.
+    job->response.Clear();
+    FillStats(server_.Snapshot(), job->response.mutable_stats());
+    job->frame.clear();
+    wire::AppendFrame(job->response, &job->frame);
+    job->stats = true;
+    job->cost = 1;
+    Charge(job->cost);
+    queue_.push_back(std::move(job));
+    Wake();
+    return true;
+  }
+  if (kind == RequestKind::kGenerate) {
+    return HandleGenerate("frame " + std::to_string(frames_), std::move(job));
+  }
+  // A batch, or an explanation (one puzzle, with an empty batch).
+  const wire::SolveRequest& solve = job->request.solve();
+  const auto puzzles = static_cast<size_t>(PuzzleCount(solve));
+  // An empty batch still costs one, so that a flood of them stays bounded too.
+  job->cost = std::max<size_t>(puzzles, 1);
+  job->received = Clock::now();
+  Charge(job->cost);
+  // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
+  // nothing solving" while this batch is on its way to the arena.
+  ++solving_;
+  // An explanation runs the logical solver, far slower than a few puzzles: always on the arena.
+  if (!job->request.has_explain() && SolveHere(solve)) {
+    std::string failure;
+    try {
+      Solve(job.get());
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    Solved(std::move(job), failure);
+    return !discarding();
+  }
+  asio::co_spawn(socket_.get_executor(), RunBatch(shared_from_this(), std::move(job)),
+                 [self = shared_from_this()](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+  return true;
+}
+
+bool Connection::HandleGenerate(const std::string& where, std::unique_ptr<Job> request) {
+  const wire::GenerateRequest& generate = request->request.generate();
+  const std::string refusal = CheckGenerateRequest(generate, server_.options_.max_batch);
+  if (!refusal.empty()) {
+    server_.jobs_.Recycle(std::move(request));
+    Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST, where + ": " + refusal);
+    return false;
+  }
+  // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
+  request->cost = generate.count();
+  Charge(request->cost);
+  ++solving_;
+  asio::co_spawn(socket_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
+                 [self = shared_from_this()](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+  return true;
+}
+
+awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connection> self,
+                                        std::unique_ptr<Job> request) {
+  const wire::GenerateRequest& generate = request->request.generate();
+  size_t unreleased = request->cost;
+  for (uint32_t begin = 0; begin < generate.count();) {
+    if (discarding()) break;
+    const uint32_t end = std::min(generate.count(), begin + kGenerateChunk);
+    std::unique_ptr<Job> chunk = server_.jobs_.New();
+    chunk->received = Clock::now();  // a chunk's latency: its generation and its write
+    Job* job = chunk.get();
+    std::string failure;
+    try {
+      co_await server_.pool_.Run(
+          socket_.get_executor(),
+          [job, &generate, begin, end, cancel = &cancel_] {
+            job->complete =
+                GenerateChunk(generate, begin, end, *cancel, job->response.mutable_generate());
+            if (job->complete) {
+              job->frame.clear();
+              wire::AppendFrame(job->response, &job->frame);
+            }
+          },
+          use_awaitable);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    Touch();
+    if (discarding() || (failure.empty() && !job->complete)) {
+      server_.jobs_.Recycle(std::move(chunk));
+      break;
+    }
+    if (!failure.empty()) {
+      server_.jobs_.Recycle(std::move(chunk));
+      Fault(wire::ProtocolFault::UNKNOWN, "internal error while generating for request " +
+                                              std::to_string(generate.request_id()) + ": " +
+                                              failure);
+      break;
+    }
+    chunk->cost = end - begin;
+    unreleased -= chunk->cost;
+    queue_.push_back(std::move(chunk));
+    Wake();
+    begin = end;
+  }
+  --solving_;
+  Release(unreleased);
+  server_.jobs_.Recycle(std::move(request));
+}
+
+awaitable<bool> Connection::WaitForCapacity() {
+  const size_t limit = server_.options_.max_in_flight_per_connection;
+  for (;;) {
+    if (!reading()) {
+      server_.admission_.Leave(this);
+      co_return false;
+    }
+    if (in_flight_ < limit && server_.admission_.TryAdmit(this)) co_return true;
+    co_await wake_.Wait();
+  }
+}
+
+// Solves `job` and frames its response; where is the caller's choice (see SolveHere).
+void Connection::Solve(Job* job) {
+  const auto start = Clock::now();
+  if (job->request.has_explain()) {  // one puzzle, costing 1 like an empty batch
+    ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
+    job->counts = BatchCounts{};
+    job->complete = true;
+  } else {
+    job->complete =
+        SolveBatch(job->request.solve(), cancel_, job->response.mutable_solve(), &job->counts);
+  }
+  if (job->complete) {
+    job->frame.clear();
+    wire::AppendFrame(job->response, &job->frame);
+  }
+  job->solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+awaitable<void> Connection::RunBatch([[maybe_unused]] std::shared_ptr<Connection> self,
+                                     std::unique_ptr<Job> job) {
+  Job* running = job.get();
+  std::string failure;
+  try {
+    co_await server_.pool_.Run(socket_.get_executor(), [this, running] { Solve(running); },
+                               use_awaitable);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  Solved(std::move(job), failure);
+}
+
+void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
+  --solving_;
+  Touch();
+  if (discarding() || !job->complete) {
+    ++server_.stats_.batches_cancelled;
+    Release(job->cost);
+    server_.jobs_.Recycle(std::move(job));
+    return;
+  }
+  if (!failure.empty()) {
+    const uint64_t id = job->request.solve().batch_id();
+    Release(job->cost);
+    server_.jobs_.Recycle(std::move(job));
+    Fault(wire::ProtocolFault::UNKNOWN,
+          "internal error while solving batch " + std::to_string(id) + ": " + failure);
+    return;
+  }
+  ++server_.stats_.batches;
+  server_.stats_.puzzles.Add(job->counts);
+  server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
+  queue_.push_back(std::move(job));
+  Wake();
+}
+
+awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> self) {
+  boost::system::error_code error;
+  std::vector<std::unique_ptr<Job>> writing;
+  std::vector<asio::const_buffer> buffers;
+  bool last = false;
+  while (!last) {
+    while (stage_ != Stage::kClosed && queue_.empty() && !(!reading() && solving_ == 0)) {
+      co_await wake_.Wait();
+    }
+    if (stage_ == Stage::kClosed) co_return;
+    if (queue_.empty()) break;  // nothing more will come
+    while (!queue_.empty() && writing.size() < kMaxGather && !last) {
+      last = queue_.front()->fault;
+      writing.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    buffers.clear();
+    for (const auto& job : writing) buffers.push_back(asio::buffer(job->frame));
+    // Written piece by piece so that each piece the peer takes counts as activity: only a peer
+    // that reads nothing at all for --idle-timeout is dropped, however slowly it reads.
+    writing_ = true;
+    size_t sent = 0;
+    error.clear();
+    for (size_t first = 0; first < buffers.size() && !error;) {
+      size_t n = co_await socket_.async_write_some(std::span(buffers).subspan(first),
+                                                   asio::redirect_error(use_awaitable, error));
+      Touch();
+      sent += n;
+      while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
+      if (first < buffers.size()) buffers[first] += n;
+    }
+    writing_ = false;
+    server_.stats_.bytes_sent += sent;
+    const auto written = Clock::now();
+    for (auto& job : writing) {
+      if (!error && !job->fault && !job->stats) {
+        server_.stats_.batch_latency_seconds.Observe(
+            std::chrono::duration<double>(written - job->received).count());
+      }
+      Release(job->cost);
+      server_.jobs_.Recycle(std::move(job));
+    }
+    writing.clear();
+    if (error) {
+      Abort();
+      co_return;
+    }
+    Touch();
+  }
+  // Everything is answered (or the fault is sent): end our side, let the peer read it all. The
+  // watchdog closes the socket when the linger ends; the peer's close ends it sooner.
+  socket_.shutdown(tcp::socket::shutdown_send, error);
+  linger_until_ = Clock::now() + kLinger;
+  deadline_.cancel();
+  while (!peer_closed_ && stage_ != Stage::kClosed) co_await wake_.Wait();
+  Abort();
+}
+
+awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection> self) {
+  const auto timeout = server_.options_.idle_timeout;
+  const bool idle_limit = timeout.count() > 0;
+  boost::system::error_code ignored;
+  while (stage_ != Stage::kClosed) {
+    deadline_.expires_at(idle_limit ? std::min(linger_until_, last_activity_ + timeout)
+                                    : linger_until_);
+    co_await deadline_.async_wait(asio::redirect_error(use_awaitable, ignored));
+    if (stage_ == Stage::kClosed) co_return;
+    const auto now = Clock::now();
+    if (now >= linger_until_) {
+      Abort();
+      co_return;
+    }
+    if (!idle_limit) continue;
+    if (solving_ > 0 || queued_for_admission) {
+      last_activity_ = now;  // the peer is waiting for us, not idle
+      continue;
+    }
+    if (now < last_activity_ + timeout) continue;
+    if (writing_) {
+      // A write has not moved for a whole timeout: the peer reads nothing (and, since the
+      // daemon stops reading a connection whose answers pile up, it cannot be sending either).
+      // A fault could not reach it: drop its work and close.
+      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(timeout.count()) +
+              " s (--idle-timeout " + std::to_string(timeout.count()) +
+              "); dropping the answers to " + std::to_string(in_flight_) +
+              " puzzles and closing the connection");
+      Abort();
+      co_return;
+    }
+    if (!reading()) {
+      // Already closing, and no byte moved for a whole timeout (a peer that does not read).
+      Abort();
+      co_return;
+    }
+    Fault(wire::ProtocolFault::IDLE_TIMEOUT,
+          "nothing received for " + std::to_string(timeout.count()) + " s (--idle-timeout " +
+              std::to_string(timeout.count()) + ")");
+    Touch();
+  }
+}
+
+void Connection::Fault(Kind kind, const std::string& message) {
+  if (discarding()) return;
+  ++server_.stats_.faults;
+  ++server_.stats_.faults_by_kind[static_cast<size_t>(kind)];
+  Log(LogLevel::kNotice, peer_ + ": protocol fault " + wire::ProtocolFault::Kind_Name(kind) +
+                             ": " + message + "; closing the connection");
+  Advance(Stage::kFaulted);
+  std::unique_ptr<Job> fault = server_.jobs_.New();
+  fault->fault = true;
+  fault->cost = 0;
+  fault->response.Clear();
+  fault->response.mutable_fault()->set_kind(kind);
+  fault->response.mutable_fault()->set_message(message);
+  fault->frame.clear();
+  wire::AppendFrame(fault->response, &fault->frame);
+  queue_.push_back(std::move(fault));
+  Wake();
+}
+
+}  // namespace sudoku::daemon

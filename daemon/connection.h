@@ -1,0 +1,180 @@
+// One client connection of sudokud: its reader (frames in), its writer (responses out), its
+// watchdog (idle timeout, linger) and one coroutine per batch on the solver pool.
+//
+// A connection moves one way through its stages (Stage): reading requests, answering what was
+// accepted, faulted (a ProtocolFault is the last thing written), closed. Every way of stopping
+// (end of input, drain, fault, a write error, a timeout) goes through Advance(), and every
+// coroutine that waits for the connection's state to change waits on one wake-up (Wake()).
+//
+// Thread-safety: a Connection lives on the daemon's io_context thread, with its Server; every
+// member function must be called from that thread. Only the solving runs elsewhere (on the
+// Pool), and it touches nothing but its own Job and the connection's cancel flag.
+#ifndef SUDOKU_DAEMON_CONNECTION_H_
+#define SUDOKU_DAEMON_CONNECTION_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/batch.h"
+#include "daemon/frame_reader.h"
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::daemon {
+
+class Server;
+
+// Logs what escaped a coroutine (`where`: the peer, or "accept loop").
+void LogException(const std::string& where, std::exception_ptr error);
+
+// One SolveRequest (or GenerateRequest, or a chunk of its answer) on its way through the
+// daemon, or one ProtocolFault to send.
+struct Job {
+  using Clock = std::chrono::steady_clock;
+
+  wire::Request request;
+  wire::Response response;
+  std::string frame;      // the framed response, built on the arena
+  BatchCounts counts;
+  size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
+  bool complete = false;  // solved to the end (not cancelled)
+  bool fault = false;     // a ProtocolFault: the connection closes once it is written
+  bool stats = false;     // a StatsResponse
+  Clock::time_point received;  // when its frame was read, for the latency histogram
+  double solve_seconds = 0;    // time on the pool
+};
+
+// Job objects are reused so that the protobuf messages keep their capacity: in a steady state no
+// allocation is made per puzzle.
+class JobPool {
+ public:
+  std::unique_ptr<Job> New();
+  void Recycle(std::unique_ptr<Job> job);
+
+ private:
+  std::vector<std::unique_ptr<Job>> free_;
+};
+
+// Wakes every coroutine waiting on it: a steady_timer that never expires (set once), whose
+// cancel() completes the waits. Waiters re-check their condition after each wake-up.
+class WakeUp {
+ public:
+  explicit WakeUp(const boost::asio::any_io_executor& executor);
+  void Notify() { timer_.cancel(); }
+  boost::asio::awaitable<void> Wait();
+
+ private:
+  boost::asio::steady_timer timer_;
+};
+
+// Its coroutines (reader, writer, watchdog, one per batch in flight) each hold a shared_ptr to
+// it, so its state outlives every batch still on the arena, even after the socket is gone.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Kind = wire::ProtocolFault::Kind;
+
+  Connection(Server& server, boost::asio::ip::tcp::socket socket, std::string peer);
+  ~Connection();
+
+  // Serves the connection: counts it against --max-connections until it closes.
+  void Start();
+  // Sends `kind` and closes without reading a request.
+  void Refuse(Kind kind, const std::string& message);
+  // The drain: no further request is read; what was accepted is answered, then the connection
+  // closes.
+  void StopReading() { Advance(Stage::kAnswering); }
+  // Drops everything and closes now. Batches on the arena are cancelled and their results
+  // discarded when they come back.
+  void Abort() { Advance(Stage::kClosed); }
+  // Something this connection may be waiting for changed (capacity released, a response
+  // queued, the peer gone): its coroutines look again.
+  void Wake() { wake_.Notify(); }
+
+  bool counted() const { return counted_; }
+  size_t in_flight() const { return in_flight_; }
+  size_t batches_in_flight() const;
+
+  bool queued_for_admission = false;  // in Admission's queue
+
+ private:
+  enum class Stage {
+    kReading,    // reading requests
+    kAnswering,  // no further request is read (end of input, drain); answering what was accepted
+    kFaulted,    // a fault is queued; nothing else will be written, nothing more solved
+    kClosed,     // the socket is closed; everything not written is dropped
+  };
+  // The one stop path: moves on to `stage` (never back) and does what entering it takes.
+  void Advance(Stage stage);
+  bool reading() const { return stage_ == Stage::kReading; }
+  // Answers not wanted any more: dropped when they come back from the arena.
+  bool discarding() const { return stage_ >= Stage::kFaulted; }
+
+  void Spawn(boost::asio::awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>));
+  void Touch() { last_activity_ = Clock::now(); }
+
+  // Each coroutine takes `self` only to keep the connection alive while it runs.
+  boost::asio::awaitable<void> Reader(std::shared_ptr<Connection> self);
+  boost::asio::awaitable<void> Writer(std::shared_ptr<Connection> self);
+  boost::asio::awaitable<void> Watchdog(std::shared_ptr<Connection> self);
+  boost::asio::awaitable<void> RunBatch(std::shared_ptr<Connection> self, std::unique_ptr<Job> job);
+  void Solve(Job* job);
+  // After Solve(): queues the response for the writer, or drops it (connection gone, cancelled),
+  // or faults the connection (`failure`: what Solve() threw).
+  void Solved(std::unique_ptr<Job> job, const std::string& failure);
+  // Whether `request` is solved on the event loop (see kSolveHerePuzzles in connection.cc).
+  bool SolveHere(const wire::SolveRequest& request) const;
+  // Generates a GenerateRequest's puzzles a chunk at a time, queueing each chunk's response.
+  boost::asio::awaitable<void> RunGenerate(std::shared_ptr<Connection> self,
+                                           std::unique_ptr<Job> request);
+  bool HandleGenerate(const std::string& where, std::unique_ptr<Job> request);
+  // Waits until this connection and the daemon are both below their in-flight limits. False
+  // when reading stopped meanwhile.
+  boost::asio::awaitable<bool> WaitForCapacity();
+  // Handles one whole frame body: a batch sent to the arena, or a fault. False when it faulted.
+  bool HandleFrame(std::string_view body);
+  void EndOfInput();
+
+  void Fault(Kind kind, const std::string& message);
+  void Charge(size_t cost);
+  void Release(size_t cost);
+  void DropQueued();
+
+  Server& server_;
+  boost::asio::ip::tcp::socket socket_;
+  const std::string peer_;
+  ReadBuffer input_;
+  uint64_t frames_ = 0;  // whole frames read, for messages ("frame 3 ...")
+
+  WakeUp wake_;                         // the reader and writer wait here (see Wake())
+  boost::asio::steady_timer deadline_;  // the watchdog's next deadline
+  Clock::time_point last_activity_;
+  Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
+
+  std::deque<std::unique_ptr<Job>> queue_;  // responses waiting for the writer
+  std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches
+  size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
+  size_t solving_ = 0;               // batches on the arena
+
+  Stage stage_ = Stage::kReading;
+  bool counted_ = false;      // counts against --max-connections
+  bool peer_closed_ = false;  // the peer has shut down its side
+  bool writing_ = false;      // the writer waits for a write to complete
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_CONNECTION_H_

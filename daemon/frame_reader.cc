@@ -1,0 +1,77 @@
+#include "daemon/frame_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "proto/framing.h"
+
+namespace sudoku::daemon {
+
+boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n) {
+  if (capacity_ - end_ < n) {
+    if (capacity_ - size() >= n) {
+      std::memmove(storage_.get(), storage_.get() + begin_, size());
+    } else {
+      const size_t capacity = std::max(size() + n, capacity_ + capacity_ / 2);
+      auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+      if (size() > 0) std::memcpy(bigger.get(), storage_.get() + begin_, size());
+      storage_ = std::move(bigger);
+      capacity_ = capacity;
+    }
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  return boost::asio::buffer(storage_.get() + end_, n);
+}
+
+FrameScan ScanFrame(std::string_view buffered, size_t max_frame_bytes, uint64_t frame) {
+  FrameScan scan;
+  const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes);
+  using Status = wire::FrameHeader::Status;
+  switch (header.status) {
+    case Status::kTooLarge:
+      scan.status = FrameScan::Status::kFault;
+      scan.fault_kind = wire::ProtocolFault::FRAME_TOO_LARGE;
+      scan.fault_message = "frame " + std::to_string(frame) + " of " +
+                           std::to_string(header.body_bytes) + " bytes exceeds --max-frame-bytes " +
+                           std::to_string(max_frame_bytes);
+      return scan;
+    case Status::kMalformed:
+      scan.status = FrameScan::Status::kFault;
+      scan.fault_kind = wire::ProtocolFault::MALFORMED;
+      scan.fault_message = "frame " + std::to_string(frame) +
+                           ": the length prefix is not a varint (" +
+                           std::to_string(wire::kMaxLengthPrefixBytes) + " bytes without an end)";
+      return scan;
+    case Status::kComplete:
+      scan.prefix_bytes = header.prefix_bytes;
+      scan.frame_bytes = header.prefix_bytes + header.body_bytes;
+      scan.status = buffered.size() >= scan.frame_bytes ? FrameScan::Status::kWhole
+                                                        : FrameScan::Status::kPartial;
+      return scan;
+    case Status::kNeedMore:
+      break;
+  }
+  return scan;
+}
+
+size_t ReadSize(const ReadBuffer& buffer, const FrameScan& scan) {
+  size_t want = kReadChunk;
+  if (scan.frame_bytes > buffer.size()) {
+    want = std::clamp(scan.frame_bytes - buffer.size(), kReadChunk, kMaxReadChunk);
+  }
+  return std::max(want, std::min(buffer.capacity() - buffer.size(), kMaxReadChunk));
+}
+
+std::string UnfinishedFrameMessage(std::string_view buffered, size_t max_frame_bytes,
+                                   uint64_t frame) {
+  const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes);
+  const std::string detail = header.status == wire::FrameHeader::Status::kComplete
+                                 ? std::to_string(buffered.size() - header.prefix_bytes) + " of " +
+                                       std::to_string(header.body_bytes) + " body bytes received"
+                                 : "inside its length prefix";
+  return "the connection was closed in the middle of frame " + std::to_string(frame) + " (" +
+         detail + ")";
+}
+
+}  // namespace sudoku::daemon

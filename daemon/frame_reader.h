@@ -1,0 +1,92 @@
+// Frame reading for one connection: the bytes read and not consumed yet (ReadBuffer), and what
+// they hold (ScanFrame: a whole frame, part of one, or a fault to answer with). No sockets here;
+// Connection reads into the buffer and acts on the scan.
+//
+// Thread-safety: a ReadBuffer belongs to one connection, used from the daemon's io_context thread
+// only; the functions are pure.
+#ifndef SUDOKU_DAEMON_FRAME_READER_H_
+#define SUDOKU_DAEMON_FRAME_READER_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <boost/asio/buffer.hpp>
+
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::daemon {
+
+// The first read of a connection, and the least any read asks for. Small, so that idle
+// connections cost little; a frame known to be larger is read in one go.
+inline constexpr size_t kReadChunk = 16 << 10;
+// The most one read asks for: a frame that declares a large body gets memory as its bytes
+// arrive, not all at once on the word of its header.
+inline constexpr size_t kMaxReadChunk = 1 << 20;
+// A read buffer grown past this by a large frame is given back once it is empty.
+inline constexpr size_t kMaxIdleReadBuffer = 1 << 20;
+
+// The bytes read from one connection and not consumed yet. Unlike asio::streambuf, which
+// doubles, it grows by half (or to what is asked, if more) and leaves new memory untouched until
+// bytes land in it: with many connections each holding a large frame, that saves about a third
+// of the daemon's memory.
+class ReadBuffer {
+ public:
+  std::string_view data() const { return {storage_.get() + begin_, end_ - begin_}; }
+  size_t size() const { return end_ - begin_; }
+  size_t capacity() const { return capacity_; }
+
+  // Room for `n` more bytes after the data.
+  boost::asio::mutable_buffer Prepare(size_t n);
+  void Commit(size_t n) { end_ += n; }
+  void Consume(size_t n) {
+    begin_ += n;
+    if (begin_ == end_) begin_ = end_ = 0;
+  }
+  // Gives the memory back.
+  void Reset() {
+    storage_.reset();
+    capacity_ = begin_ = end_ = 0;
+  }
+
+ private:
+  std::unique_ptr<char[]> storage_;
+  size_t capacity_ = 0;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+};
+
+// What the start of a connection's buffered bytes holds.
+struct FrameScan {
+  enum class Status {
+    kWhole,    // a whole frame: its body is body(), `frame_bytes` long with its prefix
+    kPartial,  // the start of one; `frame_bytes` is its whole size once the prefix is known
+    kFault,    // bytes that must be refused: `fault_kind` and `fault_message` say why
+  };
+  Status status = Status::kPartial;
+  size_t prefix_bytes = 0;
+  size_t frame_bytes = 0;
+  wire::ProtocolFault::Kind fault_kind = wire::ProtocolFault::UNKNOWN;
+  std::string fault_message;
+};
+
+// Scans `buffered` for frame number `frame` (1-based, for messages) under `max_frame_bytes`.
+FrameScan ScanFrame(std::string_view buffered, size_t max_frame_bytes, uint64_t frame);
+
+// How many bytes the next read should ask for, given the scan of what is buffered: the rest of a
+// frame whose size is known (within kReadChunk..kMaxReadChunk), and whatever room the buffer
+// already has, so that a peer sending large frames is read in one system call per frame.
+size_t ReadSize(const ReadBuffer& buffer, const FrameScan& scan);
+
+// The fault message for a connection whose peer closed with `buffered` (non-empty) unconsumed:
+// "the connection was closed in the middle of frame N (...)".
+std::string UnfinishedFrameMessage(std::string_view buffered, size_t max_frame_bytes,
+                                   uint64_t frame);
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_FRAME_READER_H_
