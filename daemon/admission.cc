@@ -9,7 +9,7 @@ namespace sudoku::daemon {
 bool Admission::TryAdmit(Connection* connection) {
   const bool first_in_line = queue_.empty() || queue_.front() == connection;
   if (first_in_line && in_flight_ < max_in_flight_) {
-    Leave(connection);
+    LeaveQueue(connection);
     return true;
   }
   if (!connection->queued_for_admission) {
@@ -20,6 +20,14 @@ bool Admission::TryAdmit(Connection* connection) {
 }
 
 void Admission::Leave(Connection* connection) {
+  if (connection->waiting_for_memory) {
+    connection->waiting_for_memory = false;
+    std::erase(memory_waiters_, connection);
+  }
+  LeaveQueue(connection);
+}
+
+void Admission::LeaveQueue(Connection* connection) {
   if (!connection->queued_for_admission) return;
   connection->queued_for_admission = false;
   const bool was_first = queue_.front() == connection;
@@ -27,10 +35,41 @@ void Admission::Leave(Connection* connection) {
   if (was_first && !queue_.empty()) queue_.front()->Wake();
 }
 
-
 void Admission::Release(size_t cost) {
   in_flight_ -= cost;
   if (!queue_.empty()) queue_.front()->Wake();
+}
+
+bool Admission::MayTakeMemory(Connection* connection, size_t held, size_t more) {
+  const size_t holders = holders_ + (held == 0 ? 1 : 0);
+  const bool within_share = held + more <= max_memory_ / holders;
+  if (memory_ + more <= (within_share ? max_memory_ : max_memory_ / 2)) return true;
+  if (!connection->waiting_for_memory) {
+    connection->waiting_for_memory = true;
+    memory_waiters_.push_back(connection);
+  }
+  wake_below_ = memory_ > kWakeStep ? memory_ - kWakeStep : 0;
+  return false;
+}
+
+void Admission::MemoryChanged(size_t before, size_t after) {
+  memory_ = memory_ - before + after;
+  if (before == 0 && after > 0) ++holders_;
+  if (before > 0 && after == 0) --holders_;
+  // A holder gone raises everyone's share; memory given back may let a waiter read. Not on
+  // every answer written, though: waking thousands of waiters for a few bytes would be a storm.
+  if (!memory_waiters_.empty() && ((before > 0 && after == 0) || memory_ <= wake_below_)) {
+    WakeMemoryWaiters();
+  }
+}
+
+void Admission::WakeMemoryWaiters() {
+  std::vector<Connection*> waiters;
+  waiters.swap(memory_waiters_);
+  for (Connection* connection : waiters) {
+    connection->waiting_for_memory = false;
+    connection->Wake();
+  }
 }
 
 }  // namespace sudoku::daemon

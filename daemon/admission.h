@@ -1,6 +1,10 @@
-// Admission and budgets: how many puzzles the daemon holds in flight (accepted, not yet written
-// back or dropped), and who may read its next batch when that budget is spent. No sockets here:
-// a connection asks, and when refused waits until Admission wakes it.
+// Admission and budgets: what the daemon holds for its clients, and who may take more when a
+// budget is spent. Two budgets:
+//   - puzzles in flight (accepted, not yet written back or dropped), --max-in-flight;
+//   - memory (--max-memory): the bytes of every connection's read buffer (unfinished frames) and
+//     of every answer not yet taken by its reader.
+// No sockets here: a connection asks, and when refused waits until Admission wakes it
+// (Connection::Wake).
 //
 // Thread-safety: lives on the daemon's io_context thread with the connections; not thread-safe.
 #ifndef SUDOKU_DAEMON_ADMISSION_H_
@@ -8,6 +12,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <vector>
 
 namespace sudoku::daemon {
 
@@ -15,28 +20,51 @@ class Connection;
 
 class Admission {
  public:
-  explicit Admission(size_t max_in_flight) : max_in_flight_(max_in_flight) {}
+  Admission(size_t max_in_flight, size_t max_memory)
+      : max_in_flight_(max_in_flight), max_memory_(max_memory) {}
 
   Admission(const Admission&) = delete;
   Admission& operator=(const Admission&) = delete;
 
   // Whether `connection` may read its next batch under the global in-flight limit. Granted in
   // arrival order, so that no connection starves; a connection refused joins the queue and is
-  // woken (Connection::Wake) when it is first in line and capacity was released.
+  // woken when it is first in line and capacity was released.
   bool TryAdmit(Connection* connection);
-  // Takes `connection` out of the queue (it stopped reading, or is gone).
+  // Takes `connection` out of the queues (it stopped reading, or is gone).
   void Leave(Connection* connection);
 
   // Puzzles taken into flight, and given back once written or dropped.
   void Charge(size_t cost) { in_flight_ += cost; }
   void Release(size_t cost);
 
+  // Whether `connection`, holding `held` bytes, may take `more`. A connection within its fair
+  // share (the budget divided among the connections holding memory) may, up to the whole
+  // budget; one past its share only while the total is under half the budget. So the total
+  // never passes the budget, the connections holding the most are the first to stop reading,
+  // and the second half is kept for the others: a bystander's frame is still read when a few
+  // connections have filled the first. A connection refused is woken when memory comes back.
+  bool MayTakeMemory(Connection* connection, size_t held, size_t more);
+  // `connection`'s holding went from `before` to `after` bytes.
+  void MemoryChanged(size_t before, size_t after);
+
   size_t in_flight() const { return in_flight_; }
+  size_t memory() const { return memory_; }
 
  private:
+  void LeaveQueue(Connection* connection);
+  void WakeMemoryWaiters();
+
   const size_t max_in_flight_;
+  const size_t max_memory_;
   size_t in_flight_ = 0;  // puzzles admitted, all connections
   std::deque<Connection*> queue_;
+  size_t memory_ = 0;   // bytes held, all connections
+  size_t holders_ = 0;  // connections holding any
+  std::vector<Connection*> memory_waiters_;
+  // The waiters are woken once the total falls this low (a read's worth below what it was when
+  // the last of them was refused), or when a holder leaves.
+  static constexpr size_t kWakeStep = 1 << 20;
+  size_t wake_below_ = 0;
 };
 
 }  // namespace sudoku::daemon

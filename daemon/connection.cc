@@ -93,7 +93,10 @@ Connection::Connection(Server& server, tcp::socket socket, std::string peer)
   server_.connections_.insert(this);
 }
 
-Connection::~Connection() { server_.ConnectionClosed(this); }
+Connection::~Connection() {
+  server_.admission_.MemoryChanged(memory_, 0);
+  server_.ConnectionClosed(this);
+}
 
 void Connection::Start() {
   counted_ = true;
@@ -159,12 +162,32 @@ void Connection::Release(size_t cost) {
   Wake();
 }
 
+void Connection::Queue(std::unique_ptr<Job> job) {
+  job->memory = job->frame.size();
+  answer_bytes_ += job->memory;
+  queue_.push_back(std::move(job));
+  UpdateMemory();
+  Wake();
+}
+
+void Connection::Finished(std::unique_ptr<Job> job) {
+  answer_bytes_ -= job->memory;
+  job->memory = 0;
+  Release(job->cost);
+  server_.jobs_.Recycle(std::move(job));
+  UpdateMemory();
+}
+
 void Connection::DropQueued() {
-  for (auto& job : queue_) {
-    Release(job->cost);
-    server_.jobs_.Recycle(std::move(job));
-  }
+  for (auto& job : queue_) Finished(std::move(job));
   queue_.clear();
+}
+
+void Connection::UpdateMemory() {
+  const size_t now = input_.capacity() + answer_bytes_;
+  if (now == memory_) return;
+  server_.admission_.MemoryChanged(memory_, now);
+  memory_ = now;
 }
 
 awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> self) {
@@ -189,15 +212,37 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       if (!ok) break;
       continue;
     }
-    const size_t want = ReadSize(input_, scan);
     // At a limit, the socket is left unread: TCP then pushes back on the sender.
     if (!co_await WaitForCapacity()) break;
     // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
     // before this read's first attempt (which finds nothing yet) costs the answer a system call.
     if (!queue_.empty()) co_await asio::post(socket_.get_executor(), use_awaitable);
-    if (input_.size() == 0 && input_.capacity() > kMaxIdleReadBuffer) input_.Reset();
-    const size_t n = co_await socket_.async_read_some(input_.Prepare(want),
-                                                      asio::redirect_error(use_awaitable, error));
+    if (input_.size() == 0 && input_.capacity() > kMaxIdleReadBuffer) {
+      input_.Reset();
+      UpdateMemory();
+    }
+    if (input_.capacity() == 0) {
+      // No buffer until there is something to read: an idle connection holds no memory.
+      co_await socket_.async_wait(tcp::socket::wait_read,
+                                  asio::redirect_error(use_awaitable, error));
+      if (error) break;
+      if (!reading()) continue;
+    }
+    size_t want = ReadSize(input_, scan);
+    if (const size_t growth = input_.GrowthFor(want);
+        growth > 0 && !server_.admission_.MayTakeMemory(this, memory_, growth)) {
+      // Over the memory budget and holding more than its share: read only into the room the
+      // buffer has, if any, else wait until memory comes back.
+      want = input_.capacity() - input_.size();
+      if (want == 0) {
+        co_await wake_.Wait();
+        continue;
+      }
+    }
+    const asio::mutable_buffer room = input_.Prepare(want);
+    UpdateMemory();
+    const size_t n =
+        co_await socket_.async_read_some(room, asio::redirect_error(use_awaitable, error));
     if (error) break;
     input_.Commit(n);
     server_.stats_.bytes_received += n;
@@ -208,8 +253,9 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
   // whose peer has not read everything yet.
   while (!error && stage_ != Stage::kClosed) {
     input_.Consume(input_.size());
-    co_await socket_.async_read_some(input_.Prepare(kReadChunk),
-                                     asio::redirect_error(use_awaitable, error));
+    const asio::mutable_buffer room = input_.Prepare(kReadChunk);
+    UpdateMemory();
+    co_await socket_.async_read_some(room, asio::redirect_error(use_awaitable, error));
   }
   if (error == asio::error::eof) {
     EndOfInput();
@@ -218,6 +264,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     Abort();
   }
   input_.Reset();
+  UpdateMemory();
 }
 
 // The peer has shut down its sending side: answer what was accepted, then close. A partial frame
@@ -252,8 +299,7 @@ bool Connection::HandleFrame(std::string_view body) {
     job->stats = true;
     job->cost = 1;
     Charge(job->cost);
-    queue_.push_back(std::move(job));
-    Wake();
+    Queue(std::move(job));
     return true;
   }
   if (kind == RequestKind::kGenerate) {
@@ -350,8 +396,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     }
     chunk->cost = end - begin;
     unreleased -= chunk->cost;
-    queue_.push_back(std::move(chunk));
-    Wake();
+    Queue(std::move(chunk));
     begin = end;
   }
   --solving_;
@@ -422,8 +467,7 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
   ++server_.stats_.batches;
   server_.stats_.puzzles.Add(job->counts);
   server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
-  queue_.push_back(std::move(job));
-  Wake();
+  Queue(std::move(job));
 }
 
 awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> self) {
@@ -465,8 +509,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
         server_.stats_.batch_latency_seconds.Observe(
             std::chrono::duration<double>(written - job->received).count());
       }
-      Release(job->cost);
-      server_.jobs_.Recycle(std::move(job));
+      Finished(std::move(job));
     }
     writing.clear();
     if (error) {
@@ -542,8 +585,7 @@ void Connection::Fault(Kind kind, const std::string& message) {
   fault->response.mutable_fault()->set_message(message);
   fault->frame.clear();
   wire::AppendFrame(fault->response, &fault->frame);
-  queue_.push_back(std::move(fault));
-  Wake();
+  Queue(std::move(fault));
 }
 
 }  // namespace sudoku::daemon

@@ -50,6 +50,7 @@ struct Job {
   std::string frame;      // the framed response, built on the arena
   BatchCounts counts;
   size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
+  size_t memory = 0;      // bytes of `frame` charged against --max-memory while queued
   bool complete = false;  // solved to the end (not cancelled)
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
   bool stats = false;     // a StatsResponse
@@ -108,7 +109,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t in_flight() const { return in_flight_; }
   size_t batches_in_flight() const;
 
+  size_t memory() const { return memory_; }
+
   bool queued_for_admission = false;  // in Admission's queue
+  bool waiting_for_memory = false;    // among Admission's memory waiters
 
  private:
   enum class Stage {
@@ -151,7 +155,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Fault(Kind kind, const std::string& message);
   void Charge(size_t cost);
   void Release(size_t cost);
+  // Hands `job`'s response to the writer, its bytes charged against --max-memory.
+  void Queue(std::unique_ptr<Job> job);
+  // A queued response written or dropped: its puzzles and bytes are given back.
+  void Finished(std::unique_ptr<Job> job);
   void DropQueued();
+  // Tells Admission what the read buffer and the queued responses hold now.
+  void UpdateMemory();
 
   Server& server_;
   boost::asio::ip::tcp::socket socket_;
@@ -168,6 +178,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches
   size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
   size_t solving_ = 0;               // batches on the arena
+  size_t answer_bytes_ = 0;          // bytes of responses queued or being written
+  size_t memory_ = 0;                // what Admission was last told this connection holds
 
   Stage stage_ = Stage::kReading;
   bool counted_ = false;      // counts against --max-connections

@@ -9,6 +9,7 @@
 
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -42,6 +43,11 @@ class ReadBuffer {
 
   // Room for `n` more bytes after the data.
   boost::asio::mutable_buffer Prepare(size_t n);
+  // How much capacity Prepare(n) would add.
+  size_t GrowthFor(size_t n) const {
+    if (capacity_ - size() >= n) return 0;
+    return std::max(size() + n, capacity_ + capacity_ / 2) - capacity_;
+  }
   void Commit(size_t n) { end_ += n; }
   void Consume(size_t n) {
     begin_ += n;

@@ -123,6 +123,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "reading that connection until results drain")
       ("max-in-flight", po::value<std::string>()->default_value("131072")->value_name("N"),
        "the same limit over all connections")
+      ("max-memory", po::value<std::string>()->default_value("4294967296")->value_name("BYTES"),
+       "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
+       "past half of it the connections holding more than their share stop reading (at least "
+       "twice --max-frame-bytes)")
       ("idle-timeout", po::value<std::string>()->default_value("300")->value_name("SECONDS"),
        "close a connection that sends nothing and waits for nothing this long (0: never)")
       ("drain-timeout", po::value<std::string>()->default_value("30")->value_name("SECONDS"),
@@ -152,6 +156,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_in_flight_per_connection =
       ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
   server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
+  server.max_memory = ParseInteger(flags, "max-memory", static_cast<int64_t>(2 * server.max_frame_bytes),
+                                   int64_t{1} << 44);
   server.idle_timeout = std::chrono::seconds(ParseInteger(flags, "idle-timeout", 0, 86400 * 7));
   server.drain_timeout = std::chrono::seconds(ParseInteger(flags, "drain-timeout", 0, 86400));
   return out;

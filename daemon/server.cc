@@ -41,7 +41,7 @@ Server::Server(asio::io_context& io, Pool& pool, const ServerOptions& options)
       acceptor_(io),
       drain_timer_(io),
       abandon_timer_(io),
-      admission_(options.max_in_flight) {}
+      admission_(options.max_in_flight, options.max_memory) {}
 
 Server::~Server() = default;
 

@@ -54,6 +54,14 @@ struct ServerOptions {
   // 330 bytes per puzzle in flight, plus one frame per connection) while still holding a fifth
   // of a second of work for two cores.
   size_t max_in_flight = 131072;
+  // Bytes held for clients: unfinished frames in read buffers and answers not yet taken by their
+  // readers, all connections together. Past half of it, the connections holding more than their
+  // share stop reading; at it, all do (see Admission::MayTakeMemory). The default, 4 GiB, suits
+  // the 24 GiB machines sudokud is sized for: a sixth of the memory, leaving the rest to the
+  // solver's in-flight work (near 70 MiB), the page cache and a client on the same machine; and
+  // 128 connections can each hold a whole 16 MiB frame in the first half.
+  // At least twice max_frame_bytes, so that one frame always fits.
+  size_t max_memory = size_t{4} << 30;
   // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT
   // fault; zero means never.
   std::chrono::seconds idle_timeout{300};

@@ -1,0 +1,177 @@
+// sudokud under clients that try to take it away from everyone else: idle connections, frames
+// left unfinished, clients that never read, bytes of other protocols. Each test asserts the
+// outcome for the hostile clients (closed, refused, the exact message) and that a bystander is
+// still served; memory is asserted from /proc against the configured budget. Loopback only; no
+// timing is asserted beyond generous bounds on "eventually".
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "solver/solver.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ::testing::HasSubstr;
+
+std::vector<std::string> Flags(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// Sends a small batch and checks every answer: the daemon serves this connection.
+void ExpectServed(WireClient& client, uint64_t batch_id, int count = 5) {
+  const auto puzzles = GeneratePuzzles(count, 28, static_cast<uint32_t>(batch_id));
+  client.SendSolve(batch_id, puzzles);
+  auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  const wire::SolveResponse& solve = response->solve();
+  EXPECT_EQ(solve.batch_id(), batch_id);
+  ASSERT_EQ(solve.verdicts_size(), count);
+  for (int i = 0; i < count; ++i) {
+    EXPECT_EQ(solve.verdicts(i), wire::SOLVED);
+    EXPECT_TRUE(IsSolutionOf(puzzles[i], solve.solutions().substr(i * 81, 81)));
+  }
+}
+
+// Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
+long ProcStatusKiB(pid_t pid, const std::string& field) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
+  }
+  return -1;
+}
+
+// The base-128 varint length prefix of a frame body of `n` bytes.
+std::string LengthPrefix(uint64_t n) {
+  std::string out;
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>(n | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+  return out;
+}
+
+// A plain non-blocking loopback socket, for clients by the hundred that must never block the
+// test: they write what the kernel takes and move on.
+class RawConnection {
+ public:
+  explicit RawConnection(uint16_t port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+      const int error = errno;
+      ::close(fd_);
+      throw std::runtime_error(std::string("connect: ") + std::strerror(error));
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+  }
+  ~RawConnection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RawConnection(RawConnection&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  // Writes what the kernel takes of `bytes` now; returns how much.
+  size_t SendSome(std::string_view bytes) {
+    const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    return n > 0 ? static_cast<size_t>(n) : 0;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// ---- Memory ----
+
+// Forty connections each start a 16 MiB frame and never finish it, against a 64 MiB budget:
+// the daemon stops reading the ones holding the most once the budget is spent, so its memory
+// stays near the budget (not 640 MiB), and a bystander's small frames are still read and served.
+TEST(Bounded, UnfinishedLargeFramesStayWithinTheMemoryBudget) {
+  constexpr size_t kBudget = 64 << 20;
+  constexpr size_t kFrame = 16 << 20;
+  constexpr int kConnections = 40;
+  DaemonProcess daemon(Flags({"--max-memory", std::to_string(kBudget)}));
+  WireClient bystander(daemon.port());
+  ExpectServed(bystander, 1);
+  const long baseline = ProcStatusKiB(daemon.pid(), "VmRSS:");
+
+  std::vector<RawConnection> hogs;
+  std::vector<size_t> sent(kConnections, 0);
+  const std::string body(1 << 20, '\x0a');
+  for (int i = 0; i < kConnections; ++i) {
+    hogs.emplace_back(daemon.port());
+    sent[i] = hogs.back().SendSome(LengthPrefix(kFrame)) > 0 ? 0 : 0;
+  }
+  // Each hog writes until the daemon stops taking its bytes (the kernel's buffers full too), or
+  // has sent all but the last byte. Bounded: stops after 2 s without progress, or 60 s in all.
+  size_t total = 0;
+  auto last_progress = Clock::now();
+  const auto give_up = Clock::now() + std::chrono::seconds(60);
+  while (Clock::now() - last_progress < std::chrono::seconds(2) && Clock::now() < give_up) {
+    bool moved = false;
+    for (int i = 0; i < kConnections; ++i) {
+      const size_t left = kFrame - 1 - sent[i];
+      if (left == 0) continue;
+      const size_t n = hogs[i].SendSome(std::string_view(body).substr(0, std::min(left, body.size())));
+      sent[i] += n;
+      total += n;
+      moved |= n > 0;
+    }
+    if (moved) {
+      last_progress = Clock::now();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ExpectServed(bystander, 2);
+  const long peak = ProcStatusKiB(daemon.pid(), "VmHWM:");
+  const long rss = ProcStatusKiB(daemon.pid(), "VmRSS:");
+  std::printf("hogs sent %zu MiB in all; daemon RSS %ld KiB at the start, %ld KiB now, peak %ld "
+              "KiB (budget %zu KiB)\n",
+              total >> 20, baseline, rss, peak, kBudget >> 10);
+  if (!kSanitized) {
+    // The budget, and slack for the reads already under way when it was reached.
+    EXPECT_LT(rss - baseline, static_cast<long>((kBudget + (16 << 20)) >> 10))
+        << "RSS " << baseline << " -> " << rss << " KiB";
+  }
+  hogs.clear();
+  ExpectServed(bystander, 3);
+}
+
+}  // namespace
+}  // namespace sudoku::testing
