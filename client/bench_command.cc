@@ -41,7 +41,6 @@ constexpr size_t kMaxConnections = 1024;
 constexpr uint64_t kMaxCount = uint64_t{1} << 40;
 constexpr double kMaxDuration = 86400;
 constexpr double kMaxRate = 1e7;
-constexpr uint32_t kMaxSolutionLimit = 1000000;
 
 // After the last request, how long answers are awaited before the rest count as unanswered.
 constexpr auto kDrainTimeout = std::chrono::seconds(30);

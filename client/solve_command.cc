@@ -28,6 +28,7 @@
 #include "client/ordered_output.h"
 #include "client/progress.h"
 #include "client/result_format.h"
+#include "proto/framing.h"
 
 namespace sudoku::client {
 namespace {
@@ -38,7 +39,6 @@ namespace po = boost::program_options;
 constexpr size_t kMaxBatch = 100000;  // 8.3 MB requests, well inside the 16 MiB frame cap
 constexpr size_t kMaxInFlight = 1024;
 constexpr size_t kMaxConnections = 1024;
-constexpr uint32_t kMaxSolutionLimit = 1000000;
 
 // Batches issued ahead of the output, per batch the connections can have in flight. Twice the
 // in-flight capacity lets fast connections keep working while one batch is late, and caps what
@@ -439,7 +439,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->rate = values.count("rate") > 0;
   if (values.count("limit")) {
     options->solution_limit =
-        static_cast<uint32_t>(ParseCount("--limit", limit, kMaxSolutionLimit));
+        static_cast<uint32_t>(ParseCount("--limit", limit, wire::kMaxSolutionLimit));
   }
   return true;
 }

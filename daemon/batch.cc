@@ -9,8 +9,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "solver/tsan_fork_join.h"
+#include "proto/framing.h"
 #include "solver/logic.h"
+#include "solver/tsan_fork_join.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -113,6 +114,12 @@ std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t 
       fault->set_message(batch + " has " + std::to_string(packed_bytes) +
                          " bytes of packed_puzzles, not a multiple of " +
                          std::to_string(kPackedBytes) + " (the bytes of one packed puzzle)");
+    } else if (solve.solution_limit() > wire::kMaxSolutionLimit) {
+      fault.emplace();
+      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
+      fault->set_message(batch + " asks for up to " + std::to_string(solve.solution_limit()) +
+                         " solutions a puzzle, more than the cap of " +
+                         std::to_string(wire::kMaxSolutionLimit));
     } else if (static_cast<size_t>(PuzzleCount(solve)) > max_batch) {
       fault.emplace();
       fault->set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
@@ -127,8 +134,10 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
                 wire::SolveResponse* response, BatchCounts* counts) {
   const int n = PuzzleCount(request);
   const bool packed_in = !request.packed_puzzles().empty();
-  // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well.
-  const Limits limits{.max_solutions = request.solution_limit()};
+  // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
+  // search polls `cancel` too, so that a puzzle asking for many solutions stops within a
+  // millisecond or so of it, not when its count is reached.
+  const Limits limits{.max_solutions = request.solution_limit(), .cancel = &cancel};
 
   response->Clear();
   response->set_batch_id(request.batch_id());
@@ -158,6 +167,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     for (int i = range.begin(); i != range.end(); ++i) {
       const Result result = packed_in ? SolvePacked(PackedPuzzle(request, i), limits)
                                       : Solve(request.puzzles(i), limits);
+      if (result.cancelled) break;  // the batch is dropped: nothing of it is answered
       verdicts->Set(i, static_cast<int>(result.verdict));
       solution_counts->Set(i, result.solutions);
       guesses->Set(i, result.guesses);

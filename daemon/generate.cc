@@ -44,6 +44,9 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.symmetric = request.symmetric();
   options.minimal = request.minimal();
   if (request.has_difficulty()) options.level = static_cast<logic::Level>(request.difficulty());
+  // Polled between attempts too, so that a request no attempt can satisfy stops within a few
+  // milliseconds of a cancellation, not after all its attempts.
+  options.cancel = &cancel;
 
   std::vector<Generated> made(end - begin);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),

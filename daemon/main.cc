@@ -312,7 +312,7 @@ int Run(const Flags& flags) {
 
   LogLine("stopped: " + server.SummaryText());
   if (server.abandoned()) {
-    // Batches are still solving on the arena and cannot be interrupted; waiting for them (the
+    // Batches are still on the arena a second after they were cancelled; waiting for them (the
     // Pool's destructor) could take arbitrarily long.
     std::_Exit(0);
   }

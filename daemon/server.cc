@@ -23,7 +23,7 @@ using asio::ip::tcp;
 namespace {
 
 // After a drain timeout, how long to wait for cancelled batches to notice before giving up on
-// them (a single puzzle cannot be interrupted).
+// them (the search polls the cancellation every 1024 guesses: milliseconds at most).
 constexpr auto kAbandonAfter = std::chrono::seconds(1);
 
 std::string EndpointText(const tcp::endpoint& endpoint) {
@@ -149,7 +149,7 @@ void Server::CancelRemaining(const std::string& why) {
     abandoned_ = true;
     Log(LogLevel::kWarning,
         "abandoning " + std::to_string(pool_.busy()) +
-            " batches still queued or solving (a puzzle cannot be interrupted)");
+            " batches still queued or solving (cancelled, they did not stop)");
     io_.stop();
   });
 }

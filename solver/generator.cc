@@ -167,6 +167,10 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
   const bool one_pass_minimal = !options.symmetric && options.clues == 0 &&
                                 (!options.level || options.level == logic::Level::kExpert);
   for (uint32_t attempt = 1; attempt <= options.max_attempts; ++attempt) {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+      best.cancelled = true;
+      return best;
+    }
     best.attempts = attempt;
     const Grid solution = RandomSolution(random);
     const logic::Level ceiling = options.level.value_or(logic::Level::kExpert);

@@ -11,6 +11,7 @@
 #define SUDOKU_SOLVER_GENERATOR_H_
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,10 @@ struct GenerateOptions {
   std::optional<logic::Level> level = std::nullopt;
   // Complete grids tried before giving up on a puzzle that meets every option.
   uint32_t max_attempts = 2000;
+  // When set, polled before each attempt (an attempt takes a few milliseconds at most): once it
+  // is true, Generate() gives up and returns a Generated with `cancelled` set. May be set from
+  // any thread.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct Generated {
@@ -47,6 +52,7 @@ struct Generated {
   bool reached_clues = true;  // false when options.clues was asked for and not reached
   uint32_t attempts = 0;      // complete grids tried
   std::string error;          // e.g. "no symmetric and minimal puzzle found in 2000 attempts"
+  bool cancelled = false;     // options.cancel stopped it: nothing else here means anything
 };
 
 // Puzzle `index` of the sequence `options.seed` names. Every puzzle returned has been checked

@@ -1,12 +1,16 @@
 #include "daemon/batch.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 
@@ -154,6 +158,28 @@ TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {
   EXPECT_EQ(request.solve().puzzles_size(), 10);
   EXPECT_FALSE(CheckRequest(std::string("\x0a\x00", 2), 7, 10, &request, &kind));
   EXPECT_EQ(request.solve().puzzles_size(), 0);
+}
+
+TEST(CheckRequest, RefusesASolutionLimitAboveTheCap) {
+  wire::Request request;
+  RequestKind kind;
+  wire::Request greedy;
+  *greedy.mutable_solve() = MakeRequest(6, {std::string(81, '.')}, wire::kMaxSolutionLimit + 1);
+  auto fault = CheckRequest(Serialize(greedy), 2, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(fault->message(),
+            "frame 2: batch 6 asks for up to 1000001 solutions a puzzle, more than the cap of "
+            "1000000");
+  greedy.mutable_solve()->set_solution_limit(UINT32_MAX);
+  fault = CheckRequest(Serialize(greedy), 3, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->message(),
+            "frame 3: batch 6 asks for up to 4294967295 solutions a puzzle, more than the cap of "
+            "1000000");
+
+  greedy.mutable_solve()->set_solution_limit(wire::kMaxSolutionLimit);
+  EXPECT_FALSE(CheckRequest(Serialize(greedy), 4, 10, &request, &kind));
 }
 
 TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {
@@ -382,6 +408,22 @@ TEST(SolveBatch, StopsWhenCancelled) {
   wire::SolveResponse response;
   BatchCounts counts;
   EXPECT_FALSE(SolveBatch(MakeRequest(1, GeneratePuzzles(500, 30, 2)), cancel, &response, &counts));
+}
+
+// The search itself stops: counting the empty grid's solutions to the cap would take seconds
+// per puzzle, and the batch has a hundred of them.
+TEST(SolveBatch, StopsInsideASearchWhenCancelled) {
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel.store(true, std::memory_order_relaxed);
+  });
+  wire::SolveResponse response;
+  BatchCounts counts;
+  EXPECT_FALSE(SolveBatch(
+      MakeRequest(1, std::vector<std::string>(100, std::string(81, '.')), wire::kMaxSolutionLimit),
+      cancel, &response, &counts));
+  canceller.join();
 }
 
 }  // namespace

@@ -5,13 +5,16 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "daemon/batch.h"
+#include "solver/generator.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 
@@ -98,6 +101,33 @@ TEST(GenerateChunk, StopsWhenCancelled) {
   const std::atomic<bool> cancel{true};
   wire::GenerateResponse response;
   EXPECT_FALSE(GenerateChunk(MakeGenerate(1, 5), 0, 5, cancel, &response));
+}
+
+// Puzzles no attempt can make: without the poll between attempts, each would try all 2000.
+TEST(Generate, StopsBetweenAttemptsWhenCancelled) {
+  const std::atomic<bool> cancel{true};
+  GenerateOptions options;
+  options.clues = 60;
+  options.minimal = true;
+  options.cancel = &cancel;
+  const Generated made = Generate(options, 0);
+  EXPECT_TRUE(made.cancelled);
+  EXPECT_FALSE(made.ok);
+  EXPECT_EQ(made.attempts, 0u);
+}
+
+TEST(GenerateChunk, StopsAnImpossibleRunWhenCancelledMidway) {
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel.store(true, std::memory_order_relaxed);
+  });
+  wire::GenerateRequest request = MakeGenerate(1, 64);
+  request.set_clues(60);
+  request.set_minimal(true);
+  wire::GenerateResponse response;
+  EXPECT_FALSE(GenerateChunk(request, 0, 64, cancel, &response));
+  canceller.join();
 }
 
 TEST(ParseRequest, ReadsAGenerateRequest) {

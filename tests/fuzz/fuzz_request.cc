@@ -150,7 +150,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FUZZ_CHECK(kind == RequestKind::kSolve);
         const wire::SolveRequest& solve = request.solve();
         FUZZ_CHECK((solve.puzzles_size() > 0 && !solve.packed_puzzles().empty()) ||
-                   solve.packed_puzzles().size() % sudoku::kPackedBytes != 0);
+                   solve.packed_puzzles().size() % sudoku::kPackedBytes != 0 ||
+                   solve.solution_limit() > wire::kMaxSolutionLimit);
         break;
       }
       default: FUZZ_CHECK(false);
