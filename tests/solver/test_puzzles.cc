@@ -50,9 +50,10 @@ std::vector<std::string> ReadLines(const std::string& path) {
   return lines;
 }
 
-std::vector<std::string> SharedDataFiles() {
+namespace {
+
+std::vector<std::string> TextFilesIn(const std::string& dir) {
   std::vector<std::string> files;
-  const std::string dir = TestEnv("SUDOKU_SHARED_DATA_DIR");
   std::error_code ec;
   if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return files;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
@@ -60,6 +61,15 @@ std::vector<std::string> SharedDataFiles() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+}  // namespace
+
+std::vector<std::string> SharedDataFiles() { return TextFilesIn(TestEnv("SUDOKU_SHARED_DATA_DIR")); }
+
+std::vector<std::string> SharedMultiSolutionFiles() {
+  const std::string dir = TestEnv("SUDOKU_SHARED_DATA_DIR");
+  return dir.empty() ? std::vector<std::string>{} : TextFilesIn(dir + "/multi_solution");
 }
 
 size_t PublicSetStride() {

@@ -38,6 +38,10 @@ std::vector<std::string> ReadLines(const std::string& path);
 // The *.txt files of SUDOKU_SHARED_DATA_DIR, sorted; empty when it is absent.
 std::vector<std::string> SharedDataFiles();
 
+// The *.txt files of its multi_solution/ folder (every puzzle in them has two solutions or
+// more), sorted; empty when it is absent.
+std::vector<std::string> SharedMultiSolutionFiles();
+
 // Tests over those sets check every puzzle whose index is a multiple of this:
 // SUDOKU_TEST_PUBLIC_STRIDE, else 1 (every puzzle). The sanitizer builds of tests/run_all.sh set
 // 10: they look for memory and threading errors along the code's paths, which a tenth of 112,000
