@@ -574,8 +574,10 @@ void Connection::Fault(Kind kind, const std::string& message) {
   if (discarding()) return;
   ++server_.stats_.faults;
   ++server_.stats_.faults_by_kind[static_cast<size_t>(kind)];
-  Log(LogLevel::kNotice, peer_ + ": protocol fault " + wire::ProtocolFault::Kind_Name(kind) +
-                             ": " + message + "; closing the connection");
+  const std::string& kind_name = wire::ProtocolFault::Kind_Name(kind);
+  ClientCausedLog().Log("protocol fault " + kind_name, LogLevel::kNotice,
+                        peer_ + ": protocol fault " + kind_name + ": " + message +
+                            "; closing the connection");
   Advance(Stage::kFaulted);
   std::unique_ptr<Job> fault = server_.jobs_.New();
   fault->fault = true;

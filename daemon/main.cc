@@ -310,6 +310,7 @@ int Run(const Flags& flags) {
   io.run();
   signals.Stop();  // before `io` goes: the waiter posts to it
 
+  ClientCausedLog().ReportSuppressed();
   LogLine("stopped: " + server.SummaryText());
   if (server.abandoned()) {
     // Batches are still on the arena a second after they were cancelled; waiting for them (the
@@ -324,6 +325,10 @@ int Run(const Flags& flags) {
 
 int main(int argc, char** argv) {
   using sudoku::daemon::Log;
+  // A write to a stderr pipe nobody reads any more (a log collector gone) must fail with EPIPE,
+  // not kill the daemon: the line is lost, the service goes on. (Sockets never raise SIGPIPE:
+  // Asio sends with MSG_NOSIGNAL.)
+  std::signal(SIGPIPE, SIG_IGN);
   std::optional<sudoku::daemon::Flags> flags;
   try {
     flags = sudoku::daemon::ParseFlags(argc, argv);

@@ -80,7 +80,8 @@ awaitable<void> Server::Accept() {
     if (!acceptor_.is_open()) co_return;
     if (error) {
       // Out of descriptors or memory: that lasts until something closes, so wait, do not spin.
-      Log(LogLevel::kWarning, "cannot accept a connection: " + error.message());
+      ClientCausedLog().Log("cannot accept", LogLevel::kWarning,
+                            "cannot accept a connection: " + error.message());
       backoff.expires_after(std::chrono::milliseconds(100));
       co_await backoff.async_wait(asio::redirect_error(use_awaitable, error));
       continue;

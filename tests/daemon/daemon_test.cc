@@ -2,6 +2,8 @@
 // through the blocking WireClient. Results are checked independently (IsSolutionOf); no test
 // asserts a timing.
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -1045,6 +1047,86 @@ TEST(Daemon, RefusesASolutionLimitAboveTheCap) {
 }
 
 // ---- systemd ----
+
+// ---- Logging ----
+
+// A storm of faulty connections: ten lines of a kind, then one count at exit; the summary (as
+// the metrics) counts every fault.
+TEST(Daemon, LogsTheFirstTenFaultsOfAKindAndCountsTheRest) {
+  DaemonProcess daemon(kLoopback);
+  for (int i = 0; i < 30; ++i) {
+    WireClient faulty(daemon.port());
+    faulty.SendBytes(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11));
+    const auto response = faulty.Read();
+    ASSERT_TRUE(response && response->has_fault());
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+  const std::string log = daemon.Log();
+  size_t lines = 0;
+  for (size_t at = log.find("; closing the connection\n"); at != std::string::npos;
+       at = log.find("; closing the connection\n", at + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 10u);
+  EXPECT_THAT(log, HasSubstr("\nsudokud: protocol fault MALFORMED: 20 more like this suppressed "
+                             "in 10 s\nsudokud: stopped: "));
+  EXPECT_THAT(log, HasSubstr(", 30 protocol faults\n"));
+}
+
+
+// A port nobody listens on now (bound, read and released; loopback ports are not reused at once).
+uint16_t FreeLoopbackPort() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(
+      io, boost::asio::ip::tcp::endpoint(boost::asio::ip::address_v4::loopback(), 0));
+  return acceptor.local_endpoint().port();
+}
+
+// Whoever reads sudokud's stderr may go away (a log collector restarting, a closed terminal):
+// writing a line then fails with EPIPE, and must not kill the daemon with SIGPIPE.
+TEST(Daemon, KeepsServingWhenItsStderrPipeIsClosed) {
+  const uint16_t port = FreeLoopbackPort();
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string binary = DaemonBinary();
+  const std::string listen = "127.0.0.1:" + std::to_string(port);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(fds[1], 2);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    ::execl(binary.c_str(), binary.c_str(), "--listen", listen.c_str(), "--threads", "1",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  ::close(fds[0]);  // nobody reads: its "listening on" line already meets a closed pipe
+  std::unique_ptr<WireClient> client;
+  for (int attempt = 0; attempt < 200 && client == nullptr; ++attempt) {
+    try {
+      client = std::make_unique<WireClient>(port);
+    } catch (const std::runtime_error&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ASSERT_NE(client, nullptr) << "sudokud never listened on " << listen;
+  ExpectServed(*client, 1);
+  {
+    WireClient faulty(port);
+    faulty.SendBytes(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11));
+    const auto response = faulty.Read();  // the fault is logged on the way
+    ASSERT_TRUE(response && response->has_fault());
+  }
+  ExpectServed(*client, 2);
+  client->Close();
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
 
 TEST(Daemon, NotifiesReadyWatchdogAndStopping) {
   NotifySocket notify;

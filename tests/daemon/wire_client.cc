@@ -32,14 +32,13 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-// $SUDOKUD_BIN, else the daemon built beside this helper (so the binary runs by hand too).
 std::string DaemonBinary() {
   const char* path = std::getenv("SUDOKUD_BIN");
   if (path != nullptr && *path != '\0') return path;
   return SUDOKUD_BUILT_BIN;
 }
+
+namespace {
 
 int RemainingMs(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());

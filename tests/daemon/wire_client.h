@@ -65,6 +65,9 @@ class WireClient {
   std::string buffer_;  // bytes read, not yet parsed
 };
 
+// $SUDOKUD_BIN, else the daemon built beside these helpers (so the tests run by hand too).
+std::string DaemonBinary();
+
 // $SUDOKUD_BIN (else the sudokud of this build) run as a child process, its stderr captured. The constructor waits for the
 // "listening on HOST:PORT" line and reads the port from it (so tests listen on port 0).
 class DaemonProcess {
