@@ -86,4 +86,30 @@ double ParsePositive(const char* flag, const std::string& text, const char* what
   return value;
 }
 
+std::chrono::milliseconds ParseDuration(const char* flag, const std::string& text,
+                                        std::chrono::milliseconds max) {
+  double value = 0;
+  const char* const first = text.data();
+  const char* const last = first + text.size();
+  const auto [end, error] = std::from_chars(first, last, value);
+  const std::string_view unit(end, static_cast<size_t>(last - end));
+  double unit_ms = 0;
+  if (unit == "ms") {
+    unit_ms = 1;
+  } else if (unit == "s" || unit.empty()) {
+    unit_ms = 1000;
+  } else if (unit == "m") {
+    unit_ms = 60'000;
+  } else if (unit == "h") {
+    unit_ms = 3'600'000;
+  }
+  const double ms = value * unit_ms;
+  if (error != std::errc() || unit_ms == 0 || !std::isfinite(ms) || ms < 1 ||
+      ms > static_cast<double>(max.count())) {
+    throw ClientError(std::string(flag) + " expects a duration such as 30s, 2m or 500ms, from " +
+                      "1ms to " + std::to_string(max.count() / 1000) + "s, got " + Quoted(text));
+  }
+  return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
+}
+
 }  // namespace sudoku::client

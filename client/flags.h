@@ -5,6 +5,7 @@
 #ifndef SUDOKU_CLIENT_FLAGS_H_
 #define SUDOKU_CLIENT_FLAGS_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -26,6 +27,12 @@ uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max);
 // A decimal number above 0 and at most `max`, or ClientError: "--duration expects a number of
 // seconds above 0 (at most 86400), got 'x'", where `what` is "a number of seconds".
 double ParsePositive(const char* flag, const std::string& text, const char* what, double max);
+
+// A duration: a number with a unit, ms, s, m or h (s when there is none), from 1 ms to `max`,
+// or ClientError: "--timeout expects a duration such as 30s, 2m or 500ms, from 1ms to 86400s,
+// got '10x'".
+std::chrono::milliseconds ParseDuration(const char* flag, const std::string& text,
+                                        std::chrono::milliseconds max);
 
 // From inside a catch block: prints the exception in flight to `err` as the client reports a
 // failed run, "sudoku-client: WHAT" for a ClientError and "sudoku-client: internal error: WHAT"

@@ -39,6 +39,7 @@ namespace po = boost::program_options;
 constexpr size_t kMaxBatch = 100000;  // 8.3 MB requests, well inside the 16 MiB frame cap
 constexpr size_t kMaxInFlight = 1024;
 constexpr size_t kMaxConnections = 1024;
+constexpr std::chrono::milliseconds kMaxTimeout = std::chrono::hours(24);
 
 // Batches issued ahead of the output, per batch the connections can have in flight. Twice the
 // in-flight capacity lets fast connections keep working while one batch is late, and caps what
@@ -70,7 +71,8 @@ constexpr auto kMaxBackoff = std::chrono::seconds(1);
 // One connection slot: a connection, replaced when it breaks, and the batches it has in flight.
 struct Lane {
   Lane(const asio::any_io_executor& executor, size_t index)
-      : index(index), slot_freed(executor), stopped(executor), backoff(executor) {}
+      : index(index), slot_freed(executor), stopped(executor), backoff(executor),
+        deadline(executor) {}
 
   const size_t index;
   std::unique_ptr<Connection> connection;
@@ -78,12 +80,22 @@ struct Lane {
   AsyncSignal slot_freed;  // a response arrived, or the connection broke
   AsyncSignal stopped;     // the writer or the reader of `connection` returned
   asio::steady_timer backoff;
+  asio::steady_timer deadline;  // --timeout: when `connection` counts as broken
+  // The last answer, or the moment `pending` stopped being empty, whichever is later.
+  std::chrono::steady_clock::time_point last_progress;
+  uint64_t generation = 0;  // which `connection` a watch belongs to
   int running = 0;          // writer and reader coroutines on `connection`
   bool broken = false;      // `connection` failed: its writer and reader wind down
   bool writer_done = false;
   bool answered = false;    // `connection` answered at least one batch
   std::exception_ptr error;  // why `connection` broke (a ConnectionLost)
 };
+
+// "30s", "1500ms": a duration as --timeout takes it.
+std::string DurationText(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
 
 std::string What(std::exception_ptr error) {
   try {
@@ -142,6 +154,7 @@ class SolveSession {
       lane->slot_freed.Notify();
       lane->stopped.Notify();
       lane->backoff.cancel();
+      lane->deadline.cancel();
     }
     changed_.Notify();
   }
@@ -195,7 +208,9 @@ class SolveSession {
         lane.running = 2;
         asio::co_spawn(executor_, Write(lane), LaneGuard(lane));
         asio::co_spawn(executor_, Read(lane), LaneGuard(lane));
+        asio::co_spawn(executor_, Watch(lane, ++lane.generation), Guard());
         while (lane.running > 0) co_await lane.stopped.Wait();
+        lane.deadline.cancel();
         if (failed() || lane.error == nullptr) co_return;  // done, or the run stopped
       }
       // The connection broke: its batches go to whichever connection is free first.
@@ -236,6 +251,31 @@ class SolveSession {
     return text;
   }
 
+  // The progress deadline: a daemon that accepted batches and went silent (stopped, wedged,
+  // behind a dead route) breaks the connection after --timeout, as a reset would, so that the
+  // batches go elsewhere or the run ends with a message instead of waiting for ever.
+  asio::awaitable<void> Watch(Lane& lane, uint64_t generation) {
+    const std::string peer = lane.connection->PeerName();
+    boost::system::error_code ignored;
+    while (!failed() && lane.generation == generation && lane.running > 0 && !lane.broken) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!lane.pending.empty() && now - lane.last_progress >= options_.timeout) {
+        const std::string timeout = DurationText(options_.timeout);
+        lane.error = std::make_exception_ptr(ConnectionLost(
+            peer + " answered nothing for " + timeout + " with " +
+            std::to_string(lane.pending.size()) + " batches out (--timeout " + timeout + ")"));
+        lane.broken = true;
+        lane.connection->Close();
+        lane.slot_freed.Notify();
+        changed_.Notify();
+        co_return;
+      }
+      lane.deadline.expires_at(lane.pending.empty() ? now + options_.timeout
+                                                    : lane.last_progress + options_.timeout);
+      co_await lane.deadline.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    }
+  }
+
   asio::awaitable<void> Write(Lane& lane) {
     while (true) {
       while (!failed() && !lane.broken && lane.pending.size() >= options_.in_flight) {
@@ -244,6 +284,7 @@ class SolveSession {
       std::unique_ptr<Batch> batch = co_await NextBatch(lane);
       if (batch == nullptr) break;
       Batch& sent = *batch;
+      if (lane.pending.empty()) lane.last_progress = std::chrono::steady_clock::now();
       lane.pending.emplace(sent.sequence, std::move(batch));
       co_await lane.connection->Send(sent.frame);
     }
@@ -263,6 +304,7 @@ class SolveSession {
                              std::to_string(lane.pending.size()) +
                              " batches unanswered (see its log)");
       }
+      lane.last_progress = std::chrono::steady_clock::now();
       if (response.has_fault()) {
         const std::string fault = DescribeFault(peer, response.fault());
         if (IsRetryable(response.fault())) throw ConnectionLost(fault);
@@ -386,6 +428,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   std::string batch = std::to_string(options->batch_size);
   std::string in_flight = std::to_string(options->in_flight);
   std::string connections = std::to_string(options->connections);
+  std::string timeout = DurationText(options->timeout);
   std::string format = Name(options->format);
   std::string input_format = Name(options->input_format);
 
@@ -402,6 +445,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),
        "connections to the daemon (default 2)")
+      ("timeout", po::value(&timeout)->value_name("DURATION"),
+       "a connection with requests out that answers nothing for this long (e.g. 30s, 2m, "
+       "500ms; default 30s) counts as broken: its requests go to another connection")
       ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES, e.g. "
        "'intermediate pointing 57 0' (QQWing's level, the hardest technique, the logical steps, "
        "the solver's guesses)")
@@ -420,6 +466,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   options->connections = ParseCount("--connections", connections, kMaxConnections);
+  options->timeout = ParseDuration("--timeout", timeout, kMaxTimeout);
   if (!ParseOutputFormat(format, &options->format)) {
     throw ClientError("--format expects line, grid, json or csv, got " + Quoted(format));
   }

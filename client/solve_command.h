@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <chrono>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct SolveOptions {
   size_t batch_size = 2000;
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
+  // A connection with batches out that answers nothing for this long is taken as broken: its
+  // batches go to another connection (--timeout).
+  std::chrono::milliseconds timeout{30000};
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;

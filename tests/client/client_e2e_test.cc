@@ -143,6 +143,7 @@ class Daemon {
   ~Daemon() {
     if (pid_ > 0) {
       kill(pid_, SIGTERM);
+      kill(pid_, SIGCONT);  // a frozen daemon takes the SIGTERM once it runs again
       int status = 0;
       EXPECT_TRUE(WaitWithDeadline(pid_, &status, std::chrono::seconds(10)))
           << "sudokud did not stop on SIGTERM";
@@ -355,6 +356,25 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   first.Kill();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   ExpectCompleteDespiteResends(input, out, err, status);
+}
+
+// A daemon that accepted the connection and went silent (SIGSTOP: the kernel still completes
+// the handshake and takes the bytes): --timeout ends the wait with a message naming it.
+TEST(ClientEndToEndFaults, ADaemonThatStoppedAnsweringTimesOut) {
+  Daemon daemon;
+  ASSERT_FALSE(daemon.address().empty()) << daemon.log();
+  std::string puzzles;
+  for (int i = 0; i < 4; ++i) {
+    puzzles += "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n";
+  }
+  const std::string file = WriteTemp("frozen.txt", puzzles + puzzles + puzzles + puzzles + puzzles);
+  daemon.Freeze();
+  const Exit exit = RunClient({"--connect", daemon.address(), "--connections", "1", "--batch",
+                               "5", "--timeout", "300ms", file});
+  EXPECT_EQ(exit.err, "sudoku-client: sudokud at " + daemon.address() +
+                          " answered nothing for 300ms with 4 batches out (--timeout 300ms)\n");
+  EXPECT_EQ(exit.status, 2);
+  EXPECT_EQ(exit.out, "");
 }
 
 // One address, a load balancer behind it: when a daemon dies, the client reconnects to the same

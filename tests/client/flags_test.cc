@@ -1,5 +1,7 @@
 #include "client/flags.h"
 
+#include <chrono>
+
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -33,6 +35,22 @@ TEST(Flags, ParsePositiveTakesNumbersAboveZero) {
 
 // What the commands print when a run fails: the message of a ClientError as it is, anything else
 // as an internal error.
+TEST(Flags, ParseDurationTakesAUnit) {
+  using std::chrono::milliseconds;
+  const milliseconds max = std::chrono::hours(24);
+  EXPECT_EQ(ParseDuration("--timeout", "30s", max), milliseconds(30000));
+  EXPECT_EQ(ParseDuration("--timeout", "2m", max), milliseconds(120000));
+  EXPECT_EQ(ParseDuration("--timeout", "500ms", max), milliseconds(500));
+  EXPECT_EQ(ParseDuration("--timeout", "1.5s", max), milliseconds(1500));
+  EXPECT_EQ(ParseDuration("--timeout", "1h", max), milliseconds(3600000));
+  EXPECT_EQ(ParseDuration("--timeout", "10", max), milliseconds(10000));  // seconds
+  const std::string expected = "--timeout expects a duration such as 30s, 2m or 500ms, from 1ms to 86400s, got ";
+  for (const std::string bad : {"10x", "", "s", "0s", "-5s", "0.1ms", "25h", "1e400s", "5 s"}) {
+    EXPECT_EQ(UsageError([&bad, max] { ParseDuration("--timeout", bad, max); }),
+              expected + "'" + bad + "'");
+  }
+}
+
 TEST(Flags, ReportErrorSaysWhatFailed) {
   auto report = [](const std::function<void()>& fail) {
     std::ostringstream err;

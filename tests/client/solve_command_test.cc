@@ -78,13 +78,15 @@ TEST(SolveOptions, Defaults) {
 TEST(SolveOptions, EveryFlag) {
   const SolveOptions options =
       Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connect=[::1]:3", "--limit", "7", "--batch",
-             "50", "--in-flight", "9", "--connections", "3", "a.txt", "-", "b.txt"});
+             "50", "--in-flight", "9", "--connections", "3", "--timeout", "2m", "a.txt", "-",
+             "b.txt"});
   ASSERT_EQ(options.endpoints.size(), 3u);
   EXPECT_EQ(options.endpoints[2].ToString(), "[::1]:3");
   EXPECT_EQ(options.solution_limit, 7u);
   EXPECT_EQ(options.batch_size, 50u);
   EXPECT_EQ(options.in_flight, 9u);
   EXPECT_EQ(options.connections, 3u);
+  EXPECT_EQ(options.timeout, std::chrono::minutes(2));
   EXPECT_EQ(options.inputs, (std::vector<std::string>{"a.txt", "-", "b.txt"}));
 }
 
@@ -327,6 +329,36 @@ void ExpectResentThenSummary(const std::string& err, const std::string& counts) 
                       "broke\n" +
                       counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
       << err;
+}
+
+// A daemon that reads the batches and answers none (stopped, wedged), without hanging up.
+constexpr int kNeverAnswers = 1 << 30;
+
+TEST(SolveCommand, ResendsTheBatchesOfAConnectionThatFallsSilent) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  script.misbehaving_connections = 1;
+  FakeDaemon daemon(script);
+  SolveOptions options = Options(daemon, 5, 2, 2);
+  options.timeout = std::chrono::milliseconds(200);
+  const MixedInput input = MakeMixedInput(300, 4, false);
+  const RunResult run = RunWith(options, input.text);
+  EXPECT_EQ(CheckOutput(input, run.out), "");
+  ExpectResentThenSummary(run.err, SummaryCounts(input));
+}
+
+TEST(SolveCommand, GivesUpOnADaemonThatAnswersNothing) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  SolveOptions options = Options(daemon, 5, 2, 1);
+  options.timeout = std::chrono::milliseconds(100);
+  const RunResult run = RunWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " answered nothing for 100ms with 2 batches out (--timeout 100ms)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(daemon.connections(), 5u);  // four more attempts, then it gives up
 }
 
 TEST(SolveCommand, ResendsTheBatchesOfAConnectionThatHangsUp) {
