@@ -40,7 +40,7 @@ namespace sudoku::client {
 // candidate 800 is out of range (0-728)").
 logic::Step StepFromWire(const wire::ExplainStep& step, int number);
 
-// One step in words, without "step N: " (see above).
+// One step in words, without "step N: " (see above): logic::Describe() (solver/explain_text.h).
 std::string DescribeStep(const logic::Step& step);
 
 // The candidate grid: each cell three characters by three lines, candidate d at position d of a

@@ -1,0 +1,35 @@
+// The words of an explanation: one step of the logical solver (logic.h) as a sentence. Shared by
+// `sudoku-client explain` and the daemon's JSON API, so that a step reads the same in the
+// terminal and on the page.
+//
+//   naked single: r3c5 = 7 (its only candidate)
+//   hidden single: r5c2 = 3 (the only place for 3 in box 4)
+//   pointing: 5 in box 1 lies only in row 2 (r2c1, r2c3): removes 5 from r2c5, r2c9
+//   claiming: 6 in row 3 lies only in box 2 (r3c4, r3c6): removes 6 from r1c5
+//   naked pair: r4c1, r4c5 hold only 2 8 in row 4: removes 2 from r4c7; 8 from r4c9
+//   hidden pair: 1 9 go only in r1c3, r7c3 in column 3: removes 4 from r1c3; 6 from r7c3
+//   x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r2c3, r2c8, r5c3, r5c8): removes 4 from r7c3
+//   no technique applies: guess r4c4 = 6 (the solution's digit; the explanation goes on)
+// (triples read as pairs, a swordfish as an x-wing with three lines).
+//
+// Thread-safety: stateless functions.
+#ifndef SUDOKU_SOLVER_EXPLAIN_TEXT_H_
+#define SUDOKU_SOLVER_EXPLAIN_TEXT_H_
+
+#include <string>
+
+#include "solver/logic.h"
+
+namespace sudoku::logic {
+
+// "row 3", "column 5", "box 9".
+std::string UnitName(const Unit& unit);
+
+// One step in words (see above). The step must have the shape its technique gives it (logic.h,
+// Step): a step that came from elsewhere is checked first (client/explain_format.h,
+// StepFromWire).
+std::string Describe(const Step& step);
+
+}  // namespace sudoku::logic
+
+#endif  // SUDOKU_SOLVER_EXPLAIN_TEXT_H_
