@@ -28,11 +28,13 @@
 #include <systemd/sd-daemon.h>
 #include <tbb/info.h>
 
+#include "daemon/http_server.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
 #include "daemon/notify.h"
 #include "daemon/pool.h"
 #include "daemon/server.h"
+#include "daemon/web_api.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -94,7 +96,15 @@ struct Flags {
   ServerOptions server;
   int threads = 1;
   std::optional<tcp::endpoint> metrics;
+  std::optional<tcp::endpoint> http;
 };
+
+// --http takes HOST:PORT, or a port alone for this host only (127.0.0.1).
+tcp::endpoint ParseHttp(const std::string& text) {
+  const bool port_only =
+      !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  return ParseListen(port_only ? "127.0.0.1:" + text : text, "http");
+}
 
 // Parses argv; std::nullopt after printing --help.
 std::optional<Flags> ParseFlags(int argc, char** argv) {
@@ -107,6 +117,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "systemd passes a listening socket (socket activation)")
       ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
        "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics (default: off)")
+      ("http", po::value<std::string>()->value_name("[HOST:]PORT"),
+       "serve the web page (http://HOST:PORT/), its JSON API (/api/solve, /api/explain, "
+       "/api/generate) and the metrics (/metrics) over HTTP; a port alone listens on 127.0.0.1 "
+       "(default: off)")
       // Shown as "all", not this machine's count: the text also goes into the man page.
       ("threads",
        po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
@@ -150,6 +164,11 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   if (flags.count("metrics")) {
     out.metrics = ParseListen(flags["metrics"].as<std::string>(), "metrics");
   }
+  if (flags.count("http")) out.http = ParseHttp(flags["http"].as<std::string>());
+  if (out.metrics && out.http && *out.metrics == *out.http && out.http->port() != 0) {
+    throw UsageError{"--metrics and --http name the same address; --http serves /metrics too, "
+                     "so give --http alone"};
+  }
   server.max_frame_bytes = ParseInteger(flags, "max-frame-bytes", 1024, int64_t{1} << 30);
   server.max_batch = ParseInteger(flags, "max-batch", 1, int64_t{1} << 24);
   server.max_connections = ParseInteger(flags, "max-connections", 1, 1 << 20);
@@ -171,15 +190,17 @@ std::string EndpointText(const tcp::endpoint& endpoint) {
 
 // Descriptors the process needs besides its connections: listeners, metrics scrapers, stdio,
 // sd_notify, TBB and the like.
-constexpr rlim_t kSpareDescriptors = MetricsServer::kMaxConnections + 48;
+constexpr rlim_t kSpareDescriptors = MetricsRoutes::kMaxConnections + 48;
 
 // Raises the soft descriptor limit towards the hard one when --max-connections needs it (as
 // systemd's LimitNOFILE= or `ulimit -Hn` allow), and warns when even that is short: past the
 // limit, accepts fail and the daemon serves fewer connections than it was told to.
-void EnsureDescriptors(size_t max_connections) {
+// `http_connections`: what --http may hold open besides (0 without it).
+void EnsureDescriptors(size_t max_connections, size_t http_connections) {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
-  const rlim_t needed = static_cast<rlim_t>(max_connections) + kSpareDescriptors;
+  const rlim_t needed =
+      static_cast<rlim_t>(max_connections + http_connections) + kSpareDescriptors;
   if (limit.rlim_cur >= needed) return;
   limit.rlim_cur = std::min(needed, limit.rlim_max);
   ::setrlimit(RLIMIT_NOFILE, &limit);
@@ -240,7 +261,7 @@ int Run(const Flags& flags) {
   // sent as soon as the log says "listening" starts a drain rather than killing the process.
   // Handled from io.run() on.
   StopSignals signals;
-  EnsureDescriptors(flags.server.max_connections);
+  EnsureDescriptors(flags.server.max_connections, flags.http ? WebApi::kMaxConnections : 0);
   // Declared in this order so that they are destroyed in the reverse one: the server (and its
   // connections) first, then the pool, which waits for its work, then the io_context that the
   // work's completions are posted to.
@@ -248,13 +269,18 @@ int Run(const Flags& flags) {
   Pool pool(flags.threads);
   Server server(io, pool, flags.server);
   Notifier notifier(io, [&server] { return server.StatusText(); });
-  MetricsServer metrics(io, [&server] { return RenderPrometheus(server.Snapshot()); });
+  MetricsRoutes metrics_routes([&server] { return RenderPrometheus(server.Snapshot()); });
+  HttpServer metrics(io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
+                     &metrics_routes);
+  WebApi web_api(pool, &metrics_routes);
+  HttpServer http(io, "http", WebApi::Limits(), &web_api);
 
   bool stopped = false;
   server.OnStopped([&] {
     stopped = true;
     notifier.Stop();
     metrics.Stop();
+    http.Stop();
   });
 
   tcp::endpoint bound;
@@ -285,6 +311,16 @@ int Run(const Flags& flags) {
       return kExitFailure;
     }
   }
+  std::optional<tcp::endpoint> http_bound;
+  if (flags.http) {
+    try {
+      http_bound = http.Listen(*flags.http);
+    } catch (const boost::system::system_error& e) {
+      Log(LogLevel::kError, "cannot serve the page on " + EndpointText(*flags.http) + ": " +
+                                e.code().message());
+      return kExitFailure;
+    }
+  }
   const std::string_view note = KernelSelectionNote();
   if (!note.empty()) LogLine(std::string(note));
   LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
@@ -293,6 +329,11 @@ int Run(const Flags& flags) {
   if (metrics_bound) {
     LogLine("serving metrics on http://" + EndpointText(*metrics_bound) + "/metrics");
     metrics.Start();
+  }
+  if (http_bound) {
+    LogLine("serving the page on http://" + EndpointText(*http_bound) +
+            "/ (API at /api/, metrics at /metrics)");
+    http.Start();
   }
   server.Start();
   notifier.Ready();
@@ -303,6 +344,7 @@ int Run(const Flags& flags) {
     if (!stopping) {
       stopping = true;
       notifier.Stopping();
+      web_api.Stop();  // the page's API takes no new work; the page and metrics stay up
     }
     // A second signal cancels what the drain still waits for.
     server.Drain(signal == SIGINT ? "SIGINT" : "SIGTERM");

@@ -7,26 +7,12 @@
 #include <exception>
 #include <string_view>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/http/write.hpp>
-
-#include "daemon/log.h"
+#include <boost/beast/http/verb.hpp>
 
 namespace sudoku::daemon {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using asio::ip::tcp;
+namespace http = boost::beast::http;
 
 Histogram::Histogram(std::vector<double> upper_bounds)
     : upper_bounds_(std::move(upper_bounds)), buckets_(upper_bounds_.size() + 1, 0) {}
@@ -200,153 +186,26 @@ void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response) {
   response->set_uptime_seconds(snapshot.uptime_seconds);
 }
 
-// One scraper's connection: requests answered in turn while it keeps the connection alive.
-class MetricsServer::HttpConnection : public std::enable_shared_from_this<HttpConnection> {
- public:
-  HttpConnection(MetricsServer& server, tcp::socket socket)
-      : server_(server), stream_(std::move(socket)) {
-    server_.connections_.insert(this);
+HttpResponse MetricsRoutes::Metrics(const HttpRequest& request) const {
+  const bool head = request.method() == http::verb::head;
+  if (request.method() != http::verb::get && !head) {
+    HttpResponse response = MakeResponse(http::status::method_not_allowed,
+                                         "text/plain; charset=utf-8",
+                                         "method not allowed: use GET or HEAD\n");
+    response.set(http::field::allow, "GET, HEAD");
+    return response;
   }
-  ~HttpConnection() { server_.connections_.erase(this); }
+  return MakeResponse(http::status::ok, "text/plain; version=0.0.4; charset=utf-8", render_());
+}
 
-  void Close() {
-    boost::system::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.close();
-  }
-
-  asio::awaitable<void> Serve(std::shared_ptr<HttpConnection> self);
-
- private:
-  http::response<http::string_body> Answer(const http::request<http::empty_body>& request) const;
-
-  MetricsServer& server_;
-  beast::tcp_stream stream_;
-};
-
-http::response<http::string_body> MetricsServer::HttpConnection::Answer(
-    const http::request<http::empty_body>& request) const {
-  http::response<http::string_body> response;
-  response.version(request.version());
-  response.keep_alive(request.keep_alive());
-  response.set(http::field::server, "sudokud");
+asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request) {
   std::string_view target(request.target().data(), request.target().size());
   target = target.substr(0, target.find('?'));  // Prometheus may add query parameters
-  const bool head = request.method() == http::verb::head;
   if (target != "/metrics") {
-    response.result(http::status::not_found);
-    response.set(http::field::content_type, "text/plain; charset=utf-8");
-    response.body() = "not found: metrics are at /metrics\n";
-  } else if (request.method() != http::verb::get && !head) {
-    response.result(http::status::method_not_allowed);
-    response.set(http::field::allow, "GET, HEAD");
-    response.set(http::field::content_type, "text/plain; charset=utf-8");
-    response.body() = "method not allowed: use GET or HEAD\n";
-  } else {
-    response.result(http::status::ok);
-    response.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
-    response.body() = server_.render_();
+    co_return MakeResponse(http::status::not_found, "text/plain; charset=utf-8",
+                           "not found: metrics are at /metrics\n");
   }
-  response.prepare_payload();
-  if (head) response.body().clear();  // Content-Length stays that of the GET
-  return response;
-}
-
-asio::awaitable<void> MetricsServer::HttpConnection::Serve(
-    [[maybe_unused]] std::shared_ptr<HttpConnection> self) {
-  beast::flat_buffer buffer;
-  boost::system::error_code error;
-  for (;;) {
-    // A scrape request has no body; anything bigger than this is not one.
-    http::request_parser<http::empty_body> parser;
-    parser.header_limit(8192);
-    parser.body_limit(0);
-    stream_.expires_after(kTimeout);
-    co_await http::async_read(stream_, buffer, parser,
-                              asio::redirect_error(asio::use_awaitable, error));
-    if (error == http::error::end_of_stream || server_.stopped_) break;
-    if (error) {
-      if (error == beast::error::timeout || error == asio::error::operation_aborted ||
-          error == asio::error::connection_reset || error == asio::error::eof) {
-        break;
-      }
-      // A request that does not parse: say so, then close.
-      http::response<http::string_body> response{http::status::bad_request, 11};
-      response.set(http::field::server, "sudokud");
-      response.set(http::field::content_type, "text/plain; charset=utf-8");
-      response.body() = "bad request: " + error.message() + "\n";
-      response.keep_alive(false);
-      response.prepare_payload();
-      co_await http::async_write(stream_, response,
-                                 asio::redirect_error(asio::use_awaitable, error));
-      break;
-    }
-    http::response<http::string_body> response = Answer(parser.get());
-    const bool keep_alive = response.keep_alive();
-    co_await http::async_write(stream_, response,
-                               asio::redirect_error(asio::use_awaitable, error));
-    if (error || !keep_alive) break;
-  }
-  Close();
-}
-
-MetricsServer::MetricsServer(asio::io_context& io, std::function<std::string()> render)
-    : io_(io), render_(std::move(render)), acceptor_(io) {}
-
-MetricsServer::~MetricsServer() { Stop(); }
-
-tcp::endpoint MetricsServer::Listen(const tcp::endpoint& endpoint) {
-  acceptor_.open(endpoint.protocol());
-  acceptor_.set_option(tcp::acceptor::reuse_address(true));
-  acceptor_.bind(endpoint);
-  acceptor_.listen();
-  return acceptor_.local_endpoint();
-}
-
-void MetricsServer::Start() {
-  asio::co_spawn(io_, Accept(), [](std::exception_ptr error) {
-    if (!error) return;
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      LogLine(std::string("metrics accept loop: ") + e.what());
-    }
-  });
-}
-
-void MetricsServer::Stop() {
-  if (stopped_) return;
-  stopped_ = true;
-  boost::system::error_code ignored;
-  acceptor_.close(ignored);
-  // Close() never destroys a connection on the spot (its coroutine holds it).
-  for (HttpConnection* connection : connections_) connection->Close();
-}
-
-asio::awaitable<void> MetricsServer::Accept() {
-  boost::system::error_code error;
-  asio::steady_timer backoff(io_);
-  for (;;) {
-    tcp::socket socket(io_);
-    co_await acceptor_.async_accept(socket, asio::redirect_error(asio::use_awaitable, error));
-    if (stopped_ || !acceptor_.is_open()) co_return;
-    if (error) {
-      LogLine("metrics: cannot accept a connection: " + error.message());
-      backoff.expires_after(std::chrono::milliseconds(100));
-      co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, error));
-      continue;
-    }
-    if (connections_.size() >= kMaxConnections) continue;  // the socket closes as it goes
-    auto connection = std::make_shared<HttpConnection>(*this, std::move(socket));
-    asio::co_spawn(io_, connection->Serve(connection), [](std::exception_ptr error) {
-      if (!error) return;
-      try {
-        std::rethrow_exception(error);
-      } catch (const std::exception& e) {
-        LogLine(std::string("metrics: ") + e.what());
-      }
-    });
-  }
+  co_return Metrics(request);
 }
 
 }  // namespace sudoku::daemon

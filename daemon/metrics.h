@@ -1,8 +1,8 @@
 // What sudokud counts, and the two ways it tells: Prometheus text format over HTTP
-// (--metrics HOST:PORT, served by MetricsServer with Boost.Beast) and the protocol's Stats
-// request. Both render the same MetricsSnapshot, so they always agree.
+// (--metrics HOST:PORT, or /metrics beside the page on --http: MetricsRoutes on an HttpServer)
+// and the protocol's Stats request. Both render the same MetricsSnapshot, so they always agree.
 //
-// Thread-safety: ServerStats, Histogram and MetricsServer live on the daemon's io_context and are
+// Thread-safety: ServerStats, Histogram and MetricsRoutes live on the daemon's io_context and are
 // used from its thread only; nothing here takes a lock. RenderPrometheus() and FillStats() are
 // pure functions of their arguments.
 #ifndef SUDOKU_DAEMON_METRICS_H_
@@ -17,14 +17,12 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 
 #include "daemon/batch.h"
+#include "daemon/http_server.h"
 #include "proto/sudoku.pb.h"
 
 namespace sudoku::daemon {
@@ -91,37 +89,22 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot);
 // The same figures as a StatsResponse.
 void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response);
 
-// A small HTTP/1.1 server for Prometheus: GET or HEAD /metrics answers 200 with `render()`;
-// another path is 404, another method on /metrics is 405 (with Allow), a request that does not
-// parse is 400. At most kMaxConnections scrapers at once; more are closed unanswered. Each
-// connection is closed after kTimeout without a whole request.
-class MetricsServer {
+// Prometheus's paths on an HttpServer: GET or HEAD /metrics answers 200 with `render()`; another
+// path is 404, another method on /metrics is 405 (with Allow). What --metrics serves alone, and
+// what --http serves for /metrics (web_api.h).
+class MetricsRoutes : public HttpHandler {
  public:
+  // Scrapers served at once on a --metrics listener (HttpLimits::max_connections).
   static constexpr size_t kMaxConnections = 16;
-  static constexpr std::chrono::seconds kTimeout{30};
 
-  MetricsServer(boost::asio::io_context& io, std::function<std::string()> render);
-  ~MetricsServer();
+  explicit MetricsRoutes(std::function<std::string()> render) : render_(std::move(render)) {}
 
-  MetricsServer(const MetricsServer&) = delete;
-  MetricsServer& operator=(const MetricsServer&) = delete;
-
-  // Binds and listens; returns the bound address. Throws boost::system::system_error.
-  boost::asio::ip::tcp::endpoint Listen(const boost::asio::ip::tcp::endpoint& endpoint);
-  void Start();
-  // Closes the listener and every connection, so that the io_context can run out of work.
-  void Stop();
+  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) override;
+  // The answer for the path /metrics, whatever the method.
+  HttpResponse Metrics(const HttpRequest& request) const;
 
  private:
-  class HttpConnection;
-
-  boost::asio::awaitable<void> Accept();
-
-  boost::asio::io_context& io_;
   std::function<std::string()> render_;
-  boost::asio::ip::tcp::acceptor acceptor_;
-  std::unordered_set<HttpConnection*> connections_;
-  bool stopped_ = false;
 };
 
 }  // namespace sudoku::daemon

@@ -1,0 +1,102 @@
+// The daemon's HTTP side: a small HTTP/1.1 server (Boost.Beast) that reads requests, hands each
+// to a handler and writes the handler's answer. It serves --metrics (metrics.h, MetricsRoutes)
+// and --http (web_api.h: the page, its JSON API and the metrics). As in Asio's HTTP server
+// example, the roles stay apart: HttpServer admits and closes connections, each connection reads
+// and writes its socket under the limits below, and the handler knows the paths and makes the
+// answers without seeing a socket.
+//
+// Thread-safety: an HttpServer, its connections and its handler live on one io_context run by one
+// thread; every member function must be called from that thread.
+#ifndef SUDOKU_DAEMON_HTTP_SERVER_H_
+#define SUDOKU_DAEMON_HTTP_SERVER_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+namespace sudoku::daemon {
+
+using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+// What a server answers, path by path.
+class HttpHandler {
+ public:
+  virtual ~HttpHandler() = default;
+
+  // The answer to a request read whole. The server sets the version and keep-alive, and drops
+  // the body of an answer to HEAD; the handler sets everything else (status, headers, body, and
+  // Content-Length with prepare_payload(), answering HEAD as it would GET). It may suspend (for
+  // work on the solver pool); the connection waits for it.
+  virtual boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) = 0;
+
+  // The answer to a request that could not be read whole: `status` is 400 (it does not parse as
+  // HTTP) or 413 (its body is over the limit), `target` its target when the request line was
+  // read (else empty), `why` what went wrong ("bad target", "the body is 70000 bytes, more than the limit
+  // of 65536"). The connection closes after it. By default: "bad request: WHY" or "payload too
+  // large: WHY" as text.
+  virtual HttpResponse Refuse(boost::beast::http::status status, std::string_view target,
+                              const std::string& why);
+};
+
+// A response of `status` with `body` as `content_type`, Content-Length set.
+HttpResponse MakeResponse(boost::beast::http::status status, std::string_view content_type,
+                          std::string body);
+
+struct HttpLimits {
+  // Connections served at once; one more is closed unanswered.
+  size_t max_connections = 16;
+  // A connection waits at most this long for the whole of a request (and for its answer to be
+  // written); past it, it is closed.
+  std::chrono::seconds timeout{30};
+  size_t max_header_bytes = 8192;
+  // Larger request bodies are refused with 413 before they are read.
+  size_t max_body_bytes = 0;
+};
+
+class HttpServer {
+ public:
+  // `name` opens the log lines ("metrics", "http"); `handler` must outlive the server.
+  HttpServer(boost::asio::io_context& io, std::string name, const HttpLimits& limits,
+             HttpHandler* handler);
+  ~HttpServer();
+
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens; returns the bound address. Throws boost::system::system_error.
+  boost::asio::ip::tcp::endpoint Listen(const boost::asio::ip::tcp::endpoint& endpoint);
+  void Start();
+  // Closes the listener and every connection, so that the io_context can run out of work. A
+  // request whose handler is still working is not answered.
+  void Stop();
+
+  size_t connections() const { return connections_.size(); }
+
+ private:
+  class Connection;
+
+  boost::asio::awaitable<void> Accept();
+
+  boost::asio::io_context& io_;
+  const std::string name_;
+  const HttpLimits limits_;
+  HttpHandler* const handler_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::unordered_set<Connection*> connections_;
+  bool stopped_ = false;
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_HTTP_SERVER_H_

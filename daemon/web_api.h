@@ -1,0 +1,108 @@
+// What --http serves: the page (daemon/web/, compiled into the binary), its JSON API, and the
+// metrics. The API takes one puzzle per request, as people paste it, and answers with the same
+// code, verdicts and messages as the protocol and sudoku-client:
+//
+//   GET  /                 the page (and /style.css, /app.js)
+//   GET  /metrics          Prometheus text, as --metrics serves it
+//   POST /api/solve        {"puzzle": TEXT, "unique": bool, "limit": N, "rate": bool}
+//                          -> {"puzzle", "verdict", "solution", "solutions", "guesses",
+//                              "rating": {"level", "hardest", "steps", "guesses", "logic_guesses"}}
+//   POST /api/explain      {"puzzle": TEXT}
+//                          -> the object of `sudoku-client explain --json --candidates`:
+//                             {"puzzle", "verdict", "steps": [{"step", "technique", "text",
+//                              "placements", "eliminations", "units", "cells", "digits",
+//                              "candidates"}], "solution", "rating"}
+//   POST /api/generate     {"count": N, "level": LEVEL, "clues": K, "symmetric": bool,
+//                           "minimal": bool, "seed": S}
+//                          -> {"seed", "puzzles": [{"puzzle", "clues"}], "failures":
+//                              [{"index", "message"}]}
+//
+// TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
+// pencilmarks (solve only: explanations start from givens), a CSV line. Errors are JSON,
+// {"error": MESSAGE}:
+//   400  a puzzle that is not valid, with the CLI's words: {"error": "invalid: line 1, column
+//        12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)", "where": "line 1,
+//        column 12", "reason": "bad character ..."}; a body that is not JSON, a field that is
+//        unknown or of the wrong kind ("'count' expects a whole number from 1 to 16, got 0")
+//   404  a path the API does not have; 405 another method than POST (Allow says which)
+//   413  a body over kMaxBodyBytes; 415 a body not sent as application/json (so that another
+//        web site cannot make a visitor's browser post here without asking first)
+//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), or the daemon
+//        is stopping
+// Every request's work (parsing aside) runs on the solver Pool, as the protocol's does.
+//
+// Thread-safety: a WebApi lives on the daemon's io_context and is used from its thread only;
+// the work it hands to the Pool touches nothing but its own request and the cancel flag.
+#ifndef SUDOKU_DAEMON_WEB_API_H_
+#define SUDOKU_DAEMON_WEB_API_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/asio/awaitable.hpp>
+
+#include "daemon/http_server.h"
+#include "daemon/metrics.h"
+#include "daemon/pool.h"
+
+namespace sudoku::daemon {
+
+struct WebApiOptions {
+  // API requests working at once, over all connections; one more gets 503. A request holds its
+  // connection until answered, so this also bounds the solver time the page's users can take.
+  size_t max_in_flight = 8;
+  // Puzzles one /api/generate request may ask for (sudoku-client generate is for more).
+  uint32_t max_generate = 16;
+  // The largest "limit" /api/solve takes (solutions counted for one puzzle).
+  uint32_t max_solution_limit = 1000;
+};
+
+class WebApi : public HttpHandler {
+ public:
+  static constexpr size_t kMaxBodyBytes = 64 * 1024;
+  // Connections an --http listener serves at once (HttpLimits::max_connections).
+  static constexpr size_t kMaxConnections = 64;
+
+  // `metrics` serves /metrics; `pool` runs the work. Both must outlive the WebApi.
+  WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options = {});
+  ~WebApi() override;
+
+  // The limits an HttpServer for this handler takes.
+  static HttpLimits Limits();
+
+  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) override;
+  HttpResponse Refuse(boost::beast::http::status status, std::string_view target,
+                      const std::string& why) override;
+
+  // From now on API requests get 503 ("sudokud is stopping"), and the work in hand stops at
+  // its next chance (a generation between puzzles; a solve or explanation runs to its end).
+  void Stop();
+
+  // API requests working now.
+  size_t in_flight() const { return in_flight_; }
+
+ private:
+  // The refusal of an API request before any work: an unknown path, a method or type it does
+  // not take, a stopping daemon, or max_in_flight reached; nullopt when it may go on.
+  std::optional<HttpResponse> Admit(std::string_view path, const HttpRequest& request) const;
+
+  Pool& pool_;
+  MetricsRoutes* const metrics_;
+  const WebApiOptions options_;
+  size_t in_flight_ = 0;
+  bool stopped_ = false;
+  // Read by the work on the Pool; shared so that work finishing after the WebApi is gone (it
+  // never does in the daemon, where the Pool outlives it) still reads valid memory.
+  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+};
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_WEB_API_H_

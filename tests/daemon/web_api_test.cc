@@ -1,0 +1,672 @@
+// The page and its JSON API (daemon/web_api.h): each endpoint's answers and every refusal with
+// its exact message, on a WebApi served by an HttpServer on loopback in this process; then a
+// real sudokud started with --http, whose refusals of bad puzzles must read as sudoku-client's.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <nlohmann/json.hpp>
+
+#include "daemon/http_server.h"
+#include "daemon/metrics.h"
+#include "daemon/pool.h"
+#include "daemon/web_api.h"
+#include "solver/explain_text.h"
+#include "solver/logic.h"
+#include "solver/solver.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::daemon {
+namespace {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using asio::ip::tcp;
+using Json = nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// Wikipedia's example puzzle and its solution.
+constexpr char kPuzzle[] =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+constexpr char kSolution[] =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+// The same puzzle as people paste it.
+constexpr char kPastedGrid[] =
+    "+-------+-------+-------+\n"
+    "| 5 3 . | . 7 . | . . . |\n"
+    "| 6 . . | 1 9 5 | . . . |\n"
+    "| . 9 8 | . . . | . 6 . |\n"
+    "+-------+-------+-------+\n"
+    "| 8 . . | . 6 . | . . 3 |\n"
+    "| 4 . . | 8 . 3 | . . 1 |\n"
+    "| 7 . . | . 2 . | . . 6 |\n"
+    "+-------+-------+-------+\n"
+    "| . 6 . | . . . | 2 8 . |\n"
+    "| . . . | 4 1 9 | . . 5 |\n"
+    "| . . . | . 8 . | . 7 9 |\n"
+    "+-------+-------+-------+\n";
+constexpr char kUnsolvable[] =
+    "12345678.........9...............................................................";
+const std::string kEmpty(81, '.');
+
+// The pencilmark form of kPuzzle: a given's one digit, an open cell's nine.
+std::string Pencilmarks(const std::string& puzzle) {
+  std::string text;
+  for (char c : puzzle) {
+    for (char d = '1'; d <= '9'; ++d) text += c == '.' || c == d ? d : '.';
+  }
+  return text;
+}
+
+struct Reply {
+  unsigned status = 0;
+  std::string body;
+  std::string content_type;
+  std::string allow;
+  std::string retry_after;
+  std::string content_length;
+  std::string csp;
+  Json json() const { return Json::parse(body); }
+};
+
+// One request on a fresh connection.
+Reply Send(uint16_t port, http::verb method, const std::string& target, const std::string& body,
+           const std::string& content_type = "application/json") {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
+  http::request<http::string_body> request{method, target, 11};
+  request.set(http::field::host, "localhost");
+  if (!content_type.empty()) request.set(http::field::content_type, content_type);
+  request.body() = body;
+  request.prepare_payload();
+  request.keep_alive(false);
+  http::write(socket, request);
+  boost::beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(16 << 20);
+  parser.skip(method == http::verb::head);
+  http::read(socket, buffer, parser);
+  const auto& response = parser.get();
+  Reply reply;
+  reply.status = response.result_int();
+  reply.body = response.body();
+  reply.content_type = std::string(response[http::field::content_type]);
+  reply.allow = std::string(response[http::field::allow]);
+  reply.retry_after = std::string(response[http::field::retry_after]);
+  reply.content_length = std::string(response[http::field::content_length]);
+  reply.csp = std::string(response["Content-Security-Policy"]);
+  return reply;
+}
+
+Reply Post(uint16_t port, const std::string& target, const Json& body) {
+  return Send(port, http::verb::post, target, body.dump());
+}
+
+// A WebApi on an HttpServer on 127.0.0.1, its io_context on a thread of its own.
+class WebServer {
+ public:
+  explicit WebServer(const WebApiOptions& options = {})
+      : pool_(1),
+        metrics_([] { return std::string("sudokud_up 1\n"); }),
+        api_(pool_, &metrics_, options),
+        server_(io_, "http", WebApi::Limits(), &api_) {
+    port_ = server_.Listen(tcp::endpoint(asio::ip::address_v4::loopback(), 0)).port();
+    server_.Start();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~WebServer() {
+    asio::post(io_, [this] { server_.Stop(); });
+    thread_.join();
+  }
+
+  uint16_t port() const { return port_; }
+  Pool& pool() { return pool_; }
+  asio::io_context& io() { return io_; }
+
+  // Runs `f` on the server's thread and returns its value.
+  template <typename F>
+  auto OnServer(F f) {
+    std::packaged_task<decltype(f())()> task(std::move(f));
+    auto result = task.get_future();
+    asio::post(io_, [&task] { task(); });
+    return result.get();
+  }
+  size_t InFlight() {
+    return OnServer([this] { return api_.in_flight(); });
+  }
+  void StopApi() {
+    OnServer([this] {
+      api_.Stop();
+      return 0;
+    });
+  }
+
+ private:
+  asio::io_context io_;
+  Pool pool_;
+  MetricsRoutes metrics_;
+  WebApi api_;
+  HttpServer server_;
+  uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+Grid GridOf(const std::string& puzzle) {
+  Grid grid{};
+  EXPECT_FALSE(ParsePuzzle(puzzle, &grid));
+  return grid;
+}
+
+// ---- The page ----
+
+TEST(WebPage, ServesTheEmbeddedFiles) {
+  WebServer server;
+  const Reply page = Send(server.port(), http::verb::get, "/", "", "");
+  EXPECT_EQ(page.status, 200u);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  EXPECT_THAT(page.body, HasSubstr("<title>sudokud"));
+  EXPECT_THAT(page.body, HasSubstr("<script src=\"app.js\" defer></script>"));
+  EXPECT_THAT(page.csp, StartsWith("default-src 'self'"));
+  const Reply script = Send(server.port(), http::verb::get, "/app.js", "", "");
+  EXPECT_EQ(script.status, 200u);
+  EXPECT_EQ(script.content_type, "text/javascript; charset=utf-8");
+  EXPECT_THAT(script.body, HasSubstr("/api/explain"));
+  const Reply style = Send(server.port(), http::verb::get, "/style.css?v=2", "", "");
+  EXPECT_EQ(style.status, 200u);
+  EXPECT_EQ(style.content_type, "text/css; charset=utf-8");
+  // The files are byte for byte those of daemon/web/.
+  std::ifstream file(std::string(SUDOKU_WEB_DIR) + "/app.js", std::ios::binary);
+  EXPECT_EQ(script.body, std::string(std::istreambuf_iterator<char>(file), {}));
+}
+
+TEST(WebPage, HeadAnswersWithTheLengthOfGet) {
+  WebServer server;
+  const Reply get = Send(server.port(), http::verb::get, "/", "", "");
+  const Reply head = Send(server.port(), http::verb::head, "/", "", "");
+  EXPECT_EQ(head.status, 200u);
+  EXPECT_EQ(head.body, "");
+  EXPECT_EQ(head.content_length, std::to_string(get.body.size()));
+}
+
+TEST(WebPage, OtherPathsAreNotFoundAndOtherMethodsNotAllowed) {
+  WebServer server;
+  for (const char* target : {"/index", "/app.jsx", "/web/app.js", "/favicon.ico"}) {
+    const Reply reply = Send(server.port(), http::verb::get, target, "", "");
+    EXPECT_EQ(reply.status, 404u) << target;
+    EXPECT_EQ(reply.body, "not found: " + std::string(target) + " (the page is at /)\n");
+  }
+  const Reply post = Send(server.port(), http::verb::post, "/", "x", "text/plain");
+  EXPECT_EQ(post.status, 405u);
+  EXPECT_EQ(post.allow, "GET, HEAD");
+  EXPECT_EQ(post.body, "method not allowed: use GET or HEAD\n");
+}
+
+TEST(WebPage, ServesTheMetricsBeside) {
+  WebServer server;
+  const Reply metrics = Send(server.port(), http::verb::get, "/metrics", "", "");
+  EXPECT_EQ(metrics.status, 200u);
+  EXPECT_EQ(metrics.content_type, "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(metrics.body, "sudokud_up 1\n");
+  const Reply post = Send(server.port(), http::verb::post, "/metrics", "", "");
+  EXPECT_EQ(post.status, 405u);
+  EXPECT_EQ(post.allow, "GET, HEAD");
+}
+
+// ---- /api/solve ----
+
+TEST(WebSolve, SolvesAndRates) {
+  WebServer server;
+  const Reply reply =
+      Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}, {"unique", true}, {"rate", true}});
+  ASSERT_EQ(reply.status, 200u) << reply.body;
+  EXPECT_EQ(reply.content_type, "application/json");
+  const logic::Rating rating = logic::Rate(GridOf(kPuzzle));
+  const Json expected = {{"puzzle", kPuzzle},
+                         {"verdict", "solved"},
+                         {"solution", kSolution},
+                         {"solutions", 1},
+                         {"guesses", 0},
+                         {"rating",
+                          {{"level", logic::Name(rating.level)},
+                           {"hardest", logic::Name(rating.hardest)},
+                           {"steps", rating.steps},
+                           {"guesses", 0},
+                           {"logic_guesses", 0}}}};
+  EXPECT_EQ(reply.json(), expected);
+}
+
+TEST(WebSolve, ReadsAPastedGridAndPencilmarks) {
+  WebServer server;
+  const Json grid = Post(server.port(), "/api/solve", {{"puzzle", kPastedGrid}}).json();
+  EXPECT_EQ(grid["puzzle"], kPuzzle);
+  EXPECT_EQ(grid["solution"], kSolution);
+  EXPECT_FALSE(grid.contains("rating"));
+  // Pencilmark puzzles are solved, not rated (the logical solver starts from givens).
+  const std::string pencilmarks = Pencilmarks(kPuzzle);
+  const Reply reply = Post(server.port(), "/api/solve",
+                           {{"puzzle", pencilmarks}, {"unique", true}, {"rate", true}});
+  ASSERT_EQ(reply.status, 200u) << reply.body;
+  EXPECT_EQ(reply.json(), Json({{"puzzle", pencilmarks},
+                                {"verdict", "solved"},
+                                {"solution", kSolution},
+                                {"solutions", 1},
+                                {"guesses", 0}}));
+}
+
+TEST(WebSolve, SaysWhenThereAreSeveralSolutionsOrNone) {
+  WebServer server;
+  const Json multiple =
+      Post(server.port(), "/api/solve", {{"puzzle", kEmpty}, {"unique", true}}).json();
+  EXPECT_EQ(multiple["verdict"], "multiple");
+  EXPECT_EQ(multiple["solutions"], 2);
+  const Json counted =
+      Post(server.port(), "/api/solve", {{"puzzle", kEmpty}, {"limit", 5}}).json();
+  EXPECT_EQ(counted["verdict"], "multiple");
+  EXPECT_EQ(counted["solutions"], 5);
+  const Reply none = Post(server.port(), "/api/solve", {{"puzzle", kUnsolvable}, {"rate", true}});
+  EXPECT_EQ(none.status, 200u);
+  EXPECT_EQ(none.json(), Json({{"puzzle", kUnsolvable},
+                               {"verdict", "unsolvable"},
+                               {"solutions", 0},
+                               {"guesses", 0}}));
+}
+
+// A puzzle the API refuses, and the message it must give (as sudoku-client prints it for the
+// same text on its standard input).
+struct BadPuzzle {
+  std::string text;
+  std::string where;
+  std::string reason;
+};
+
+std::vector<BadPuzzle> BadPuzzles() {
+  std::string bad_character = kPuzzle;
+  bad_character[11] = 'x';
+  std::string repeated = kPuzzle;
+  repeated[3] = '5';
+  std::string grid_row = kPastedGrid;
+  grid_row.replace(grid_row.find("| 6 . ."), 7, "| 6 . ");
+  return {
+      {bad_character, "line 1, column 12",
+       "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
+      {repeated, "line 1, column 4", "digit 5 repeated in row 1 (r1c1 and r1c4)"},
+      {std::string(kPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80"},
+      {grid_row, "line 3", "expected 9 cells in a grid row, found 8"},
+      {"\n\n" + std::string(kPuzzle).replace(40, 1, "4"), "line 3, column 41",
+       "digit 4 repeated in row 5 (r5c1 and r5c5)"},
+  };
+}
+
+TEST(WebSolve, RefusesBadPuzzlesWithTheClientsWords) {
+  WebServer server;
+  for (const BadPuzzle& bad : BadPuzzles()) {
+    for (const char* endpoint : {"/api/solve", "/api/explain"}) {
+      const Reply reply = Post(server.port(), endpoint, {{"puzzle", bad.text}});
+      EXPECT_EQ(reply.status, 400u) << endpoint << " " << bad.text;
+      EXPECT_EQ(reply.json(), Json({{"error", "invalid: " + bad.where + ": " + bad.reason},
+                                    {"where", bad.where},
+                                    {"reason", bad.reason}}))
+          << endpoint;
+    }
+  }
+}
+
+TEST(WebSolve, RefusesBadFieldsNamingThem) {
+  WebServer server;
+  const uint16_t port = server.port();
+  const std::vector<std::pair<Json, std::string>> cases = {
+      {{{"puzzle", kPuzzle}, {"uniq", true}},
+       "unknown field 'uniq' (expected puzzle, unique, limit, rate)"},
+      {{{"puzzle", kPuzzle}, {"unique", true}, {"limit", 3}},
+       "'unique' and 'limit' cannot be used together ('unique' is 'limit': 2)"},
+      {{{"puzzle", kPuzzle}, {"limit", 0}}, "'limit' expects a whole number from 1 to 1000, got 0"},
+      {{{"puzzle", kPuzzle}, {"limit", 1001}},
+       "'limit' expects a whole number from 1 to 1000, got 1001"},
+      {{{"puzzle", kPuzzle}, {"limit", 2.5}},
+       "'limit' expects a whole number from 1 to 1000, got 2.5"},
+      {{{"puzzle", kPuzzle}, {"unique", "yes"}}, "'unique' expects true or false, got \"yes\""},
+      {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
+      {{{"rate", true}},
+       "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)"},
+      {{{"puzzle", "\n# a comment\n\n"}},
+       "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)"},
+      {{{"puzzle", std::string(kPuzzle) + "\n\n" + kSolution}},
+       "'puzzle' holds more than one puzzle (the second starts at line 3); give one at a time"},
+      {Json::array({1, 2}), "the body must be a JSON object, got [1,2]"},
+      {{{"puzzle", std::string(100, '.')}, {"limit", std::string(100, 'x')}},
+       "'limit' expects a whole number from 1 to 1000, got \"" + std::string(36, 'x') + "..."},
+  };
+  for (const auto& [body, message] : cases) {
+    const Reply reply = Post(port, "/api/solve", body);
+    EXPECT_EQ(reply.status, 400u) << body;
+    EXPECT_EQ(reply.json(), Json({{"error", message}})) << body;
+  }
+  const Reply not_json = Send(port, http::verb::post, "/api/solve", "{\"puzzle\": ");
+  EXPECT_EQ(not_json.status, 400u);
+  EXPECT_EQ(not_json.json()["error"],
+            "the body is not JSON: parse error at line 1, column 12: syntax error while parsing "
+            "value - unexpected end of input; expected '[', '{', or a literal");
+}
+
+// ---- /api/explain ----
+
+TEST(WebExplain, GivesTheStepsWithTheirCandidates) {
+  WebServer server;
+  const Reply reply = Post(server.port(), "/api/explain", {{"puzzle", kPastedGrid}});
+  ASSERT_EQ(reply.status, 200u) << reply.body;
+  const Json answer = reply.json();
+  const Grid start = GridOf(kPuzzle);
+  const logic::Explanation explanation = logic::Explain(start);
+  EXPECT_EQ(answer["puzzle"], kPuzzle);
+  EXPECT_EQ(answer["verdict"], "solved");
+  EXPECT_EQ(answer["solution"], kSolution);
+  ASSERT_EQ(answer["steps"].size(), explanation.steps.size());
+  // Each step as sudoku-client explain --json writes it, with the candidates before it.
+  Grid grid = start;
+  logic::Candidates candidates = logic::InitialCandidates(grid);
+  for (size_t i = 0; i < explanation.steps.size(); ++i) {
+    const logic::Step& step = explanation.steps[i];
+    const Json& got = answer["steps"][i];
+    EXPECT_EQ(got["step"], i + 1);
+    EXPECT_EQ(got["technique"], logic::Name(step.technique));
+    EXPECT_EQ(got["text"], logic::Describe(step));
+    ASSERT_EQ(got["placements"].size(), step.placements.size());
+    for (size_t p = 0; p < step.placements.size(); ++p) {
+      EXPECT_EQ(got["placements"][p],
+                Json({{"cell", logic::CellName(step.placements[p].cell)},
+                      {"digit", step.placements[p].digit}}));
+    }
+    EXPECT_EQ(got["eliminations"].size(), step.eliminations.size());
+    ASSERT_EQ(got["candidates"].size(), 81u);
+    for (int cell = 0; cell < kCells; ++cell) {
+      std::string digits;
+      for (int d = 1; d <= 9; ++d) {
+        if ((candidates[cell] >> (d - 1)) & 1) digits += static_cast<char>('0' + d);
+      }
+      EXPECT_EQ(got["candidates"][cell], digits) << "step " << i + 1 << " cell " << cell;
+    }
+    logic::Apply(step, &grid, &candidates);
+  }
+  const logic::Rating rating = logic::Rate(start);
+  EXPECT_EQ(answer["rating"], Json({{"level", logic::Name(rating.level)},
+                                    {"hardest", logic::Name(rating.hardest)},
+                                    {"steps", rating.steps},
+                                    {"guesses", rating.guesses},
+                                    {"logic_guesses", 0}}));
+  EXPECT_EQ(answer["steps"][0]["units"].is_array(), true);
+}
+
+TEST(WebExplain, NamesAGuessAsAGuess) {
+  WebServer server;
+  // An empty grid needs guesses at once: no technique applies to it.
+  const Json answer = Post(server.port(), "/api/explain", {{"puzzle", kEmpty}}).json();
+  EXPECT_EQ(answer["verdict"], "multiple");
+  ASSERT_FALSE(answer["steps"].empty());
+  EXPECT_EQ(answer["steps"][0]["technique"], "guess");
+  EXPECT_THAT(answer["steps"][0]["text"].get<std::string>(),
+              StartsWith("no technique applies: guess r1c1 = "));
+  EXPECT_GT(answer["rating"]["logic_guesses"].get<int>(), 0);
+}
+
+TEST(WebExplain, AnswersUnsolvableAndRefusesPencilmarks) {
+  WebServer server;
+  const Reply none = Post(server.port(), "/api/explain", {{"puzzle", kUnsolvable}});
+  EXPECT_EQ(none.status, 200u);
+  EXPECT_EQ(none.json(), Json({{"puzzle", kUnsolvable}, {"verdict", "unsolvable"}}));
+  const Reply pencilmarks = Post(server.port(), "/api/explain", {{"puzzle", Pencilmarks(kPuzzle)}});
+  EXPECT_EQ(pencilmarks.status, 400u);
+  EXPECT_EQ(pencilmarks.json()["error"], "invalid: line 1: expected 81 cells, found 729");
+  const Reply extra = Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}, {"rate", true}});
+  EXPECT_EQ(extra.status, 400u);
+  EXPECT_EQ(extra.json(), Json({{"error", "unknown field 'rate' (expected puzzle)"}}));
+}
+
+// ---- /api/generate ----
+
+TEST(WebGenerate, MakesUniquePuzzlesOfTheLevelAsked) {
+  WebServer server;
+  const Json body = {{"count", 3}, {"level", "intermediate"}, {"seed", 7}};
+  const Reply reply = Post(server.port(), "/api/generate", body);
+  ASSERT_EQ(reply.status, 200u) << reply.body;
+  const Json answer = reply.json();
+  EXPECT_EQ(answer["seed"], 7);
+  EXPECT_EQ(answer["failures"], Json::array());
+  ASSERT_EQ(answer["puzzles"].size(), 3u);
+  for (const Json& made : answer["puzzles"]) {
+    const std::string puzzle = made["puzzle"];
+    const Result result = Solve(puzzle, Limits{.max_solutions = 2});
+    EXPECT_EQ(result.verdict, Verdict::kSolved) << puzzle;
+    EXPECT_EQ(logic::Rate(GridOf(puzzle)).level, logic::Level::kIntermediate) << puzzle;
+    EXPECT_EQ(made["clues"], 81 - std::count(puzzle.begin(), puzzle.end(), '.'));
+  }
+  // A seed gives the same puzzles again.
+  EXPECT_EQ(Post(server.port(), "/api/generate", body).json(), answer);
+  // Without one, a seed is drawn and told.
+  const Json drawn = Post(server.port(), "/api/generate", Json::object()).json();
+  EXPECT_TRUE(drawn["seed"].is_number_unsigned());
+  EXPECT_EQ(drawn["puzzles"].size(), 1u);
+}
+
+TEST(WebGenerate, RefusesBadFieldsNamingThem) {
+  WebServer server;
+  const std::vector<std::pair<Json, std::string>> cases = {
+      {{{"count", 0}}, "'count' expects a whole number from 1 to 16, got 0"},
+      {{{"count", 17}}, "'count' expects a whole number from 1 to 16, got 17"},
+      {{{"count", -1}}, "'count' expects a whole number from 1 to 16, got -1"},
+      {{{"level", "hard"}},
+       "'level' expects simple, easy, intermediate or expert, got \"hard\""},
+      {{{"level", 2}}, "'level' expects a string, got 2"},
+      {{{"clues", 5}}, "'clues' expects 17 to 81, or 0 for no target, got 5"},
+      {{{"clues", 82}}, "'clues' expects 17 to 81, or 0 for no target, got 82"},
+      {{{"symmetric", 1}}, "'symmetric' expects true or false, got 1"},
+      {{{"seed", "x"}}, "'seed' expects a whole number from 0 to 18446744073709551615, got \"x\""},
+      {{{"difficulty", "easy"}},
+       "unknown field 'difficulty' (expected count, level, clues, symmetric, minimal, seed)"},
+  };
+  for (const auto& [body, message] : cases) {
+    const Reply reply = Post(server.port(), "/api/generate", body);
+    EXPECT_EQ(reply.status, 400u) << body;
+    EXPECT_EQ(reply.json(), Json({{"error", message}})) << body;
+  }
+}
+
+// ---- What every API path shares ----
+
+TEST(WebApiPaths, UnknownPathsMethodsAndTypesAreRefused) {
+  WebServer server;
+  const uint16_t port = server.port();
+  const Reply missing = Post(port, "/api/solver", {{"puzzle", kPuzzle}});
+  EXPECT_EQ(missing.status, 404u);
+  EXPECT_EQ(missing.json(),
+            Json({{"error", "not found: /api/solver (the API has /api/solve, /api/explain and "
+                            "/api/generate)"}}));
+  for (const char* path : {"/api/solve", "/api/explain", "/api/generate"}) {
+    for (http::verb method : {http::verb::get, http::verb::put, http::verb::head}) {
+      const Reply reply = Send(port, method, path, "");
+      EXPECT_EQ(reply.status, 405u) << path << " " << method;
+      EXPECT_EQ(reply.allow, "POST");
+      if (method != http::verb::head) {
+        EXPECT_EQ(reply.json(), Json({{"error", "method not allowed: use POST"}}));
+      }
+    }
+  }
+  const std::string body = Json({{"puzzle", kPuzzle}}).dump();
+  const Reply text = Send(port, http::verb::post, "/api/solve", body, "text/plain");
+  EXPECT_EQ(text.status, 415u);
+  EXPECT_EQ(text.json(),
+            Json({{"error", "the body must be JSON sent as Content-Type: application/json (got "
+                            "'text/plain')"}}));
+  const Reply untyped = Send(port, http::verb::post, "/api/solve", body, "");
+  EXPECT_EQ(untyped.status, 415u);
+  EXPECT_EQ(untyped.json()["error"],
+            "the body must be JSON sent as Content-Type: application/json (got none)");
+  EXPECT_EQ(
+      Send(port, http::verb::post, "/api/solve", body, "Application/JSON; charset=utf-8").status,
+      200u);
+}
+
+TEST(WebApiPaths, BodiesAreBoundedAt64KiB) {
+  WebServer server;
+  // At the limit: accepted (JSON allows any whitespace).
+  std::string body = Json({{"puzzle", kPuzzle}}).dump();
+  body.insert(1, WebApi::kMaxBodyBytes - body.size(), ' ');
+  ASSERT_EQ(body.size(), 65536u);
+  EXPECT_EQ(Send(server.port(), http::verb::post, "/api/solve", body).status, 200u);
+  // One byte more: refused before it is read.
+  body.insert(1, " ");
+  const Reply reply = Send(server.port(), http::verb::post, "/api/solve", body);
+  EXPECT_EQ(reply.status, 413u);
+  EXPECT_EQ(reply.json(),
+            Json({{"error", "payload too large: the body is 65537 bytes, more than the limit of "
+                            "65536"}}));
+  // The page's paths answer in text.
+  const Reply page = Send(server.port(), http::verb::post, "/", std::string(70000, 'x'));
+  EXPECT_EQ(page.status, 413u);
+  EXPECT_EQ(page.body,
+            "payload too large: the body is 70000 bytes, more than the limit of 65536\n");
+  // And the server still serves.
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}}).status, 200u);
+}
+
+TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
+  WebServer server(WebApiOptions{.max_in_flight = 2});
+  // The only solver thread waits for this, so that requests stay in flight until it is set.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  server.pool().Run(server.io().get_executor(), [released] { released.wait(); },
+                    [](std::exception_ptr) {});
+  std::vector<std::future<Reply>> held;
+  for (int i = 0; i < 2; ++i) {
+    held.push_back(std::async(std::launch::async, [&server] {
+      return Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}});
+    }));
+  }
+  for (int attempt = 0; server.InFlight() < 2; ++attempt) {
+    ASSERT_LT(attempt, 6000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const Reply busy = Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}});
+  EXPECT_EQ(busy.status, 503u);
+  EXPECT_EQ(busy.retry_after, "1");
+  EXPECT_EQ(busy.json(),
+            Json({{"error", "busy: the daemon is working on 2 requests, the most it takes at "
+                            "once; try again shortly"}}));
+  // The page itself is not held back.
+  EXPECT_EQ(Send(server.port(), http::verb::get, "/", "", "").status, 200u);
+  release.set_value();
+  for (auto& reply : held) EXPECT_EQ(reply.get().status, 200u);
+  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}}).status, 200u);
+}
+
+TEST(WebApiPaths, AStoppedApiRefusesWork) {
+  WebServer server;
+  server.StopApi();
+  const Reply reply = Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}});
+  EXPECT_EQ(reply.status, 503u);
+  EXPECT_EQ(reply.json(), Json({{"error", "sudokud is stopping"}}));
+  EXPECT_EQ(Send(server.port(), http::verb::get, "/", "", "").status, 200u);
+}
+
+// ---- A real sudokud with --http ----
+
+using sudoku::testing::DaemonProcess;
+using sudoku::testing::RunDaemonToExit;
+
+uint16_t HttpPort(const DaemonProcess& daemon) {
+  const std::string line = daemon.WaitForLog("serving the page on http://127.0.0.1:");
+  EXPECT_THAT(line, HasSubstr("/ (API at /api/, metrics at /metrics)"));
+  const size_t start = line.find("127.0.0.1:") + 10;
+  return static_cast<uint16_t>(std::stoi(line.substr(start, line.find('/', start) - start)));
+}
+
+// What `sudoku-client solve` prints for `text` on its standard input.
+std::string ClientOutput(uint16_t port, const std::string& text) {
+  char path[] = "/tmp/web_api_test_XXXXXX";
+  const int fd = ::mkstemp(path);
+  EXPECT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(path, std::ios::binary) << text;
+  const char* client = std::getenv("SUDOKU_CLIENT_BIN");
+  if (client == nullptr) client = SUDOKU_BUILT_CLIENT;
+  const std::string command = std::string(client) + " solve --no-progress --connect 127.0.0.1:" +
+                              std::to_string(port) + " < " + path + " 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  ::unlink(path);
+  return out;
+}
+
+TEST(WebDaemon, ServesThePageAndRefusesAsTheClientDoes) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--threads", "1"});
+  const uint16_t port = HttpPort(daemon);
+  EXPECT_EQ(Send(port, http::verb::get, "/", "", "").status, 200u);
+  EXPECT_THAT(Send(port, http::verb::get, "/metrics", "", "").body,
+              HasSubstr("sudokud_connections_total"));
+  for (const BadPuzzle& bad : BadPuzzles()) {
+    const Reply reply = Post(port, "/api/solve", {{"puzzle", bad.text}});
+    EXPECT_EQ(reply.json()["error"].get<std::string>() + "\n", ClientOutput(daemon.port(), bad.text));
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+TEST(WebDaemon, TakesAPortAloneForLoopback) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "0", "--threads", "1"});
+  EXPECT_EQ(Post(HttpPort(daemon), "/api/solve", {{"puzzle", kPuzzle}}).json()["solution"],
+            kSolution);
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+TEST(WebDaemon, RefusesBadAddresses) {
+  const auto same = RunDaemonToExit({"--metrics", "127.0.0.1:9100", "--http", "127.0.0.1:9100"});
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_EQ(same.err,
+            "sudokud: --metrics and --http name the same address; --http serves /metrics too, so "
+            "give --http alone (see sudokud --help)\n");
+  const auto bad = RunDaemonToExit({"--http", "localhost"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err,
+            "sudokud: --http 'localhost': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810 "
+            "(see sudokud --help)\n");
+}
+
+TEST(WebDaemon, ReportsAnAddressInUse) {
+  DaemonProcess first({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--threads", "1"});
+  const std::string address = "127.0.0.1:" + std::to_string(HttpPort(first));
+  const auto result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--http", address});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "sudokud: cannot serve the page on " + address +
+                            ": Address already in use\n");
+}
+
+}  // namespace
+}  // namespace sudoku::daemon
