@@ -20,8 +20,9 @@ fuzz_seconds=${SUDOKU_FUZZ_SECONDS:-45}
 jobs=$(nproc)
 started=$SECONDS
 
-# Clang and its libFuzzer runtime, for the fuzz build.
-extra_packages="${SUDOKU_EXTRA_PACKAGES:-}"
+# Headless Chromium and Selenium for the page's browser test (tests/web/page_test.py); clang and
+# its libFuzzer runtime, for the fuzz build.
+extra_packages="${SUDOKU_EXTRA_PACKAGES:-} chromium chromium-driver python3-selenium"
 if ((fuzz_seconds > 0)); then extra_packages+=" clang libclang-rt-14-dev"; fi
 
 results=()
