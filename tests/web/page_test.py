@@ -221,7 +221,7 @@ def run(args, screenshots):
     options.binary_location = args.chromium
     # Chromium runs headless as root only without its sandbox.
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1280,1000", "--force-device-scale-factor=1", "--lang=en-US"):
+                 "--window-size=1280,1200", "--force-device-scale-factor=1", "--lang=en-US"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
