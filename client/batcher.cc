@@ -30,6 +30,9 @@ constexpr size_t kPrefetchBytes = offsetof(PuzzleRecord, cells) + kCells;
 
 // Opens `name` or throws with the reason. A directory opens fine but fails on the first read,
 // with a less clear message, so it is caught here.
+// How much of each file CheckInputs() looks at for a NUL byte.
+constexpr size_t kBinaryCheckBytes = 4096;
+
 std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* buffer) {
   std::error_code ignored;
   if (std::filesystem::is_directory(name, ignored)) {
@@ -153,7 +156,18 @@ Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t so
 
 void Batcher::CheckInputs() const {
   for (const std::string& name : inputs_) {
-    if (name != kStdinName) Open(name, nullptr);
+    if (name == kStdinName) continue;
+    std::unique_ptr<std::ifstream> file = Open(name, nullptr);
+    // As grep and diff tell text from binary: a NUL byte near the start. (An image or an
+    // archive given by mistake would otherwise be read as CSV or as lines of the wrong length.)
+    char head[kBinaryCheckBytes];
+    file->read(head, sizeof head);
+    const auto* nul = static_cast<const char*>(
+        std::memchr(head, '\0', static_cast<size_t>(file->gcount())));
+    if (nul != nullptr) {
+      throw ClientError(Quoted(name) + " looks like a binary file (NUL byte at byte " +
+                        std::to_string(nul - head + 1) + "), not puzzle text");
+    }
   }
 }
 

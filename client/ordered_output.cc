@@ -1,6 +1,9 @@
 #include "client/ordered_output.h"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "client/client_error.h"
 
@@ -32,6 +35,7 @@ void OrderedOutput::Put(uint64_t sequence, std::string text) {
     written.clear();
     spare_.push_back(std::move(written));
   };
+  errno = 0;  // so that a failure below says why when the system said
   out_->write(text.data(), static_cast<std::streamsize>(text.size()));
   keep(std::move(text));
   ++next_;
@@ -41,7 +45,11 @@ void OrderedOutput::Put(uint64_t sequence, std::string text) {
     ++next_;
   }
   out_->flush();
-  if (!*out_) throw ClientError("cannot write the results to standard output");
+  if (!*out_) {
+    const int error = errno;
+    throw OutputError(std::string("cannot write the results to standard output") +
+                      (error != 0 ? std::string(": ") + std::strerror(error) : ""));
+  }
 }
 
 }  // namespace sudoku::client

@@ -15,7 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "client/client_error.h"
+
 namespace sudoku::client {
+
+// The results could not be written (a full disk, a closed pipe): the user's side, never the
+// daemon's, whatever batch was being written.
+class OutputError : public ClientError {
+ public:
+  using ClientError::ClientError;
+};
 
 class OrderedOutput {
  public:

@@ -322,6 +322,8 @@ class SolveSession {
       lane.pending.erase(found);
       try {
         Deliver(*batch, &response.solve());
+      } catch (const OutputError&) {
+        throw;
       } catch (const ClientError& error) {
         throw ClientError("bad response from " + peer + ": " + error.what());
       }

@@ -325,6 +325,11 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
   size_t raw_length = 0;
   while (source_->Next(&raw, &raw_length)) {
     const uint64_t number = source_->lines();
+    // A UTF-8 byte-order mark, as some editors on Windows write one, is not a cell.
+    if (number == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") {
+      raw.remove_prefix(3);
+      raw_length -= 3;
+    }
     if (raw_length > kMaxLineBytes) {
       if (rows == 0) {
         record->layout = PuzzleRecord::Layout::kLine;

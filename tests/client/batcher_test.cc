@@ -224,6 +224,19 @@ TEST(Batcher, DirectoryIsReported) {
   EXPECT_EQ(ClientErrorOf([&] { batcher.CheckInputs(); }), "cannot open '" + dir + "': Is a directory");
 }
 
+TEST(Batcher, BinaryFileIsRefused) {
+  const std::string path = ::testing::TempDir() + "/batcher_test_binary.png";
+  {
+    std::ofstream file(path, std::ios::binary);
+    file << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+  }
+  std::istringstream in("");
+  Batcher batcher({path}, 3, 1, &in);
+  EXPECT_EQ(ClientErrorOf([&] { batcher.CheckInputs(); }),
+            "'" + path + "' looks like a binary file (NUL byte at byte 9), not puzzle text");
+  std::filesystem::remove(path);
+}
+
 class FailingBuf : public std::streambuf {
  protected:
   int_type underflow() override { throw std::runtime_error("read error"); }

@@ -494,6 +494,23 @@ TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
   EXPECT_EQ(exit.status, 2);
 }
 
+TEST_F(ClientEndToEnd, AFullDiskIsReportedAsSuch) {
+  const std::string file = WriteTemp(
+      "full_disk.txt",
+      "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n");
+  const std::string err = TempPath("full_disk_err");
+  const pid_t client =
+      Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", address(), file}, "", "/dev/full", err);
+  ASSERT_GT(client, 0);
+  int status = 0;
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  EXPECT_EQ(ReadFile(err),
+            "sudoku-client: cannot write the results to standard output: No space left on "
+            "device\n");
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+}
+
 TEST_F(ClientEndToEnd, MissingFile) {
   const Exit exit = RunClient({"--connect", address(), "/nonexistent/x.txt"});
   EXPECT_EQ(exit.err, "sudoku-client: cannot open '/nonexistent/x.txt': No such file or directory\n");

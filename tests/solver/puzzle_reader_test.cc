@@ -52,6 +52,17 @@ TEST(PuzzleReader, ReadsOnePuzzlePerLine) {
   EXPECT_EQ(records[1].first_line, 2u);
 }
 
+TEST(PuzzleReader, SkipsAByteOrderMarkAtTheStart) {
+  const auto records = ReadAll("\xEF\xBB\xBF" + std::string(kPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  const auto grid = ReadAll("\xEF\xBB\xBF" + GridText(kPuzzle));
+  ASSERT_EQ(grid.size(), 1u);
+  EXPECT_FALSE(grid[0].error);
+  EXPECT_EQ(grid[0].text(), kPuzzle);
+}
+
 TEST(PuzzleReader, KeepsCellsAsWritten) {
   // Validation is ParsePuzzle's job: the reader passes any 81 characters on.
   const std::string odd = std::string(80, 'x') + "0";
