@@ -6,13 +6,16 @@
 
 namespace sudoku::daemon {
 
-bool Admission::TryAdmit(Connection* connection) {
-  const bool first_in_line = queue_.empty() || queue_.front() == connection;
-  if (first_in_line && in_flight_ < max_in_flight_) {
+bool Admission::TryAdmit(Connection* connection, size_t held) {
+  const bool queued = connection->queued_for_admission;
+  const size_t others_waiting = queue_.size() - (queued ? 1 : 0);
+  const size_t sharers = in_flight_holders_ + others_waiting + (held == 0 ? 1 : 0);
+  const bool below_share = held < max_in_flight_ / std::max<size_t>(sharers, 1);
+  if (below_share || (others_waiting == 0 && in_flight_ < max_in_flight_)) {
     LeaveQueue(connection);
     return true;
   }
-  if (!connection->queued_for_admission) {
+  if (!queued) {
     connection->queued_for_admission = true;
     queue_.push_back(connection);
   }
@@ -35,9 +38,23 @@ void Admission::LeaveQueue(Connection* connection) {
   if (was_first && !queue_.empty()) queue_.front()->Wake();
 }
 
-void Admission::Release(size_t cost) {
+void Admission::Charge(size_t held, size_t cost) {
+  if (held == 0 && cost > 0) ++in_flight_holders_;
+  in_flight_ += cost;
+}
+
+void Admission::Release(size_t held, size_t cost) {
   in_flight_ -= cost;
-  if (!queue_.empty()) queue_.front()->Wake();
+  if (cost == 0) return;
+  const bool holder_gone = held == 0;
+  if (holder_gone) --in_flight_holders_;
+  if (queue_.empty()) return;
+  if (holder_gone) {
+    // A holder gone raises everyone's share: every waiter looks again.
+    for (Connection* connection : queue_) connection->Wake();
+  } else {
+    queue_.front()->Wake();
+  }
 }
 
 bool Admission::MayTakeMemory(Connection* connection, size_t held, size_t more) {

@@ -26,16 +26,20 @@ class Admission {
   Admission(const Admission&) = delete;
   Admission& operator=(const Admission&) = delete;
 
-  // Whether `connection` may read its next batch under the global in-flight limit. Granted in
-  // arrival order, so that no connection starves; a connection refused joins the queue and is
-  // woken when it is first in line and capacity was released.
-  bool TryAdmit(Connection* connection);
+  // Whether `connection`, holding `held` puzzles in flight, may read its next batch. A
+  // connection below its fair share (--max-in-flight divided among the connections holding
+  // puzzles or waiting) always may, even past the limit: two clients that never read cannot
+  // shut out a third. One at or past its share may only while the total is under the limit and
+  // nobody else waits. So the total stays under twice the limit. A connection refused joins the
+  // queue and is woken when capacity was released or a holder left.
+  bool TryAdmit(Connection* connection, size_t held);
   // Takes `connection` out of the queues (it stopped reading, or is gone).
   void Leave(Connection* connection);
 
-  // Puzzles taken into flight, and given back once written or dropped.
-  void Charge(size_t cost) { in_flight_ += cost; }
-  void Release(size_t cost);
+  // Puzzles taken into flight by a connection that held `held` before, and given back once
+  // written or dropped (`held`: what it holds after).
+  void Charge(size_t held, size_t cost);
+  void Release(size_t held, size_t cost);
 
   // Whether `connection`, holding `held` bytes, may take `more`. A connection within its fair
   // share (the budget divided among the connections holding memory) may, up to the whole
@@ -57,6 +61,7 @@ class Admission {
   const size_t max_in_flight_;
   const size_t max_memory_;
   size_t in_flight_ = 0;  // puzzles admitted, all connections
+  size_t in_flight_holders_ = 0;  // connections holding any
   std::deque<Connection*> queue_;
   size_t memory_ = 0;   // bytes held, all connections
   size_t holders_ = 0;  // connections holding any

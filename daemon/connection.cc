@@ -152,13 +152,13 @@ bool Connection::SolveHere(const wire::SolveRequest& request) const {
 }
 
 void Connection::Charge(size_t cost) {
+  server_.admission_.Charge(in_flight_, cost);
   in_flight_ += cost;
-  server_.admission_.Charge(cost);
 }
 
 void Connection::Release(size_t cost) {
   in_flight_ -= cost;
-  server_.admission_.Release(cost);
+  server_.admission_.Release(in_flight_, cost);
   Wake();
 }
 
@@ -411,7 +411,7 @@ awaitable<bool> Connection::WaitForCapacity() {
       server_.admission_.Leave(this);
       co_return false;
     }
-    if (in_flight_ < limit && server_.admission_.TryAdmit(this)) co_return true;
+    if (in_flight_ < limit && server_.admission_.TryAdmit(this, in_flight_)) co_return true;
     co_await wake_.Wait();
   }
 }
@@ -491,12 +491,18 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     // Written piece by piece so that each piece the peer takes counts as activity: only a peer
     // that reads nothing at all for --idle-timeout is dropped, however slowly it reads.
     writing_ = true;
+    last_write_progress_ = Clock::now();
+    if (const auto stall = server_.options_.write_stall_timeout;
+        stall.count() > 0 && last_write_progress_ + stall < watchdog_expiry_) {
+      deadline_.cancel();  // the watchdog sleeps past this write's stall deadline
+    }
     size_t sent = 0;
     error.clear();
     for (size_t first = 0; first < buffers.size() && !error;) {
       size_t n = co_await socket_.async_write_some(std::span(buffers).subspan(first),
                                                    asio::redirect_error(use_awaitable, error));
       Touch();
+      if (n > 0) last_write_progress_ = last_activity_;
       sent += n;
       while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
       if (first < buffers.size()) buffers[first] += n;
@@ -530,10 +536,16 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
 awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection> self) {
   const auto timeout = server_.options_.idle_timeout;
   const bool idle_limit = timeout.count() > 0;
+  const auto stall = server_.options_.write_stall_timeout;
+  const bool stall_limit = stall.count() > 0;
   boost::system::error_code ignored;
   while (stage_ != Stage::kClosed) {
-    deadline_.expires_at(idle_limit ? std::min(linger_until_, last_activity_ + timeout)
-                                    : linger_until_);
+    watchdog_expiry_ = linger_until_;
+    if (idle_limit) watchdog_expiry_ = std::min(watchdog_expiry_, last_activity_ + timeout);
+    if (stall_limit && writing_) {
+      watchdog_expiry_ = std::min(watchdog_expiry_, last_write_progress_ + stall);
+    }
+    deadline_.expires_at(watchdog_expiry_);
     co_await deadline_.async_wait(asio::redirect_error(use_awaitable, ignored));
     if (stage_ == Stage::kClosed) co_return;
     const auto now = Clock::now();
@@ -541,25 +553,26 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       Abort();
       co_return;
     }
-    if (!idle_limit) continue;
-    if (solving_ > 0 || queued_for_admission) {
-      last_activity_ = now;  // the peer is waiting for us, not idle
-      continue;
-    }
-    if (now < last_activity_ + timeout) continue;
-    if (writing_) {
-      // A write has not moved for a whole timeout: the peer reads nothing (and, since the
-      // daemon stops reading a connection whose answers pile up, it cannot be sending either).
-      // A fault could not reach it: drop its work and close.
-      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(timeout.count()) +
-              " s (--idle-timeout " + std::to_string(timeout.count()) +
+    if (stall_limit && writing_ && now >= last_write_progress_ + stall) {
+      // The peer takes nothing of what is written (and, since the daemon stops reading a
+      // connection whose answers pile up, it cannot be sending either). A fault could not reach
+      // it: drop its work, give its capacity back and close.
+      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(stall.count()) +
+              " s (--write-stall-timeout " + std::to_string(stall.count()) +
               "); dropping the answers to " + std::to_string(in_flight_) +
               " puzzles and closing the connection");
       Abort();
       co_return;
     }
-    if (!reading()) {
-      // Already closing, and no byte moved for a whole timeout (a peer that does not read).
+    if (!idle_limit) continue;
+    if (solving_ > 0 || queued_for_admission || (writing_ && stall_limit)) {
+      last_activity_ = now;  // the peer is waiting for us, or the write stall is the limit
+      continue;
+    }
+    if (now < last_activity_ + timeout) continue;
+    if (!reading() || writing_) {
+      // Already closing, or writing, and no byte moved for a whole timeout (a peer that does
+      // not read): a fault could not reach it.
       Abort();
       co_return;
     }

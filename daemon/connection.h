@@ -173,6 +173,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer deadline_;  // the watchdog's next deadline
   Clock::time_point last_activity_;
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
+  Clock::time_point last_write_progress_;  // when the pending write last moved (or began)
+  Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 
   std::deque<std::unique_ptr<Job>> queue_;  // responses waiting for the writer
   std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches

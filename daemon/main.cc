@@ -143,6 +143,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "twice --max-frame-bytes)")
       ("idle-timeout", po::value<std::string>()->default_value("300")->value_name("SECONDS"),
        "close a connection that sends nothing and waits for nothing this long (0: never)")
+      ("write-stall-timeout",
+       po::value<std::string>()->default_value("30")->value_name("SECONDS"),
+       "close a connection whose reader has taken no byte of its pending answers this long, "
+       "dropping them (0: never)")
       ("drain-timeout", po::value<std::string>()->default_value("30")->value_name("SECONDS"),
        "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them");
 
@@ -178,6 +182,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_memory = ParseInteger(flags, "max-memory", static_cast<int64_t>(2 * server.max_frame_bytes),
                                    int64_t{1} << 44);
   server.idle_timeout = std::chrono::seconds(ParseInteger(flags, "idle-timeout", 0, 86400 * 7));
+  server.write_stall_timeout =
+      std::chrono::seconds(ParseInteger(flags, "write-stall-timeout", 0, 86400));
   server.drain_timeout = std::chrono::seconds(ParseInteger(flags, "drain-timeout", 0, 86400));
   return out;
 }

@@ -52,7 +52,9 @@ struct ServerOptions {
   size_t max_in_flight_per_connection = 65536;
   // The global default keeps a daemon flooded by 64 connections near 70 MiB of memory (about
   // 330 bytes per puzzle in flight, plus one frame per connection) while still holding a fifth
-  // of a second of work for two cores.
+  // of a second of work for two cores. A connection below its fair share of it (the limit
+  // divided among the connections holding puzzles or waiting) is admitted even past it, so that
+  // clients that never read cannot shut the others out: the total stays under twice the limit.
   size_t max_in_flight = 131072;
   // Bytes held for clients: unfinished frames in read buffers and answers not yet taken by their
   // readers, all connections together. Past half of it, the connections holding more than their
@@ -65,6 +67,11 @@ struct ServerOptions {
   // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT
   // fault; zero means never.
   std::chrono::seconds idle_timeout{300};
+  // A connection whose answers have been waiting to be written this long without its reader
+  // taking a byte is closed and its answers dropped, so that a client that never reads gives
+  // its share of the budgets back; zero means never. 30 s: far longer than a reader that reads
+  // at all ever leaves a write pending.
+  std::chrono::seconds write_stall_timeout{30};
   // How long Drain() waits for accepted batches before cancelling them.
   std::chrono::seconds drain_timeout{30};
 };

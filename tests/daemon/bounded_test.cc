@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -171,6 +173,75 @@ TEST(Bounded, UnfinishedLargeFramesStayWithinTheMemoryBudget) {
   }
   hogs.clear();
   ExpectServed(bystander, 3);
+}
+
+// ---- Fairness ----
+
+// The daemon's STATUS= text: puzzles in flight now.
+long PuzzlesInFlight(const std::string& datagram) {
+  const size_t at = datagram.find(" batches (");
+  return at == std::string::npos ? -1 : std::stol(datagram.substr(at + 10));
+}
+
+// Two clients send 2 x 65536 puzzles each and never read: between them they hold the whole
+// --max-in-flight (131072). A third client, below its fair share, is still admitted and its 20
+// puzzles answered; the two are closed by the write-stall timeout only (set long here).
+TEST(Bounded, TwoClientsThatNeverReadDoNotStarveAThird) {
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--write-stall-timeout", "600", "--idle-timeout", "600"}),
+                       {notify.EnvEntry()});
+  const std::vector<std::string> batch(65536, GeneratePuzzles(1, 45, 3).front());
+  std::vector<std::unique_ptr<WireClient>> hogs;
+  std::vector<std::thread> senders;
+  for (int i = 0; i < 2; ++i) {
+    hogs.push_back(std::make_unique<WireClient>(daemon.port()));
+    senders.emplace_back([&hog = *hogs.back(), &batch] {
+      try {
+        // More answers than the kernel's socket buffers hold (about 5.6 MB each).
+        for (uint64_t id = 0; id < 4; ++id) hog.SendSolve(id, batch);
+      } catch (const std::runtime_error&) {
+        // Closed by the daemon at the end of the test.
+      }
+    });
+  }
+  // Until the two hold everything (answers unread, the kernel's buffers full); bounded.
+  long in_flight = 0;
+  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
+       in_flight < 131072 && Clock::now() < give_up;) {
+    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
+  }
+  EXPECT_GE(in_flight, 131072) << "the two clients never filled --max-in-flight";
+  WireClient client(daemon.port());
+  ExpectServed(client, 7, 20);
+  client.Close();
+  for (auto& hog : hogs) hog->ShutdownSend();  // ends the senders' blocked writes
+  for (auto& sender : senders) sender.join();
+  for (auto& hog : hogs) hog->Reset();
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// A client that never reads is closed once its pending write has not moved for
+// --write-stall-timeout, its answers dropped and its capacity given back.
+TEST(Bounded, WriteStallClosesAClientThatNeverReads) {
+  DaemonProcess daemon(Flags({"--write-stall-timeout", "1"}));
+  WireClient hog(daemon.port());
+  const std::vector<std::string> batch(65536, GeneratePuzzles(1, 45, 4).front());
+  std::thread sender([&] {
+    try {
+      for (uint64_t id = 0; id < 3; ++id) hog.SendSolve(id, batch);
+    } catch (const std::runtime_error&) {
+    }
+  });
+  const std::string line = daemon.WaitForLog("the peer has read nothing");
+  EXPECT_THAT(line, ::testing::MatchesRegex(
+                        ".*127.0.0.1:[0-9]+: the peer has read nothing for 1 s "
+                        "\\(--write-stall-timeout 1\\); dropping the answers to [0-9]+ puzzles "
+                        "and closing the connection"));
+  hog.Reset();
+  sender.join();
+  WireClient client(daemon.port());
+  ExpectServed(client, 1);
 }
 
 }  // namespace

@@ -687,10 +687,10 @@ TEST_F(FaultTest, ConnectionStalledInsideAFrame) {
 
 // A client that sends and never reads: the daemon stops reading it at its in-flight limit, so
 // what it holds for that client stays bounded; others are served; once nothing has moved for
-// --idle-timeout the connection is dropped.
+// --write-stall-timeout the connection is dropped.
 TEST_F(FaultTest, PeerThatSendsAndNeverReads) {
   expected_faults_ = 0;
-  Start({"--max-in-flight-per-connection", "5000", "--idle-timeout", "2"});
+  Start({"--max-in-flight-per-connection", "5000", "--write-stall-timeout", "2"});
   const long rss_before = ProcStatusKiB(daemon_->pid(), "VmRSS:");
   WireClient flood(daemon_->port());
   const auto puzzles = GeneratePuzzles(1000, 30, 9);
@@ -716,7 +716,7 @@ TEST_F(FaultTest, PeerThatSendsAndNeverReads) {
   done = true;
   busy.join();
   EXPECT_THAT(line, ::testing::MatchesRegex(
-                        ".*: the peer has read nothing for 2 s \\(--idle-timeout 2\\); dropping "
+                        ".*: the peer has read nothing for 2 s \\(--write-stall-timeout 2\\); dropping "
                         "the answers to [0-9]+ puzzles and closing the connection"));
   // At most the per-connection limit plus one batch was ever held for it.
   const long dropped = std::stol(line.substr(line.find("answers to ") + 11));
