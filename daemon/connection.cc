@@ -89,7 +89,8 @@ Connection::Connection(Server& server, tcp::socket socket, std::string peer)
       peer_(std::move(peer)),
       wake_(socket_.get_executor()),
       deadline_(socket_.get_executor()),
-      last_activity_(Clock::now()) {
+      last_activity_(Clock::now()),
+      connected_(last_activity_) {
   server_.connections_.insert(this);
 }
 
@@ -244,6 +245,13 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     const size_t n =
         co_await socket_.async_read_some(room, asio::redirect_error(use_awaitable, error));
     if (error) break;
+    if (input_.size() == 0 && n > 0) {
+      frame_started_ = Clock::now();
+      if (const auto limit = server_.options_.frame_timeout;
+          limit.count() > 0 && frame_started_ + limit < watchdog_expiry_) {
+        deadline_.cancel();  // the watchdog sleeps past this frame's deadline
+      }
+    }
     input_.Commit(n);
     server_.stats_.bytes_received += n;
     Touch();
@@ -533,6 +541,20 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
   Abort();
 }
 
+std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
+  if (!reading()) return std::nullopt;
+  const ServerOptions& options = server_.options_;
+  std::optional<Clock::time_point> deadline;
+  if (input_.size() > 0 && options.frame_timeout.count() > 0) {
+    deadline = frame_started_ + options.frame_timeout;
+  }
+  if (frames_ == 0 && options.first_frame_timeout.count() > 0) {
+    const auto first = connected_ + options.first_frame_timeout;
+    if (!deadline || first < *deadline) deadline = first;
+  }
+  return deadline;
+}
+
 awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection> self) {
   const auto timeout = server_.options_.idle_timeout;
   const bool idle_limit = timeout.count() > 0;
@@ -544,6 +566,9 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
     if (idle_limit) watchdog_expiry_ = std::min(watchdog_expiry_, last_activity_ + timeout);
     if (stall_limit && writing_) {
       watchdog_expiry_ = std::min(watchdog_expiry_, last_write_progress_ + stall);
+    }
+    if (const auto deadline = FrameDeadline()) {
+      watchdog_expiry_ = std::min(watchdog_expiry_, *deadline);
     }
     deadline_.expires_at(watchdog_expiry_);
     co_await deadline_.async_wait(asio::redirect_error(use_awaitable, ignored));
@@ -563,6 +588,29 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
               " puzzles and closing the connection");
       Abort();
       co_return;
+    }
+    if (const auto deadline = FrameDeadline(); deadline && now >= *deadline) {
+      if (queued_for_admission || waiting_for_memory) {
+        frame_started_ = now;  // waiting for the daemon's budgets is not the peer's delay
+      } else if (frames_ == 0 && now >= connected_ + server_.options_.first_frame_timeout &&
+                 server_.options_.first_frame_timeout.count() > 0) {
+        const auto limit = server_.options_.first_frame_timeout.count();
+        Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
+              "no whole request within " + std::to_string(limit) + " s of connecting " +
+                  "(--first-frame-timeout " + std::to_string(limit) + ")" +
+                  (input_.size() == 0
+                       ? std::string()
+                       : "; frame 1: " + FrameProgress(input_.data(),
+                                                       server_.options_.max_frame_bytes)));
+      } else {
+        const auto limit = server_.options_.frame_timeout.count();
+        Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
+              "frame " + std::to_string(frames_ + 1) + " not whole within " +
+                  std::to_string(limit) + " s of its first byte (--frame-timeout " +
+                  std::to_string(limit) + "); " +
+                  FrameProgress(input_.data(), server_.options_.max_frame_bytes));
+      }
+      continue;
     }
     if (!idle_limit) continue;
     if (solving_ > 0 || queued_for_admission || (writing_ && stall_limit)) {

@@ -21,6 +21,7 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -151,6 +152,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Handles one whole frame body: a batch sent to the arena, or a fault. False when it faulted.
   bool HandleFrame(std::string_view body);
   void EndOfInput();
+  // When the frame being read (or, before any, the first) must be whole; none once reading
+  // stopped or when the timeouts are off.
+  std::optional<Clock::time_point> FrameDeadline() const;
 
   void Fault(Kind kind, const std::string& message);
   void Charge(size_t cost);
@@ -173,6 +177,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer deadline_;  // the watchdog's next deadline
   Clock::time_point last_activity_;
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
+  const Clock::time_point connected_;
+  Clock::time_point frame_started_;       // when the first byte of the frame being read came
   Clock::time_point last_write_progress_;  // when the pending write last moved (or began)
   Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 

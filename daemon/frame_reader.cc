@@ -24,8 +24,38 @@ boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n) {
   return boost::asio::buffer(storage_.get() + end_, n);
 }
 
+namespace {
+
+// The start of another protocol a client may send to this port by mistake: an HTTP/1 request
+// line (the method and its space; HTTP/2's preface starts with "PRI "), or a TLS record header of
+// a handshake (type 22, version major 3). None of them can open a frame of ours that makes sense:
+// 'G' would declare a 71-byte frame, and the connection would sit until a timeout.
+std::string OtherProtocol(std::string_view start) {
+  static constexpr std::string_view kHttpMethods[] = {
+      "GET ", "HEAD ", "POST ", "PUT ", "DELETE ", "OPTIONS ", "PATCH ", "CONNECT ", "TRACE ",
+      "PRI "};
+  for (std::string_view method : kHttpMethods) {
+    if (start.starts_with(method)) return "HTTP";
+  }
+  if (start.size() >= 2 && start[0] == '\x16' && start[1] == '\x03') return "TLS";
+  return {};
+}
+
+}  // namespace
+
 FrameScan ScanFrame(std::string_view buffered, size_t max_frame_bytes, uint64_t frame) {
   FrameScan scan;
+  if (frame == 1) {
+    if (const std::string other = OtherProtocol(buffered); !other.empty()) {
+      scan.status = FrameScan::Status::kFault;
+      scan.fault_kind = wire::ProtocolFault::NOT_THIS_PROTOCOL;
+      scan.fault_message =
+          "this port speaks sudokud's protocol (varint-length-prefixed protobuf), not " + other +
+          (other == "HTTP" ? "; metrics are served on --metrics"
+                           : "; connect without TLS (or through a proxy that ends it)");
+      return scan;
+    }
+  }
   const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes);
   using Status = wire::FrameHeader::Status;
   switch (header.status) {
@@ -63,15 +93,18 @@ size_t ReadSize(const ReadBuffer& buffer, const FrameScan& scan) {
   return std::max(want, std::min(buffer.capacity() - buffer.size(), kMaxReadChunk));
 }
 
+std::string FrameProgress(std::string_view buffered, size_t max_frame_bytes) {
+  const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes);
+  return header.status == wire::FrameHeader::Status::kComplete
+             ? std::to_string(buffered.size() - header.prefix_bytes) + " of " +
+                   std::to_string(header.body_bytes) + " body bytes received"
+             : "inside its length prefix";
+}
+
 std::string UnfinishedFrameMessage(std::string_view buffered, size_t max_frame_bytes,
                                    uint64_t frame) {
-  const wire::FrameHeader header = wire::DecodeFrameHeader(buffered, max_frame_bytes);
-  const std::string detail = header.status == wire::FrameHeader::Status::kComplete
-                                 ? std::to_string(buffered.size() - header.prefix_bytes) + " of " +
-                                       std::to_string(header.body_bytes) + " body bytes received"
-                                 : "inside its length prefix";
   return "the connection was closed in the middle of frame " + std::to_string(frame) + " (" +
-         detail + ")";
+         FrameProgress(buffered, max_frame_bytes) + ")";
 }
 
 }  // namespace sudoku::daemon

@@ -88,6 +88,10 @@ FrameScan ScanFrame(std::string_view buffered, size_t max_frame_bytes, uint64_t 
 // already has, so that a peer sending large frames is read in one system call per frame.
 size_t ReadSize(const ReadBuffer& buffer, const FrameScan& scan);
 
+// How far the unfinished frame at the start of `buffered` got: "X of Y body bytes received", or
+// "inside its length prefix".
+std::string FrameProgress(std::string_view buffered, size_t max_frame_bytes);
+
 // The fault message for a connection whose peer closed with `buffered` (non-empty) unconsumed:
 // "the connection was closed in the middle of frame N (...)".
 std::string UnfinishedFrameMessage(std::string_view buffered, size_t max_frame_bytes,

@@ -147,6 +147,13 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()->default_value("30")->value_name("SECONDS"),
        "close a connection whose reader has taken no byte of its pending answers this long, "
        "dropping them (0: never)")
+      ("frame-timeout", po::value<std::string>()->default_value("10")->value_name("SECONDS"),
+       "a frame whose first byte has arrived must be whole this soon, or the connection gets "
+       "a REQUEST_TIMEOUT fault (0: never)")
+      ("first-frame-timeout",
+       po::value<std::string>()->default_value("10")->value_name("SECONDS"),
+       "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault "
+       "(0: never)")
       ("drain-timeout", po::value<std::string>()->default_value("30")->value_name("SECONDS"),
        "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them");
 
@@ -184,6 +191,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.idle_timeout = std::chrono::seconds(ParseInteger(flags, "idle-timeout", 0, 86400 * 7));
   server.write_stall_timeout =
       std::chrono::seconds(ParseInteger(flags, "write-stall-timeout", 0, 86400));
+  server.frame_timeout = std::chrono::seconds(ParseInteger(flags, "frame-timeout", 0, 86400));
+  server.first_frame_timeout =
+      std::chrono::seconds(ParseInteger(flags, "first-frame-timeout", 0, 86400));
   server.drain_timeout = std::chrono::seconds(ParseInteger(flags, "drain-timeout", 0, 86400));
   return out;
 }
@@ -198,18 +208,20 @@ std::string EndpointText(const tcp::endpoint& endpoint) {
 // sd_notify, TBB and the like.
 constexpr rlim_t kSpareDescriptors = MetricsRoutes::kMaxConnections + 48;
 
-// Raises the soft descriptor limit towards the hard one when --max-connections needs it (as
-// systemd's LimitNOFILE= or `ulimit -Hn` allow), and warns when even that is short: past the
-// limit, accepts fail and the daemon serves fewer connections than it was told to.
+// Raises the soft descriptor limit to the hard one (as systemd's LimitNOFILE= or `ulimit -Hn`
+// allow), so that a burst of connections beyond --max-connections (refused, each holding a
+// descriptor until it closes) does not make accepts fail; and warns when even that is short of
+// --max-connections: past the limit the daemon serves fewer connections than it was told to.
 // `http_connections`: what --http may hold open besides (0 without it).
 void EnsureDescriptors(size_t max_connections, size_t http_connections) {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
   const rlim_t needed =
       static_cast<rlim_t>(max_connections + http_connections) + kSpareDescriptors;
-  if (limit.rlim_cur >= needed) return;
-  limit.rlim_cur = std::min(needed, limit.rlim_max);
-  ::setrlimit(RLIMIT_NOFILE, &limit);
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::getrlimit(RLIMIT_NOFILE, &limit);
+  }
   if (limit.rlim_cur < needed) {
     Log(LogLevel::kWarning,
         "the descriptor limit (" + std::to_string(limit.rlim_max) +

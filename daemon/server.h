@@ -72,6 +72,14 @@ struct ServerOptions {
   // its share of the budgets back; zero means never. 30 s: far longer than a reader that reads
   // at all ever leaves a write pending.
   std::chrono::seconds write_stall_timeout{30};
+  // As nginx's client_header_timeout and client_body_timeout: a frame whose first byte has
+  // arrived must be whole within frame_timeout, and a new connection must send a whole frame
+  // within first_frame_timeout; else REQUEST_TIMEOUT. Time spent waiting for the daemon's own
+  // budgets does not count. 10 s is ample for a 16 MiB frame on any network the daemon is meant
+  // for (1.6 MB/s), and frees a slot held by a stalled or silent peer 30 times sooner than the
+  // idle timeout. Zero means never.
+  std::chrono::seconds frame_timeout{10};
+  std::chrono::seconds first_frame_timeout{10};
   // How long Drain() waits for accepted batches before cancelling them.
   std::chrono::seconds drain_timeout{30};
 };

@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -242,6 +243,64 @@ TEST(Bounded, WriteStallClosesAClientThatNeverReads) {
   sender.join();
   WireClient client(daemon.port());
   ExpectServed(client, 1);
+}
+
+// ---- Other protocols and deadlines ----
+
+// Reads the one fault the daemon sends, then expects the connection to close.
+wire::ProtocolFault ReadFault(WireClient& client, std::chrono::milliseconds timeout = kReplyTimeout) {
+  auto response = client.Read(timeout);
+  if (!response || !response->has_fault()) {
+    throw std::runtime_error("expected a ProtocolFault, got " +
+                             (response ? response->ShortDebugString() : "end of stream"));
+  }
+  EXPECT_EQ(client.Read(), std::nullopt) << "the connection stays open after a fault";
+  return response->fault();
+}
+
+// An HTTP request line, or a TLS ClientHello, gets its fault at once (well within a second: the
+// read timeout below), not after a timeout; the daemon goes on serving.
+TEST(Bounded, HttpRequestLineAndTlsHelloGetAFaultAtOnce) {
+  DaemonProcess daemon(Flags({}));
+  const std::pair<std::string, std::string> cases[] = {
+      {"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", "HTTP; metrics are served on --metrics"},
+      {"POST /solve HTTP/1.1\r\n", "HTTP; metrics are served on --metrics"},
+      // A TLS 1.2 record header of a handshake, then the start of a ClientHello.
+      {std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11),
+       "TLS; connect without TLS (or through a proxy that ends it)"},
+  };
+  for (const auto& [bytes, tail] : cases) {
+    WireClient client(daemon.port());
+    client.SendBytes(bytes);
+    const wire::ProtocolFault fault = ReadFault(client, std::chrono::milliseconds(1000));
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "NOT_THIS_PROTOCOL");
+    EXPECT_EQ(fault.message(),
+              "this port speaks sudokud's protocol (varint-length-prefixed protobuf), not " + tail);
+  }
+  WireClient bystander(daemon.port());
+  ExpectServed(bystander, 1);
+}
+
+TEST(Bounded, ConnectionThatSendsNothingGetsTheFirstFrameTimeout) {
+  DaemonProcess daemon(Flags({"--first-frame-timeout", "1"}));
+  WireClient silent(daemon.port());
+  const wire::ProtocolFault fault = ReadFault(silent);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "REQUEST_TIMEOUT");
+  EXPECT_EQ(fault.message(), "no whole request within 1 s of connecting (--first-frame-timeout 1)");
+  WireClient bystander(daemon.port());
+  ExpectServed(bystander, 1);
+}
+
+TEST(Bounded, FrameLeftUnfinishedGetsTheFrameTimeout) {
+  DaemonProcess daemon(Flags({"--frame-timeout", "1"}));
+  WireClient client(daemon.port());
+  ExpectServed(client, 1);  // past the first frame
+  client.SendBytes(LengthPrefix(1000) + std::string(10, '\x0a'));
+  const wire::ProtocolFault fault = ReadFault(client);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "REQUEST_TIMEOUT");
+  EXPECT_EQ(fault.message(),
+            "frame 2 not whole within 1 s of its first byte (--frame-timeout 1); 10 of 1000 body "
+            "bytes received");
 }
 
 }  // namespace
