@@ -582,10 +582,12 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       // The peer takes nothing of what is written (and, since the daemon stops reading a
       // connection whose answers pile up, it cannot be sending either). A fault could not reach
       // it: drop its work, give its capacity back and close.
-      LogLine(peer_ + ": the peer has read nothing for " + std::to_string(stall.count()) +
-              " s (--write-stall-timeout " + std::to_string(stall.count()) +
-              "); dropping the answers to " + std::to_string(in_flight_) +
-              " puzzles and closing the connection");
+      ClientCausedLog().Log("write stall", LogLevel::kNotice,
+                            peer_ + ": the peer has read nothing for " +
+                                std::to_string(stall.count()) + " s (--write-stall-timeout " +
+                                std::to_string(stall.count()) + "); dropping the answers to " +
+                                std::to_string(in_flight_) +
+                                " puzzles and closing the connection");
       Abort();
       co_return;
     }
