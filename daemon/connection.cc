@@ -115,6 +115,17 @@ void Connection::Refuse(Kind kind, const std::string& message) {
   Spawn(&Connection::Watchdog);  // ends the linger
 }
 
+bool Connection::Evictable() const {
+  return counted_ && reading() && in_flight_ == 0 && solving_ == 0 && queue_.empty() &&
+         input_.size() == 0;
+}
+
+void Connection::Evict(const std::string& message) {
+  Fault(wire::ProtocolFault::TOO_MANY_CONNECTIONS, message);
+  counted_ = false;
+  --server_.served_;
+}
+
 size_t Connection::batches_in_flight() const {
   size_t queued = 0;
   for (const auto& job : queue_) queued += job->fault || job->stats ? 0 : 1;

@@ -102,6 +102,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Drops everything and closes now. Batches on the arena are cancelled and their results
   // discarded when they come back.
   void Abort() { Advance(Stage::kClosed); }
+  // Whether it may be closed to make room for a newcomer: served, reading, nothing in flight,
+  // nothing buffered.
+  bool Evictable() const;
+  Clock::time_point last_activity() const { return last_activity_; }
+  // Closes it to make room (a TOO_MANY_CONNECTIONS fault with `message`); its slot is free at once.
+  void Evict(const std::string& message);
   // Something this connection may be waiting for changed (capacity released, a response
   // queued, the peer gone): its coroutines look again.
   void Wake() { wake_.Notify(); }

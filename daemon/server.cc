@@ -90,6 +90,7 @@ awaitable<void> Server::Accept() {
     const tcp::endpoint remote = socket.remote_endpoint(error);
     auto connection = std::make_shared<Connection>(*this, std::move(socket),
                                                    error ? "unknown peer" : EndpointText(remote));
+    if (served_ >= options_.max_connections) MakeRoom();
     if (served_ >= options_.max_connections) {
       connection->Refuse(wire::ProtocolFault::TOO_MANY_CONNECTIONS,
                          "the daemon already serves " + std::to_string(served_) +
@@ -99,6 +100,23 @@ awaitable<void> Server::Accept() {
       connection->Start();
     }
   }
+}
+
+void Server::MakeRoom() {
+  Connection* idlest = nullptr;
+  for (Connection* connection : connections_) {
+    if (connection->Evictable() &&
+        (idlest == nullptr || connection->last_activity() < idlest->last_activity())) {
+      idlest = connection;
+    }
+  }
+  if (idlest == nullptr) return;
+  const auto idle = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::steady_clock::now() - idlest->last_activity());
+  idlest->Evict("closed to make room for a new connection: the daemon serves " +
+                std::to_string(served_) + " connections (--max-connections " +
+                std::to_string(options_.max_connections) + ") and this one, with nothing in " +
+                "flight, was idle longest (" + std::to_string(idle.count()) + " s)");
 }
 
 void Server::Drain(const std::string& reason) {

@@ -43,7 +43,9 @@ struct ServerOptions {
   size_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
   // Puzzles in one SolveRequest.
   size_t max_batch = 65536;
-  // Connections served at once; one more gets a TOO_MANY_CONNECTIONS fault.
+  // Connections served at once. One more closes the connection idle longest with nothing in
+  // flight (which gets a TOO_MANY_CONNECTIONS fault saying why), or, when none is, gets that
+  // fault itself.
   size_t max_connections = 1024;
   // Puzzles accepted but not yet answered (written back), per connection and in all. At either
   // limit a connection stops reading its socket until results drain, so TCP pushes back on the
@@ -124,6 +126,8 @@ class Server {
 
   boost::asio::awaitable<void> Accept();
   void ConnectionClosed(Connection* connection);
+  // At --max-connections: closes the connection idle longest with nothing in flight, if any.
+  void MakeRoom();
   void CancelRemaining(const std::string& why);
   void Finish();
   void InFlight(size_t* batches, size_t* puzzles) const;

@@ -17,6 +17,8 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -26,6 +28,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 
@@ -109,6 +112,32 @@ class RawConnection {
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;
 
+  // The first whole Response the daemon sends, waiting up to `timeout`; nullopt when none came.
+  std::optional<wire::Response> ReadResponse(std::chrono::milliseconds timeout) {
+    std::string bytes;
+    const auto give_up = Clock::now() + timeout;
+    while (Clock::now() < give_up) {
+      pollfd ready{fd_, POLLIN, 0};
+      if (::poll(&ready, 1, 50) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+      if (n <= 0) break;
+      bytes.append(chunk, static_cast<size_t>(n));
+      const auto header = wire::DecodeFrameHeader(bytes, 1 << 20);
+      if (header.status == wire::FrameHeader::Status::kComplete &&
+          bytes.size() >= header.prefix_bytes + header.body_bytes) {
+        wire::Response response;
+        if (!wire::ParseFrameBody(std::string_view(bytes).substr(header.prefix_bytes,
+                                                                 header.body_bytes),
+                                  &response)) {
+          return std::nullopt;
+        }
+        return response;
+      }
+    }
+    return std::nullopt;
+  }
+
   // Writes what the kernel takes of `bytes` now; returns how much.
   size_t SendSome(std::string_view bytes) {
     const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
@@ -118,6 +147,75 @@ class RawConnection {
  private:
   int fd_ = -1;
 };
+
+// Reads the one fault the daemon sends, then expects the connection to close.
+wire::ProtocolFault ReadFault(WireClient& client, std::chrono::milliseconds timeout = kReplyTimeout) {
+  auto response = client.Read(timeout);
+  if (!response || !response->has_fault()) {
+    throw std::runtime_error("expected a ProtocolFault, got " +
+                             (response ? response->ShortDebugString() : "end of stream"));
+  }
+  EXPECT_EQ(client.Read(), std::nullopt) << "the connection stays open after a fault";
+  return response->fault();
+}
+
+// Raises this process's descriptor limit to its hard limit and returns it: the tests below open
+// connections by the thousand.
+rlim_t RaiseDescriptorLimit() {
+  rlimit limit{};
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  limit.rlim_cur = limit.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  return limit.rlim_cur;
+}
+
+// ---- Connections ----
+
+const char kEvictedMessage[] =
+    "closed to make room for a new connection: the daemon serves [0-9]+ connections "
+    "\\(--max-connections [0-9]+\\) and this one, with nothing in flight, was idle longest "
+    "\\([0-9]+ s\\)";
+
+// 2,000 idle connections against the default --max-connections 1024: each newcomer past the
+// limit closes the connection idle longest, which is told why; a normal client is still served.
+// (Scaled down to what the descriptor limit allows, if it is below 2,000 + 100.)
+TEST(Bounded, IdleConnectionsMakeRoomForANormalClient) {
+  const rlim_t descriptors = RaiseDescriptorLimit();
+  const int idle_count = static_cast<int>(std::min<rlim_t>(2000, descriptors - 100));
+  ASSERT_GT(idle_count, 1100) << "the descriptor limit (" << descriptors << ") is too low";
+  DaemonProcess daemon(Flags({"--first-frame-timeout", "0"}));
+  std::vector<RawConnection> idle;
+  idle.reserve(idle_count);
+  for (int i = 0; i < idle_count; ++i) idle.emplace_back(daemon.port());
+  WireClient client(daemon.port());
+  ExpectServed(client, 1);
+  // The first connections were the idlest: each was closed with the reason.
+  for (int i = 0; i < 5; ++i) {
+    const auto fault = idle[i].ReadResponse(kReplyTimeout);
+    ASSERT_TRUE(fault && fault->has_fault()) << "idle connection " << i;
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault->fault().kind()), "TOO_MANY_CONNECTIONS");
+    EXPECT_TRUE(std::regex_match(fault->fault().message(), std::regex(kEvictedMessage)))
+        << fault->fault().message();
+  }
+  ExpectServed(client, 2);
+}
+
+// An idle connection (nothing in flight) is closed to make room, with the reason; the newcomer
+// is served.
+TEST(Bounded, TheIdlestConnectionMakesRoom) {
+  DaemonProcess daemon(Flags({"--max-connections", "2"}));
+  WireClient idlest(daemon.port());
+  ExpectServed(idlest, 1);
+  WireClient busy(daemon.port());
+  ExpectServed(busy, 2);
+  busy.SendBytes(LengthPrefix(100) + "ab");  // a frame begun: not idle
+  WireClient newcomer(daemon.port());
+  ExpectServed(newcomer, 3);
+  const wire::ProtocolFault fault = ReadFault(idlest);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
+  EXPECT_TRUE(std::regex_match(fault.message(), std::regex(kEvictedMessage))) << fault.message();
+}
 
 // ---- Memory ----
 
@@ -246,17 +344,6 @@ TEST(Bounded, WriteStallClosesAClientThatNeverReads) {
 }
 
 // ---- Other protocols and deadlines ----
-
-// Reads the one fault the daemon sends, then expects the connection to close.
-wire::ProtocolFault ReadFault(WireClient& client, std::chrono::milliseconds timeout = kReplyTimeout) {
-  auto response = client.Read(timeout);
-  if (!response || !response->has_fault()) {
-    throw std::runtime_error("expected a ProtocolFault, got " +
-                             (response ? response->ShortDebugString() : "end of stream"));
-  }
-  EXPECT_EQ(client.Read(), std::nullopt) << "the connection stays open after a fault";
-  return response->fault();
-}
 
 // An HTTP request line, or a TLS ClientHello, gets its fault at once (well within a second: the
 // read timeout below), not after a timeout; the daemon goes on serving.
