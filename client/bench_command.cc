@@ -52,10 +52,10 @@ constexpr auto kMaxBackoff = std::chrono::seconds(1);
 constexpr const char* kUsage = R"(usage: sudoku-client bench [options] FILE...
 
 Load-tests sudokud: replays the puzzles of the FILEs ('-' for standard input; the first
-1000000 puzzles) over --connections connections for --duration seconds or --count batches,
-then reports batches/s, puzzles/s, the latency of each batch's round trip (p50, p90, p99,
-p99.9, max), errors by kind and bytes each way. With --rate, latency counts from when each
-batch was due. Exit status: 0 when nothing failed, 1 on errors or wrong answers, 2 on a usage
+1000000 puzzles) over --connections connections for --duration (10s, 2m) or --count batches, then
+reports batches/s, puzzles/s, the latency of each batch's round trip (p50, p90, p99, p99.9,
+max), errors by kind and bytes each way. With --batches-per-second, latency counts from when
+each batch was due. Exit status: 0 when nothing failed, 1 on errors or wrong answers, 2 on a usage
 or input error.
 
 Options)";
@@ -494,12 +494,13 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
        "where sudokud listens (default 127.0.0.1:9810); several addresses, comma-separated or "
        "with the flag repeated, share the connections")
       ("connections", po::value(&connections)->value_name("C"), "connections (default 1)")
-      ("duration", po::value(&duration)->value_name("S"), "seconds to send for (default 10)")
+      ("duration", po::value(&duration)->value_name("DURATION"),
+       "how long to send for, e.g. 30s or 2m (default 10s)")
       ("count", po::value(&count)->value_name("N"), "batches to send in all, instead of --duration")
       ("batch", po::value(&batch)->value_name("B"), "puzzles per batch (default 100)")
       ("in-flight", po::value(&in_flight)->value_name("K"),
        "batches outstanding per connection (default 1)")
-      ("rate", po::value(&rate)->value_name("R"),
+      ("batches-per-second", po::value(&rate)->value_name("R"),
        "batches per second over all connections (default: as fast as answers come)")
       ("unique", "ask for the proof of uniqueness (--limit 2)")
       ("verify", "check every answer: a valid grid that keeps the givens")
@@ -518,13 +519,14 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   }
   if (values.count("duration")) {
     options->duration_seconds =
-        ParsePositive("--duration", duration, "a number of seconds", kMaxDuration);
+        ParsePositiveDuration("--duration", duration, kMaxDuration);
   }
   if (values.count("count")) options->count = ParseCount("--count", count, kMaxCount);
   if (values.count("batch")) options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   if (values.count("in-flight")) options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
-  if (values.count("rate")) {
-    options->rate = ParsePositive("--rate", rate, "a number of batches per second", kMaxRate);
+  if (values.count("batches-per-second")) {
+    options->rate =
+        ParsePositive("--batches-per-second", rate, "a number of batches per second", kMaxRate);
   }
   if (values.count("unique")) options->solution_limit = 2;
   options->verify = values.count("verify") > 0;

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "client/client_error.h"
+#include "solver/command_line.h"
 
 namespace sudoku::client {
 namespace {
@@ -34,10 +35,15 @@ std::optional<boost::program_options::variables_map> ParseCommandLine(
     const std::vector<std::string>& args, const boost::program_options::options_description& flags,
     const char* command, std::vector<std::string>* positionals, std::ostream& out) {
   namespace po = boost::program_options;
+  // Every command takes --version, and lists it in its --help after its own options.
+  po::options_description common;
+  common.add_options()("version", "print the version and exit");
+  po::options_description visible;
+  visible.add(flags).add(common);
   po::options_description hidden;
   hidden.add_options()("positional", po::value(positionals));
   po::options_description all;
-  all.add(flags).add(hidden);
+  all.add(visible).add(hidden);
   po::positional_options_description positional;
   positional.add("positional", -1);
   po::variables_map values;
@@ -48,7 +54,11 @@ std::optional<boost::program_options::variables_map> ParseCommandLine(
     throw ClientError(std::string(error.what()) + " (see: sudoku-client " + command + " --help)");
   }
   if (values.count("help")) {
-    out << flags << "\n";
+    out << visible << "\n";
+    return std::nullopt;
+  }
+  if (values.count("version")) {
+    out << VersionLine("sudoku-client") << "\n";
     return std::nullopt;
   }
   return values;
@@ -75,6 +85,15 @@ uint64_t ParseCount(const char* flag, const std::string& text, uint64_t max) {
   return value;
 }
 
+double ParsePositiveDuration(const char* flag, const std::string& text, double max_seconds) {
+  const auto duration = ::sudoku::ParseDuration(text);
+  if (!duration || duration->count() <= 0 || duration->count() > max_seconds) {
+    throw ClientError(std::string(flag) + " expects " + std::string(kDurationHint) +
+                      ", above 0 and at most " + Number(max_seconds) + "s, got " + Quoted(text));
+  }
+  return duration->count();
+}
+
 double ParsePositive(const char* flag, const std::string& text, const char* what, double max) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -88,24 +107,10 @@ double ParsePositive(const char* flag, const std::string& text, const char* what
 
 std::chrono::milliseconds ParseDuration(const char* flag, const std::string& text,
                                         std::chrono::milliseconds max) {
-  double value = 0;
-  const char* const first = text.data();
-  const char* const last = first + text.size();
-  const auto [end, error] = std::from_chars(first, last, value);
-  const std::string_view unit(end, static_cast<size_t>(last - end));
-  double unit_ms = 0;
-  if (unit == "ms") {
-    unit_ms = 1;
-  } else if (unit == "s" || unit.empty()) {
-    unit_ms = 1000;
-  } else if (unit == "m") {
-    unit_ms = 60'000;
-  } else if (unit == "h") {
-    unit_ms = 3'600'000;
-  }
-  const double ms = value * unit_ms;
-  if (error != std::errc() || unit_ms == 0 || !std::isfinite(ms) || ms < 1 ||
-      ms > static_cast<double>(max.count())) {
+  // The parser the daemon and sudoku-bench use too (solver/command_line.h).
+  const auto duration = ::sudoku::ParseDuration(text);
+  const double ms = duration ? duration->count() * 1000 : 0;
+  if (!duration || ms < 1 || ms > static_cast<double>(max.count())) {
     throw ClientError(std::string(flag) + " expects a duration such as 30s, 2m or 500ms, from " +
                       "1ms to " + std::to_string(max.count() / 1000) + "s, got " + Quoted(text));
   }

@@ -34,6 +34,11 @@ double ParsePositive(const char* flag, const std::string& text, const char* what
 std::chrono::milliseconds ParseDuration(const char* flag, const std::string& text,
                                         std::chrono::milliseconds max);
 
+// A duration above 0 and at most `max_seconds`, in seconds, or ClientError: "--duration expects
+// a duration such as 10s, 2m or 500ms (a plain number is seconds), above 0 and at most 86400s,
+// got 'x'".
+double ParsePositiveDuration(const char* flag, const std::string& text, double max_seconds);
+
 // From inside a catch block: prints the exception in flight to `err` as the client reports a
 // failed run, "sudoku-client: WHAT" for a ClientError and "sudoku-client: internal error: WHAT"
 // for anything else (a bug).
@@ -42,7 +47,7 @@ void ReportError(std::ostream& err);
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised
 // option '--x' (see: sudoku-client solve --help)". With -h/--help, prints `flags` to `out` and
-// returns std::nullopt.
+// returns std::nullopt; likewise with --version, which prints "sudoku-client VERSION".
 std::optional<boost::program_options::variables_map> ParseCommandLine(
     const std::vector<std::string>& args, const boost::program_options::options_description& flags,
     const char* command, std::vector<std::string>* positionals, std::ostream& out);

@@ -7,6 +7,7 @@
 #include "client/explain_command.h"
 #include "client/generate_command.h"
 #include "client/solve_command.h"
+#include "solver/command_line.h"
 
 namespace {
 
@@ -18,7 +19,8 @@ Commands:
   generate make new puzzles with exactly one solution through sudokud, one per line
   bench    load-test sudokud: throughput, latency percentiles, errors (as wrk and ghz report)
 
-Run 'sudoku-client COMMAND --help' for a command's options.
+Run 'sudoku-client COMMAND --help' for a command's options, 'sudoku-client --version' for
+the version.
 )";
 
 }  // namespace
@@ -52,7 +54,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version") {
-    std::cout << "sudoku-client " << SUDOKU_VERSION << "\n";
+    std::cout << sudoku::VersionLine("sudoku-client") << "\n";
     return 0;
   }
   std::cerr << "sudoku-client: unknown command '" << command

@@ -30,6 +30,7 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "solver/command_line.h"
 #include "solver/solver.h"
 #include "solver/tsan_fork_join.h"
 
@@ -250,7 +251,7 @@ void PrintRow(const FileResult& r, int file_width) {
 }
 
 const char kUsage[] =
-    "Usage: sudoku-bench FILE... [--threads N] [--unique] [--json] [--min-seconds S]\n"
+    "Usage: sudoku-bench [--threads N] [--unique] [--json] [--min-seconds DURATION] FILE...\n"
     "Solves each file of puzzles (81 characters a line; blank and '#' lines skipped) in-process\n"
     "and prints puzzles/sec, usec/puzzle, %no_guess and guesses/puzzle. The puzzles are\n"
     "shuffled (fixed seed) and solved once to warm up, then repeatedly for --min-seconds.\n"
@@ -258,16 +259,19 @@ const char kUsage[] =
 
 Options ParseOptions(int argc, char** argv, bool* help) {
   Options options;
+  std::string min_seconds;
   po::options_description visible(kUsage);
   visible.add_options()
       ("help,h", "print this help")
-      ("threads", po::value<unsigned>(&options.threads)->default_value(1),
+      ("version", "print the version and exit")
+      ("threads", po::value<unsigned>(&options.threads)->default_value(1)->value_name("N"),
        "solve in a oneTBB arena of N threads")
       ("unique", po::bool_switch(&options.unique),
        "count solutions up to 2 (uniqueness check) instead of stopping at the first")
       ("json", po::bool_switch(&options.json), "print one JSON object per file")
-      ("min-seconds", po::value<double>(&options.min_seconds)->default_value(1.0),
-       "time each file for at least S seconds");
+      ("min-seconds",
+       po::value<std::string>(&min_seconds)->default_value("1s")->value_name("DURATION"),
+       "time each file for at least this long, e.g. 1s or 500ms");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(&options.files));
   po::options_description all;
@@ -286,9 +290,19 @@ Options ParseOptions(int argc, char** argv, bool* help) {
     *help = true;
     return options;
   }
+  if (vm.count("version")) {
+    std::cout << VersionLine("sudoku-bench") << "\n";
+    *help = true;
+    return options;
+  }
   if (options.files.empty()) throw UsageError("no puzzle files given (see --help)");
   if (options.threads == 0) throw UsageError("--threads must be at least 1");
-  if (!(options.min_seconds >= 0)) throw UsageError("--min-seconds must not be negative");
+  const auto min_duration = ParseDuration(min_seconds);
+  if (!min_duration) {
+    throw UsageError("--min-seconds expects " + std::string(kDurationHint) + ", got '" +
+                     min_seconds + "'");
+  }
+  options.min_seconds = min_duration->count();
   return options;
 }
 

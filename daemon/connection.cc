@@ -415,6 +415,8 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     }
     chunk->cost = end - begin;
     unreleased -= chunk->cost;
+    server_.stats_.puzzles_generated += chunk->cost;
+    if (end == generate.count()) ++server_.stats_.generates;
     Queue(std::move(chunk));
     begin = end;
   }
@@ -483,9 +485,13 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
           "internal error while solving batch " + std::to_string(id) + ": " + failure);
     return;
   }
-  ++server_.stats_.batches;
-  server_.stats_.puzzles.Add(job->counts);
-  server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
+  if (job->request.has_explain()) {
+    ++server_.stats_.explains;
+  } else {
+    ++server_.stats_.batches;
+    server_.stats_.puzzles.Add(job->counts);
+    server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
+  }
   Queue(std::move(job));
 }
 

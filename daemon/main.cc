@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -35,6 +36,7 @@
 #include "daemon/pool.h"
 #include "daemon/server.h"
 #include "daemon/web_api.h"
+#include "solver/command_line.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -61,6 +63,22 @@ int64_t ParseInteger(const po::variables_map& flags, const char* name, int64_t m
                      " to " + std::to_string(max) + ", got '" + text + "'"};
   }
   return value;
+}
+
+// A duration flag from `min` to `max`, whole seconds (the units the server's limits are kept in;
+// anything finer is rounded up, so that 500ms is one second, not never).
+std::chrono::seconds ParseSeconds(const po::variables_map& flags, const char* name,
+                                  std::chrono::seconds min, std::chrono::seconds max) {
+  const auto& text = flags[name].as<std::string>();
+  const auto parsed = ParseDuration(text);
+  const auto rounded = parsed ? std::chrono::ceil<std::chrono::seconds>(*parsed) : max + max;
+  if (!parsed || parsed->count() > static_cast<double>(max.count()) || rounded < min ||
+      rounded > max) {
+    throw UsageError{"--" + std::string(name) + " must be " + std::string(kDurationHint) +
+                     " from " + std::to_string(min.count()) + "s to " +
+                     std::to_string(max.count()) + "s, got '" + text + "'"};
+  }
+  return rounded;
 }
 
 // HOST:PORT, with HOST a name, an IPv4 address or a bracketed IPv6 address.
@@ -111,7 +129,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   const int cores = tbb::info::default_concurrency();
   po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
   options.add_options()
-      ("help", "print this help and exit")
+      ("help,h", "print this help and exit")
+      ("version", "print the version and exit")
       ("listen", po::value<std::string>()->default_value("127.0.0.1:9810")->value_name("HOST:PORT"),
        "address to listen on; port 0 picks a free port (the log says which). Ignored when "
        "systemd passes a listening socket (socket activation)")
@@ -141,25 +160,34 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
        "past half of it the connections holding more than their share stop reading (at least "
        "twice --max-frame-bytes)")
-      ("idle-timeout", po::value<std::string>()->default_value("300")->value_name("SECONDS"),
+      ("idle-timeout", po::value<std::string>()->default_value("300s")->value_name("DURATION"),
        "close a connection that sends nothing and waits for nothing this long (0: never)")
       ("write-stall-timeout",
-       po::value<std::string>()->default_value("30")->value_name("SECONDS"),
+       po::value<std::string>()->default_value("30s")->value_name("DURATION"),
        "close a connection whose reader has taken no byte of its pending answers this long, "
        "dropping them (0: never)")
-      ("frame-timeout", po::value<std::string>()->default_value("10")->value_name("SECONDS"),
+      ("frame-timeout", po::value<std::string>()->default_value("10s")->value_name("DURATION"),
        "a frame whose first byte has arrived must be whole this soon, or the connection gets "
        "a REQUEST_TIMEOUT fault (0: never)")
       ("first-frame-timeout",
-       po::value<std::string>()->default_value("10")->value_name("SECONDS"),
+       po::value<std::string>()->default_value("10s")->value_name("DURATION"),
        "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault "
        "(0: never)")
-      ("drain-timeout", po::value<std::string>()->default_value("30")->value_name("SECONDS"),
+      ("drain-timeout", po::value<std::string>()->default_value("30s")->value_name("DURATION"),
        "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them");
 
+  // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
+  // off, a missing --), not something to ignore.
+  po::options_description hidden;
+  hidden.add_options()("argument", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("argument", -1);
   po::variables_map flags;
   try {
-    po::store(po::command_line_parser(argc, argv).options(options).run(), flags);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
+              flags);
     po::notify(flags);
   } catch (const po::error& e) {
     throw UsageError{e.what()};
@@ -167,6 +195,15 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   if (flags.count("help")) {
     std::cout << "sudokud: solves Sudoku puzzles in bulk for clients on TCP.\n\n" << options;
     return std::nullopt;
+  }
+  if (flags.count("version")) {
+    std::cout << VersionLine("sudokud") << "\n";
+    return std::nullopt;
+  }
+  if (flags.count("argument")) {
+    throw UsageError{"unexpected argument '" +
+                     flags["argument"].as<std::vector<std::string>>().front() +
+                     "': sudokud takes only options"};
   }
   Flags out;
   out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
@@ -188,13 +225,14 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
   server.max_memory = ParseInteger(flags, "max-memory", static_cast<int64_t>(2 * server.max_frame_bytes),
                                    int64_t{1} << 44);
-  server.idle_timeout = std::chrono::seconds(ParseInteger(flags, "idle-timeout", 0, 86400 * 7));
+  const auto seconds = [](int64_t n) { return std::chrono::seconds(n); };
+  server.idle_timeout = ParseSeconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));
   server.write_stall_timeout =
-      std::chrono::seconds(ParseInteger(flags, "write-stall-timeout", 0, 86400));
-  server.frame_timeout = std::chrono::seconds(ParseInteger(flags, "frame-timeout", 0, 86400));
+      ParseSeconds(flags, "write-stall-timeout", seconds(0), seconds(86400));
+  server.frame_timeout = ParseSeconds(flags, "frame-timeout", seconds(0), seconds(86400));
   server.first_frame_timeout =
-      std::chrono::seconds(ParseInteger(flags, "first-frame-timeout", 0, 86400));
-  server.drain_timeout = std::chrono::seconds(ParseInteger(flags, "drain-timeout", 0, 86400));
+      ParseSeconds(flags, "first-frame-timeout", seconds(0), seconds(86400));
+  server.drain_timeout = ParseSeconds(flags, "drain-timeout", seconds(0), seconds(86400));
   return out;
 }
 
@@ -287,7 +325,11 @@ int Run(const Flags& flags) {
   Pool pool(flags.threads);
   Server server(io, pool, flags.server);
   Notifier notifier(io, [&server] { return server.StatusText(); });
-  MetricsRoutes metrics_routes([&server] { return RenderPrometheus(server.Snapshot()); });
+  MetricsRoutes metrics_routes([&server] {
+    MetricsSnapshot snapshot = server.Snapshot();
+    snapshot.process = ReadProcessFigures();
+    return RenderPrometheus(snapshot);
+  });
   HttpServer metrics(io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
   WebApi web_api(pool, &metrics_routes);

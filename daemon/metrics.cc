@@ -5,7 +5,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string_view>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <boost/beast/http/verb.hpp>
 
@@ -151,12 +158,120 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                 "included.",
                 stats.batch_latency_seconds);
 
+  out.Header("sudokud_requests_total", "counter",
+             "Requests answered, by kind: solve (a batch), explain (one puzzle), generate.");
+  out.Sample("sudokud_requests_total", "kind=\"solve\"", static_cast<double>(stats.batches));
+  out.Sample("sudokud_requests_total", "kind=\"explain\"", static_cast<double>(stats.explains));
+  out.Sample("sudokud_requests_total", "kind=\"generate\"",
+             static_cast<double>(stats.generates));
+  out.Header("sudokud_request_puzzles_total", "counter",
+             "Puzzles handled, by request kind: solved (any verdict), explained, generated.");
+  out.Sample("sudokud_request_puzzles_total", "kind=\"solve\"",
+             static_cast<double>(p.total()));
+  out.Sample("sudokud_request_puzzles_total", "kind=\"explain\"",
+             static_cast<double>(stats.explains));
+  out.Sample("sudokud_request_puzzles_total", "kind=\"generate\"",
+             static_cast<double>(stats.puzzles_generated));
+
+  const ConfiguredLimits& limits = snapshot.limits;
+  out.Single("sudokud_max_connections", "gauge", "Connections served at once (--max-connections).",
+             static_cast<double>(limits.max_connections));
+  out.Single("sudokud_max_in_flight_puzzles", "gauge",
+             "Puzzles accepted and unanswered over all connections (--max-in-flight).",
+             static_cast<double>(limits.max_in_flight));
+  out.Single("sudokud_max_in_flight_puzzles_per_connection", "gauge",
+             "Puzzles accepted and unanswered on one connection "
+             "(--max-in-flight-per-connection).",
+             static_cast<double>(limits.max_in_flight_per_connection));
+  out.Single("sudokud_max_batch_puzzles", "gauge", "Most puzzles in one batch (--max-batch).",
+             static_cast<double>(limits.max_batch));
+  out.Single("sudokud_max_frame_bytes", "gauge", "Largest frame accepted (--max-frame-bytes).",
+             static_cast<double>(limits.max_frame_bytes));
+  out.Single("sudokud_max_memory_bytes", "gauge",
+             "Bytes held for clients over all connections (--max-memory).",
+             static_cast<double>(limits.max_memory));
+
+  out.Header("sudokud_build_info", "gauge",
+             "The daemon's version and the solver kernel it runs (always 1).");
+  out.Sample("sudokud_build_info",
+             "version=\"" + EscapeLabel(snapshot.version) + "\",kernel=\"" +
+                 EscapeLabel(snapshot.kernel) + "\"",
+             1);
   out.Header("sudokud_kernel_info", "gauge", "The solver kernel in use (always 1).");
   out.Sample("sudokud_kernel_info", "kernel=\"" + EscapeLabel(snapshot.kernel) + "\"", 1);
   out.Single("sudokud_solver_threads", "gauge", "Solver threads (--threads).", snapshot.threads);
   out.Single("sudokud_uptime_seconds", "gauge", "Seconds since the daemon started.",
              snapshot.uptime_seconds);
+  if (snapshot.process) {
+    const ProcessFigures& process = *snapshot.process;
+    out.Single("process_cpu_seconds_total", "counter",
+               "Total user and system CPU time spent in seconds.", process.cpu_seconds);
+    out.Single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+               process.resident_memory_bytes);
+    out.Single("process_open_fds", "gauge", "Number of open file descriptors.", process.open_fds);
+    out.Single("process_max_fds", "gauge", "Maximum number of open file descriptors.",
+               process.max_fds);
+    out.Single("process_start_time_seconds", "gauge",
+               "Start time of the process since unix epoch in seconds.",
+               process.start_time_seconds);
+  }
   return out.Take();
+}
+
+ProcessFigures ReadProcessFigures() {
+  ProcessFigures figures;
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) == 0) {
+    figures.cpu_seconds =
+        static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  }
+  const double page_size = static_cast<double>(::sysconf(_SC_PAGESIZE));
+  const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  {
+    std::ifstream statm("/proc/self/statm");
+    double size = 0;
+    double resident = 0;
+    if (statm >> size >> resident) figures.resident_memory_bytes = resident * page_size;
+  }
+  std::error_code error;
+  for (std::filesystem::directory_iterator it("/proc/self/fd", error), end; !error && it != end;
+       it.increment(error)) {
+    ++figures.open_fds;
+  }
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    figures.max_fds = static_cast<double>(limit.rlim_cur);
+  }
+  // The start time: the boot time (btime in /proc/stat) plus the process's start in clock
+  // ticks after boot (the 22nd field of /proc/self/stat, counted after the command's closing
+  // parenthesis, which may itself hold spaces).
+  double boot_time = 0;
+  {
+    std::ifstream stat("/proc/stat");
+    for (std::string word; stat >> word;) {
+      if (word == "btime") {
+        stat >> boot_time;
+        break;
+      }
+    }
+  }
+  {
+    std::ifstream stat("/proc/self/stat");
+    const std::string text(std::istreambuf_iterator<char>(stat), {});
+    const size_t paren = text.rfind(')');
+    if (paren != std::string::npos) {
+      std::istringstream fields(text.substr(paren + 2));
+      std::string field;
+      // Field 3 (the state) is the first after the parenthesis; field 22 is the start time.
+      for (int i = 3; i <= 22 && fields >> field; ++i) {
+        if (i == 22) {
+          figures.start_time_seconds = boot_time + std::strtod(field.c_str(), nullptr) / ticks;
+        }
+      }
+    }
+  }
+  return figures;
 }
 
 void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,9 +60,12 @@ inline std::vector<double> BatchSecondsBuckets() {
 // Counts since start-up, kept by the Server.
 struct ServerStats {
   uint64_t connections = 0;        // connections served (refused ones count as faults only)
-  uint64_t batches = 0;            // batches answered
+  uint64_t batches = 0;            // batches answered (solve requests)
   uint64_t batches_cancelled = 0;  // accepted, then dropped unanswered (connection gone, drain)
   BatchCounts puzzles;             // the puzzles of the answered batches, by verdict
+  uint64_t explains = 0;           // explain requests answered (one puzzle each)
+  uint64_t generates = 0;          // generate requests answered in full
+  uint64_t puzzles_generated = 0;  // puzzles sent in generate responses
   uint64_t faults = 0;             // ProtocolFaults sent
   std::array<uint64_t, wire::ProtocolFault::Kind_ARRAYSIZE> faults_by_kind{};
   uint64_t bytes_received = 0;     // protocol bytes, all connections
@@ -70,6 +74,28 @@ struct ServerStats {
   Histogram batch_solve_seconds{BatchSecondsBuckets()};
   Histogram batch_latency_seconds{BatchSecondsBuckets()};
 };
+
+// The limits the daemon was started with (its flags), exported so that saturation queries divide
+// by the configured value rather than a constant.
+struct ConfiguredLimits {
+  uint64_t max_connections = 0;
+  uint64_t max_in_flight = 0;
+  uint64_t max_in_flight_per_connection = 0;
+  uint64_t max_batch = 0;
+  uint64_t max_frame_bytes = 0;
+  uint64_t max_memory = 0;
+};
+
+// The process as Prometheus' client libraries describe it (process_* metrics), read from /proc
+// and getrusage() at the moment of a scrape.
+struct ProcessFigures {
+  double cpu_seconds = 0;
+  double resident_memory_bytes = 0;
+  double open_fds = 0;
+  double max_fds = 0;
+  double start_time_seconds = 0;  // since the Unix epoch
+};
+ProcessFigures ReadProcessFigures();
 
 // Everything both outlets report, at one moment.
 struct MetricsSnapshot {
@@ -80,6 +106,10 @@ struct MetricsSnapshot {
   std::string kernel;  // ActiveKernel().name
   int threads = 0;     // solver threads
   double uptime_seconds = 0;
+  ConfiguredLimits limits;
+  std::string version;  // VersionText(): "0.1.0 (git 08dee86)"
+  // Filled for the Prometheus outlet only (see ReadProcessFigures()).
+  std::optional<ProcessFigures> process;
 };
 
 // Prometheus text exposition format 0.0.4: every metric with HELP and TYPE, fault kinds and

@@ -11,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "daemon/log.h"
+#include "solver/command_line.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -210,6 +211,14 @@ MetricsSnapshot Server::Snapshot() const {
       .threads = pool_.threads(),
       .uptime_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+      .limits = {.max_connections = options_.max_connections,
+                 .max_in_flight = options_.max_in_flight,
+                 .max_in_flight_per_connection = options_.max_in_flight_per_connection,
+                 .max_batch = options_.max_batch,
+                 .max_frame_bytes = options_.max_frame_bytes,
+                 .max_memory = options_.max_memory},
+      .version = VersionText(),
+      .process = std::nullopt,  // the Prometheus outlet reads the process itself
   };
 }
 

@@ -4,7 +4,9 @@
 #
 # Used by the README's two commands (deploy/demo.sh and tests/run_all.sh); safe to run again.
 # Environment: SUDOKU_BUILD_DIR, SUDOKU_BUILD_TYPE (default Release), SUDOKU_CMAKE_ARGS (extra
-# arguments for cmake), SUDOKU_EXTRA_PACKAGES (more Debian packages to ensure).
+# arguments for cmake), SUDOKU_EXTRA_PACKAGES (more Debian packages to ensure),
+# SUDOKU_BUILD_TARGETS (build only these, e.g. "sudokud sudoku-client"; default: everything),
+# SUDOKU_TEST_TOOLS (0: skip the tools only the tests use; default 1).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,8 +17,16 @@ packages=(
   libboost-dev libboost-program-options-dev libtbb-dev
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev
-  haproxy help2man dpkg-dev
+  dpkg-dev
 )
+test_tools=(
+  # What the tests run, so that none is skipped on a fresh machine: file (dpkg-shlibdeps, for
+  # CPack), systemd (systemd-analyze, systemd-socket-activate), lintian, man-db and
+  # bsdextrautils (man -l, col), prometheus (promtool check metrics), iproute2 (ip), binutils
+  # (readelf), git (the version names the revision), haproxy (the scale-out test).
+  haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git
+)
+if [[ ${SUDOKU_TEST_TOOLS:-1} != 0 ]]; then packages+=("${test_tools[@]}"); fi
 # shellcheck disable=SC2206
 packages+=(${SUDOKU_EXTRA_PACKAGES:-})
 
@@ -39,4 +49,6 @@ fi
 extra_args=(${SUDOKU_CMAKE_ARGS:-})
 cmake -S "$top" -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE="${SUDOKU_BUILD_TYPE:-Release}" "${extra_args[@]}" >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
+# shellcheck disable=SC2206
+targets=(${SUDOKU_BUILD_TARGETS:-})
+cmake --build "$build_dir" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"}

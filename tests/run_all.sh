@@ -41,6 +41,30 @@ ctest_summary() {
     sed 's/^0 of \([0-9]*\) tests failed$/\1 tests/'
 }
 
+# Tools that deploy/bootstrap.sh installs: a test skipped for want of one of them means the
+# bootstrap is incomplete, and fails the run.
+bootstrapped_tools="systemd-analyze systemd-socket-activate haproxy lintian promtool man col
+  readelf cpack dpkg-deb dpkg-shlibdeps ip file"
+
+# skipped_tests DIR LOG: one "NAME: REASON" line per test that ctest reports as skipped, the
+# reason being the GTEST_SKIP() message in the test's output (Testing/Temporary/LastTest.log).
+skipped_tests() {
+  python3 - "$1/Testing/Temporary/LastTest.log" "$2" <<'PY'
+import re, sys
+log = open(sys.argv[1], errors="replace").read()
+ctest = open(sys.argv[2], errors="replace").read()
+for name in re.findall(r"^\s*\d+ - (\S+) \(Skipped\)$", ctest, re.M):
+    reason = "no reason given"
+    at = log.find("Test: " + name + "\n")
+    if at >= 0:
+        end = log.find("\nTest: ", at + 1)
+        found = re.search(r": Skipped\n(.+)", log[at:end if end >= 0 else len(log)])
+        if found:
+            reason = found.group(1).strip()
+    print(f"{name}: {reason}")
+PY
+}
+
 # build_and_test NAME DIR CMAKE_ARGS [ctest args...]
 build_and_test() {
   local name=$1 dir=$2 args=$3
@@ -52,10 +76,29 @@ build_and_test() {
   fi
   local log=$dir/ctest-output.log
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" 2>&1 | tee "$log"
-  record "$name" "${PIPESTATUS[0]}" "$(ctest_summary "$log")"
+  local status=${PIPESTATUS[0]}
+  local detail skipped
+  detail=$(ctest_summary "$log")
+  skipped=$(skipped_tests "$dir" "$log")
+  if [[ -n $skipped ]]; then
+    detail+="; skipped: $(paste -sd';' <<<"$skipped" | sed 's/;/; /g')"
+    local line reason tool
+    while IFS= read -r line; do
+      reason=${line#*: }
+      grep -qwE "no|missing" <<<"$reason" || continue
+      for tool in $bootstrapped_tools; do
+        if grep -qE "(^|[ (/,])$tool([ ),:;]|$)" <<<"$reason"; then
+          detail+="; $tool missing, which deploy/bootstrap.sh installs"
+          status=1
+        fi
+      done
+    done <<<"$skipped"
+  fi
+  record "$name" "$status" "$detail"
 }
 
-build_and_test plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-}"
+# CI treats warnings as errors (SUDOKU_WERROR); a package build does not.
+build_and_test plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_WERROR=ON"
 
 if ((sanitizers)); then
   # Any report fails: ASan and TSan exit non-zero by default, UBSan only when told to. The

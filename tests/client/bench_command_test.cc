@@ -58,7 +58,7 @@ TEST(BenchOptions, Defaults) {
 TEST(BenchOptions, EveryFlag) {
   const BenchOptions options =
       Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connections", "64", "--count", "1000",
-             "--batch", "1", "--in-flight", "8", "--rate", "2500.5", "--unique", "--verify",
+             "--batch", "1", "--in-flight", "8", "--batches-per-second", "2500.5", "--unique", "--verify",
              "--json", "a.txt", "b.txt"});
   EXPECT_EQ(options.endpoints.size(), 2u);
   EXPECT_EQ(options.connections, 64u);
@@ -70,6 +70,11 @@ TEST(BenchOptions, EveryFlag) {
   EXPECT_TRUE(options.verify && options.json);
   EXPECT_EQ(options.inputs, (std::vector<std::string>{"a.txt", "b.txt"}));
   EXPECT_EQ(Parse({"--duration", "0.5", "--echo", "-"}).duration_seconds, 0.5);
+  // Durations take units, as wrk's and ghz's do; a plain number is seconds.
+  EXPECT_EQ(Parse({"--duration", "1s", "-"}).duration_seconds, 1);
+  EXPECT_EQ(Parse({"--duration", "250ms", "-"}).duration_seconds, 0.25);
+  EXPECT_EQ(Parse({"--duration", "2m", "-"}).duration_seconds, 120);
+  EXPECT_EQ(Parse({"--duration", "1h", "-"}).duration_seconds, 3600);
 }
 
 TEST(BenchOptions, UsageErrors) {
@@ -77,11 +82,23 @@ TEST(BenchOptions, UsageErrors) {
   EXPECT_EQ(UsageError({"--duration", "5", "--count", "9", "a"}),
             "--duration and --count cannot be used together");
   EXPECT_EQ(UsageError({"--duration", "0", "a"}),
-            "--duration expects a number of seconds above 0 (at most 86400), got '0'");
+            "--duration expects a duration such as 10s, 2m or 500ms (a plain number is seconds), "
+            "above 0 and at most 86400s, got '0'");
   EXPECT_EQ(UsageError({"--duration", "1e9", "a"}),
-            "--duration expects a number of seconds above 0 (at most 86400), got '1e9'");
-  EXPECT_EQ(UsageError({"--rate", "fast", "a"}),
-            "--rate expects a number of batches per second above 0 (at most 10000000), got 'fast'");
+            "--duration expects a duration such as 10s, 2m or 500ms (a plain number is seconds), "
+            "above 0 and at most 86400s, got '1e9'");
+  EXPECT_EQ(UsageError({"--duration", "10 s", "a"}),
+            "--duration expects a duration such as 10s, 2m or 500ms (a plain number is seconds), "
+            "above 0 and at most 86400s, got '10 s'");
+  EXPECT_EQ(UsageError({"--duration", "3d", "a"}),
+            "--duration expects a duration such as 10s, 2m or 500ms (a plain number is seconds), "
+            "above 0 and at most 86400s, got '3d'");
+  EXPECT_EQ(UsageError({"--batches-per-second", "fast", "a"}),
+            "--batches-per-second expects a number of batches per second above 0 (at most "
+            "10000000), got 'fast'");
+  // --rate is solve's (append the rating), not a bench flag.
+  EXPECT_EQ(UsageError({"--rate", "5", "a"}),
+            "unrecognised option '--rate' (see: sudoku-client bench --help)");
   EXPECT_EQ(UsageError({"--count", "-3", "a"}),
             "--count expects a whole number from 1 to 1099511627776, got '-3'");
   EXPECT_EQ(UsageError({"--connections", "0", "a"}),
@@ -101,7 +118,18 @@ TEST(BenchOptions, Help) {
   std::ostringstream out;
   EXPECT_FALSE(ParseBenchOptions({"--help"}, &options, out));
   EXPECT_NE(out.str().find("usage: sudoku-client bench [options] FILE..."), std::string::npos);
-  EXPECT_NE(out.str().find("--rate R"), std::string::npos);
+  EXPECT_NE(out.str().find("--batches-per-second R"), std::string::npos);
+  EXPECT_NE(out.str().find("--duration DURATION"), std::string::npos);
+  EXPECT_NE(out.str().find("--version"), std::string::npos);
+}
+
+TEST(BenchOptions, Version) {
+  BenchOptions options;
+  std::ostringstream out;
+  EXPECT_FALSE(ParseBenchOptions({"--version"}, &options, out));
+  EXPECT_TRUE(std::regex_match(
+      out.str(), std::regex("sudoku-client [0-9]+\\.[0-9]+\\.[0-9]+( \\(git [0-9a-f]{7}\\))?\n")))
+      << out.str();
 }
 
 // --- CheckSolution ---

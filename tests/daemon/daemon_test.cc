@@ -1142,9 +1142,16 @@ TEST(Daemon, RejectsBadFlagsNamingTheFlagAndTheRange) {
        "--max-in-flight-per-connection must be an integer from 1 to 1073741824, got '0'"},
       {{"--max-in-flight", "x"},
        "--max-in-flight must be an integer from 1 to 4294967296, got 'x'"},
-      {{"--idle-timeout", "-5"}, "--idle-timeout must be an integer from 0 to 604800, got '-5'"},
+      {{"--idle-timeout", "-5"},
+       "--idle-timeout must be a duration such as 10s, 2m or 500ms (a plain number is seconds) "
+       "from 0s to 604800s, got '-5'"},
       {{"--drain-timeout", "1e3"},
-       "--drain-timeout must be an integer from 0 to 86400, got '1e3'"},
+       "--drain-timeout must be a duration such as 10s, 2m or 500ms (a plain number is seconds) "
+       "from 0s to 86400s, got '1e3'"},
+      {{"--drain-timeout", "25h"},
+       "--drain-timeout must be a duration such as 10s, 2m or 500ms (a plain number is seconds) "
+       "from 0s to 86400s, got '25h'"},
+      {{"extra"}, "unexpected argument 'extra': sudokud takes only options"},
       {{"--listen", "9810"}, "--listen '9810': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"},
       {{"--listen", "127.0.0.1:70000"},
        "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 (0 picks a free one)"},

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -209,6 +210,91 @@ TEST(Metrics, EveryMetricHasHelpAndType) {
         "sudokud_solver_threads gauge", "sudokud_uptime_seconds gauge"}) {
     EXPECT_THAT(response.body(), HasSubstr(std::string("\n# TYPE ") + name + "\n")) << name;
   }
+}
+
+// Runs `command` through sh, stderr merged; its output and exit status.
+std::pair<std::string, int> Shell(const std::string& command) {
+  std::string output;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {"", -1};
+  char chunk[4096];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) output.append(chunk, n);
+  const int status = ::pclose(pipe);
+  return {output, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+// Generate and explain requests are counted by kind (not as batches of 0 puzzles); the process
+// metrics, the build and the configured limits are exported.
+TEST(Metrics, CountsEveryRequestKindAndExportsProcessBuildAndLimits) {
+  const char* client = SUDOKU_CLIENT_BUILT_BIN;
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "1",
+                        "--max-in-flight", "5000", "--max-connections", "64"});
+  const uint16_t metrics = MetricsPort(daemon);
+  const auto generated = Shell(std::string(client) + " generate --count 50 --seed 7 --connect " +
+                               "127.0.0.1:" + std::to_string(daemon.port()) + " >/dev/null");
+  ASSERT_EQ(generated.second, 0) << generated.first;
+  const auto explained =
+      Shell(std::string(client) + " explain --connect 127.0.0.1:" + std::to_string(daemon.port()) +
+            " 6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8..."
+            " >/dev/null");
+  ASSERT_EQ(explained.second, 0) << explained.first;
+  auto samples = SettledSamples(metrics);
+  const std::map<std::string, std::string> expected = {
+      {"sudokud_requests_total{kind=\"solve\"}", "0"},
+      {"sudokud_requests_total{kind=\"explain\"}", "1"},
+      {"sudokud_requests_total{kind=\"generate\"}", "1"},
+      {"sudokud_request_puzzles_total{kind=\"solve\"}", "0"},
+      {"sudokud_request_puzzles_total{kind=\"explain\"}", "1"},
+      {"sudokud_request_puzzles_total{kind=\"generate\"}", "50"},
+      {"sudokud_batches_total{outcome=\"answered\"}", "0"},
+      {"sudokud_connections_total", "2"},
+      {"sudokud_max_connections", "64"},
+      {"sudokud_max_in_flight_puzzles", "5000"},
+      {"sudokud_max_in_flight_puzzles_per_connection", "65536"},
+      {"sudokud_max_batch_puzzles", "65536"},
+      {"sudokud_max_frame_bytes", "16777216"},
+      {"sudokud_max_memory_bytes", "4294967296"},
+  };
+  for (const auto& [name, value] : expected) EXPECT_EQ(samples[name], value) << name;
+  const std::string build_info = "sudokud_build_info{version=\"";
+  bool found = false;
+  for (const auto& [name, value] : samples) {
+    if (name.rfind(build_info, 0) != 0) continue;
+    found = true;
+    const std::regex expected_info(
+        R"(sudokud_build_info\{version="[0-9]+\.[0-9]+\.[0-9]+( \(git [0-9a-f]{7}\))?",kernel=")" +
+        KernelOf(daemon) + R"("\})");
+    EXPECT_TRUE(std::regex_match(name, expected_info)) << name;
+    EXPECT_EQ(value, "1");
+  }
+  EXPECT_TRUE(found);
+  EXPECT_GT(std::stod(samples["process_cpu_seconds_total"]), 0);
+  EXPECT_GT(std::stod(samples["process_resident_memory_bytes"]), 1e6);
+  EXPECT_GE(std::stod(samples["process_open_fds"]), 5);
+  EXPECT_GE(std::stod(samples["process_max_fds"]), std::stod(samples["process_open_fds"]));
+  const double now = std::chrono::duration<double>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_GT(std::stod(samples["process_start_time_seconds"]), now - 600);
+  EXPECT_LE(std::stod(samples["process_start_time_seconds"]), now + 1);
+  StopCleanly(daemon);
+}
+
+// Prometheus' own linter finds nothing to say about the exposition.
+TEST(Metrics, PromtoolCheckMetricsIsClean) {
+  if (Shell("command -v promtool").second != 0) {
+    FAIL() << "no promtool: deploy/bootstrap.sh installs the prometheus package";
+  }
+  DaemonProcess daemon(kMetricsFlags);
+  const uint16_t metrics = MetricsPort(daemon);
+  RunKnownWorkload(daemon.port());
+  const std::string body = Fetch(metrics, http::verb::get, "/metrics").body();
+  const std::string file = ::testing::TempDir() + "metrics_" + std::to_string(::getpid());
+  std::ofstream(file) << body;
+  const auto checked = Shell("promtool check metrics < '" + file + "'");
+  EXPECT_EQ(checked.first, "");
+  EXPECT_EQ(checked.second, 0);
+  std::remove(file.c_str());
+  StopCleanly(daemon);
 }
 
 TEST(Metrics, HeadAnswersWithoutABody) {

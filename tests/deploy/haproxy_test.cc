@@ -194,7 +194,7 @@ class HaproxyTest : public ::testing::Test {
     // deploy/haproxy.cfg as shipped, with this test's addresses.
     std::string config = ReadFile(kSourceDir / "deploy/haproxy.cfg");
     frontend_ = "127.0.0.1:" + std::to_string(FreePort());
-    config = Replace(config, "bind 127.0.0.1:9810", "bind " + frontend_);
+    config = Replace(config, "bind 127.0.0.1:9800", "bind " + frontend_);
     for (int i = 0; i < Hosts::kCount; ++i) {
       config = Replace(config, "127.0.0.1:981" + std::to_string(i + 1), hosts_.address(i));
     }

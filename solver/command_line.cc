@@ -1,0 +1,48 @@
+#include "solver/command_line.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+#include "solver/version.inc"  // kVersionText, written at build time by deploy/version.cmake
+
+namespace sudoku {
+
+std::string VersionText() { return kVersionText; }
+
+std::string VersionLine(std::string_view program) {
+  std::string line(program);
+  line += ' ';
+  line += kVersionText;
+  return line;
+}
+
+std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text) {
+  size_t unit_at = text.size();
+  while (unit_at > 0 && std::isalpha(static_cast<unsigned char>(text[unit_at - 1]))) --unit_at;
+  const std::string_view number = text.substr(0, unit_at);
+  const std::string_view unit = text.substr(unit_at);
+  double value = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value,
+                                            std::chars_format::fixed);
+  if (number.empty() || error != std::errc() || end != number.data() + number.size() ||
+      !std::isfinite(value) || value < 0) {
+    return std::nullopt;
+  }
+  double scale = 0;
+  if (unit.empty() || unit == "s") {
+    scale = 1;
+  } else if (unit == "ms") {
+    scale = 0.001;
+  } else if (unit == "m") {
+    scale = 60;
+  } else if (unit == "h") {
+    scale = 3600;
+  } else {
+    return std::nullopt;
+  }
+  return std::chrono::duration<double>(value * scale);
+}
+
+}  // namespace sudoku

@@ -1,0 +1,33 @@
+// What the three binaries' command lines share: the version they print, and durations with
+// units (10s, 2m, 500ms), so that every flag that takes a time reads it the same way.
+//
+// Thread-safety: stateless functions.
+#ifndef SUDOKU_SOLVER_COMMAND_LINE_H_
+#define SUDOKU_SOLVER_COMMAND_LINE_H_
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sudoku {
+
+// "0.1.0 (git 08dee86)" when built from a git checkout, else "0.1.0": the project's version
+// (CMake's project(VERSION)) and the revision it was built from.
+std::string VersionText();
+
+// "PROGRAM VERSION", the line --version prints.
+std::string VersionLine(std::string_view program);
+
+// A duration: a decimal number followed by a unit, ms, s, m or h ("500ms", "10s", "1.5m");
+// a plain number is seconds ("30"). std::nullopt for anything else, negative numbers included.
+std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text);
+
+// What a duration flag accepts, for usage errors: "a duration such as 10s, 2m or 500ms (a plain
+// number is seconds)".
+inline constexpr std::string_view kDurationHint =
+    "a duration such as 10s, 2m or 500ms (a plain number is seconds)";
+
+}  // namespace sudoku
+
+#endif  // SUDOKU_SOLVER_COMMAND_LINE_H_
