@@ -330,6 +330,22 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
       raw.remove_prefix(3);
       raw_length -= 3;
     }
+    // Full-width digits (U+FF10-FF19, three bytes each in UTF-8), as an East Asian input method
+    // types them, are read as the digits they are, so that cells and columns count characters.
+    if (raw.find("\xEF\xBC") != std::string_view::npos) {
+      narrowed_.clear();
+      for (size_t i = 0; i < raw.size(); ++i) {
+        const auto next = static_cast<unsigned char>(i + 2 < raw.size() ? raw[i + 2] : 0);
+        if (raw.compare(i, 2, "\xEF\xBC") == 0 && next >= 0x90 && next <= 0x99) {
+          narrowed_.push_back(static_cast<char>('0' + (next - 0x90)));
+          i += 2;
+        } else {
+          narrowed_.push_back(raw[i]);
+        }
+      }
+      raw = narrowed_;
+      raw_length = narrowed_.size();
+    }
     if (raw_length > kMaxLineBytes) {
       if (rows == 0) {
         record->layout = PuzzleRecord::Layout::kLine;

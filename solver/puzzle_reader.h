@@ -188,6 +188,7 @@ class PuzzleReader {
   std::unique_ptr<LineSource> source_;
   InputFormat format_;
   std::vector<CsvField> fields_;  // the current CSV line's, kept for its storage
+  std::string narrowed_;          // the current line, full-width digits made ASCII
   bool csv_header_done_ = false;
   bool csv_stopped_ = false;   // after kCsvNoPuzzleColumn
   uint32_t csv_column_ = 0;    // the puzzle column, 0-based

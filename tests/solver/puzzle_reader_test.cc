@@ -63,6 +63,29 @@ TEST(PuzzleReader, SkipsAByteOrderMarkAtTheStart) {
   EXPECT_EQ(grid[0].text(), kPuzzle);
 }
 
+// Full-width digits: U+FF10 '０' to U+FF19 '９'.
+std::string FullWidth(std::string_view ascii) {
+  std::string wide;
+  for (const char c : ascii) {
+    if (c >= '0' && c <= '9') {
+      wide += "\xEF\xBC";
+      wide.push_back(static_cast<char>(0x90 + (c - '0')));
+    } else {
+      wide.push_back(c);
+    }
+  }
+  return wide;
+}
+
+TEST(PuzzleReader, ReadsFullWidthDigitsAsDigits) {
+  const auto records = ReadAll(FullWidth(kPuzzle) + "\n" + FullWidth(GridText(kPuzzle)));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error);
+  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_FALSE(records[1].error);
+  EXPECT_EQ(records[1].text(), kPuzzle);
+}
+
 TEST(PuzzleReader, KeepsCellsAsWritten) {
   // Validation is ParsePuzzle's job: the reader passes any 81 characters on.
   const std::string odd = std::string(80, 'x') + "0";
