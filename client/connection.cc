@@ -171,10 +171,16 @@ bool IsRetryable(const wire::ProtocolFault& fault) {
     case wire::ProtocolFault::UNKNOWN:
     case wire::ProtocolFault::TOO_MANY_CONNECTIONS:
     case wire::ProtocolFault::IDLE_TIMEOUT:
+    case wire::ProtocolFault::REQUEST_TIMEOUT:
       return true;
     default:
       return false;
   }
+}
+
+bool ClosedForIdling(const wire::ProtocolFault& fault) {
+  return fault.kind() == wire::ProtocolFault::IDLE_TIMEOUT ||
+         fault.kind() == wire::ProtocolFault::REQUEST_TIMEOUT;
 }
 
 std::string DescribeFault(const std::string& peer, const wire::ProtocolFault& fault) {

@@ -86,6 +86,9 @@ class Connection {
 // than about the request, so that the batches can be sent again elsewhere. Kinds this client does
 // not know are taken as the request's fault.
 bool IsRetryable(const wire::ProtocolFault& fault);
+// Whether the daemon closed the connection for sending nothing in time (IDLE_TIMEOUT,
+// REQUEST_TIMEOUT): harmless on a connection with no batch out, as when the input is slow.
+bool ClosedForIdling(const wire::ProtocolFault& fault);
 
 // "sudokud at 127.0.0.1:9810 reported a protocol fault: BATCH_TOO_LARGE: <message> (try a
 // smaller --batch)".

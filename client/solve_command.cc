@@ -88,6 +88,9 @@ struct Lane {
   bool broken = false;      // `connection` failed: its writer and reader wind down
   bool writer_done = false;
   bool answered = false;    // `connection` answered at least one batch
+  // The daemon closed `connection` for sending nothing (IDLE_TIMEOUT, REQUEST_TIMEOUT) while it
+  // had no batch out: the input was slow, not the daemon, so it is no break.
+  bool closed_idle = false;
   std::exception_ptr error;  // why `connection` broke (a ConnectionLost)
 };
 
@@ -197,6 +200,7 @@ class SolveSession {
       lane.broken = false;
       lane.writer_done = false;
       lane.answered = false;
+      lane.closed_idle = false;
       lane.error = nullptr;
       try {
         co_await lane.connection->Connect();
@@ -227,6 +231,10 @@ class SolveSession {
       }
       lane.pending.clear();
       changed_.Notify();
+      if (lane.closed_idle) {
+        breaks = 0;
+        continue;  // connect again at once: the input may be about to go on
+      }
       breaks = lane.answered ? 1 : breaks + 1;
       if (breaks >= kMaxBreaksInARow) {
         if (--lanes_alive_ == 0) Fail(std::make_exception_ptr(ClientError(EveryEndpointFailed())));
@@ -307,6 +315,7 @@ class SolveSession {
       lane.last_progress = std::chrono::steady_clock::now();
       if (response.has_fault()) {
         const std::string fault = DescribeFault(peer, response.fault());
+        lane.closed_idle = lane.pending.empty() && ClosedForIdling(response.fault());
         if (IsRetryable(response.fault())) throw ConnectionLost(fault);
         throw ClientError(fault);
       }

@@ -377,6 +377,40 @@ TEST(ClientEndToEndFaults, ADaemonThatStoppedAnsweringTimesOut) {
   EXPECT_EQ(exit.out, "");
 }
 
+// Input that comes more slowly than the daemon's request deadlines: the daemon closes the
+// connections that sent nothing in time (REQUEST_TIMEOUT), and the client connects again instead
+// of giving up, however often that happens.
+TEST(ClientEndToEndFaults, SlowInputOutlastsTheDaemonsFirstFrameDeadline) {
+  Daemon daemon({"--first-frame-timeout", "1s"});
+  ASSERT_FALSE(daemon.address().empty()) << daemon.log();
+  const std::vector<std::string> puzzles = {
+      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...",
+      "....2.9.......6...8.1.........6.9...69..572..7...1...6..8..5....7....4.24..9.165.",
+      "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...",
+      "....2.9.......6...8.1.........6.9...69..572..7...1...6..8..5....7....4.24..9.165.",
+      "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8..."};
+  std::string all;
+  std::string script = "for p in";
+  for (const std::string& puzzle : puzzles) {
+    all += puzzle + "\n";
+    script += " '" + puzzle + "'";
+  }
+  const Exit at_once = RunClient({"--connect", daemon.address(), WriteTemp("slow.txt", all)});
+  ASSERT_EQ(at_once.status, 0) << at_once.err;
+  // Seven gaps of 1.5 s: more breaks in a row than the client allows a connection that fails.
+  script += "; do echo \"$p\"; sleep 1.5; done | '" + Env("SUDOKU_CLIENT_BIN") +
+            "' solve --no-progress --connections 2 --batch 1 --connect " + daemon.address();
+  const Exit slow = RunToEnd({"/bin/sh", "-c", script});
+  EXPECT_EQ(slow.status, 0) << slow.err;
+  EXPECT_EQ(slow.out, at_once.out);
+  EXPECT_NE(daemon.log().find("protocol fault REQUEST_TIMEOUT: no whole request within 1 s of "
+                              "connecting (--first-frame-timeout 1)"),
+            std::string::npos)
+      << daemon.log();
+}
+
 // One address, a load balancer behind it: when a daemon dies, the client reconnects to the same
 // address and lands on the other daemon.
 TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
