@@ -60,22 +60,6 @@ void ExpectServed(WireClient& client, uint64_t batch_id, int count = 5) {
   }
 }
 
-// Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
-// A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
-long ProcStatusKiB(pid_t pid, const std::string& field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
-  }
-  return -1;
-}
-
 // The base-128 varint length prefix of a frame body of `n` bytes.
 std::string LengthPrefix(uint64_t n) {
   std::string out;

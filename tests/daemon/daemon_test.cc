@@ -115,22 +115,6 @@ void ExpectNoSanitizerReport(const std::string& log) {
   EXPECT_THAT(log, ::testing::Not(HasSubstr("Sanitizer")));
 }
 
-// Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
-// A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
-long ProcStatusKiB(pid_t pid, const std::string& field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
-  }
-  return -1;
-}
-
 // Waits until the daemon's STATUS= says `test` holds (any STATUS= datagram counts).
 template <typename Predicate>
 Status WaitForStatus(NotifySocket& notify, Predicate test) {

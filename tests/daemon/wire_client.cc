@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -440,6 +441,14 @@ std::vector<std::string> GeneratePuzzles(int count, int givens, uint32_t seed) {
     out.push_back(std::move(grid));
   }
   return out;
+}
+
+long ProcStatusKiB(pid_t pid, const std::string& field) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
+  }
+  return -1;
 }
 
 }  // namespace sudoku::testing

@@ -116,6 +116,16 @@ struct ProcessResult {
 };
 ProcessResult RunDaemonToExit(const std::vector<std::string>& args);
 
+// Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+// A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
+long ProcStatusKiB(pid_t pid, const std::string& field);
+
 // systemd's side of sd_notify: a datagram socket whose path goes into NOTIFY_SOCKET. A thread
 // reads it all the time, as systemd does (sd_notify blocks when nobody reads).
 class NotifySocket {
