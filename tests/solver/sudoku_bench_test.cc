@@ -231,7 +231,12 @@ TEST(SudokuBench, RejectsBadFlags) {
       {file + " --threads 0", "sudoku-bench: --threads must be at least 1\n"},
       {file + " --threads many",
        "sudoku-bench: the argument ('many') for option '--threads' is invalid (see --help)\n"},
-      {file + " --min-seconds -1", "sudoku-bench: --min-seconds must not be negative\n"},
+      {file + " --min-seconds -1",
+       "sudoku-bench: --min-seconds expects a duration such as 10s, 2m or 500ms (a plain number "
+       "is seconds), got '-1'\n"},
+      {file + " --min-seconds 2x",
+       "sudoku-bench: --min-seconds expects a duration such as 10s, 2m or 500ms (a plain number "
+       "is seconds), got '2x'\n"},
   };
   for (const auto& c : cases) {
     const BenchRun run = Bench(c.args);
@@ -244,8 +249,8 @@ TEST(SudokuBench, RejectsBadFlags) {
 TEST(SudokuBench, PrintsHelp) {
   const BenchRun run = Bench("--help");
   EXPECT_EQ(run.status, 0) << run.err;
-  EXPECT_THAT(run.out, StartsWith("Usage: sudoku-bench FILE... [--threads N] [--unique] [--json] "
-                                  "[--min-seconds S]\n"));
+  EXPECT_THAT(run.out, StartsWith("Usage: sudoku-bench [--threads N] [--unique] [--json] "
+                                  "[--min-seconds DURATION] FILE...\n"));
   EXPECT_THAT(run.out, HasSubstr("--threads"));
 }
 
