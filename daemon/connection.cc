@@ -69,6 +69,8 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   job->complete = false;
   job->fault = false;
   job->stats = false;
+  job->asked = Job::Asked::kOther;
+  job->holds_batch_id = false;
   job->cost = 0;
   free_.push_back(std::move(job));
 }
@@ -129,7 +131,7 @@ void Connection::Evict(const std::string& message) {
 size_t Connection::batches_in_flight() const {
   size_t queued = 0;
   for (const auto& job : queue_) queued += job->fault || job->stats ? 0 : 1;
-  return solving_ + queued;
+  return solving_ + queued + batches_writing_;
 }
 
 void Connection::Advance(Stage stage) {
@@ -182,7 +184,8 @@ void Connection::Queue(std::unique_ptr<Job> job) {
   Wake();
 }
 
-void Connection::Finished(std::unique_ptr<Job> job) {
+void Connection::Finished(std::unique_ptr<Job> job, bool written) {
+  Ended(*job, written);
   answer_bytes_ -= job->memory;
   job->memory = 0;
   Release(job->cost);
@@ -191,8 +194,35 @@ void Connection::Finished(std::unique_ptr<Job> job) {
 }
 
 void Connection::DropQueued() {
-  for (auto& job : queue_) Finished(std::move(job));
+  for (auto& job : queue_) Finished(std::move(job), false);
   queue_.clear();
+}
+
+void Connection::ReleaseBatchId(Job& job) {
+  if (!job.holds_batch_id) return;
+  job.holds_batch_id = false;
+  batch_ids_.erase(job.request.solve().batch_id());
+}
+
+void Connection::Ended(Job& job, bool written) {
+  ReleaseBatchId(job);
+  ServerStats& stats = server_.stats_;
+  switch (job.asked) {
+    case Job::Asked::kOther:
+      return;
+    case Job::Asked::kExplain:
+      if (written) ++stats.explains;
+      return;
+    case Job::Asked::kBatch:
+      if (!written) {
+        ++stats.batches_cancelled;
+        return;
+      }
+      ++stats.batches;
+      stats.puzzles.Add(job.counts);
+      stats.batch_solve_seconds.Observe(job.solve_seconds);
+      return;
+  }
 }
 
 void Connection::UpdateMemory() {
@@ -326,6 +356,17 @@ bool Connection::HandleFrame(std::string_view body) {
   }
   // A batch, or an explanation (one puzzle, with an empty batch).
   const wire::SolveRequest& solve = job->request.solve();
+  if (kind == RequestKind::kSolve && !batch_ids_.insert(solve.batch_id()).second) {
+    const uint64_t id = solve.batch_id();
+    server_.jobs_.Recycle(std::move(job));
+    Fault(wire::ProtocolFault::BAD_SOLVE_REQUEST,
+          "frame " + std::to_string(frames_) + ": batch " + std::to_string(id) +
+              " is already in flight on this connection; batch ids must be unique among "
+              "unanswered batches");
+    return false;
+  }
+  job->asked = kind == RequestKind::kSolve ? Job::Asked::kBatch : Job::Asked::kExplain;
+  job->holds_batch_id = kind == RequestKind::kSolve;
   const auto puzzles = static_cast<size_t>(PuzzleCount(solve));
   // An empty batch still costs one, so that a flood of them stays bounded too.
   job->cost = std::max<size_t>(puzzles, 1);
@@ -472,26 +513,21 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
   --solving_;
   Touch();
   if (discarding() || !job->complete) {
-    ++server_.stats_.batches_cancelled;
+    Ended(*job, false);
     Release(job->cost);
     server_.jobs_.Recycle(std::move(job));
     return;
   }
   if (!failure.empty()) {
     const uint64_t id = job->request.solve().batch_id();
+    Ended(*job, false);
     Release(job->cost);
     server_.jobs_.Recycle(std::move(job));
     Fault(wire::ProtocolFault::UNKNOWN,
           "internal error while solving batch " + std::to_string(id) + ": " + failure);
     return;
   }
-  if (job->request.has_explain()) {
-    ++server_.stats_.explains;
-  } else {
-    ++server_.stats_.batches;
-    server_.stats_.puzzles.Add(job->counts);
-    server_.stats_.batch_solve_seconds.Observe(job->solve_seconds);
-  }
+  // Counted as answered (or cancelled) only once the writer knows whether it was written.
   Queue(std::move(job));
 }
 
@@ -508,6 +544,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     if (queue_.empty()) break;  // nothing more will come
     while (!queue_.empty() && writing.size() < kMaxGather && !last) {
       last = queue_.front()->fault;
+      batches_writing_ += last || queue_.front()->stats ? 0 : 1;
       writing.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
@@ -529,7 +566,12 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       Touch();
       if (n > 0) last_write_progress_ = last_activity_;
       sent += n;
-      while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
+      while (first < buffers.size() && n >= buffers[first].size()) {
+        // The whole answer is in the kernel's hands: the peer may read it before this gather
+        // ends, and send its batch_id again.
+        ReleaseBatchId(*writing[first]);
+        n -= buffers[first++].size();
+      }
       if (first < buffers.size()) buffers[first] += n;
     }
     writing_ = false;
@@ -540,9 +582,12 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
         server_.stats_.batch_latency_seconds.Observe(
             std::chrono::duration<double>(written - job->received).count());
       }
-      Finished(std::move(job));
+      // A failed write may have sent some of these whole, but to a peer that is gone or broken:
+      // only a write that completed counts its answers as answered.
+      Finished(std::move(job), !error);
     }
     writing.clear();
+    batches_writing_ = 0;
     if (error) {
       Abort();
       co_return;

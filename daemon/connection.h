@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/awaitable.hpp>
@@ -55,6 +56,11 @@ struct Job {
   bool complete = false;  // solved to the end (not cancelled)
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
   bool stats = false;     // a StatsResponse
+  // What the peer asked for, counted once its answer is written (answered) or dropped
+  // (cancelled): a batch, an explanation, or neither (a fault, stats, a generated chunk).
+  enum class Asked : uint8_t { kOther, kBatch, kExplain };
+  Asked asked = Asked::kOther;
+  bool holds_batch_id = false;  // its batch_id is among the connection's ids in flight
   Clock::time_point received;  // when its frame was read, for the latency histogram
   double solve_seconds = 0;    // time on the pool
 };
@@ -167,8 +173,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Release(size_t cost);
   // Hands `job`'s response to the writer, its bytes charged against --max-memory.
   void Queue(std::unique_ptr<Job> job);
-  // A queued response written or dropped: its puzzles and bytes are given back.
-  void Finished(std::unique_ptr<Job> job);
+  // A queued response written (`written`) or dropped: its puzzles and bytes are given back.
+  void Finished(std::unique_ptr<Job> job, bool written);
+  // The end of what the peer asked for in `job`: counted as answered when its answer was
+  // written, else as cancelled; a batch's id is free again.
+  void Ended(Job& job, bool written);
+  // `job`'s batch_id may be used again (its answer is in the kernel's hands, or dropped).
+  void ReleaseBatchId(Job& job);
   void DropQueued();
   // Tells Admission what the read buffer and the queued responses hold now.
   void UpdateMemory();
@@ -192,6 +203,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches
   size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
   size_t solving_ = 0;               // batches on the arena
+  size_t batches_writing_ = 0;       // responses (not faults or stats) the writer holds
+  // The batch_ids of the batches accepted and not yet written or dropped: one sent again while
+  // its first is in flight is refused, so that each answer names one batch.
+  std::unordered_set<uint64_t> batch_ids_;
   size_t answer_bytes_ = 0;          // bytes of responses queued or being written
   size_t memory_ = 0;                // what Admission was last told this connection holds
 

@@ -116,8 +116,9 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
              static_cast<double>(snapshot.connections_open));
 
   out.Header("sudokud_batches_total", "counter",
-             "Batches accepted, by outcome: answered, or cancelled unanswered (connection gone, "
-             "protocol fault, drain timeout).");
+             "Batches accepted, by outcome: answered (the answer written), or cancelled "
+             "unanswered (solving stopped or the answer dropped unwritten: connection gone, write "
+             "stall, protocol fault, drain timeout).");
   out.Sample("sudokud_batches_total", "outcome=\"answered\"", static_cast<double>(stats.batches));
   out.Sample("sudokud_batches_total", "outcome=\"cancelled\"",
              static_cast<double>(stats.batches_cancelled));

@@ -60,10 +60,12 @@ inline std::vector<double> BatchSecondsBuckets() {
 // Counts since start-up, kept by the Server.
 struct ServerStats {
   uint64_t connections = 0;        // connections served (refused ones count as faults only)
-  uint64_t batches = 0;            // batches answered (solve requests)
-  uint64_t batches_cancelled = 0;  // accepted, then dropped unanswered (connection gone, drain)
+  uint64_t batches = 0;            // batches answered: their answers written (solve requests)
+  // Accepted, then dropped unanswered: solving stopped, or the answer never written (connection
+  // reset, write stall, protocol fault, drain timeout).
+  uint64_t batches_cancelled = 0;
   BatchCounts puzzles;             // the puzzles of the answered batches, by verdict
-  uint64_t explains = 0;           // explain requests answered (one puzzle each)
+  uint64_t explains = 0;           // explain requests answered (written; one puzzle each)
   uint64_t generates = 0;          // generate requests answered in full
   uint64_t puzzles_generated = 0;  // puzzles sent in generate responses
   uint64_t faults = 0;             // ProtocolFaults sent

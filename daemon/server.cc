@@ -235,7 +235,8 @@ std::string Server::StatusText() const {
 std::string Server::SummaryText() const {
   const BatchCounts& p = stats_.puzzles;
   return std::to_string(stats_.connections) + " connections, " + std::to_string(stats_.batches) +
-         " batches, " + std::to_string(p.total()) + " puzzles (" + std::to_string(p.solved) +
+         " batches answered, " + std::to_string(stats_.batches_cancelled) + " cancelled, " +
+         std::to_string(p.total()) + " puzzles (" + std::to_string(p.solved) +
          " solved, " + std::to_string(p.multiple) + " multiple, " + std::to_string(p.unsolvable) +
          " unsolvable, " + std::to_string(p.invalid) + " invalid), " +
          std::to_string(stats_.faults) + " protocol faults";

@@ -118,7 +118,9 @@ class Server {
   MetricsSnapshot Snapshot() const;
   // "C connections, B batches (P puzzles) in flight; ... answered" for sd_notify's STATUS=.
   std::string StatusText() const;
-  // "C connections, B batches, P puzzles (S solved, ...), F protocol faults" for the last line.
+  // "C connections, B batches answered, X cancelled, P puzzles (S solved, ...), F protocol
+  // faults" for the last line: a batch counts as answered once its answer is written, as
+  // cancelled when it was dropped unanswered (its solving stopped, or its answer never written).
   std::string SummaryText() const;
 
  private:

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -142,8 +143,8 @@ TEST(Daemon, LogsTheBoundPortAndStopsCleanly) {
   EXPECT_THAT(daemon.Log(), HasSubstr("sudokud: listening on 127.0.0.1:" +
                                       std::to_string(daemon.port()) + " (threads 2, kernel "));
   EXPECT_EQ(StopDaemon(daemon),
-            "sudokud: stopped: 0 connections, 0 batches, 0 puzzles (0 solved, 0 multiple, "
-            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+            "sudokud: stopped: 0 connections, 0 batches answered, 0 cancelled, "
+            "0 puzzles (0 solved, 0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n");
 }
 
 TEST(Daemon, SolvesThousandsOfPuzzles) {
@@ -156,8 +157,8 @@ TEST(Daemon, SolvesThousandsOfPuzzles) {
   ExpectAllSolved(response, puzzles);
   client.Close();
   EXPECT_EQ(StopDaemon(daemon),
-            "sudokud: stopped: 1 connections, 1 batches, 5000 puzzles (5000 solved, 0 multiple, "
-            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+            "sudokud: stopped: 1 connections, 1 batches answered, 0 cancelled, "
+            "5000 puzzles (5000 solved, 0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n");
 }
 
 TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
@@ -204,8 +205,8 @@ TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
             "index: 9 position: 41 message: \"digit 2 repeated in box 5 (r4c4 and r5c5)\"");
   client.Close();
   EXPECT_EQ(StopDaemon(daemon),
-            "sudokud: stopped: 1 connections, 1 batches, 10 puzzles (6 solved, 0 multiple, "
-            "0 unsolvable, 4 invalid), 0 protocol faults\n");
+            "sudokud: stopped: 1 connections, 1 batches answered, 0 cancelled, "
+            "10 puzzles (6 solved, 0 multiple, 0 unsolvable, 4 invalid), 0 protocol faults\n");
 }
 
 TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
@@ -238,8 +239,8 @@ TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
     EXPECT_TRUE(IsSolutionOf(kUnique, answer.solutions()));
   }
   EXPECT_EQ(StopDaemon(daemon),
-            "sudokud: stopped: 1 connections, 3 batches, 2 puzzles (2 solved, 0 multiple, "
-            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+            "sudokud: stopped: 1 connections, 3 batches answered, 0 cancelled, "
+            "2 puzzles (2 solved, 0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n");
 }
 
 // The daemon takes memory for a frame as its bytes arrive, not on the word of its header.
@@ -411,8 +412,8 @@ TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
   // share is admitted past the limit) plus the one oversized batch.
   EXPECT_LE(most_in_flight, 2 * 150 + 120);
   EXPECT_EQ(StopDaemon(daemon),
-            "sudokud: stopped: 2 connections, 80 batches, 4140 puzzles (4140 solved, 0 multiple, "
-            "0 unsolvable, 0 invalid), 0 protocol faults\n");
+            "sudokud: stopped: 2 connections, 80 batches answered, 0 cancelled, "
+            "4140 puzzles (4140 solved, 0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n");
 }
 
 TEST(Daemon, SolvesEverySharedDataFileWithUniqueSolutions) {
@@ -783,11 +784,61 @@ TEST(Daemon, DisconnectWithBatchesInFlightDropsTheirWork) {
   if (!kSanitized) {
     EXPECT_LT(rss[2] - rss[0], 32 << 10) << "RSS grows with each round";
   }
-  // The slow batches were cancelled, never finished: no MULTIPLE verdict counted.
-  EXPECT_THAT(StopDaemon(daemon),
-              ::testing::MatchesRegex("sudokud: stopped: 3 connections, [0-9]+ batches, [0-9]+ "
-                                      "puzzles \\([0-9]+ solved, 0 multiple, 0 unsolvable, 0 "
-                                      "invalid\\), 0 protocol faults\n"));
+  // The slow batches were cancelled, never finished: no MULTIPLE verdict counted. Every batch is
+  // either answered (an answer written whole before the reset) or cancelled.
+  const std::string last = StopDaemon(daemon);
+  EXPECT_THAT(last, ::testing::MatchesRegex(
+                        "sudokud: stopped: 3 connections, [0-9]+ batches answered, [0-9]+ "
+                        "cancelled, [0-9]+ puzzles \\([0-9]+ solved, 0 multiple, 0 unsolvable, 0 "
+                        "invalid\\), 0 protocol faults\n"));
+  long answered = -1, cancelled = -1;
+  std::sscanf(last.c_str(), "sudokud: stopped: 3 connections, %ld batches answered, %ld cancelled",
+              &answered, &cancelled);
+  EXPECT_EQ(answered + cancelled, 12) << last;
+}
+
+// A client that sends a batch and resets without reading: the answer, solved and partly
+// written, is dropped, and counted as cancelled, not answered, in the Stats answer and the last
+// log line.
+TEST(Daemon, AnAnswerDroppedByAResetCountsAsCancelled) {
+  DaemonProcess daemon(Flags({"--threads", "2"}));
+  WireClient observer(daemon.port());
+  wire::Request stats_request;
+  stats_request.mutable_stats();
+  auto stats = [&] {
+    observer.Send(stats_request);
+    const auto response = observer.Read();
+    if (!response || !response->has_stats()) throw std::runtime_error("expected a StatsResponse");
+    return response->stats();
+  };
+  // An answer larger than both ends' socket buffers hold (loopback's send buffer grows to 4 MiB
+  // at most, and a peer that never reads keeps its receive window small): its write cannot end.
+  const auto puzzles = GeneratePuzzles(65536, 30, 5);
+  {
+    WireClient gone(daemon.port());
+    gone.SendSolve(1, puzzles);
+    // The answer's first bytes arrive: it is solved and its write is under way.
+    const auto give_up = std::chrono::steady_clock::now() + kReplyTimeout;
+    while (gone.Unread() == 0) {
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "no byte of the answer came";
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    gone.Reset();
+  }
+  wire::StatsResponse counts = stats();
+  for (int attempt = 0; counts.connections_open() != 1 || counts.batches_in_flight() != 0;
+       ++attempt) {
+    ASSERT_LT(attempt, 3000) << "the reset connection stays: " << counts.ShortDebugString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    counts = stats();
+  }
+  EXPECT_EQ(counts.batches_answered(), 0u);
+  EXPECT_EQ(counts.batches_cancelled(), 1u);
+  EXPECT_EQ(counts.puzzles_solved() + counts.puzzles_multiple(), 0u);
+  observer.Close();
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 2 connections, 0 batches answered, 1 cancelled, "
+            "0 puzzles (0 solved, 0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n");
 }
 
 // ---- Stopping ----
@@ -836,10 +887,10 @@ TEST(Daemon, SigtermUnderLoadAnswersEveryAcceptedBatch) {
   EXPECT_EQ(daemon.Wait(), 0);
   const std::string log = daemon.Log();
   ExpectNoSanitizerReport(log);
-  EXPECT_THAT(log, ::testing::Not(HasSubstr("cancelled")));
+  EXPECT_THAT(log, ::testing::Not(HasSubstr(": cancelled ")));
   // Every batch the daemon counts as answered reached its client.
   EXPECT_THAT(log, HasSubstr("sudokud: stopped: 4 connections, " +
-                             std::to_string(answered.load()) + " batches, " +
+                             std::to_string(answered.load()) + " batches answered, 0 cancelled, " +
                              std::to_string(answered.load() * 200) + " puzzles ("));
 }
 
@@ -875,8 +926,9 @@ TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
   EXPECT_EQ(daemon.Wait(), 0);
   ExpectNoSanitizerReport(daemon.Log());
   EXPECT_THAT(daemon.Log(),
-              HasSubstr("\nsudokud: stopped: 1 connections, 4 batches, 8 puzzles (0 solved, "
-                        "8 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
+              HasSubstr("\nsudokud: stopped: 1 connections, 4 batches answered, 0 cancelled, "
+                        "8 puzzles (0 solved, 8 multiple, 0 unsolvable, 0 invalid), "
+                        "0 protocol faults\n"));
 }
 
 // One solver thread and two batches that do not end in a test's lifetime unless cancelled.
@@ -906,8 +958,9 @@ class StuckDaemonTest : public ::testing::Test {
                                ": cancelled 2 batches (200 puzzles) on 1 connections\n"));
     // The search in progress notices the cancellation: nothing is left to abandon.
     EXPECT_THAT(log, ::testing::Not(HasSubstr("abandoning")));
-    EXPECT_THAT(log, HasSubstr("sudokud: stopped: 1 connections, 0 batches, 0 puzzles (0 solved, "
-                               "0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
+    EXPECT_THAT(log, HasSubstr("sudokud: stopped: 1 connections, 0 batches answered, 2 cancelled, "
+                               "0 puzzles (0 solved, 0 multiple, 0 unsolvable, 0 invalid), "
+                               "0 protocol faults\n"));
   }
 
   NotifySocket notify_;
@@ -954,8 +1007,9 @@ TEST_F(StuckDaemonTest, AResetConnectionFreesTheSolverForTheNext) {
   EXPECT_EQ(daemon_->Wait(), 0);
   ExpectNoSanitizerReport(daemon_->Log());
   EXPECT_THAT(daemon_->Log(),
-              HasSubstr("sudokud: stopped: 2 connections, 1 batches, 5 puzzles (5 solved, "
-                        "0 multiple, 0 unsolvable, 0 invalid), 0 protocol faults\n"));
+              HasSubstr("sudokud: stopped: 2 connections, 1 batches answered, 1 cancelled, "
+                        "5 puzzles (5 solved, 0 multiple, 0 unsolvable, 0 invalid), "
+                        "0 protocol faults\n"));
 }
 
 // The same for a generate request no attempt can satisfy (a minimal puzzle of 60 clues): the
@@ -1004,6 +1058,33 @@ TEST(Daemon, RefusesASolutionLimitAboveTheCap) {
   EXPECT_EQ(client.Read(), std::nullopt);
   WireClient next(daemon.port());
   ExpectServed(next, 1);
+}
+
+// Two batches in flight with one id could not be told apart by their answers: the second is a
+// fault (the first is dropped with the connection), and an id is free again once its answer
+// has come.
+TEST(Daemon, RefusesABatchIdStillInFlight) {
+  DaemonProcess daemon(Flags({"--threads", "1"}));
+  WireClient client(daemon.port());
+  ExpectServed(client, 7);
+  client.SendSolve(7, kEndlessBatch, wire::kMaxSolutionLimit);  // in flight until cancelled
+  client.SendSolve(7, {kUnique});
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_fault())
+      << (response ? response->ShortDebugString() : "end of stream");
+  EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
+  const std::string message =
+      "frame 3: batch 7 is already in flight on this connection; batch ids must be unique among "
+      "unanswered batches";
+  EXPECT_EQ(response->fault().message(), message);
+  EXPECT_EQ(client.Read(), std::nullopt);
+  EXPECT_THAT(daemon.WaitForLog("protocol fault BAD_SOLVE_REQUEST"),
+              HasSubstr(": protocol fault BAD_SOLVE_REQUEST: " + message +
+                        "; closing the connection"));
+  client.Close();
+  EXPECT_EQ(StopDaemon(daemon),
+            "sudokud: stopped: 1 connections, 1 batches answered, 1 cancelled, "
+            "5 puzzles (5 solved, 0 multiple, 0 unsolvable, 0 invalid), 1 protocol faults\n");
 }
 
 // ---- systemd ----

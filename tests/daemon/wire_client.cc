@@ -160,6 +160,8 @@ std::vector<wire::Response> WireClient::ReadUntilClosed(std::chrono::millisecond
   return out;
 }
 
+size_t WireClient::Unread() { return buffer_.size() + socket_.available(); }
+
 void WireClient::ShutdownSend() {
   boost::system::error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_send, ignored);

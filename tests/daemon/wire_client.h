@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -51,6 +52,10 @@ class WireClient {
   std::optional<wire::Response> Read(std::chrono::milliseconds timeout = kReplyTimeout);
   // Every Response until the daemon closes the connection.
   std::vector<wire::Response> ReadUntilClosed(std::chrono::milliseconds timeout = kReplyTimeout);
+
+  // Bytes the kernel has received on this connection and Read() has not taken yet: without
+  // reading, whether the daemon has begun to write.
+  size_t Unread();
 
   // Ends our sending side (the daemon sees end of input) and keeps reading possible.
   void ShutdownSend();
