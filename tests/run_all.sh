@@ -53,9 +53,10 @@ skipped_tests() {
 import re, sys
 log = open(sys.argv[1], errors="replace").read()
 ctest = open(sys.argv[2], errors="replace").read()
-for name in re.findall(r"^\s*\d+ - (\S+) \(Skipped\)$", ctest, re.M):
+# A value-parameterized test's ctest name ends in "  # GetParam() = ...": logged whole, shown bare.
+for name, param in re.findall(r"^\s*\d+ - (\S+)((?:\s+#.*)?) \(Skipped\)$", ctest, re.M):
     reason = "no reason given"
-    at = log.find("Test: " + name + "\n")
+    at = log.find("Test: " + name + param + "\n")
     if at >= 0:
         end = log.find("\nTest: ", at + 1)
         found = re.search(r": Skipped\n(.+)", log[at:end if end >= 0 else len(log)])
