@@ -897,7 +897,10 @@ TEST(Daemon, SigtermUnderLoadAnswersEveryAcceptedBatch) {
 
 TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
   NotifySocket notify;
-  DaemonProcess daemon(Flags({"--threads", "1"}), {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  // The drain must outlast the batches however slow the build: sanitized on a busy machine they
+  // took more than the default 30 s, and the drain timeout is another test's subject.
+  DaemonProcess daemon(Flags({"--threads", "1", "--drain-timeout", "300s"}),
+                       {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
   notify.WaitFor("READY=1");
   WireClient client(daemon.port());
   // Slow batches (counting many solutions of the empty grid) so that some are still solving
