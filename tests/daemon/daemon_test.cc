@@ -951,6 +951,28 @@ class StuckDaemonTest : public ::testing::Test {
     WaitUntilAccepted(notify_, 2);
   }
 
+  // A one-thread daemon with nothing sent yet (the watchdog interval makes STATUS= updates
+  // frequent).
+  void StartIdle() {
+    daemon_ = std::make_unique<DaemonProcess>(
+        Flags({"--threads", "1"}),
+        std::vector<std::string>{notify_.EnvEntry(), "WATCHDOG_USEC=20000"});
+    notify_.WaitFor("READY=1");
+  }
+
+  // Once every connection is gone, the solver serves the next client; then a clean stop.
+  void ExpectFreeForTheNextThenStop() {
+    WaitForStatus(notify_, [](const Status& status) {
+      return status.connections == 0 && status.batches_in_flight == 0;
+    });
+    WireClient next(daemon_->port());
+    ExpectServed(next, 2);
+    next.Close();
+    daemon_->Signal(SIGTERM);
+    EXPECT_EQ(daemon_->Wait(), 0);
+    ExpectNoSanitizerReport(daemon_->Log());
+  }
+
   void ExpectCancelledAndStopped(const std::string& why) {
     EXPECT_EQ(client_->Read(), std::nullopt);  // closed without answers
     EXPECT_EQ(daemon_->Wait(), 0);
@@ -990,26 +1012,14 @@ TEST_F(StuckDaemonTest, SecondSignalCancelsWhatRemains) {
 // solutions to the cap: the search stops, the one solver thread is free, and the next client is
 // served.
 TEST_F(StuckDaemonTest, AResetConnectionFreesTheSolverForTheNext) {
-  // (The watchdog interval makes STATUS= updates frequent.)
-  daemon_ = std::make_unique<DaemonProcess>(
-      Flags({"--threads", "1"}),
-      std::vector<std::string>{notify_.EnvEntry(), "WATCHDOG_USEC=20000"});
-  notify_.WaitFor("READY=1");
+  StartIdle();
   {
     WireClient gone(daemon_->port());
     gone.SendSolve(1, kEndlessBatch, wire::kMaxSolutionLimit);
     WaitUntilAccepted(notify_, 1);
     gone.Reset();
   }
-  WaitForStatus(notify_, [](const Status& status) {
-    return status.connections == 0 && status.batches_in_flight == 0;
-  });
-  WireClient next(daemon_->port());
-  ExpectServed(next, 2);
-  next.Close();
-  daemon_->Signal(SIGTERM);
-  EXPECT_EQ(daemon_->Wait(), 0);
-  ExpectNoSanitizerReport(daemon_->Log());
+  ExpectFreeForTheNextThenStop();
   EXPECT_THAT(daemon_->Log(),
               HasSubstr("sudokud: stopped: 2 connections, 1 batches answered, 1 cancelled, "
                         "5 puzzles (5 solved, 0 multiple, 0 unsolvable, 0 invalid), "
@@ -1019,11 +1029,7 @@ TEST_F(StuckDaemonTest, AResetConnectionFreesTheSolverForTheNext) {
 // The same for a generate request no attempt can satisfy (a minimal puzzle of 60 clues): the
 // generator stops between attempts.
 TEST_F(StuckDaemonTest, AResetConnectionStopsItsGenerateRequest) {
-  // (The watchdog interval makes STATUS= updates frequent.)
-  daemon_ = std::make_unique<DaemonProcess>(
-      Flags({"--threads", "1"}),
-      std::vector<std::string>{notify_.EnvEntry(), "WATCHDOG_USEC=20000"});
-  notify_.WaitFor("READY=1");
+  StartIdle();
   {
     WireClient gone(daemon_->port());
     wire::Request request;
@@ -1038,15 +1044,7 @@ TEST_F(StuckDaemonTest, AResetConnectionStopsItsGenerateRequest) {
     WaitForStatus(notify_, [](const Status& status) { return status.puzzles_in_flight == 1000; });
     gone.Reset();
   }
-  WaitForStatus(notify_, [](const Status& status) {
-    return status.connections == 0 && status.batches_in_flight == 0;
-  });
-  WireClient next(daemon_->port());
-  ExpectServed(next, 2);
-  next.Close();
-  daemon_->Signal(SIGTERM);
-  EXPECT_EQ(daemon_->Wait(), 0);
-  ExpectNoSanitizerReport(daemon_->Log());
+  ExpectFreeForTheNextThenStop();
 }
 
 TEST(Daemon, RefusesASolutionLimitAboveTheCap) {
