@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "client/client_error.h"
+#include "proto/verdict_name.h"
 #include "solver/explain_text.h"
 
 namespace sudoku::client {
@@ -89,16 +90,6 @@ std::string JsonCellDigits(const std::vector<CellDigit>& list) {
   return out + "]";
 }
 
-const char* VerdictName(int verdict) {
-  switch (verdict) {
-    case wire::SOLVED: return "solved";
-    case wire::MULTIPLE: return "multiple";
-    case wire::UNSOLVABLE: return "unsolvable";
-    case wire::INVALID: return "invalid";
-  }
-  return "unknown";
-}
-
 }  // namespace
 
 Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
@@ -170,14 +161,15 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   const int verdict = response.verdict();
   if (verdict == wire::INVALID || verdict == wire::UNSOLVABLE) {
     if (response.steps_size() > 0) {
-      throw ClientError(std::string(VerdictName(verdict)) + " puzzle with " +
+      throw ClientError(std::string(wire::VerdictName(verdict)) + " puzzle with " +
                         std::to_string(response.steps_size()) + " steps");
     }
     const std::string where =
         verdict == wire::INVALID ? locate(response.error().position()) : std::string();
     if (json) {
       out =
-          "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) + "\"";
+          "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" +
+          wire::VerdictName(verdict) + "\"";
       if (verdict == wire::INVALID) {
         out += ", \"error\": {\"where\": " + JsonString(where) +
                ", \"message\": " + JsonString(response.error().message()) + "}";
@@ -199,7 +191,7 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
   logic::Candidates remaining = logic::InitialCandidates(grid);
   if (json) {
-    out = "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + VerdictName(verdict) +
+    out = "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + wire::VerdictName(verdict) +
           "\", \"steps\": [";
   } else {
     out = "puzzle: " + std::string(puzzle) + "\n";

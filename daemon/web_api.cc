@@ -17,6 +17,7 @@
 #include "daemon/batch.h"
 #include "daemon/generate.h"
 #include "daemon/web_assets.h"
+#include "proto/verdict_name.h"
 #include "solver/explain_text.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
@@ -168,16 +169,6 @@ PuzzleInput ReadPuzzle(const Fields& fields) {
   return input;
 }
 
-const char* VerdictName(int verdict) {
-  switch (verdict) {
-    case wire::SOLVED: return "solved";
-    case wire::MULTIPLE: return "multiple";
-    case wire::UNSOLVABLE: return "unsolvable";
-    case wire::INVALID: return "invalid";
-  }
-  return "unknown";
-}
-
 Json Rating(int level, int hardest, uint32_t steps, uint32_t guesses, uint32_t logic_guesses) {
   return Json{{"level", logic::Name(static_cast<logic::Level>(level))},
               {"hardest", logic::Name(static_cast<logic::Technique>(hardest))},
@@ -248,7 +239,7 @@ Json Explanation(const wire::ExplainResponse& response, const std::string& puzzl
     logic::Apply(step, &grid, &remaining);
   }
   return Json{{"puzzle", puzzle},
-              {"verdict", VerdictName(response.verdict())},
+              {"verdict", wire::VerdictName(response.verdict())},
               {"steps", std::move(steps)},
               {"solution", response.solution()},
               {"rating", Rating(response.level(), response.hardest_technique(),
@@ -345,7 +336,7 @@ class SolveJob : public ApiJob {
       const wire::PuzzleError& error = response.errors(0);
       Invalid(input_.Where(error.position()), error.message());
     }
-    Json out{{"puzzle", input_.text}, {"verdict", VerdictName(verdict)}};
+    Json out{{"puzzle", input_.text}, {"verdict", wire::VerdictName(verdict)}};
     const uint32_t solutions = response.solution_counts(0);
     if (solutions > 0) out["solution"] = response.solutions();
     out["solutions"] = solutions;
