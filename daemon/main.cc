@@ -29,6 +29,7 @@
 #include <systemd/sd-daemon.h>
 #include <tbb/info.h>
 
+#include "daemon/health.h"
 #include "daemon/http_server.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
@@ -112,6 +113,7 @@ tcp::endpoint ParseListen(const std::string& text, const char* name = "listen") 
 
 struct Flags {
   ServerOptions server;
+  HealthOptions health;
   int threads = 1;
   std::optional<tcp::endpoint> metrics;
   std::optional<tcp::endpoint> http;
@@ -135,11 +137,15 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "address to listen on; port 0 picks a free port (the log says which). Ignored when "
        "systemd passes a listening socket (socket activation)")
       ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
-       "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics (default: off)")
+       "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics, and the health checks "
+       "/healthz and /readyz (default: off)")
       ("http", po::value<std::string>()->value_name("[HOST:]PORT"),
        "serve the web page (http://HOST:PORT/), its JSON API (/api/solve, /api/explain, "
-       "/api/generate) and the metrics (/metrics) over HTTP; a port alone listens on 127.0.0.1 "
-       "(default: off)")
+       "/api/generate), the metrics (/metrics) and the health checks (/healthz, /readyz) over "
+       "HTTP; a port alone listens on 127.0.0.1 (default: off)")
+      ("canary-deadline", po::value<std::string>()->default_value("10s")->value_name("DURATION"),
+       "the solver pool must finish a job (a canary puzzle is sent every second) this often; "
+       "past it /readyz answers 503 and the systemd watchdog is no longer fed")
       // Shown as "all", not this machine's count: the text also goes into the man page.
       ("threads",
        po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
@@ -233,6 +239,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.first_frame_timeout =
       ParseSeconds(flags, "first-frame-timeout", seconds(0), seconds(86400));
   server.drain_timeout = ParseSeconds(flags, "drain-timeout", seconds(0), seconds(86400));
+  out.health.canary_deadline =
+      ParseSeconds(flags, "canary-deadline", seconds(2), seconds(3600));
+  // The test hook (health.h): only from the environment, never from a flag or the network.
+  if (const char* wedge = std::getenv(kWedgeFileVariable); wedge != nullptr && *wedge != '\0') {
+    out.health.wedge_file = wedge;
+  }
   return out;
 }
 
@@ -324,12 +336,18 @@ int Run(const Flags& flags) {
   asio::io_context io(1);
   Pool pool(flags.threads);
   Server server(io, pool, flags.server);
-  Notifier notifier(io, [&server] { return server.StatusText(); });
-  MetricsRoutes metrics_routes([&server] {
-    MetricsSnapshot snapshot = server.Snapshot();
-    snapshot.process = ReadProcessFigures();
-    return RenderPrometheus(snapshot);
-  });
+  Health health(io, pool, flags.health);
+  Notifier notifier(
+      io, [&server] { return server.StatusText(); }, [&health] { return health.PoolTrouble(); });
+  MetricsRoutes metrics_routes(
+      [&server, &health] {
+        MetricsSnapshot snapshot = server.Snapshot();
+        snapshot.process = ReadProcessFigures();
+        snapshot.health = MetricsSnapshot::HealthFigures{
+            .canary_age_seconds = health.CanaryAgeSeconds(), .ready = health.NotReady().empty()};
+        return RenderPrometheus(snapshot);
+      },
+      &health);
   HttpServer metrics(io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
   WebApi web_api(pool, &metrics_routes);
@@ -339,6 +357,7 @@ int Run(const Flags& flags) {
   server.OnStopped([&] {
     stopped = true;
     notifier.Stop();
+    health.Stop();
     metrics.Stop();
     http.Stop();
   });
@@ -395,7 +414,13 @@ int Run(const Flags& flags) {
             "/ (API at /api/, metrics at /metrics)");
     http.Start();
   }
+  if (!flags.health.wedge_file.empty()) {
+    Log(LogLevel::kWarning, std::string("test hook: ") + kWedgeFileVariable +
+                                " is set: the solver pool is held while " +
+                                flags.health.wedge_file + " exists");
+  }
   server.Start();
+  health.Start();
   notifier.Ready();
   // A signal sent since start-up has waited, blocked, for this.
   bool stopping = false;
@@ -403,6 +428,7 @@ int Run(const Flags& flags) {
     if (stopped) return;  // the drain is over; io.run() is about to return
     if (!stopping) {
       stopping = true;
+      health.Draining();
       notifier.Stopping();
       web_api.Stop();  // the page's API takes no new work; the page and metrics stay up
     }
@@ -417,6 +443,11 @@ int Run(const Flags& flags) {
   if (server.abandoned()) {
     // Batches are still on the arena a second after they were cancelled; waiting for them (the
     // Pool's destructor) could take arbitrarily long.
+    std::_Exit(0);
+  }
+  if (const std::string trouble = health.PoolTrouble(); !trouble.empty()) {
+    // The canary may be stuck on a wedged pool, which the Pool's destructor would wait for.
+    Log(LogLevel::kWarning, trouble + "; exiting without waiting for it");
     std::_Exit(0);
   }
   return 0;

@@ -203,6 +203,16 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
   out.Single("sudokud_solver_threads", "gauge", "Solver threads (--threads).", snapshot.threads);
   out.Single("sudokud_uptime_seconds", "gauge", "Seconds since the daemon started.",
              snapshot.uptime_seconds);
+  if (snapshot.health) {
+    out.Single("sudokud_canary_age_seconds", "gauge",
+               "Seconds since the solver pool last finished a job: the canary puzzle it gets "
+               "every second, or a batch. Past --canary-deadline /readyz fails and the systemd "
+               "watchdog is no longer fed.",
+               snapshot.health->canary_age_seconds);
+    out.Single("sudokud_ready", "gauge",
+               "1 when /readyz answers 200: not draining, and the solver pool answers.",
+               snapshot.health->ready ? 1 : 0);
+  }
   if (snapshot.process) {
     const ProcessFigures& process = *snapshot.process;
     out.Single("process_cpu_seconds_total", "counter",
@@ -314,14 +324,21 @@ HttpResponse MetricsRoutes::Metrics(const HttpRequest& request) const {
   return MakeResponse(http::status::ok, "text/plain; version=0.0.4; charset=utf-8", render_());
 }
 
-asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request) {
+std::optional<HttpResponse> MetricsRoutes::Route(const HttpRequest& request) const {
   std::string_view target(request.target().data(), request.target().size());
   target = target.substr(0, target.find('?'));  // Prometheus may add query parameters
-  if (target != "/metrics") {
-    co_return MakeResponse(http::status::not_found, "text/plain; charset=utf-8",
-                           "not found: metrics are at /metrics\n");
-  }
-  co_return Metrics(request);
+  if (target == "/metrics") return Metrics(request);
+  if (health_ != nullptr) return health_->Answer(target, request);
+  return std::nullopt;
+}
+
+asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request) {
+  if (auto answer = Route(request)) co_return std::move(*answer);
+  co_return MakeResponse(http::status::not_found, "text/plain; charset=utf-8",
+                         health_ != nullptr
+                             ? "not found: metrics are at /metrics, health at /healthz and "
+                               "/readyz\n"
+                             : "not found: metrics are at /metrics\n");
 }
 
 }  // namespace sudoku::daemon

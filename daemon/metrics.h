@@ -23,6 +23,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include "daemon/batch.h"
+#include "daemon/health.h"
 #include "daemon/http_server.h"
 #include "proto/sudoku.pb.h"
 
@@ -112,6 +113,12 @@ struct MetricsSnapshot {
   std::string version;  // VersionText(): "0.1.0 (git 08dee86)"
   // Filled for the Prometheus outlet only (see ReadProcessFigures()).
   std::optional<ProcessFigures> process;
+  // From the daemon's Health (health.h), for the Prometheus outlet; absent in tests without one.
+  struct HealthFigures {
+    double canary_age_seconds = 0;
+    bool ready = false;
+  };
+  std::optional<HealthFigures> health;
 };
 
 // Prometheus text exposition format 0.0.4: every metric with HELP and TYPE, fault kinds and
@@ -121,22 +128,29 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot);
 // The same figures as a StatsResponse.
 void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response);
 
-// Prometheus's paths on an HttpServer: GET or HEAD /metrics answers 200 with `render()`; another
-// path is 404, another method on /metrics is 405 (with Allow). What --metrics serves alone, and
-// what --http serves for /metrics (web_api.h).
+// The operator's paths on an HttpServer: GET or HEAD /metrics answers 200 with `render()`, and,
+// given a Health, /healthz and /readyz answer as health.h says; another path is 404, another
+// method is 405 (with Allow). What --metrics serves alone, and what --http serves beside the page
+// (web_api.h).
 class MetricsRoutes : public HttpHandler {
  public:
-  // Scrapers served at once on a --metrics listener (HttpLimits::max_connections).
+  // Scrapers and probes served at once on a --metrics listener (HttpLimits::max_connections).
   static constexpr size_t kMaxConnections = 16;
 
-  explicit MetricsRoutes(std::function<std::string()> render) : render_(std::move(render)) {}
+  // `health`, when given, must outlive this.
+  explicit MetricsRoutes(std::function<std::string()> render, const Health* health = nullptr)
+      : render_(std::move(render)), health_(health) {}
 
   boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) override;
+  // The answer for /metrics, /healthz or /readyz whatever the method (the query string ignored),
+  // or nullopt for another path.
+  std::optional<HttpResponse> Route(const HttpRequest& request) const;
   // The answer for the path /metrics, whatever the method.
   HttpResponse Metrics(const HttpRequest& request) const;
 
  private:
   std::function<std::string()> render_;
+  const Health* const health_;
 };
 
 }  // namespace sudoku::daemon

@@ -16,8 +16,9 @@ namespace sudoku::daemon {
 
 namespace asio = boost::asio;
 
-Notifier::Notifier(asio::io_context& io, std::function<std::string()> status)
-    : timer_(io), status_(std::move(status)) {
+Notifier::Notifier(asio::io_context& io, std::function<std::string()> status,
+                   std::function<std::string()> trouble)
+    : timer_(io), status_(std::move(status)), trouble_(std::move(trouble)) {
   const char* socket = std::getenv("NOTIFY_SOCKET");
   enabled_ = socket != nullptr && *socket != '\0';
   uint64_t usec = 0;
@@ -56,6 +57,12 @@ asio::awaitable<void> Notifier::Tick() {
     timer_.expires_after(period);
     co_await timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
     if (stopped_) break;
+    const std::string trouble = trouble_ ? trouble_() : std::string();
+    if (!trouble.empty()) {
+      // No WATCHDOG=1: past WatchdogSec systemd restarts the daemon.
+      Send("STATUS=not feeding the watchdog: " + trouble + "; " + status_());
+      continue;
+    }
     Send((watchdog_.count() > 0 ? "WATCHDOG=1\nSTATUS=" : "STATUS=") + status_());
   }
 }

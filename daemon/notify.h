@@ -3,7 +3,8 @@
 // NOTIFY_SOCKET in the environment every call is a no-op and no timer runs.
 //
 // The watchdog is fed from a timer on the event loop, so a stuck loop stops feeding it and
-// systemd restarts the daemon.
+// systemd restarts the daemon; and only while `trouble` says nothing (Health::PoolTrouble: the
+// solver pool answers), so that a wedged pool gets the daemon restarted too.
 //
 // Thread-safety: use from the io_context's thread only.
 #ifndef SUDOKU_DAEMON_NOTIFY_H_
@@ -26,8 +27,10 @@ class Notifier {
   // STATUS= is sent this often when there is no watchdog (or a slower one).
   static constexpr std::chrono::seconds kStatusInterval{10};
 
-  // `status` renders the text of STATUS=; it is called on the event loop.
-  Notifier(boost::asio::io_context& io, std::function<std::string()> status);
+  // `status` renders the text of STATUS=; `trouble`, when given, says why the watchdog must not be
+  // fed now (empty: it may be), and goes into STATUS= instead. Both are called on the event loop.
+  Notifier(boost::asio::io_context& io, std::function<std::string()> status,
+           std::function<std::string()> trouble = {});
 
   Notifier(const Notifier&) = delete;
   Notifier& operator=(const Notifier&) = delete;
@@ -49,6 +52,7 @@ class Notifier {
 
   boost::asio::steady_timer timer_;
   std::function<std::string()> status_;
+  std::function<std::string()> trouble_;
   bool enabled_ = false;
   bool stopped_ = false;
   std::chrono::microseconds watchdog_{0};

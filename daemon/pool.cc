@@ -17,12 +17,34 @@ Pool::Pool(int threads)
 }
 
 Pool::~Pool() {
+  Hold(false);
   arena_.execute([this] { group_.wait(); });
 }
 
 void Pool::Enqueue(std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
-  arena_.enqueue(group_.defer(std::move(task)));
+  arena_.enqueue(group_.defer([this, task = std::move(task)] {
+    WaitWhileHeld();
+    task();
+  }));
+}
+
+void Pool::Post(std::function<void()> work) {
+  arena_.enqueue(group_.defer([this, work = std::move(work)] {
+    WaitWhileHeld();
+    work();
+    Finished();
+  }));
+}
+
+void Pool::Hold(bool held) {
+  held_.store(held);
+  if (!held) held_.notify_all();
+}
+
+void Pool::WaitWhileHeld() const {
+  // One load when not held: the cost on every job of a hook that is almost never used.
+  while (held_.load()) held_.wait(true);
 }
 
 void Pool::CannotDeliver(std::exception_ptr error) noexcept {

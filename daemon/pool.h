@@ -1,16 +1,19 @@
 // The solver threads: a oneTBB task arena that runs batches off the event loop and hands each
 // completion back to Asio.
 //
-// Thread-safety: Run() may be called from any thread. Work runs on one of the arena's threads;
-// its completion runs on the executor associated with the completion handler (for a coroutine,
-// its own executor), never on an arena thread. busy() may be read from any thread.
+// Thread-safety: Run(), Post() and Hold() may be called from any thread. Work runs on one of the
+// arena's threads; its completion runs on the executor associated with the completion handler
+// (for a coroutine, its own executor), never on an arena thread. busy() and last_finished() may
+// be read from any thread.
 #ifndef SUDOKU_DAEMON_POOL_H_
 #define SUDOKU_DAEMON_POOL_H_
 
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -39,6 +42,23 @@ class Pool {
   int threads() const { return threads_; }
   // Jobs handed over whose work has not finished yet (queued or running).
   size_t busy() const { return busy_.load(std::memory_order_relaxed); }
+  // When a job (Run or Post) last finished on the arena; the construction time before any has.
+  // A pool whose jobs keep finishing is alive (see Health).
+  std::chrono::steady_clock::time_point last_finished() const {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(last_finished_.load(std::memory_order_relaxed)));
+  }
+
+  // Runs `work()` on the arena and forgets it: nothing is posted back, nothing keeps an event loop
+  // busy, and it does not count as busy. `work` must not throw. For the health canary, which must
+  // not hold up a stopping daemon when the pool is wedged.
+  void Post(std::function<void()> work);
+
+  // A hook for tests only (Health honours it only when SUDOKUD_TEST_WEDGE_FILE is set): while
+  // held, every job waits before it starts, so the pool answers nothing, as a wedged pool would.
+  // Releasing it lets them go on. The destructor releases it.
+  void Hold(bool held);
+  bool held() const { return held_.load(); }
 
   // Runs `work()` on the arena, then completes `token` with a null exception_ptr, or with the
   // exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown). `executor`
@@ -76,6 +96,7 @@ class Pool {
       }
       // Before the completion is posted, so that a completed job never counts as busy.
       op->pool->busy_.fetch_sub(1, std::memory_order_relaxed);
+      op->pool->Finished();
       // No exception may leave an arena functor: oneTBB would abort the process without a word.
       try {
         boost::asio::post(op->guard.get_executor(), [op, error]() mutable {
@@ -90,12 +111,21 @@ class Pool {
 
   // Hands `task` to the arena and counts it as busy (the task itself says when it is done).
   void Enqueue(std::function<void()> task);
+  // Runs on the arena before each job: waits while Hold(true) is in force.
+  void WaitWhileHeld() const;
+  void Finished() {
+    last_finished_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                         std::memory_order_relaxed);
+  }
   // Posting a completion can only fail to allocate, and a completion that is never delivered
   // leaves a connection waiting forever: this says so and aborts.
   [[noreturn]] static void CannotDeliver(std::exception_ptr error) noexcept;
 
   const int threads_;
   std::atomic<size_t> busy_{0};
+  std::atomic<std::chrono::steady_clock::rep> last_finished_{
+      std::chrono::steady_clock::now().time_since_epoch().count()};
+  std::atomic<bool> held_{false};
   // The arena's workers come from TBB's global pool, which by default has one thread fewer than
   // the cores; raise it so that --threads N gets N workers beside the event loop.
   tbb::global_control parallelism_;

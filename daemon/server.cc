@@ -219,6 +219,7 @@ MetricsSnapshot Server::Snapshot() const {
                  .max_memory = options_.max_memory},
       .version = VersionText(),
       .process = std::nullopt,  // the Prometheus outlet reads the process itself
+      .health = std::nullopt,   // and asks the Health
   };
 }
 

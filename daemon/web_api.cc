@@ -553,7 +553,7 @@ std::optional<HttpResponse> WebApi::Admit(std::string_view path, const HttpReque
 
 asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request) {
   const std::string path = PathOf(request);
-  if (path == "/metrics") co_return metrics_->Metrics(request);
+  if (auto answer = metrics_->Route(request)) co_return std::move(*answer);
   if (!path.starts_with("/api/")) co_return Page(path, request);
   std::optional<HttpResponse> refusal = Admit(path, request);
   if (refusal) co_return std::move(*refusal);

@@ -311,7 +311,9 @@ TEST(Metrics, OtherPathsAreNotFound) {
   for (const char* target : {"/", "/metric", "/metrics/x", "/favicon.ico"}) {
     const auto response = Fetch(port, http::verb::get, target);
     EXPECT_EQ(response.result(), http::status::not_found) << target;
-    EXPECT_EQ(response.body(), "not found: metrics are at /metrics\n") << target;
+    EXPECT_EQ(response.body(),
+              "not found: metrics are at /metrics, health at /healthz and /readyz\n")
+        << target;
   }
   // A query string is allowed (Prometheus may add one).
   EXPECT_EQ(Fetch(port, http::verb::get, "/metrics?x=1").result(), http::status::ok);
