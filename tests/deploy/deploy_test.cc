@@ -490,6 +490,12 @@ TEST(Ports, ServiceSocketInstancesAndHaproxyDoNotCollide) {
   EXPECT_EQ(Values(haproxy, "bind"), std::vector<std::string>{"127.0.0.1:9800"});
   EXPECT_EQ(Values(haproxy, "server"),
             (std::vector<std::string>{"127.0.0.1:9811", "127.0.0.1:9812", "127.0.0.1:9813"}));
+  // Each instance's health checks on its port plus 100 (its --metrics; README, Ports).
+  for (const char* server : {"server sudokud1 127.0.0.1:9811 port 9911\n",
+                             "server sudokud2 127.0.0.1:9812 port 9912\n",
+                             "server sudokud3 127.0.0.1:9813 port 9913\n"}) {
+    EXPECT_THAT(haproxy, HasSubstr(server));
+  }
   EXPECT_THAT(ReadFile(kSourceDir / "deploy/sudokud@.service"),
               HasSubstr("\nEnvironment=SUDOKUD_LISTEN=127.0.0.1:%i\n"));
 }

@@ -1,11 +1,14 @@
 // Past one machine: three sudokud daemons behind a real HAProxy running deploy/haproxy.cfg (only
-// its addresses replaced), and sudoku-client solving a large set through it with every answer
-// checked. Each daemon runs as its own host, in a network namespace with its own address, where
-// this machine allows it (root, `ip netns`); otherwise on loopback ports. Skipped without
-// haproxy. No test asserts a timing.
+// its addresses and ports replaced, and a stats socket added), and sudoku-client solving a large
+// set through it with every answer checked. Each daemon runs as its own host, in a network
+// namespace with its own address, where this machine allows it (root, `ip netns`); otherwise on
+// loopback ports. HAProxy checks each daemon's /readyz; a daemon's pool is wedged with the test
+// hook (SUDOKUD_TEST_WEDGE_FILE). Skipped without haproxy. No test asserts a timing.
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -138,12 +141,16 @@ class Hosts {
             Shell("ip -n " + ns + " link set " + ns_link + " up") == 0 &&
             Shell("ip -n " + ns + " link set lo up") == 0;
         addresses_.push_back(net + "2:9810");
+        hosts_.push_back(net + "2");
+        http_ports_.push_back(9910);
       }
     }
     if (!namespaces_) {
       Cleanup();
       for (int i = 0; i < kCount; ++i) {
         addresses_.push_back("127.0.0.1:" + std::to_string(FreePort()));
+        hosts_.push_back("127.0.0.1");
+        http_ports_.push_back(FreePort());
       }
     }
   }
@@ -151,6 +158,11 @@ class Hosts {
 
   bool namespaces() const { return namespaces_; }
   const std::string& address(int i) const { return addresses_[static_cast<size_t>(i)]; }
+  // Where host i serves its metrics and health checks (--metrics).
+  std::string http_address(int i) const {
+    return hosts_[static_cast<size_t>(i)] + ":" + std::to_string(http_port(i));
+  }
+  uint16_t http_port(int i) const { return http_ports_[static_cast<size_t>(i)]; }
   // The command line that runs `args` on host i.
   std::vector<std::string> On(int i, std::vector<std::string> args) const {
     if (!namespaces_) return args;
@@ -164,11 +176,15 @@ class Hosts {
     for (const auto& ns : names_) Shell("ip netns del " + ns);
     names_.clear();
     addresses_.clear();
+    hosts_.clear();
+    http_ports_.clear();
   }
 
   bool namespaces_ = false;
   std::vector<std::string> names_;
   std::vector<std::string> addresses_;
+  std::vector<std::string> hosts_;
+  std::vector<uint16_t> http_ports_;
 };
 
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
@@ -186,17 +202,25 @@ class HaproxyTest : public ::testing::Test {
     fs::create_directories(dir_);
     for (int i = 0; i < Hosts::kCount; ++i) {
       const std::string log = (dir_ / ("daemon" + std::to_string(i) + ".log")).string();
+      // `env` execs the daemon, so that the child's pid is the daemon's.
       daemons_.push_back(std::make_unique<Child>(
-          hosts_.On(i, {DaemonBinary(), "--listen", hosts_.address(i), "--threads", "1"}),
+          hosts_.On(i, {"env", "SUDOKUD_TEST_WEDGE_FILE=" + WedgeFile(i).string(),
+                        DaemonBinary(), "--listen", hosts_.address(i), "--metrics",
+                        hosts_.http_address(i), "--threads", "1", "--canary-deadline", "3s"}),
           "/dev/null", log));
-      ASSERT_TRUE(daemons_.back()->WaitForLog("listening on ")) << daemons_.back()->Log();
+      ASSERT_TRUE(daemons_.back()->WaitForLog("serving metrics on ")) << daemons_.back()->Log();
     }
-    // deploy/haproxy.cfg as shipped, with this test's addresses.
+    // deploy/haproxy.cfg as shipped, with this test's addresses and ports, and a stats socket
+    // to read the servers' states from.
     std::string config = ReadFile(kSourceDir / "deploy/haproxy.cfg");
     frontend_ = "127.0.0.1:" + std::to_string(FreePort());
     config = Replace(config, "bind 127.0.0.1:9800", "bind " + frontend_);
+    config = Replace(config, "\nglobal\n",
+                     "\nglobal\n    stats socket " + StatsSocket().string() + " mode 600\n");
     for (int i = 0; i < Hosts::kCount; ++i) {
-      config = Replace(config, "127.0.0.1:981" + std::to_string(i + 1), hosts_.address(i));
+      const std::string n = std::to_string(i + 1);
+      config = Replace(config, "127.0.0.1:981" + n + " port 991" + n,
+                       hosts_.address(i) + " port " + std::to_string(hosts_.http_port(i)));
     }
     std::ofstream(dir_ / "haproxy.cfg") << config;
     haproxy_ = std::make_unique<Child>(
@@ -254,6 +278,55 @@ class HaproxyTest : public ::testing::Test {
     EXPECT_EQ(wrong, 0);
   }
 
+  fs::path WedgeFile(int i) const { return dir_ / ("wedge" + std::to_string(i)); }
+  fs::path StatsSocket() const { return dir_ / "haproxy.sock"; }
+
+  // HAProxy's `show stat` line for server `name` of the backend, split at commas (field 7 is
+  // stot, the sessions it has had; field 17 the status: UP, DOWN, "UP 1/2" going down...).
+  std::vector<std::string> ServerStat(const std::string& name) const {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::snprintf(address.sun_path, sizeof address.sun_path, "%s", StatsSocket().c_str());
+    std::string reply;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+      const std::string command = "show stat\n";
+      if (::write(fd, command.data(), command.size()) == static_cast<ssize_t>(command.size())) {
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, n);
+      }
+    }
+    ::close(fd);
+    std::istringstream lines(reply);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("sudokud_instances," + name + ",")) continue;
+      std::vector<std::string> fields;
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+      return fields;
+    }
+    return {};
+  }
+  std::string Status(const std::string& name) const {
+    const auto fields = ServerStat(name);
+    return fields.size() > 17 ? fields[17] : "(no stats)";
+  }
+  long Sessions(const std::string& name) const {
+    const auto fields = ServerStat(name);
+    return fields.size() > 7 ? std::stol(fields[7]) : -1;
+  }
+  // Waits, up to three minutes, for HAProxy to give server `name` the status `status`; returns
+  // the last status read.
+  std::string WaitForStatus(const std::string& name, const std::string& status) const {
+    const auto deadline = Clock::now() + std::chrono::seconds(180);
+    std::string now = Status(name);
+    while (now != status && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      now = Status(name);
+    }
+    return now;
+  }
+
   // "stopped: C connections, B batches, ..." from daemon i after SIGTERM: the batches it served.
   long BatchesServedBy(int i) {
     Child& daemon = *daemons_[static_cast<size_t>(i)];
@@ -305,6 +378,53 @@ TEST_F(HaproxyTest, GetsEveryAnswerWhenAnInstanceIsKilledMidRun) {
   daemons_[1]->Signal(SIGKILL);
   EXPECT_EQ(client.Wait(), 0) << client.Log();
   ExpectEveryAnswer(puzzles, answers);
+}
+
+// HAProxy checks /readyz: an instance whose solver pool is wedged is marked DOWN, its
+// connections are cut and the client resends their batches through the others, every answer
+// right; released, it is marked UP and takes connections again.
+TEST_F(HaproxyTest, TakesOutAWedgedInstanceAndBringsItBackWhenReleased) {
+  for (const char* name : {"sudokud1", "sudokud2", "sudokud3"}) {
+    ASSERT_EQ(WaitForStatus(name, "UP"), "UP") << name << "\n" << haproxy_->Log();
+  }
+  const auto puzzles = WritePuzzles(100000, dir_ / "puzzles.txt");
+  const fs::path answers = dir_ / "answers.txt";
+  {
+    Child client({"sh", "-c", Client({"--connections", "6", "--batch", "500",
+                                      (dir_ / "puzzles.txt").string()})},
+                 answers, dir_ / "client.log");
+    // Wedge daemon 1 once a tenth of the answers are out.
+    const auto deadline = Clock::now() + std::chrono::seconds(300);
+    while (client.Running() && fs::file_size(answers) < puzzles.size() * 82 / 10 &&
+           Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::ofstream(WedgeFile(1)) << "";
+    EXPECT_EQ(WaitForStatus("sudokud2", "DOWN"), "DOWN") << daemons_[1]->Log();
+    EXPECT_EQ(client.Wait(), 0) << ReadFile(dir_ / "client.log");
+    ExpectEveryAnswer(puzzles, answers);
+  }
+  EXPECT_THAT(daemons_[1]->Log(), ::testing::HasSubstr(
+                                      "not ready: solver pool has not answered a canary for "));
+  // While it is out, a whole run goes through the other two.
+  const long sessions_while_down = Sessions("sudokud2");
+  EXPECT_EQ(Shell(Client({"--connections", "6", "--batch", "500",
+                          (dir_ / "puzzles.txt").string()}) +
+                  " >'" + answers.string() + "'"),
+            0);
+  ExpectEveryAnswer(puzzles, answers);
+  EXPECT_EQ(Sessions("sudokud2"), sessions_while_down);
+  EXPECT_EQ(Status("sudokud2"), "DOWN");
+
+  fs::remove(WedgeFile(1));
+  EXPECT_EQ(WaitForStatus("sudokud2", "UP"), "UP") << daemons_[1]->Log();
+  // Back in: leastconn gives it connections again.
+  EXPECT_EQ(Shell(Client({"--connections", "6", "--batch", "500",
+                          (dir_ / "puzzles.txt").string()}) +
+                  " >'" + answers.string() + "'"),
+            0);
+  ExpectEveryAnswer(puzzles, answers);
+  EXPECT_GT(Sessions("sudokud2"), sessions_while_down);
 }
 
 }  // namespace
