@@ -369,5 +369,30 @@ TEST(HealthDaemon, TheWatchdogIsFedOnlyWhileThePoolAnswers) {
   EXPECT_EQ(daemon.process().Wait(), 0);
 }
 
+// A daemon stopped while its pool is wedged does not wait for the canary stuck on it.
+TEST(HealthDaemon, StopsWithoutWaitingForAWedgedPool) {
+  WedgeableDaemon daemon;
+  daemon.Wedge();
+  EXPECT_THAT(
+      GetUntil(daemon.metrics_port(), "/readyz", [](const Reply& r) { return Is(r, 503); }).body,
+      MatchesRegex(kWedgedBody));
+  daemon.process().Signal(SIGTERM);
+  EXPECT_EQ(daemon.process().Wait(), 0);
+  EXPECT_THAT(daemon.process().Log(),
+              MatchesRegex("(.|\n)*\nsudokud: solver pool has not answered a canary for "
+                           "[0-9]+\\.[0-9] s; exiting without waiting for it\n"));
+}
+
+TEST(HealthDaemon, RejectsACanaryDeadlineOutOfRange) {
+  for (const char* value : {"1s", "2h", "soon"}) {
+    const auto result = sudoku::testing::RunDaemonToExit({"--canary-deadline", value});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.err, std::string("sudokud: --canary-deadline must be a duration such as 10s, "
+                                      "2m or 500ms (a plain number is seconds) from 2s to 3600s, "
+                                      "got '") +
+                              value + "' (see sudokud --help)\n");
+  }
+}
+
 }  // namespace
 }  // namespace sudoku::daemon
