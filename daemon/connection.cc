@@ -42,6 +42,15 @@ constexpr int kMaxRecycledPuzzles = 4096;
 constexpr int kSolveHerePuzzles = 4;
 constexpr uint32_t kSolveHereSolutionLimit = 2;
 
+// Up to two solutions (a solution, or uniqueness) a search ends soon after it starts; counting
+// more can take seconds a puzzle, so such a batch runs where it cannot take every solver thread.
+Pool::Cost SolveCost(const wire::Request& request) {
+  constexpr uint32_t kBoundedSolutionLimit = 2;
+  return request.has_solve() && request.solve().solution_limit() > kBoundedSolutionLimit
+             ? Pool::Cost::kLong
+             : Pool::Cost::kBounded;
+}
+
 }  // namespace
 
 // Logs what escaped a coroutine; the connection's own handler also tears it down.
@@ -146,6 +155,13 @@ void Connection::Advance(Stage stage) {
     boost::system::error_code ignored;
     socket_.close(ignored);
     deadline_.cancel();
+    // Its descriptor is closed, so its slot is free now: a cancelled batch still queued behind
+    // long work keeps this object until a solver thread gets to it, which must not keep a
+    // newcomer out.
+    if (counted_) {
+      counted_ = false;
+      --server_.served_;
+    }
   }
   Wake();
 }
@@ -502,7 +518,7 @@ awaitable<void> Connection::RunBatch([[maybe_unused]] std::shared_ptr<Connection
   std::string failure;
   try {
     co_await server_.pool_.Run(socket_.get_executor(), [this, running] { Solve(running); },
-                               use_awaitable);
+                               use_awaitable, SolveCost(running->request));
   } catch (const std::exception& e) {
     failure = e.what();
   }

@@ -1,5 +1,6 @@
 #include "daemon/pool.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -12,21 +13,29 @@ Pool::Pool(int threads)
     : threads_(threads),
       parallelism_(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads) + 1),
       // No slot is reserved for a caller thread: only enqueued work runs here.
-      arena_(threads, 0) {
+      arena_(threads, 0),
+      long_arena_(std::max(threads - 1, 1), 0) {
   arena_.initialize();
+  long_arena_.initialize();
 }
 
 Pool::~Pool() {
   Hold(false);
+  long_arena_.execute([this] { long_group_.wait(); });
   arena_.execute([this] { group_.wait(); });
 }
 
-void Pool::Enqueue(std::function<void()> task) {
+void Pool::Enqueue(Cost cost, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
-  arena_.enqueue(group_.defer([this, task = std::move(task)] {
+  auto job = [this, task = std::move(task)] {
     WaitWhileHeld();
     task();
-  }));
+  };
+  if (cost == Cost::kLong) {
+    long_arena_.enqueue(long_group_.defer(std::move(job)));
+  } else {
+    arena_.enqueue(group_.defer(std::move(job)));
+  }
 }
 
 void Pool::Post(std::function<void()> work) {

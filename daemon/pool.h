@@ -60,22 +60,30 @@ class Pool {
   void Hold(bool held);
   bool held() const { return held_.load(); }
 
-  // Runs `work()` on the arena, then completes `token` with a null exception_ptr, or with the
-  // exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown). `executor`
-  // is where the completion runs when the handler has no executor of its own; it is kept busy
-  // (io_context::run() does not return) until the completion is posted.
+  // How long one job may run. kLong is work whose time has no useful bound (counting a
+  // puzzle's solutions up to a large limit: the empty grid to 1,000,000 takes about 10 s of a
+  // core): it runs on an arena of its own with one thread fewer than --threads (at least one),
+  // so that however many such jobs are waiting, one solver thread stays free for the rest, and
+  // two clients counting at the cap cannot hold every core while a normal batch waits.
+  enum class Cost { kBounded, kLong };
+
+  // Runs `work()` on the arena for `cost`, then completes `token` with a null exception_ptr, or
+  // with the exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown).
+  // `executor` is where the completion runs when the handler has no executor of its own; it is
+  // kept busy (io_context::run() does not return) until the completion is posted.
   template <typename Executor, typename Work, typename CompletionToken>
-  auto Run(const Executor& executor, Work work, CompletionToken&& token) {
+  auto Run(const Executor& executor, Work work, CompletionToken&& token,
+           Cost cost = Cost::kBounded) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr)>(
-        [this, executor](auto handler, Work work) {
-          Start(std::move(work), std::move(handler), executor);
+        [this, executor, cost](auto handler, Work work) {
+          Start(std::move(work), std::move(handler), executor, cost);
         },
         token, std::move(work));
   }
 
  private:
   template <typename Work, typename Handler, typename Executor>
-  void Start(Work work, Handler handler, const Executor& executor) {
+  void Start(Work work, Handler handler, const Executor& executor, Cost cost) {
     auto target = boost::asio::get_associated_executor(handler, executor);
     struct Op {
       Pool* pool;
@@ -87,7 +95,7 @@ class Pool {
     // shared_ptr.
     auto op = std::make_shared<Op>(
         Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
-    Enqueue([op] {
+    Enqueue(cost, [op] {
       std::exception_ptr error;
       try {
         op->work();
@@ -109,8 +117,9 @@ class Pool {
     });
   }
 
-  // Hands `task` to the arena and counts it as busy (the task itself says when it is done).
-  void Enqueue(std::function<void()> task);
+  // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
+  // is done).
+  void Enqueue(Cost cost, std::function<void()> task);
   // Runs on the arena before each job: waits while Hold(true) is in force.
   void WaitWhileHeld() const;
   void Finished() {
@@ -131,6 +140,8 @@ class Pool {
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
   tbb::task_group group_;
+  tbb::task_arena long_arena_;  // Cost::kLong, max(1, threads - 1) at once
+  tbb::task_group long_group_;
 };
 
 }  // namespace sudoku::daemon

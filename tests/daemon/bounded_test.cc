@@ -154,6 +154,12 @@ rlim_t RaiseDescriptorLimit() {
   return limit.rlim_cur;
 }
 
+// The daemon's STATUS= text: puzzles in flight now.
+long PuzzlesInFlight(const std::string& datagram) {
+  const size_t at = datagram.find(" batches (");
+  return at == std::string::npos ? -1 : std::stol(datagram.substr(at + 10));
+}
+
 // ---- Connections ----
 
 const char kEvictedMessage[] =
@@ -199,6 +205,52 @@ TEST(Bounded, TheIdlestConnectionMakesRoom) {
   const wire::ProtocolFault fault = ReadFault(idlest);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
   EXPECT_TRUE(std::regex_match(fault.message(), std::regex(kEvictedMessage))) << fault.message();
+}
+
+// Every connection has a batch in flight (the empty grid's solutions counted to the cap, which
+// runs until cancelled), so none may be closed to make room: the newcomer is refused, told why.
+// Once one of the busy connections is reset, its slot is free at once, even when its batch was
+// still queued behind the other's, and the next newcomer is served: counting batches take at
+// most one solver thread fewer than --threads, so the other is free for it.
+TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--max-connections", "2", "--threads", "2"}),
+                       {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  const std::vector<std::string> endless(100, std::string(81, '.'));
+  std::vector<std::unique_ptr<WireClient>> busy;
+  for (uint64_t id = 1; id <= 2; ++id) {
+    busy.push_back(std::make_unique<WireClient>(daemon.port()));
+    busy.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
+  }
+  // Until both batches are in flight (the watchdog interval makes STATUS= frequent); bounded.
+  long in_flight = 0;
+  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
+       in_flight < 200 && Clock::now() < give_up;) {
+    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
+  }
+  ASSERT_EQ(in_flight, 200) << "the two batches never were both in flight";
+  WireClient newcomer(daemon.port());
+  const wire::ProtocolFault fault = ReadFault(newcomer);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
+  EXPECT_EQ(fault.message(), "the daemon already serves 2 connections (--max-connections 2)");
+  busy.front()->Reset();  // its batch is cancelled and its slot freed, as the daemon sees the reset
+  for (int attempt = 0;; ++attempt) {
+    WireClient next(daemon.port());
+    const auto puzzles = GeneratePuzzles(5, 28, 9);
+    next.SendSolve(9, puzzles);
+    const auto response = next.Read();
+    ASSERT_TRUE(response) << "closed without an answer";
+    if (response->has_solve()) {
+      EXPECT_EQ(response->solve().verdicts_size(), 5);
+      break;
+    }
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(response->fault().kind()), "TOO_MANY_CONNECTIONS");
+    ASSERT_LT(attempt, 500) << "the reset connection's slot never came back";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  busy.back()->Reset();
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
 }
 
 // ---- Memory ----
@@ -259,12 +311,6 @@ TEST(Bounded, UnfinishedLargeFramesStayWithinTheMemoryBudget) {
 }
 
 // ---- Fairness ----
-
-// The daemon's STATUS= text: puzzles in flight now.
-long PuzzlesInFlight(const std::string& datagram) {
-  const size_t at = datagram.find(" batches (");
-  return at == std::string::npos ? -1 : std::stol(datagram.substr(at + 10));
-}
 
 // Two clients send 2 x 65536 puzzles each and never read: between them they hold the whole
 // --max-in-flight (131072). A third client, below its fair share, is still admitted and its 20
