@@ -17,6 +17,7 @@
 #ifndef SUDOKU_CLIENT_BENCH_COMMAND_H_
 #define SUDOKU_CLIENT_BENCH_COMMAND_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -27,7 +28,10 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/bench_report.h"
 #include "client/latency_histogram.h"
+#include "client/session.h"
+#include "client/solution_check.h"
 
 namespace sudoku::client {
 
@@ -45,36 +49,18 @@ struct BenchOptions {
   bool verify = false;
   bool json = false;
   bool echo = false;
+  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
+  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
   std::vector<std::string> inputs;
 };
 
-struct BenchReport {
-  double seconds = 0;  // from the first request out to the last answer in
-  uint64_t batches = 0;  // answered
-  uint64_t puzzles = 0;  // in answered batches
-  uint64_t bytes_sent = 0;
-  uint64_t bytes_received = 0;
-  uint64_t verified = 0;  // puzzles whose answer was checked and right
-  uint64_t wrong = 0;     // puzzles (or batches that did not add up) found wrong by --verify
-  std::string first_wrong;  // what was wrong with the first of them
-  std::map<std::string, uint64_t> errors;  // by kind: "connect", "connection lost", ...
-  LatencyHistogram latency;                // per batch, in nanoseconds
-};
 
 // Parses the arguments after "bench". Returns false after printing help to `out` (--help);
 // throws ClientError on a usage error.
 bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* options,
                        std::ostream& out);
 
-// What is wrong with `solution` (81 cells) as an answer to `puzzle` (81 cells, '1'-'9' or a
-// blank; or 729 pencilmark characters): empty when it is a full valid grid that keeps every
-// given, or every cell within its candidates. "cell r1c3 is '0', not a digit", "digit 5 twice in
-// row 2", "given 7 at r4c4 changed to 1", "digit 2 at r1c1 is not among its candidates 1.3......".
-std::string CheckSolution(std::string_view puzzle, std::string_view solution);
 
-// The report as text (wrk's layout) or as one JSON object.
-std::string FormatBenchReport(const BenchOptions& options, const BenchReport& report);
-std::string FormatBenchJson(const BenchOptions& options, const BenchReport& report);
 
 // Runs the load test; prints the report to `out`; returns 0 when there was no error and nothing
 // wrong, 1 otherwise, 2 on a usage or input error (printed to `err`).

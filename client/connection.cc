@@ -70,6 +70,7 @@ asio::awaitable<void> Connection::Connect() {
                          " s (is the address right? is sudokud running there?)");
   }
   if (error) {
+    last_error_ = error;
     throw ConnectionLost("cannot connect to " + address + ": " + error.message() +
                       " (is sudokud running? start it with: sudokud --listen " + address + ")");
   }
@@ -77,7 +78,8 @@ asio::awaitable<void> Connection::Connect() {
   socket_.set_option(tcp::no_delay(true), error);
 }
 
-void Connection::Lost(const boost::system::error_code& error) const {
+void Connection::Lost(const boost::system::error_code& error) {
+  last_error_ = error;
   throw ConnectionLost("lost the connection to " + PeerName() + ": " + error.message());
 }
 

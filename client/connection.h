@@ -58,6 +58,10 @@ class Connection {
   // Closes the socket; outstanding Send and Receive calls return as described above.
   void Close();
 
+  // The error of the last failed connect, read or write (none after a clean end): whether the
+  // daemon refused or reset the connection.
+  const boost::system::error_code& last_error() const { return last_error_; }
+
   const Endpoint& endpoint() const { return endpoint_; }
   // "sudokud at 127.0.0.1:9810", for messages.
   std::string PeerName() const;
@@ -67,13 +71,14 @@ class Connection {
   // False on a clean end of input or after Close(); throws ConnectionLost when the peer closes
   // in the middle of a `what` ("response") or the read fails.
   boost::asio::awaitable<bool> ReadSome(size_t wanted, const char* what);
-  [[noreturn]] void Lost(const boost::system::error_code& error) const;
+  [[noreturn]] void Lost(const boost::system::error_code& error);
 
   boost::asio::ip::tcp::socket socket_;
   Endpoint endpoint_;
   size_t max_frame_bytes_;
   std::chrono::milliseconds connect_timeout_;
   bool closed_ = false;
+  boost::system::error_code last_error_;
   uint64_t bytes_sent_ = 0;
   uint64_t bytes_received_ = 0;
   // Received bytes not yet parsed: in_[begin_, end_).

@@ -16,6 +16,7 @@
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "client/connection.h"
+#include "client/session.h"
 #include "client/explain_format.h"
 #include "client/solve_command.h"
 #include "proto/framing.h"
@@ -110,20 +111,52 @@ Input ReadInput(const std::string& argument, std::istream& in) {
   return FromArgument(argument);
 }
 
-asio::awaitable<void> Exchange(Connection* connection, const std::string& frame,
-                               wire::Response* response) {
-  co_await connection->Connect();
-  co_await connection->Send(frame);
-  const std::string peer = connection->PeerName();
-  if (!co_await connection->Receive(response)) {
-    throw ClientError(peer + " closed the connection without answering (see its log)");
+// What explain runs over the session: one request, sent again if its connection breaks.
+class ExplainWork : public SessionWork {
+ public:
+  ExplainWork(const asio::any_io_executor& executor, const ExplainOptions& options,
+              std::string frame)
+      : frame_(std::move(frame)), session_(executor, SessionFor(options), this) {}
+
+  Session& session() { return session_; }
+  const wire::Response& response() const { return response_; }
+  // Who answered, for messages.
+  const std::string& peer() const { return peer_; }
+
+  asio::awaitable<const std::string*> Next(Lane& lane) override {
+    if (session_.over() || lane.broken || answered_) co_return nullptr;
+    co_return &frame_;
   }
-  if (response->has_fault()) throw ClientError(DescribeFault(peer, response->fault()));
-  if (!response->has_explain()) {
-    throw ClientError("bad response from " + peer + ": not an explanation");
+
+  bool Take(Lane& lane, const wire::Response& response) override {
+    peer_ = lane.connection->PeerName();
+    if (!response.has_explain()) {
+      throw ClientError("bad response from " + peer_ + ": not an explanation");
+    }
+    response_ = response;
+    answered_ = true;
+    return true;
   }
-  connection->Close();
-}
+
+  void ConnectionEnded(Lane&) override {}  // Next() sends the request again
+  void Wake(Lane*) override {}
+
+ private:
+  static SessionOptions SessionFor(const ExplainOptions& options) {
+    SessionOptions session;
+    session.endpoints = options.endpoints;
+    session.timeout = options.timeout;
+    session.retry_for = options.retry_for;
+    session.requests_noun = "requests";
+    return session;
+  }
+
+  const std::string frame_;
+  wire::Response response_;
+  std::string peer_;
+  bool answered_ = false;
+  Session session_;  // last: its lanes refer to the work above
+};
 
 }  // namespace
 
@@ -131,11 +164,13 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                          std::ostream& out) {
   std::vector<std::string> connect;
   std::vector<std::string> inputs;
+  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(
       "candidates", "draw the candidate grid before each step")(
       "json", "write the explanation as one JSON object")("help,h", "print this help");
+  AddSessionFlags(&flags, &session_flags);
   const auto parsed = ParseCommandLine(args, flags, "explain", &inputs, out);
   if (!parsed) return false;
   const po::variables_map& values = *parsed;
@@ -144,6 +179,7 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                       " (see: sudoku-client explain --help)");
   }
   options->endpoints = ParseEndpoints(connect);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
   options->candidates = values.count("candidates") > 0;
   options->json = values.count("json") > 0;
   options->input = inputs[0];
@@ -165,20 +201,18 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
     wire::AppendFrame(request, &frame);
 
     asio::io_context io(1);
-    Connection connection(io.get_executor(), options.endpoints.front());
-    wire::Response response;
-    std::exception_ptr failure;
-    asio::co_spawn(io, Exchange(&connection, frame, &response),
-                   [&failure](std::exception_ptr error) { failure = error; });
+    ExplainWork work(io.get_executor(), options, std::move(frame));
+    asio::co_spawn(io, work.session().Run(), work.session().Guard());
     io.run();
-    if (failure) std::rethrow_exception(failure);
+    if (work.session().failed()) std::rethrow_exception(work.session().error());
+    const wire::Response& response = work.response();
 
     std::string text;
     try {
       text = FormatExplanation(response.explain(), input.puzzle, input.locate, options.candidates,
                                options.json);
     } catch (const ClientError& error) {
-      throw ClientError("bad response from " + connection.PeerName() + ": " + error.what());
+      throw ClientError("bad response from " + work.peer() + ": " + error.what());
     }
     out << text;
     out.flush();

@@ -8,20 +8,24 @@
 #ifndef SUDOKU_CLIENT_EXPLAIN_COMMAND_H_
 #define SUDOKU_CLIENT_EXPLAIN_COMMAND_H_
 
+#include <chrono>
 #include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/session.h"
 
 namespace sudoku::client {
 
 struct ExplainOptions {
-  std::vector<Endpoint> endpoints;  // the first is used
+  std::vector<Endpoint> endpoints;  // the first, then the next in turn if it fails
   bool candidates = false;          // draw the candidate grid before each step
   bool json = false;
   std::string input;  // the puzzle text, a file name, or "-"
+  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
+  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
 };
 
 // Parses the arguments after "explain". Returns false after printing help to `out` (--help);

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "client/client_error.h"
+#include "client/session.h"
 #include "solver/command_line.h"
 
 namespace sudoku::client {
@@ -115,6 +116,22 @@ std::chrono::milliseconds ParseDuration(const char* flag, const std::string& tex
                       "1ms to " + std::to_string(max.count() / 1000) + "s, got " + Quoted(text));
   }
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
+}
+
+void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values) {
+  flags->add_options()
+      ("timeout", boost::program_options::value(&values->timeout)->value_name("DURATION"),
+       "a connection with requests out that answers nothing for this long (e.g. 30s, 2m, "
+       "500ms; default 30s) counts as broken: its requests go to another connection")
+      ("retry-for", boost::program_options::value(&values->retry_for)->value_name("DURATION"),
+       "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
+       "reconnecting, with growing waits, for this long (default 60s) before giving up");
+}
+
+void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
+                       std::chrono::milliseconds* retry_for) {
+  *timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
+  *retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
 }
 
 }  // namespace sudoku::client

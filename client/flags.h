@@ -44,6 +44,17 @@ double ParsePositiveDuration(const char* flag, const std::string& text, double m
 // for anything else (a bug).
 void ReportError(std::ostream& err);
 
+// --timeout and --retry-for, which every command that talks to sudokud takes: the texts as typed.
+struct SessionFlags {
+  std::string timeout;
+  std::string retry_for;
+};
+// Adds them to `flags`, their defaults taken from `values`.
+void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values);
+// Parses them, or throws ClientError as ParseDuration() does.
+void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
+                       std::chrono::milliseconds* retry_for);
+
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised
 // option '--x' (see: sudoku-client solve --help)". With -h/--help, prints `flags` to `out` and

@@ -16,6 +16,7 @@
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "client/connection.h"
+#include "client/session.h"
 #include "client/solve_command.h"
 #include "proto/framing.h"
 #include "solver/generator.h"
@@ -58,86 +59,131 @@ struct GenerateSummary {
   uint64_t clue_total = 0;
 };
 
-// Sends the requests one after another and writes each response's puzzles as it arrives. One
-// request at a time is enough: the daemon streams a request's chunks without waiting for us.
-asio::awaitable<void> Generate(const GenerateCommandOptions& options, uint64_t seed,
-                               std::ostream& out, std::ostream& err, GenerateSummary* summary) {
-  Connection connection(co_await asio::this_coro::executor, options.endpoint);
-  co_await connection.Connect();
-  const std::string peer = connection.PeerName();
-  wire::Request request;
-  wire::GenerateRequest* generate = request.mutable_generate();
-  generate->set_seed(seed);
-  generate->set_clues(options.clues);
-  generate->set_symmetric(options.symmetric);
-  generate->set_minimal(options.minimal);
-  // wire::Level mirrors logic::Level value for value (static_asserts in daemon/generate.cc).
-  if (options.difficulty) generate->set_difficulty(static_cast<wire::Level>(*options.difficulty));
-  std::string frame;
-  std::string lines;
-  wire::Response response;
-  uint64_t id = 0;
-  for (uint64_t first = 0; first < options.count; first += kRequestPuzzles, ++id) {
-    const auto count = static_cast<uint32_t>(std::min(kRequestPuzzles, options.count - first));
-    generate->set_request_id(id);
-    generate->set_first_index(first);
-    generate->set_count(count);
-    frame.clear();
-    wire::AppendFrame(request, &frame);
-    co_await connection.Send(frame);
-    uint32_t next = 0;
-    for (bool last = false; !last;) {
-      if (!co_await connection.Receive(&response)) {
-        throw ClientError(peer + " closed the connection before the end of generate request " +
-                          std::to_string(id) + " (see its log)");
-      }
-      if (response.has_fault()) throw ClientError(DescribeFault(peer, response.fault()));
-      const wire::GenerateResponse& chunk = response.generate();
-      const auto bad = [&](const std::string& what) {
-        return ClientError("bad response from " + peer + ": " + what);
-      };
-      if (!response.has_generate()) throw bad("neither generated puzzles nor a fault");
-      if (chunk.request_id() != id || chunk.first() != next || chunk.covered() > count - next) {
-        throw bad("generate response for request " + std::to_string(chunk.request_id()) +
-                  ", puzzles " + std::to_string(chunk.first()) + "+" +
-                  std::to_string(chunk.covered()) + " when request " + std::to_string(id) +
-                  ", puzzle " + std::to_string(next) + " was due");
-      }
-      const auto made = static_cast<size_t>(chunk.clues_size());
-      if (chunk.puzzles().size() != made * kCells ||
-          made + static_cast<size_t>(chunk.failures_size()) != chunk.covered()) {
-        throw bad(std::to_string(chunk.puzzles().size()) + " puzzle bytes, " +
-                  std::to_string(made) + " clue counts and " +
-                  std::to_string(chunk.failures_size()) + " failures for " +
-                  std::to_string(chunk.covered()) + " puzzles");
-      }
-      lines.clear();
-      for (size_t i = 0; i < made; ++i) {
-        lines.append(chunk.puzzles(), i * kCells, kCells);
-        lines.push_back('\n');
-        const uint32_t clues = chunk.clues(static_cast<int>(i));
-        summary->fewest = summary->generated == 0 ? clues : std::min(summary->fewest, clues);
-        summary->most = std::max(summary->most, clues);
-        summary->clue_total += clues;
-        ++summary->generated;
-        if (options.clues != 0 && clues > options.clues) ++summary->short_of_target;
-      }
-      out << lines;
-      for (const auto& failure : chunk.failures()) {
-        ++summary->failed;
-        err << "sudoku-client: puzzle " << first + failure.index() + 1 << ": " << failure.message()
-            << "\n";
-      }
-      next += chunk.covered();
-      last = chunk.last();
-      if (last && next != count) {
-        throw bad("generate request " + std::to_string(id) + " ended after " +
-                  std::to_string(next) + " of " + std::to_string(count) + " puzzles");
-      }
+// What generate runs over the session: the requests one after another on one connection, each
+// response's puzzles written as they arrive. One request at a time is enough: the daemon streams
+// a request's chunks without waiting for us. When the connection breaks, the rest of the request
+// goes again (puzzle N of a seed is the same whatever the request), so every puzzle is written
+// once, in order.
+class GenerateWork : public SessionWork {
+ public:
+  GenerateWork(const asio::any_io_executor& executor, const GenerateCommandOptions& options,
+               uint64_t seed, std::ostream& out, std::ostream& err, GenerateSummary* summary)
+      : options_(options),
+        out_(out),
+        err_(err),
+        summary_(summary),
+        session_(executor, SessionFor(options), this) {
+    wire::GenerateRequest* generate = request_.mutable_generate();
+    generate->set_seed(seed);
+    generate->set_clues(options.clues);
+    generate->set_symmetric(options.symmetric);
+    generate->set_minimal(options.minimal);
+    // wire::Level mirrors logic::Level value for value (static_asserts in daemon/generate.cc).
+    if (options.difficulty) {
+      generate->set_difficulty(static_cast<wire::Level>(*options.difficulty));
     }
   }
-  connection.Close();
-}
+
+  Session& session() { return session_; }
+
+  // The request, or what is left of it after a broken connection.
+  asio::awaitable<const std::string*> Next(Lane& lane) override {
+    if (session_.over() || lane.broken || first_ >= options_.count) co_return nullptr;
+    wire::GenerateRequest* generate = request_.mutable_generate();
+    generate->set_request_id(id_);
+    generate->set_first_index(first_ + next_);
+    generate->set_count(Count() - next_);
+    resumed_at_ = next_;
+    frame_.clear();
+    wire::AppendFrame(request_, &frame_);
+    co_return &frame_;
+  }
+
+  bool Take(Lane& lane, const wire::Response& response) override {
+    const std::string peer = lane.connection->PeerName();
+    const wire::GenerateResponse& chunk = response.generate();
+    const auto bad = [&](const std::string& what) {
+      return ClientError("bad response from " + peer + ": " + what);
+    };
+    if (!response.has_generate()) throw bad("neither generated puzzles nor a fault");
+    const uint32_t count = Count();
+    const uint32_t sent = count - resumed_at_;  // puzzles in the request as sent
+    const uint32_t next = next_ - resumed_at_;  // the next one due, counted in that request
+    if (chunk.request_id() != id_ || chunk.first() != next || chunk.covered() > sent - next) {
+      throw bad("generate response for request " + std::to_string(chunk.request_id()) +
+                ", puzzles " + std::to_string(chunk.first()) + "+" +
+                std::to_string(chunk.covered()) + " when request " + std::to_string(id_) +
+                ", puzzle " + std::to_string(next) + " was due");
+    }
+    const auto made = static_cast<size_t>(chunk.clues_size());
+    if (chunk.puzzles().size() != made * kCells ||
+        made + static_cast<size_t>(chunk.failures_size()) != chunk.covered()) {
+      throw bad(std::to_string(chunk.puzzles().size()) + " puzzle bytes, " +
+                std::to_string(made) + " clue counts and " +
+                std::to_string(chunk.failures_size()) + " failures for " +
+                std::to_string(chunk.covered()) + " puzzles");
+    }
+    lines_.clear();
+    for (size_t i = 0; i < made; ++i) {
+      lines_.append(chunk.puzzles(), i * kCells, kCells);
+      lines_.push_back('\n');
+      const uint32_t clues = chunk.clues(static_cast<int>(i));
+      summary_->fewest = summary_->generated == 0 ? clues : std::min(summary_->fewest, clues);
+      summary_->most = std::max(summary_->most, clues);
+      summary_->clue_total += clues;
+      ++summary_->generated;
+      if (options_.clues != 0 && clues > options_.clues) ++summary_->short_of_target;
+    }
+    out_ << lines_;
+    for (const auto& failure : chunk.failures()) {
+      ++summary_->failed;
+      err_ << "sudoku-client: puzzle " << first_ + resumed_at_ + failure.index() + 1 << ": "
+           << failure.message() << "\n";
+    }
+    next_ += chunk.covered();
+    if (!chunk.last()) return false;
+    if (next_ != count) {
+      throw bad("generate request " + std::to_string(id_) + " ended after " +
+                std::to_string(next_ - resumed_at_) + " of " + std::to_string(sent) +
+                " puzzles");
+    }
+    first_ += count;
+    next_ = 0;
+    ++id_;
+    return true;
+  }
+
+  void ConnectionEnded(Lane&) override {}  // Next() sends the rest of the request
+  void Wake(Lane*) override {}
+
+ private:
+  static SessionOptions SessionFor(const GenerateCommandOptions& options) {
+    SessionOptions session;
+    session.endpoints = {options.endpoint};
+    session.timeout = options.timeout;
+    session.retry_for = options.retry_for;
+    session.requests_noun = "requests";
+    return session;
+  }
+
+  // Puzzles in the current request.
+  uint32_t Count() const {
+    return static_cast<uint32_t>(std::min(kRequestPuzzles, options_.count - first_));
+  }
+
+  const GenerateCommandOptions& options_;
+  std::ostream& out_;
+  std::ostream& err_;
+  GenerateSummary* summary_;
+  wire::Request request_;
+  std::string frame_;
+  std::string lines_;
+  uint64_t id_ = 0;          // the current request
+  uint64_t first_ = 0;       // its first puzzle
+  uint32_t next_ = 0;        // its next puzzle due
+  uint32_t resumed_at_ = 0;  // its first puzzle in the request last sent
+  Session session_;          // last: its lanes refer to the work above
+};
 
 std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
                           const GenerateSummary& summary, double seconds) {
@@ -166,6 +212,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
                           std::ostream& out) {
   std::vector<std::string> connect;
   std::string count = "1", seed, clues, difficulty;
+  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(
@@ -180,6 +227,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
       "seed", po::value(&seed)->value_name("S"),
       "seed of the puzzle sequence (default: a random one, shown in the summary)")(
       "help,h", "print this help");
+  AddSessionFlags(&flags, &session_flags);
   std::vector<std::string> extra;
   const auto parsed = ParseCommandLine(args, flags, "generate", &extra, out);
   if (!parsed) return false;
@@ -199,6 +247,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
   if (values.count("clues")) {
     options->clues = static_cast<uint32_t>(ParseNumber("--clues", clues, kMinClues, kCells));
   }
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
   options->symmetric = values.count("symmetric") > 0;
   options->minimal = values.count("minimal") > 0;
   if (values.count("difficulty")) {
@@ -219,12 +268,11 @@ int RunGenerate(const GenerateCommandOptions& options, std::ostream& out, std::o
   GenerateSummary summary;
   try {
     asio::io_context io(1);
-    std::exception_ptr failure;
-    asio::co_spawn(io, Generate(options, seed, out, err, &summary),
-                   [&failure](std::exception_ptr error) { failure = error; });
+    GenerateWork work(io.get_executor(), options, seed, out, err, &summary);
+    asio::co_spawn(io, work.session().Run(), work.session().Guard());
     io.run();
     out.flush();
-    if (failure) std::rethrow_exception(failure);
+    if (work.session().failed()) std::rethrow_exception(work.session().error());
   } catch (...) {
     out.flush();
     ReportError(err);

@@ -9,6 +9,7 @@
 #ifndef SUDOKU_CLIENT_GENERATE_COMMAND_H_
 #define SUDOKU_CLIENT_GENERATE_COMMAND_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/session.h"
 #include "solver/logic.h"
 
 namespace sudoku::client {
@@ -32,6 +34,8 @@ struct GenerateCommandOptions {
   bool symmetric = false;
   bool minimal = false;
   std::optional<logic::Level> difficulty;
+  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
+  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
 };
 
 // Parses the arguments after "generate". Returns false after printing help to `out` (--help);

@@ -25,6 +25,7 @@
 #include "client/endpoint.h"
 #include "client/progress.h"
 #include "client/result_format.h"
+#include "client/session.h"
 #include "solver/puzzle_reader.h"
 
 namespace sudoku::client {
@@ -37,7 +38,10 @@ struct SolveOptions {
   size_t connections = 2;
   // A connection with batches out that answers nothing for this long is taken as broken: its
   // batches go to another connection (--timeout).
-  std::chrono::milliseconds timeout{30000};
+  std::chrono::milliseconds timeout = kDefaultTimeout;
+  // How long a connection slot goes on reconnecting, with growing waits, without one answer
+  // before it gives up (--retry-for).
+  std::chrono::milliseconds retry_for = kDefaultRetryFor;
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;

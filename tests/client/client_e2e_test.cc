@@ -522,9 +522,10 @@ TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
   // Nothing listens on port 1 of loopback.
   const std::string address = "127.0.0.1:1";
   const std::string file = WriteTemp("nodaemon.txt", std::string(81, '.') + "\n");
-  const Exit exit = RunClient({"--connect", address, file});
+  const Exit exit = RunClient({"--connect", address, "--retry-for", "200ms", file});
   EXPECT_EQ(exit.err, "sudoku-client: cannot connect to 127.0.0.1:1: Connection refused (is "
-                      "sudokud running? start it with: sudokud --listen 127.0.0.1:1)\n");
+                      "sudokud running? start it with: sudokud --listen 127.0.0.1:1) (still "
+                      "failing after --retry-for 200ms)\n");
   EXPECT_EQ(exit.out, "");
   EXPECT_EQ(exit.status, 2);
 }
@@ -790,9 +791,9 @@ TEST_F(ClientEndToEnd, ExplainVerdictsAndErrors) {
               "takes one");
   usage_error({"--connect", address(), "--frobnicate", kSimplePuzzle},
               "unrecognised option '--frobnicate' (see: sudoku-client explain --help)");
-  usage_error({"--connect", "127.0.0.1:1", kSimplePuzzle},
+  usage_error({"--connect", "127.0.0.1:1", "--retry-for", "200ms", kSimplePuzzle},
               "cannot connect to 127.0.0.1:1: Connection refused (is sudokud running? start it "
-              "with: sudokud --listen 127.0.0.1:1)");
+              "with: sudokud --listen 127.0.0.1:1) (still failing after --retry-for 200ms)");
 }
 
 TEST_F(ClientEndToEnd, ExplainReadsStdin) {

@@ -125,6 +125,14 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
   if (script.misbehaving_connections >= 0 &&
       number >= static_cast<size_t>(script.misbehaving_connections)) {
     script.fault_at = script.close_after = script.cut_at = -1;
+    script.reset = false;
+  }
+  if (script.reset) {
+    // A close with a zero linger time sends RST instead of FIN.
+    boost::system::error_code ignored;
+    socket.set_option(asio::socket_base::linger(true, 0), ignored);
+    socket.close(ignored);
+    return;
   }
   std::string in;
   std::vector<wire::Request> held;

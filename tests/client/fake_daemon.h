@@ -39,7 +39,10 @@ class FakeDaemon {
     // When >= 0: send the first half of response number `cut_at` (0-based, per connection),
     // then hang up.
     int cut_at = -1;
-    // When >= 0: only the first this many connections follow fault_at, close_after and cut_at;
+    // Reset each connection as soon as it is accepted (a daemon that crashed, or a firewall).
+    bool reset = false;
+    // When >= 0: only the first this many connections follow fault_at, close_after, cut_at and
+    // reset;
     // the later ones answer everything (a daemon that restarts, or the next one behind a load
     // balancer).
     int misbehaving_connections = -1;

@@ -290,7 +290,9 @@ TEST(SolveCommand, ProtocolFaultStopsTheRun) {
 TEST(SolveCommand, OtherFaultKinds) {
   for (const auto& [kind, hint] :
        std::vector<std::pair<wire::ProtocolFault::Kind, std::string>>{
-           {wire::ProtocolFault::TOO_MANY_CONNECTIONS, " (try fewer --connections)"},
+           // A daemon that stays full is retried for --retry-for, then named.
+           {wire::ProtocolFault::TOO_MANY_CONNECTIONS,
+            " (try fewer --connections) (still failing after --retry-for 1ms)"},
            {wire::ProtocolFault::MALFORMED, ""},
            {static_cast<wire::ProtocolFault::Kind>(42), ""}}) {
     FakeDaemon::Script script;
@@ -298,7 +300,9 @@ TEST(SolveCommand, OtherFaultKinds) {
     script.fault.set_kind(kind);
     script.fault.set_message("details");
     FakeDaemon daemon(script);
-    const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n");
+    SolveOptions options = Options(daemon, 5, 1, 1);
+    options.retry_for = std::chrono::milliseconds(1);
+    const RunResult run = RunWith(options, kPuzzle + "\n");
     const std::string name = kind == 42 ? "kind 42" : wire::ProtocolFault::Kind_Name(kind);
     EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                            " reported a protocol fault: " + name + ": details" + hint + "\n");
@@ -474,10 +478,11 @@ TEST(SolveCommand, NoDaemonSaysWhatToDo) {
   const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
   SolveOptions options;
   options.endpoints = ParseEndpoints({address});
+  options.retry_for = std::chrono::milliseconds(200);
   const RunResult run = RunWith(options, kPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + address +
                          ": Connection refused (is sudokud running? start it with: sudokud "
-                         "--listen " + address + ")\n");
+                         "--listen " + address + ") (still failing after --retry-for 200ms)\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
 }
@@ -488,12 +493,13 @@ TEST(SolveCommand, NoDaemonAtAnyEndpointNamesEach) {
   SolveOptions options;
   options.endpoints = ParseEndpoints({first + "," + second});
   options.connections = 1;
+  options.retry_for = std::chrono::milliseconds(300);  // long enough to try both
   const RunResult run = RunWith(options, kPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + first +
                          ": Connection refused (is sudokud running? start it with: sudokud "
                          "--listen " + first + "); cannot connect to " + second +
                          ": Connection refused (is sudokud running? start it with: sudokud "
-                         "--listen " + second + ")\n");
+                         "--listen " + second + ") (still failing after --retry-for 300ms)\n");
   EXPECT_EQ(run.status, 2);
 }
 

@@ -1,0 +1,316 @@
+// The session core as every command meets it: --retry-for against a daemon that refuses, resets
+// or turns connections away, and --timeout against one that accepts and falls silent, for solve,
+// bench, generate and explain, each with the message the user sees.
+#include "client/session.h"
+
+#include <utility>  // before Asio: asio issue 944
+
+#include <sstream>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <gtest/gtest.h>
+
+#include "client/bench_command.h"
+#include "client/explain_command.h"
+#include "client/generate_command.h"
+#include "client/solve_command.h"
+#include "tests/client/client_error_of.h"
+#include "tests/client/fake_daemon.h"
+
+namespace sudoku::client {
+namespace {
+
+using sudoku::testing::FakeDaemon;
+using std::chrono::milliseconds;
+
+const std::string kPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const std::string kSolution =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+// Long enough for a few attempts, short enough to keep the test quick; the outcome does not
+// depend on how many attempts fit.
+constexpr milliseconds kShortRetry{300};
+// A daemon that reads the requests and answers none (stopped, wedged), without hanging up.
+constexpr int kNeverAnswers = 1 << 30;
+
+std::string Repeated(const std::string& line, int times) {
+  std::string text;
+  for (int i = 0; i < times; ++i) text += line + "\n";
+  return text;
+}
+
+uint16_t UnusedPort() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  return acceptor.local_endpoint().port();  // closed again on return
+}
+
+struct Outcome {
+  int status = 0;
+  std::string out;
+  std::string err;
+};
+
+SolveOptions Solve(const std::string& address) {
+  SolveOptions options;
+  options.endpoints = ParseEndpoints({address});
+  options.batch_size = 5;
+  options.in_flight = 1;
+  options.connections = 1;
+  options.progress = ProgressMode::kOff;
+  return options;
+}
+
+Outcome RunSolveWith(const SolveOptions& options, const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  Outcome run;
+  run.status = RunSolve(options, in, out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+FakeDaemon::Script TurnsAway(int connections) {
+  FakeDaemon::Script script;
+  script.fault_at = 0;
+  script.fault.set_kind(wire::ProtocolFault::TOO_MANY_CONNECTIONS);
+  script.fault.set_message("busy");
+  script.misbehaving_connections = connections;
+  return script;
+}
+
+// --- --retry-for ---
+
+TEST(RetryFor, RefusedConnectionsAreRetriedThenNamed) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  SolveOptions options = Solve(address);
+  options.retry_for = kShortRetry;
+  const Outcome run = RunSolveWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + address +
+                         ": Connection refused (is sudokud running? start it with: sudokud "
+                         "--listen " + address + ") (still failing after --retry-for 300ms)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+}
+
+// The issue's lock-out: a daemon full of other connections answers TOO_MANY_CONNECTIONS for
+// longer than a batch may be lost; the client waits it out and every puzzle is answered once.
+TEST(RetryFor, ADaemonTurningConnectionsAwayIsWaitedOut) {
+  FakeDaemon daemon(TurnsAway(9));  // one more than a batch may be lost
+  SolveOptions options = Solve(daemon.address());
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.out, Repeated(kSolution, 20));
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(daemon.connections(), 10u);
+  EXPECT_EQ(daemon.answered_puzzles(), 20u);
+}
+
+TEST(RetryFor, ADaemonThatStaysFullIsNamedWithItsFault) {
+  FakeDaemon daemon(TurnsAway(-1));
+  SolveOptions options = Solve(daemon.address());
+  options.retry_for = kShortRetry;
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " reported a protocol fault: TOO_MANY_CONNECTIONS: busy (try fewer "
+                         "--connections) (still failing after --retry-for 300ms)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_GE(daemon.connections(), 1u);
+}
+
+TEST(RetryFor, ResetConnectionsAreRetriedThenServed) {
+  FakeDaemon::Script script;
+  script.reset = true;
+  script.misbehaving_connections = 6;  // more breaks in a row than a failing daemon is given
+  FakeDaemon daemon(script);
+  const Outcome run = RunSolveWith(Solve(daemon.address()), Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.out, Repeated(kSolution, 20));
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(daemon.connections(), 7u);
+}
+
+TEST(RetryFor, ADaemonThatKeepsResettingIsNamed) {
+  FakeDaemon::Script script;
+  script.reset = true;
+  FakeDaemon daemon(script);
+  SolveOptions options = Solve(daemon.address());
+  options.retry_for = kShortRetry;
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
+  // The reset can reach the client before it sees its connect complete, or after: either way
+  // the message names the address and the reset.
+  const std::string address = daemon.address();
+  const std::string after_connect = "sudoku-client: lost the connection to sudokud at " +
+                                    address +
+                                    ": Connection reset by peer (still failing after --retry-for "
+                                    "300ms)\n";
+  const std::string during_connect =
+      "sudoku-client: cannot connect to " + address +
+      ": Connection reset by peer (is sudokud running? start it with: sudokud --listen " + address +
+      ") (still failing after --retry-for 300ms)\n";
+  EXPECT_TRUE(run.err == after_connect || run.err == during_connect) << run.err;
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(RetryFor, BenchReportsTheConnectionsItCouldNotMake) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  BenchOptions options;
+  options.endpoints = ParseEndpoints({address});
+  options.count = 3;
+  options.inputs = {"-"};
+  options.retry_for = kShortRetry;
+  std::istringstream in(kPuzzle + "\n");
+  std::ostringstream out, err;
+  BenchReport report;
+  EXPECT_EQ(RunBench(options, in, out, err, &report), 1);
+  EXPECT_EQ(err.str(), "sudoku-client: cannot connect to " + address +
+                           ": Connection refused (is sudokud running? start it with: sudokud "
+                           "--listen " + address + ") (still failing after --retry-for 300ms)\n");
+  EXPECT_GE(report.errors.at("connect"), 1u);
+  EXPECT_EQ(report.batches, 0u);
+}
+
+// --- --timeout ---
+
+TEST(Timeout, BenchCountsASilentConnectionAndNamesIt) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  BenchOptions options;
+  options.endpoints = ParseEndpoints({daemon.address()});
+  options.count = 100;
+  options.inputs = {"-"};
+  options.timeout = milliseconds(100);
+  std::istringstream in(kPuzzle + "\n");
+  std::ostringstream out, err;
+  BenchReport report;
+  EXPECT_EQ(RunBench(options, in, out, err, &report), 1);
+  EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
+                           " answered nothing for 100ms with 1 batches out (--timeout 100ms)\n");
+  EXPECT_EQ(report.batches, 0u);
+  EXPECT_EQ(report.errors.at("timeout"), 5u);  // then the connection slot gives up
+  EXPECT_NE(out.str().find("  errors    timeout 5, unanswered batches 5\n"), std::string::npos)
+      << out.str();
+}
+
+TEST(Timeout, GenerateNamesASilentDaemon) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  GenerateCommandOptions options;
+  options.endpoint = ParseEndpoints({daemon.address()})[0];
+  options.seed = 1;
+  options.timeout = milliseconds(100);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunGenerate(options, out, err), 2);
+  EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
+                           " answered nothing for 100ms with 1 requests out (--timeout 100ms)\n");
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(daemon.connections(), 5u);  // four more attempts, then it gives up
+}
+
+TEST(Timeout, ExplainNamesASilentDaemon) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  ExplainOptions options;
+  options.endpoints = ParseEndpoints({daemon.address()});
+  options.input = kPuzzle;
+  options.timeout = milliseconds(100);
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplain(options, in, out, err), 2);
+  EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
+                           " answered nothing for 100ms with 1 requests out (--timeout 100ms)\n");
+  EXPECT_EQ(out.str(), "");
+}
+
+TEST(Timeout, ExplainGoesToTheNextAddress) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon silent(script);
+  // The second address refuses: what explain reports is the last error of each.
+  const std::string refusing = "127.0.0.1:" + std::to_string(UnusedPort());
+  ExplainOptions options;
+  options.endpoints = ParseEndpoints({silent.address() + "," + refusing});
+  options.input = kPuzzle;
+  options.timeout = milliseconds(100);
+  options.retry_for = kShortRetry;
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplain(options, in, out, err), 2);
+  EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + silent.address() +
+                           " answered nothing for 100ms with 1 requests out (--timeout 100ms); "
+                           "cannot connect to " + refusing +
+                           ": Connection refused (is sudokud running? start it with: sudokud "
+                           "--listen " + refusing + ")" +
+                           " (still failing after --retry-for 300ms)\n");
+}
+
+// --- the flags, as each command takes them ---
+
+TEST(SessionFlags, EveryCommandTakesThem) {
+  const std::vector<std::string> flags = {"--timeout", "2m", "--retry-for", "500ms"};
+  std::ostringstream out;
+  SolveOptions solve;
+  ASSERT_TRUE(ParseSolveOptions(flags, &solve, out));
+  EXPECT_EQ(solve.timeout, milliseconds(120000));
+  EXPECT_EQ(solve.retry_for, milliseconds(500));
+  BenchOptions bench;
+  std::vector<std::string> bench_args = flags;
+  bench_args.push_back("-");
+  ASSERT_TRUE(ParseBenchOptions(bench_args, &bench, out));
+  EXPECT_EQ(bench.timeout, milliseconds(120000));
+  EXPECT_EQ(bench.retry_for, milliseconds(500));
+  GenerateCommandOptions generate;
+  ASSERT_TRUE(ParseGenerateOptions(flags, &generate, out));
+  EXPECT_EQ(generate.timeout, milliseconds(120000));
+  EXPECT_EQ(generate.retry_for, milliseconds(500));
+  ExplainOptions explain;
+  std::vector<std::string> explain_args = flags;
+  explain_args.push_back(kPuzzle);
+  ASSERT_TRUE(ParseExplainOptions(explain_args, &explain, out));
+  EXPECT_EQ(explain.timeout, milliseconds(120000));
+  EXPECT_EQ(explain.retry_for, milliseconds(500));
+  EXPECT_EQ(out.str(), "");
+}
+
+TEST(SessionFlags, Defaults) {
+  std::ostringstream out;
+  SolveOptions solve;
+  ASSERT_TRUE(ParseSolveOptions({}, &solve, out));
+  EXPECT_EQ(solve.timeout, milliseconds(30000));
+  EXPECT_EQ(solve.retry_for, milliseconds(60000));
+  GenerateCommandOptions generate;
+  ASSERT_TRUE(ParseGenerateOptions({}, &generate, out));
+  EXPECT_EQ(generate.timeout, milliseconds(30000));
+  EXPECT_EQ(generate.retry_for, milliseconds(60000));
+}
+
+TEST(SessionFlags, BadValues) {
+  const std::string hint = " expects a duration such as 30s, 2m or 500ms, from 1ms to 86400s, got ";
+  EXPECT_EQ(ClientErrorOf([] {
+              GenerateCommandOptions options;
+              std::ostringstream out;
+              ParseGenerateOptions({"--retry-for", "soon"}, &options, out);
+            }),
+            "--retry-for" + hint + "'soon'");
+  EXPECT_EQ(ClientErrorOf([] {
+              ExplainOptions options;
+              std::ostringstream out;
+              ParseExplainOptions({"--timeout", "0s", kPuzzle}, &options, out);
+            }),
+            "--timeout" + hint + "'0s'");
+  EXPECT_EQ(ClientErrorOf([] {
+              BenchOptions options;
+              std::ostringstream out;
+              ParseBenchOptions({"--retry-for", "25h", "-"}, &options, out);
+            }),
+            "--retry-for" + hint + "'25h'");
+}
+
+}  // namespace
+}  // namespace sudoku::client
