@@ -76,6 +76,7 @@ asio::awaitable<void> Connection::Connect() {
   }
   // Batches are written whole; a lone small batch should not wait for Nagle.
   socket_.set_option(tcp::no_delay(true), error);
+  co_await Secure();
 }
 
 void Connection::Lost(const boost::system::error_code& error) {
@@ -83,16 +84,26 @@ void Connection::Lost(const boost::system::error_code& error) {
   throw ConnectionLost("lost the connection to " + PeerName() + ": " + error.message());
 }
 
-asio::awaitable<void> Connection::Send(std::string_view frame) {
+asio::awaitable<size_t> Connection::WriteAll(asio::const_buffer data,
+                                             boost::system::error_code& error) {
   // All of it, each write offering everything left: Asio's own completion conditions cap a
   // write at 64 KB, so a larger frame took two system calls and woke the daemon twice.
-  auto everything_left = [](const boost::system::error_code& error, size_t) -> size_t {
-    return error ? 0 : std::numeric_limits<size_t>::max();
+  auto everything_left = [](const boost::system::error_code& failed, size_t) -> size_t {
+    return failed ? 0 : std::numeric_limits<size_t>::max();
   };
+  co_return co_await asio::async_write(socket_, data, everything_left,
+                                       asio::redirect_error(asio::use_awaitable, error));
+}
+
+asio::awaitable<size_t> Connection::ReadSomeInto(asio::mutable_buffer buffer,
+                                                 boost::system::error_code& error) {
+  co_return co_await socket_.async_read_some(buffer,
+                                             asio::redirect_error(asio::use_awaitable, error));
+}
+
+asio::awaitable<void> Connection::Send(std::string_view frame) {
   boost::system::error_code error;
-  bytes_sent_ += co_await asio::async_write(socket_, asio::buffer(frame.data(), frame.size()),
-                                            everything_left,
-                                            asio::redirect_error(asio::use_awaitable, error));
+  bytes_sent_ += co_await WriteAll(asio::buffer(frame.data(), frame.size()), error);
   if (error && !closed_) Lost(error);
 }
 
@@ -137,9 +148,8 @@ asio::awaitable<bool> Connection::ReadSome(size_t wanted, const char* what) {
   if (in_.size() < wanted) in_.resize(std::max(wanted, 2 * in_.size()));
 
   boost::system::error_code error;
-  const size_t n = co_await socket_.async_read_some(
-      asio::buffer(in_.data() + end_, in_.size() - end_),
-      asio::redirect_error(asio::use_awaitable, error));
+  const size_t n =
+      co_await ReadSomeInto(asio::buffer(in_.data() + end_, in_.size() - end_), error);
   end_ += n;
   bytes_received_ += n;
   if (closed_) co_return false;

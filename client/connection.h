@@ -37,6 +37,9 @@ class Connection {
   Connection(const boost::asio::any_io_executor& executor, Endpoint endpoint,
              size_t max_frame_bytes = wire::kDefaultMaxFrameBytes,
              std::chrono::milliseconds connect_timeout = kDefaultConnectTimeout);
+  virtual ~Connection() = default;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
 
   // Throws ConnectionLost: "cannot connect to 10.0.0.9:9810: no answer within 10 s (...)".
   boost::asio::awaitable<void> Connect();
@@ -65,6 +68,21 @@ class Connection {
   const Endpoint& endpoint() const { return endpoint_; }
   // "sudokud at 127.0.0.1:9810", for messages.
   std::string PeerName() const;
+
+ protected:
+  // The transport: plain TCP here. A secured stream (TLS) derives from Connection and overrides
+  // these three around socket() (e.g. an asio::ssl::stream<tcp::socket&>); the framing,
+  // time-outs and messages above them stay as they are. Errors come back in `error`, as Asio's.
+  //
+  // Runs once the TCP connection is made (a TLS handshake); throws ConnectionLost.
+  virtual boost::asio::awaitable<void> Secure() { co_return; }
+  // Writes all of `data`; returns the bytes written.
+  virtual boost::asio::awaitable<size_t> WriteAll(boost::asio::const_buffer data,
+                                                  boost::system::error_code& error);
+  // Reads at least one byte into `buffer`; returns the bytes read.
+  virtual boost::asio::awaitable<size_t> ReadSomeInto(boost::asio::mutable_buffer buffer,
+                                                      boost::system::error_code& error);
+  boost::asio::ip::tcp::socket& socket() { return socket_; }
 
  private:
   // One read into the buffer, after making room for `wanted` bytes from the first unread one.

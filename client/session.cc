@@ -74,6 +74,7 @@ Session::Session(const asio::any_io_executor& executor, SessionOptions options, 
 }
 
 std::unique_ptr<Connection> Session::Open(const Endpoint& endpoint) {
+  if (options_.open) return options_.open(executor_, endpoint);
   return std::make_unique<Connection>(executor_, endpoint);
 }
 

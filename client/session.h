@@ -14,7 +14,8 @@
 //
 // What a command sends, what it does with an answer and what becomes of the requests of a broken
 // connection is its own: it implements SessionWork. The transport lives in one place: the session
-// opens every connection in Session::Open(), the only place that constructs a Connection.
+// opens every connection in Session::Open(), the only place that constructs a Connection, through
+// SessionOptions::open when a command sets it (TLS).
 //
 // Thread-safety: none; a session and its work run on one single-threaded io_context.
 #ifndef SUDOKU_CLIENT_SESSION_H_
@@ -57,6 +58,10 @@ struct SessionOptions {
   std::chrono::milliseconds retry_for = kDefaultRetryFor;
   // What the requests are called in messages: "batches", "requests".
   std::string requests_noun = "batches";
+  // How a connection is made: a plain TCP Connection when empty. A secured transport (TLS) is a
+  // Connection subclass returned from here (see Connection's protected members).
+  std::function<std::unique_ptr<Connection>(const boost::asio::any_io_executor&, const Endpoint&)>
+      open;
   // Whether the run fails once every lane has given up (solve, generate, explain); bench only
   // reports it (Session::gave_up()).
   bool fail_when_every_lane_gives_up = true;

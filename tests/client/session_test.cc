@@ -7,6 +7,7 @@
 
 #include <sstream>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "client/generate_command.h"
 #include "client/solve_command.h"
 #include "tests/client/client_error_of.h"
+#include "proto/framing.h"
 #include "tests/client/fake_daemon.h"
 
 namespace sudoku::client {
@@ -248,6 +250,79 @@ TEST(Timeout, ExplainGoesToTheNextAddress) {
                            ": Connection refused (is sudokud running? start it with: sudokud "
                            "--listen " + refusing + ")" +
                            " (still failing after --retry-for 300ms)\n");
+}
+
+// --- the transport ---
+
+// A transport that counts what passes through it, as a TLS stream would wrap the socket.
+class CountingConnection : public Connection {
+ public:
+  CountingConnection(const boost::asio::any_io_executor& executor, const Endpoint& endpoint,
+                     int* secured, uint64_t* written)
+      : Connection(executor, endpoint), secured_(secured), written_(written) {}
+
+ protected:
+  boost::asio::awaitable<void> Secure() override {
+    ++*secured_;
+    co_return;
+  }
+  boost::asio::awaitable<size_t> WriteAll(boost::asio::const_buffer data,
+                                          boost::system::error_code& error) override {
+    const size_t n = co_await Connection::WriteAll(data, error);
+    *written_ += n;
+    co_return n;
+  }
+
+ private:
+  int* secured_;
+  uint64_t* written_;
+};
+
+// One solve request, its answer kept.
+class OneRequest : public SessionWork {
+ public:
+  boost::asio::awaitable<const std::string*> Next(Lane& lane) override {
+    if (lane.broken || answered_) co_return nullptr;
+    co_return &frame;
+  }
+  bool Take(Lane&, const wire::Response& response) override {
+    answer = response;
+    answered_ = true;
+    return true;
+  }
+  void ConnectionEnded(Lane&) override {}
+  void Wake(Lane*) override {}
+
+  std::string frame;
+  wire::Response answer;
+
+ private:
+  bool answered_ = false;
+};
+
+TEST(Transport, EveryConnectionIsOpenedThroughTheSessionsFactory) {
+  FakeDaemon daemon;
+  OneRequest work;
+  wire::Request request;
+  request.mutable_solve()->set_batch_id(7);
+  request.mutable_solve()->add_puzzles(kPuzzle);
+  wire::AppendFrame(request, &work.frame);
+  int secured = 0;
+  uint64_t written = 0;
+  SessionOptions options;
+  options.endpoints = ParseEndpoints({daemon.address()});
+  options.open = [&](const boost::asio::any_io_executor& executor, const Endpoint& endpoint) {
+    return std::make_unique<CountingConnection>(executor, endpoint, &secured, &written);
+  };
+  boost::asio::io_context io(1);
+  Session session(io.get_executor(), options, &work);
+  boost::asio::co_spawn(io, session.Run(), session.Guard());
+  io.run();
+  EXPECT_FALSE(session.failed());
+  EXPECT_EQ(secured, 1);
+  EXPECT_EQ(written, work.frame.size());
+  EXPECT_EQ(work.answer.solve().batch_id(), 7u);
+  EXPECT_EQ(work.answer.solve().solutions(), kSolution);
 }
 
 // --- the flags, as each command takes them ---
