@@ -42,8 +42,10 @@ class Pool {
   int threads() const { return threads_; }
   // Jobs handed over whose work has not finished yet (queued or running).
   size_t busy() const { return busy_.load(std::memory_order_relaxed); }
-  // When a job (Run or Post) last finished on the arena; the construction time before any has.
-  // A pool whose jobs keep finishing is alive (see Health).
+  // When a job (Post, or Run of Cost::kBounded) last finished on the main arena; the
+  // construction time before any has. A pool whose jobs keep finishing there is alive (see
+  // Health). Cost::kLong jobs do not count: they run on an arena of their own, so their
+  // finishing says nothing of the arena the batches and the canary use.
   std::chrono::steady_clock::time_point last_finished() const {
     return std::chrono::steady_clock::time_point(
         std::chrono::steady_clock::duration(last_finished_.load(std::memory_order_relaxed)));
@@ -95,7 +97,7 @@ class Pool {
     // shared_ptr.
     auto op = std::make_shared<Op>(
         Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
-    Enqueue(cost, [op] {
+    Enqueue(cost, [op, cost] {
       std::exception_ptr error;
       try {
         op->work();
@@ -104,7 +106,7 @@ class Pool {
       }
       // Before the completion is posted, so that a completed job never counts as busy.
       op->pool->busy_.fetch_sub(1, std::memory_order_relaxed);
-      op->pool->Finished();
+      if (cost == Cost::kBounded) op->pool->Finished();
       // No exception may leave an arena functor: oneTBB would abort the process without a word.
       try {
         boost::asio::post(op->guard.get_executor(), [op, error]() mutable {
