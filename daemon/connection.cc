@@ -94,14 +94,15 @@ awaitable<void> WakeUp::Wait() {
   co_await timer_.async_wait(asio::redirect_error(use_awaitable, ignored));
 }
 
-Connection::Connection(Server& server, tcp::socket socket, std::string peer)
+Connection::Connection(Server& server, Stream stream, std::string peer)
     : server_(server),
-      socket_(std::move(socket)),
+      stream_(std::move(stream)),
       peer_(std::move(peer)),
-      wake_(socket_.get_executor()),
-      deadline_(socket_.get_executor()),
+      wake_(stream_.get_executor()),
+      deadline_(stream_.get_executor()),
       last_activity_(Clock::now()),
       connected_(last_activity_) {
+  secured_ = !stream_.tls();
   server_.connections_.insert(this);
 }
 
@@ -152,8 +153,7 @@ void Connection::Advance(Stage stage) {
     DropQueued();
   }
   if (stage == Stage::kClosed) {
-    boost::system::error_code ignored;
-    socket_.close(ignored);
+    stream_.Close();
     deadline_.cancel();
     // Its descriptor is closed, so its slot is free now: a cancelled batch still queued behind
     // long work keeps this object until a solver thread gets to it, which must not keep a
@@ -168,7 +168,7 @@ void Connection::Advance(Stage stage) {
 
 void Connection::Spawn(awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>)) {
   auto self = shared_from_this();
-  asio::co_spawn(socket_.get_executor(), (this->*coroutine)(self),
+  asio::co_spawn(stream_.get_executor(), (this->*coroutine)(self),
                  [self](std::exception_ptr error) {
                    if (!error) return;
                    LogException(self->peer_, error);
@@ -251,6 +251,7 @@ void Connection::UpdateMemory() {
 awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> self) {
   const ServerOptions& options = server_.options_;
   boost::system::error_code error;
+  if (!secured_ && !co_await Secure()) co_return;
   while (reading()) {
     // Whole frames already buffered are handled before reading more.
     const FrameScan scan = ScanFrame(input_.data(), options.max_frame_bytes, frames_ + 1);
@@ -274,15 +275,14 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     if (!co_await WaitForCapacity()) break;
     // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
     // before this read's first attempt (which finds nothing yet) costs the answer a system call.
-    if (!queue_.empty()) co_await asio::post(socket_.get_executor(), use_awaitable);
+    if (!queue_.empty()) co_await asio::post(stream_.get_executor(), use_awaitable);
     if (input_.size() == 0 && input_.capacity() > kMaxIdleReadBuffer) {
       input_.Reset();
       UpdateMemory();
     }
     if (input_.capacity() == 0) {
       // No buffer until there is something to read: an idle connection holds no memory.
-      co_await socket_.async_wait(tcp::socket::wait_read,
-                                  asio::redirect_error(use_awaitable, error));
+      co_await stream_.WaitRead(error);
       if (error) break;
       if (!reading()) continue;
     }
@@ -299,8 +299,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     }
     const asio::mutable_buffer room = input_.Prepare(want);
     UpdateMemory();
-    const size_t n =
-        co_await socket_.async_read_some(room, asio::redirect_error(use_awaitable, error));
+    const size_t n = co_await stream_.ReadSome(room, error);
     if (error) break;
     if (input_.size() == 0 && n > 0) {
       frame_started_ = Clock::now();
@@ -320,7 +319,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     input_.Consume(input_.size());
     const asio::mutable_buffer room = input_.Prepare(kReadChunk);
     UpdateMemory();
-    co_await socket_.async_read_some(room, asio::redirect_error(use_awaitable, error));
+    co_await stream_.ReadSome(room, error);
   }
   if (error == asio::error::eof) {
     EndOfInput();
@@ -330,6 +329,43 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
   }
   input_.Reset();
   UpdateMemory();
+}
+
+awaitable<bool> Connection::Secure() {
+  boost::system::error_code error;
+  const bool tls = co_await stream_.PeerSpeaksTls(error);
+  if (stage_ == Stage::kClosed) co_return false;
+  if (error) {  // closed (or reset) before sending anything: nobody to tell
+    Abort();
+    co_return false;
+  }
+  if (!tls) {
+    // Most likely sudoku-client without --tls: tell it in the protocol it speaks.
+    stream_.Demote();
+    secured_ = true;
+    Fault(wire::ProtocolFault::NOT_THIS_PROTOCOL,
+          "this port speaks sudokud's protocol over TLS, not in plaintext; connect with TLS "
+          "(sudoku-client --tls)");
+    co_return true;  // the reader discards what comes until the peer closes
+  }
+  co_await stream_.Handshake(error);
+  if (stage_ == Stage::kClosed) co_return false;
+  if (error) {
+    // Nothing can be said to the peer: OpenSSL has sent its alert, which is all a TLS client
+    // can read before the handshake is done.
+    const HandshakeFailure failure = stream_.Failure(error);
+    ++server_.stats_.tls_refused;
+    ClientCausedLog().Log(failure.kind, LogLevel::kNotice,
+                          peer_ + ": refused: " + failure.message + "; closing the connection");
+    Abort();
+    co_return false;
+  }
+  if (const std::string subject = stream_.PeerSubject(); !subject.empty()) {
+    peer_ += " (" + subject + ")";
+  }
+  secured_ = true;
+  Wake();
+  co_return true;
 }
 
 // The peer has shut down its sending side: answer what was accepted, then close. A partial frame
@@ -402,7 +438,7 @@ bool Connection::HandleFrame(std::string_view body) {
     Solved(std::move(job), failure);
     return !discarding();
   }
-  asio::co_spawn(socket_.get_executor(), RunBatch(shared_from_this(), std::move(job)),
+  asio::co_spawn(stream_.get_executor(), RunBatch(shared_from_this(), std::move(job)),
                  [self = shared_from_this()](std::exception_ptr error) {
                    if (!error) return;
                    LogException(self->peer_, error);
@@ -423,7 +459,7 @@ bool Connection::HandleGenerate(const std::string& where, std::unique_ptr<Job> r
   request->cost = generate.count();
   Charge(request->cost);
   ++solving_;
-  asio::co_spawn(socket_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
+  asio::co_spawn(stream_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
                  [self = shared_from_this()](std::exception_ptr error) {
                    if (!error) return;
                    LogException(self->peer_, error);
@@ -445,7 +481,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     std::string failure;
     try {
       co_await server_.pool_.Run(
-          socket_.get_executor(),
+          stream_.get_executor(),
           [job, &generate, begin, end, cancel = &cancel_] {
             job->complete =
                 GenerateChunk(generate, begin, end, *cancel, job->response.mutable_generate());
@@ -517,7 +553,7 @@ awaitable<void> Connection::RunBatch([[maybe_unused]] std::shared_ptr<Connection
   Job* running = job.get();
   std::string failure;
   try {
-    co_await server_.pool_.Run(socket_.get_executor(), [this, running] { Solve(running); },
+    co_await server_.pool_.Run(stream_.get_executor(), [this, running] { Solve(running); },
                                use_awaitable, SolveCost(running->request));
   } catch (const std::exception& e) {
     failure = e.what();
@@ -552,6 +588,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
   std::vector<std::unique_ptr<Job>> writing;
   std::vector<asio::const_buffer> buffers;
   bool last = false;
+  while (stage_ != Stage::kClosed && !secured_) co_await wake_.Wait();
   while (!last) {
     while (stage_ != Stage::kClosed && queue_.empty() && !(!reading() && solving_ == 0)) {
       co_await wake_.Wait();
@@ -577,8 +614,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     size_t sent = 0;
     error.clear();
     for (size_t first = 0; first < buffers.size() && !error;) {
-      size_t n = co_await socket_.async_write_some(std::span(buffers).subspan(first),
-                                                   asio::redirect_error(use_awaitable, error));
+      size_t n = co_await stream_.WriteSome(std::span(buffers).subspan(first), error);
       Touch();
       if (n > 0) last_write_progress_ = last_activity_;
       sent += n;
@@ -612,7 +648,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
   }
   // Everything is answered (or the fault is sent): end our side, let the peer read it all. The
   // watchdog closes the socket when the linger ends; the peer's close ends it sooner.
-  socket_.shutdown(tcp::socket::shutdown_send, error);
+  stream_.ShutdownSend(error);
   linger_until_ = Clock::now() + kLinger;
   deadline_.cancel();
   while (!peer_closed_ && stage_ != Stage::kClosed) co_await wake_.Wait();
@@ -670,6 +706,18 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       co_return;
     }
     if (const auto deadline = FrameDeadline(); deadline && now >= *deadline) {
+      if (!secured_) {
+        // A TLS handshake not finished: there is no channel to send a fault on.
+        const auto limit = server_.options_.first_frame_timeout.count();
+        ++server_.stats_.tls_refused;
+        ClientCausedLog().Log("TLS handshake timeout", LogLevel::kNotice,
+                              peer_ + ": refused: no TLS handshake within " +
+                                  std::to_string(limit) + " s of connecting " +
+                                  "(--first-frame-timeout " + std::to_string(limit) +
+                                  "); closing the connection");
+        Abort();
+        co_return;
+      }
       if (queued_for_admission || waiting_for_memory) {
         frame_started_ = now;  // waiting for the daemon's budgets is not the peer's delay
       } else if (frames_ == 0 && now >= connected_ + server_.options_.first_frame_timeout &&

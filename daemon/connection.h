@@ -33,6 +33,7 @@
 
 #include "daemon/batch.h"
 #include "daemon/frame_reader.h"
+#include "daemon/tls.h"
 #include "proto/sudoku.pb.h"
 
 namespace sudoku::daemon {
@@ -95,7 +96,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   using Clock = std::chrono::steady_clock;
   using Kind = wire::ProtocolFault::Kind;
 
-  Connection(Server& server, boost::asio::ip::tcp::socket socket, std::string peer);
+  // `stream`: plain TCP, or TLS whose handshake the reader does first (within
+  // --first-frame-timeout).
+  Connection(Server& server, Stream stream, std::string peer);
   ~Connection();
 
   // Serves the connection: counts it against --max-connections until it closes.
@@ -147,6 +150,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::awaitable<void> Reader(std::shared_ptr<Connection> self);
   boost::asio::awaitable<void> Writer(std::shared_ptr<Connection> self);
   boost::asio::awaitable<void> Watchdog(std::shared_ptr<Connection> self);
+  // TLS: looks at the first bytes (plaintext gets a NOT_THIS_PROTOCOL fault, in plaintext), then
+  // does the handshake. False when the connection cannot go on.
+  boost::asio::awaitable<bool> Secure();
   boost::asio::awaitable<void> RunBatch(std::shared_ptr<Connection> self, std::unique_ptr<Job> job);
   void Solve(Job* job);
   // After Solve(): queues the response for the writer, or drops it (connection gone, cancelled),
@@ -185,8 +191,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void UpdateMemory();
 
   Server& server_;
-  boost::asio::ip::tcp::socket socket_;
-  const std::string peer_;
+  Stream stream_;
+  std::string peer_;  // "ADDRESS:PORT", then " (SUBJECT)" once a client certificate is verified
   ReadBuffer input_;
   uint64_t frames_ = 0;  // whole frames read, for messages ("frame 3 ...")
 
@@ -214,6 +220,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool counted_ = false;      // counts against --max-connections
   bool peer_closed_ = false;  // the peer has shut down its side
   bool writing_ = false;      // the writer waits for a write to complete
+  // Bytes may be written: plain TCP, or TLS after its handshake (or a plaintext peer on the TLS
+  // port, answered in plaintext).
+  bool secured_ = false;
 };
 
 }  // namespace sudoku::daemon

@@ -177,10 +177,18 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "a REQUEST_TIMEOUT fault (0: never)")
       ("first-frame-timeout",
        po::value<std::string>()->default_value("10s")->value_name("DURATION"),
-       "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault "
-       "(0: never)")
+       "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault; "
+       "with TLS, its handshake must be done this soon too, or it is closed (0: never)")
       ("drain-timeout", po::value<std::string>()->default_value("30s")->value_name("DURATION"),
-       "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them");
+       "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them")
+      ("tls-cert", po::value<std::string>()->value_name("FILE"),
+       "serve the port over TLS (1.2 or 1.3) with this PEM certificate (then any intermediates); "
+       "SIGHUP reads it and --tls-key again for new connections")
+      ("tls-key", po::value<std::string>()->value_name("FILE"),
+       "the PEM private key of --tls-cert (unencrypted)")
+      ("tls-client-ca", po::value<std::string>()->value_name("FILE"),
+       "mutual TLS: only clients with a certificate signed by a CA in this PEM file get in; the "
+       "certificate's subject goes into the connection's log lines");
 
   // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
   // off, a missing --), not something to ignore.
@@ -245,6 +253,19 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   if (const char* wedge = std::getenv(kWedgeFileVariable); wedge != nullptr && *wedge != '\0') {
     out.health.wedge_file = wedge;
   }
+  if (flags.count("tls-cert") != flags.count("tls-key")) {
+    throw UsageError{"--tls-cert and --tls-key go together: give both, or neither for plain TCP"};
+  }
+  if (flags.count("tls-client-ca") && !flags.count("tls-cert")) {
+    throw UsageError{"--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
+                     "checked only over TLS"};
+  }
+  if (flags.count("tls-cert")) {
+    server.tls = TlsFiles{
+        .cert = flags["tls-cert"].as<std::string>(),
+        .key = flags["tls-key"].as<std::string>(),
+        .client_ca = flags.count("tls-client-ca") ? flags["tls-client-ca"].as<std::string>() : ""};
+  }
   return out;
 }
 
@@ -280,9 +301,10 @@ void EnsureDescriptors(size_t max_connections, size_t http_connections) {
   }
 }
 
-// SIGINT and SIGTERM, handed to the event loop. They are blocked in every thread (threads
-// started later inherit the mask) and taken by one thread of their own with sigwait(), rather
-// than by an asynchronous handler that writes to the event loop's pipe: under ThreadSanitizer,
+// SIGINT and SIGTERM (stop), and SIGHUP (reload the TLS files), handed to the event loop. They
+// are blocked in every thread (threads started later inherit the mask) and taken by one thread
+// of their own with sigwait(), rather than by an asynchronous handler that writes to the event
+// loop's pipe: under ThreadSanitizer,
 // whose runtime defers asynchronous signals, a SIGTERM sent right after start-up was at times
 // never handled (twice in 27 idle starts and stops; the event loop sat in epoll_wait), and
 // sigwait() has no such window.
@@ -293,6 +315,7 @@ class StopSignals {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set_, nullptr);
   }
   StopSignals(const StopSignals&) = delete;
@@ -404,7 +427,7 @@ int Run(const Flags& flags) {
   if (!note.empty()) LogLine(std::string(note));
   LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
           ", kernel " + ActiveKernel().name + (passed == 1 ? ", socket from systemd" : "") +
-          ")");
+          ")" + (flags.server.tls ? "; TLS with " + server.TlsDescription() : std::string()));
   if (metrics_bound) {
     LogLine("serving metrics on http://" + EndpointText(*metrics_bound) + "/metrics");
     metrics.Start();
@@ -426,6 +449,10 @@ int Run(const Flags& flags) {
   bool stopping = false;
   signals.Start(io, [&](int signal) {
     if (stopped) return;  // the drain is over; io.run() is about to return
+    if (signal == SIGHUP) {  // systemctl reload
+      server.ReloadTls("SIGHUP");
+      return;
+    }
     if (!stopping) {
       stopping = true;
       health.Draining();

@@ -146,6 +146,11 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                static_cast<double>(stats.faults_by_kind[static_cast<size_t>(kind)]));
   }
 
+  out.Single("sudokud_tls_refused_total", "counter",
+             "TLS connections closed in their handshake (no or a refused client certificate, a "
+             "failed or late handshake).",
+             static_cast<double>(stats.tls_refused));
+
   out.Single("sudokud_received_bytes_total", "counter", "Protocol bytes read from clients.",
              static_cast<double>(stats.bytes_received));
   out.Single("sudokud_sent_bytes_total", "counter", "Protocol bytes written to clients.",

@@ -71,6 +71,9 @@ struct ServerStats {
   uint64_t puzzles_generated = 0;  // puzzles sent in generate responses
   uint64_t faults = 0;             // ProtocolFaults sent
   std::array<uint64_t, wire::ProtocolFault::Kind_ARRAYSIZE> faults_by_kind{};
+  // TLS connections closed in or before their handshake (no or a bad client certificate, a
+  // handshake failed or not done in time); a plaintext peer on the TLS port gets a fault instead.
+  uint64_t tls_refused = 0;
   uint64_t bytes_received = 0;     // protocol bytes, all connections
   uint64_t bytes_sent = 0;
   // Per batch: time solving on the pool, and from its frame being read to its response written.

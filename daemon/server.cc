@@ -42,7 +42,26 @@ Server::Server(asio::io_context& io, Pool& pool, const ServerOptions& options)
       acceptor_(io),
       drain_timer_(io),
       abandon_timer_(io),
-      admission_(options.max_in_flight, options.max_memory) {}
+      admission_(options.max_in_flight, options.max_memory) {
+  if (options.tls) tls_ = std::make_shared<TlsContext>(*options.tls);
+}
+
+void Server::ReloadTls(const std::string& reason) {
+  if (!options_.tls) {
+    LogLine(reason + ": nothing to reload (no --tls-cert)");
+    return;
+  }
+  try {
+    tls_ = std::make_shared<TlsContext>(*options_.tls);
+  } catch (const std::exception& e) {
+    Log(LogLevel::kError, reason + ": kept the TLS certificate in use (" + tls_->description() +
+                              "): " + e.what());
+    return;
+  }
+  LogLine(reason + ": reloaded the TLS certificate (" + tls_->description() +
+          ") for new connections; the " + std::to_string(connections_.size()) +
+          " open ones keep theirs");
+}
 
 Server::~Server() = default;
 
@@ -89,7 +108,8 @@ awaitable<void> Server::Accept() {
     }
     socket.set_option(tcp::no_delay(true), error);  // a lone small batch must not wait for Nagle
     const tcp::endpoint remote = socket.remote_endpoint(error);
-    auto connection = std::make_shared<Connection>(*this, std::move(socket),
+    Stream stream = tls_ ? Stream(std::move(socket), tls_) : Stream(std::move(socket));
+    auto connection = std::make_shared<Connection>(*this, std::move(stream),
                                                    error ? "unknown peer" : EndpointText(remote));
     if (served_ >= options_.max_connections) MakeRoom();
     if (served_ >= options_.max_connections) {

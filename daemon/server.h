@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -33,6 +34,7 @@
 #include "daemon/connection.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/tls.h"
 #include "proto/framing.h"
 
 namespace sudoku::daemon {
@@ -84,10 +86,14 @@ struct ServerOptions {
   std::chrono::seconds first_frame_timeout{10};
   // How long Drain() waits for accepted batches before cancelling them.
   std::chrono::seconds drain_timeout{30};
+  // Serve TLS with these files (--tls-cert, --tls-key, --tls-client-ca); the handshake must be
+  // done within first_frame_timeout.
+  std::optional<TlsFiles> tls;
 };
 
 class Server {
  public:
+  // Throws std::runtime_error when options.tls names files that cannot be used.
   Server(boost::asio::io_context& io, Pool& pool, const ServerOptions& options);
   ~Server();
 
@@ -108,6 +114,12 @@ class Server {
   // opens the log line.
   void Drain(const std::string& reason);
   void OnStopped(std::function<void()> on_stopped) { on_stopped_ = std::move(on_stopped); }
+  // SIGHUP: reads the TLS files again and uses them for the connections accepted from now on;
+  // the open ones keep the certificate they were accepted with. Files that cannot be used leave
+  // the one in use in place; the log says why.
+  void ReloadTls(const std::string& reason);
+  // The certificate in use ("CN=..., expires ..."), or empty without TLS.
+  std::string TlsDescription() const { return tls_ ? tls_->description() : std::string(); }
 
   // True when a drain had to give up on batches still solving and stopped the io_context; the
   // process must then exit without waiting for them (std::_Exit).
@@ -138,6 +150,7 @@ class Server {
   Pool& pool_;
   const ServerOptions options_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  std::shared_ptr<TlsContext> tls_;  // for new connections; null without TLS
   boost::asio::steady_timer drain_timer_;
   boost::asio::steady_timer abandon_timer_;
   std::function<void()> on_stopped_;

@@ -16,15 +16,16 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   libboost-dev libboost-program-options-dev libtbb-dev
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev libssl-dev
   dpkg-dev
 )
 test_tools=(
   # What the tests run, so that none is skipped on a fresh machine: file (dpkg-shlibdeps, for
   # CPack), systemd (systemd-analyze, systemd-socket-activate), lintian, man-db and
   # bsdextrautils (man -l, col), prometheus (promtool check metrics), iproute2 (ip), binutils
-  # (readelf), git (the version names the revision), haproxy (the scale-out test).
-  haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git
+  # (readelf), git (the version names the revision), haproxy (the scale-out test), openssl (the
+  # TLS tests make their certificates with it).
+  haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git openssl
 )
 if [[ ${SUDOKU_TEST_TOOLS:-1} != 0 ]]; then packages+=("${test_tools[@]}"); fi
 # shellcheck disable=SC2206

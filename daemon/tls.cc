@@ -1,0 +1,274 @@
+#include "daemon/tls.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/verify_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+namespace sudoku::daemon {
+
+namespace asio = boost::asio;
+namespace ssl = boost::asio::ssl;
+using asio::awaitable;
+using asio::use_awaitable;
+using asio::ip::tcp;
+
+namespace {
+
+// Small answers gathered into one TLS record per write, up to this many bytes; a larger one is
+// written from its own buffer (OpenSSL cuts it into records).
+constexpr size_t kMaxGatherBytes = 64 << 10;
+
+std::string NameText(X509_NAME* name) {
+  if (name == nullptr) return {};
+  BIO* bio = BIO_new(BIO_s_mem());
+  X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253);
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  std::string text(data, static_cast<size_t>(size));
+  BIO_free(bio);
+  return text;
+}
+
+std::string TimeText(const ASN1_TIME* time) {
+  BIO* bio = BIO_new(BIO_s_mem());
+  ASN1_TIME_print(bio, time);
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  std::string text(data, static_cast<size_t>(size));
+  BIO_free(bio);
+  return text;
+}
+
+// The file must be there and readable: OpenSSL's own errors for a missing file are "system
+// library" and "BIO lib", which name neither the file nor the reason.
+void CheckReadable(const char* flag, const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "r");
+  if (file == nullptr) {
+    throw std::runtime_error(std::string(flag) + " " + path + ": cannot read it: " +
+                             std::strerror(errno));
+  }
+  std::fclose(file);
+}
+
+// The reason of the OpenSSL error `error`: "key values mismatch", "no start line".
+std::string Reason(const boost::system::error_code& error) {
+  if (error.category() == asio::error::get_ssl_category()) {
+    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(error.value()));
+    if (reason != nullptr) return reason;
+  }
+  return error.message();
+}
+
+int ReasonCode(const boost::system::error_code& error) {
+  if (error.category() != asio::error::get_ssl_category()) return 0;
+  return ERR_GET_REASON(static_cast<unsigned long>(error.value()));
+}
+
+}  // namespace
+
+TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_server) {
+  CheckReadable("--tls-cert", files.cert);
+  CheckReadable("--tls-key", files.key);
+  if (!files.client_ca.empty()) CheckReadable("--tls-client-ca", files.client_ca);
+  SSL_CTX* ctx = context_.native_handle();
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  // An end of stream without close_notify is an end of input like any other (see
+  // Stream::ShutdownSend); renegotiation is a way to make the server work for nothing.
+  SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION |
+                               SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  boost::system::error_code error;
+  context_.use_certificate_chain_file(files.cert, error);
+  if (error) {
+    throw std::runtime_error("--tls-cert " + files.cert + ": not a PEM certificate (" +
+                             Reason(error) + ")");
+  }
+  context_.use_private_key_file(files.key, ssl::context::pem, error);
+  if (error) {
+    const bool mismatch = ReasonCode(error) == X509_R_KEY_VALUES_MISMATCH;
+    throw std::runtime_error(
+        "--tls-key " + files.key + ": " +
+        (mismatch ? "the key does not match the certificate in --tls-cert " + files.cert
+                  : "not an unencrypted PEM private key (" + Reason(error) + ")"));
+  }
+  X509* cert = SSL_CTX_get0_certificate(ctx);
+  description_ = NameText(X509_get_subject_name(cert)) + ", expires " +
+                 TimeText(X509_get0_notAfter(cert));
+  if (!files.client_ca.empty()) {
+    context_.load_verify_file(files.client_ca, error);
+    STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(files.client_ca.c_str());
+    if (error || names == nullptr) {
+      throw std::runtime_error("--tls-client-ca " + files.client_ca +
+                               ": no PEM CA certificate in it" +
+                               (error ? " (" + Reason(error) + ")" : std::string()));
+    }
+    // Tells clients which CA to pick a certificate for.
+    SSL_CTX_set_client_CA_list(ctx, names);
+    context_.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+    verifies_clients_ = true;
+    description_ += "; client certificates from " + files.client_ca;
+  }
+}
+
+Stream::Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls)
+    : stream_(Tls{.context = tls,
+                  .stream = std::make_unique<TlsStream>(std::move(socket), tls->context()),
+                  .verify_error = 0,
+                  .verify_subject = {}}) {}
+
+tcp::socket& Stream::socket() {
+  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer();
+  return std::get<tcp::socket>(stream_);
+}
+
+awaitable<bool> Stream::PeerSpeaksTls(boost::system::error_code& error) {
+  co_await socket().async_wait(tcp::socket::wait_read, asio::redirect_error(use_awaitable, error));
+  if (error) co_return false;
+  unsigned char first = 0;
+  const size_t n = socket().receive(asio::buffer(&first, 1), tcp::socket::message_peek, error);
+  if (error) co_return false;
+  if (n == 0) {
+    error = asio::error::eof;
+    co_return false;
+  }
+  co_return first == 0x16;  // a TLS record of type handshake
+}
+
+void Stream::Demote() {
+  if (Tls* tls = std::get_if<Tls>(&stream_)) {
+    tcp::socket socket = std::move(tls->stream->next_layer());
+    stream_ = std::move(socket);
+  }
+}
+
+awaitable<void> Stream::Handshake(boost::system::error_code& error) {
+  Tls& tls = std::get<Tls>(stream_);
+  if (tls.context->verifies_clients()) {
+    // Remembers what was wrong with the client's certificate, for the log: OpenSSL's error
+    // only says "certificate verify failed".
+    tls.stream->set_verify_callback([&tls](bool preverified, ssl::verify_context& context) {
+      if (!preverified && tls.verify_error == 0) {
+        X509_STORE_CTX* store = context.native_handle();
+        tls.verify_error = X509_STORE_CTX_get_error(store);
+        X509* cert = X509_STORE_CTX_get_current_cert(store);
+        if (X509_STORE_CTX_get_error_depth(store) > 0) {
+          cert = sk_X509_value(X509_STORE_CTX_get0_chain(store), 0);
+        }
+        if (cert != nullptr) tls.verify_subject = NameText(X509_get_subject_name(cert));
+      }
+      return preverified;
+    });
+  }
+  co_await tls.stream->async_handshake(ssl::stream_base::server,
+                                       asio::redirect_error(use_awaitable, error));
+}
+
+HandshakeFailure Stream::Failure(const boost::system::error_code& error) const {
+  const Tls* tls = std::get_if<Tls>(&stream_);
+  if (tls != nullptr && tls->verify_error != 0) {
+    const std::string certificate = "the client certificate '" + tls->verify_subject + "'";
+    const std::string why =
+        std::string(" (") + X509_verify_cert_error_string(tls->verify_error) + ")";
+    switch (tls->verify_error) {
+      case X509_V_ERR_CERT_HAS_EXPIRED:
+        return {"TLS expired client certificate", certificate + " has expired" + why};
+      case X509_V_ERR_CERT_NOT_YET_VALID:
+        return {"TLS client certificate not yet valid", certificate + " is not valid yet" + why};
+      case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
+      case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+      case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
+      case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
+      case X509_V_ERR_CERT_SIGNATURE_FAILURE:
+        return {"TLS untrusted client certificate",
+                certificate + " is not signed by --tls-client-ca" + why};
+      default:
+        return {"TLS bad client certificate", certificate + " was refused" + why};
+    }
+  }
+  if (error == asio::error::eof || error == ssl::error::stream_truncated) {
+    return {"TLS handshake cut short",
+            "the peer closed the connection during the TLS handshake"};
+  }
+  const int reason = ReasonCode(error);
+  if (reason == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE) {
+    return {"TLS no client certificate",
+            "no client certificate (--tls-client-ca requires one signed by its CA)"};
+  }
+  if (reason > SSL_AD_REASON_OFFSET && reason < SSL_AD_REASON_OFFSET + 256) {
+    // The client sent an alert: it did not accept our certificate, most often.
+    return {"TLS refused by the client",
+            "the client ended the TLS handshake (" + Reason(error) +
+                "): does it trust the CA of --tls-cert, and does it connect by a name the "
+                "certificate holds?"};
+  }
+  return {"TLS handshake failed", "TLS handshake failed: " + Reason(error)};
+}
+
+std::string Stream::PeerSubject() {
+  Tls* tls = std::get_if<Tls>(&stream_);
+  if (tls == nullptr) return {};
+  X509* cert = SSL_get0_peer_certificate(tls->stream->native_handle());
+  return cert == nullptr ? std::string() : NameText(X509_get_subject_name(cert));
+}
+
+awaitable<void> Stream::WaitRead(boost::system::error_code& error) {
+  if (tls()) co_return;
+  co_await socket().async_wait(tcp::socket::wait_read, asio::redirect_error(use_awaitable, error));
+}
+
+awaitable<size_t> Stream::ReadSome(asio::mutable_buffer buffer, boost::system::error_code& error) {
+  if (Tls* tls = std::get_if<Tls>(&stream_)) {
+    size_t n = co_await tls->stream->async_read_some(buffer,
+                                                     asio::redirect_error(use_awaitable, error));
+    // OpenSSL's "unexpected eof while reading" is never reported with
+    // SSL_OP_IGNORE_UNEXPECTED_EOF, but Asio calls a close_notify-less end "stream truncated".
+    if (error == ssl::error::stream_truncated) error = asio::error::eof;
+    co_return n;
+  }
+  co_return co_await std::get<tcp::socket>(stream_).async_read_some(
+      buffer, asio::redirect_error(use_awaitable, error));
+}
+
+awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
+                                    boost::system::error_code& error) {
+  Tls* tls = std::get_if<Tls>(&stream_);
+  if (tls == nullptr) {
+    co_return co_await std::get<tcp::socket>(stream_).async_write_some(
+        buffers, asio::redirect_error(use_awaitable, error));
+  }
+  // Asio's SSL stream writes only the first buffer of a sequence: one record, one system call
+  // per answer. Small answers are copied into one buffer instead.
+  if (buffers.size() == 1 || buffers[0].size() >= kMaxGatherBytes) {
+    co_return co_await tls->stream->async_write_some(buffers[0],
+                                                     asio::redirect_error(use_awaitable, error));
+  }
+  gather_.clear();
+  for (const asio::const_buffer& buffer : buffers) {
+    if (!gather_.empty() && gather_.size() + buffer.size() > kMaxGatherBytes) break;
+    gather_.append(static_cast<const char*>(buffer.data()), buffer.size());
+  }
+  co_return co_await asio::async_write(*tls->stream, asio::buffer(gather_),
+                                       asio::redirect_error(use_awaitable, error));
+}
+
+void Stream::ShutdownSend(boost::system::error_code& error) {
+  socket().shutdown(tcp::socket::shutdown_send, error);
+}
+
+void Stream::Close() {
+  boost::system::error_code ignored;
+  socket().close(ignored);
+}
+
+}  // namespace sudoku::daemon

@@ -1,0 +1,91 @@
+// TLS for the tests: certificates made at test time with the openssl command (never committed),
+// and a blocking TLS client of sudokud's protocol built on Asio's SSL stream.
+//
+// Thread-safety: each object is meant for one thread.
+#ifndef SUDOKU_TESTS_DAEMON_TLS_SUPPORT_H_
+#define SUDOKU_TESTS_DAEMON_TLS_SUPPORT_H_
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+
+#include "proto/sudoku.pb.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::testing {
+
+// A throwaway PKI in a temporary directory (removed at destruction), made with `openssl`:
+//   ca.pem                      the test CA ("CN=sudokud test CA")
+//   server.pem/.key             signed by it, for DNS:localhost and IP:127.0.0.1 ("CN=localhost")
+//   server2.pem/.key            the same names, "CN=localhost rotated" (for reloads)
+//   client.pem/.key             a client certificate signed by it ("CN=test client")
+//   expired.pem/.key            a client certificate signed by it that expired a day ago
+//   other_ca.pem                another CA ("CN=other CA")
+//   stranger.pem/.key           a client certificate signed by the other CA ("CN=stranger")
+class TestPki {
+ public:
+  TestPki();
+  ~TestPki();
+  TestPki(const TestPki&) = delete;
+  TestPki& operator=(const TestPki&) = delete;
+
+  // The path of `name` ("ca.pem", "client.key").
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  void Run(const std::string& command) const;
+  void Leaf(const std::string& name, const std::string& subject, const std::string& ca,
+            const std::string& extensions, int days) const;
+
+  std::string dir_;
+};
+
+// What a TlsClient presents and checks.
+struct TlsClientOptions {
+  std::string ca;    // trust this CA for the server's certificate; empty: verify nothing
+  std::string cert;  // client certificate and key; empty: none
+  std::string key;
+  std::string server_name = "localhost";  // SNI and the name verified
+  bool tls12_only = false;
+};
+
+// A blocking TLS connection to sudokud. Failures throw std::runtime_error with OpenSSL's words
+// ("tlsv13 alert certificate required", "certificate verify failed").
+class TlsClient {
+ public:
+  TlsClient(uint16_t port, const TlsClientOptions& options);
+
+  // The handshake; throws as above.
+  void Handshake(std::chrono::milliseconds timeout = kReplyTimeout);
+  void Send(const wire::Request& request);
+  void SendSolve(uint64_t batch_id, const std::vector<std::string>& puzzles);
+  // The next response, or std::nullopt at a clean end of input.
+  std::optional<wire::Response> Read(std::chrono::milliseconds timeout = kReplyTimeout);
+  // The server certificate's subject ("CN=localhost").
+  std::string ServerSubject();
+  std::string Protocol();  // "TLSv1.3"
+
+ private:
+  // Runs the io_context until `done` or `timeout`; throws on timeout.
+  void RunUntil(const bool& done, std::chrono::milliseconds timeout, const char* what);
+
+  boost::asio::io_context io_;
+  boost::asio::ssl::context context_;
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket>> stream_;
+  std::string buffer_;
+};
+
+}  // namespace sudoku::testing
+
+#endif  // SUDOKU_TESTS_DAEMON_TLS_SUPPORT_H_

@@ -1,0 +1,349 @@
+// sudokud over TLS (--tls-cert, --tls-key, --tls-client-ca), on the real daemon: the protocol
+// over TLS 1.3 and 1.2, mutual TLS, each refusal with its exact words at both ends (another
+// connection going on undisturbed), the handshake deadline, and certificates reloaded on SIGHUP
+// under load. The certificates are made by TestPki at test time.
+#include <signal.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/daemon/tls_support.h"
+#include "tests/daemon/wire_client.h"
+
+namespace sudoku::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+TestPki* pki = nullptr;
+
+class TlsEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { pki = new TestPki; }
+  void TearDown() override {
+    delete pki;
+    pki = nullptr;
+  }
+};
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new TlsEnvironment);
+
+std::vector<std::string> TlsFlags(bool mutual, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--tls-cert",
+                                   pki->Path("server.pem"), "--tls-key", pki->Path("server.key")};
+  if (mutual) {
+    args.push_back("--tls-client-ca");
+    args.push_back(pki->Path("ca.pem"));
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// Trusts the test CA; presents `name`.pem/.key when `name` is given.
+TlsClientOptions As(const std::string& name = "") {
+  TlsClientOptions options;
+  options.ca = pki->Path("ca.pem");
+  if (!name.empty()) {
+    options.cert = pki->Path(name + ".pem");
+    options.key = pki->Path(name + ".key");
+  }
+  return options;
+}
+
+// Sends a batch and checks every answer.
+template <typename Client>
+void ExpectServed(Client& client, uint64_t batch_id, int count = 20) {
+  const auto puzzles = GeneratePuzzles(count, 28, static_cast<uint32_t>(batch_id));
+  client.SendSolve(batch_id, puzzles);
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  const wire::SolveResponse& solve = response->solve();
+  EXPECT_EQ(solve.batch_id(), batch_id);
+  ASSERT_EQ(solve.verdicts_size(), count);
+  for (int i = 0; i < count; ++i) {
+    EXPECT_TRUE(IsSolutionOf(puzzles[static_cast<size_t>(i)],
+                             solve.solutions().substr(static_cast<size_t>(i) * 81, 81)))
+        << "batch " << batch_id << " puzzle " << i;
+  }
+}
+
+// The error a TLS client meets: in the handshake (TLS 1.2, or our own verification), or at its
+// first read (TLS 1.3, where the server checks the client's certificate after the client's
+// handshake is done).
+std::string ClientError(TlsClient& client) {
+  try {
+    client.Handshake();
+    client.SendSolve(1, GeneratePuzzles(1, 28, 1));
+    const auto response = client.Read();
+    return response ? "answered: " + response->ShortDebugString() : "closed without a word";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+void StopCleanly(DaemonProcess& daemon) {
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+}
+
+TEST(Tls, ServesTheProtocolOverTls13AndTls12) {
+  DaemonProcess daemon(TlsFlags(false));
+  EXPECT_THAT(daemon.Log(), HasSubstr("; TLS with CN=localhost, expires "));
+  TlsClient tls13(daemon.port(), As());
+  tls13.Handshake();
+  EXPECT_EQ(tls13.Protocol(), "TLSv1.3");
+  EXPECT_EQ(tls13.ServerSubject(), "/CN=localhost");
+  ExpectServed(tls13, 1, 500);
+  TlsClientOptions options = As();
+  options.tls12_only = true;
+  TlsClient tls12(daemon.port(), options);
+  tls12.Handshake();
+  EXPECT_EQ(tls12.Protocol(), "TLSv1.2");
+  ExpectServed(tls12, 2);
+  ExpectServed(tls13, 3);
+  StopCleanly(daemon);
+  EXPECT_THAT(daemon.Log(), HasSubstr("stopped: 2 connections, 3 batches answered"));
+}
+
+TEST(Tls, MutualTlsServesAClientOfItsCaAndNamesItInTheLog) {
+  DaemonProcess daemon(TlsFlags(true));
+  EXPECT_THAT(daemon.Log(), HasSubstr("; client certificates from " + pki->Path("ca.pem")));
+  TlsClient client(daemon.port(), As("client"));
+  client.Handshake();
+  ExpectServed(client, 1);
+  client.Send(wire::Request());  // a Request with no kind: a fault, logged with the subject
+  const auto fault = client.Read();
+  ASSERT_TRUE(fault && fault->has_fault());
+  EXPECT_THAT(daemon.WaitForLog("protocol fault EMPTY_REQUEST"),
+              HasSubstr(" (CN=test client): protocol fault EMPTY_REQUEST: frame 2 is a Request"));
+  StopCleanly(daemon);
+}
+
+// Each refusal: the refused client's words, the daemon's one line, and a connection made before
+// it still served after it.
+class TlsRefusalTest : public ::testing::Test {
+ protected:
+  void Start(bool mutual, std::vector<std::string> extra = {}) {
+    daemon_ = std::make_unique<DaemonProcess>(TlsFlags(mutual, std::move(extra)));
+    bystander_ = std::make_unique<TlsClient>(daemon_->port(), As(mutual ? "client" : ""));
+    bystander_->Handshake();
+    ExpectServed(*bystander_, 1);
+  }
+
+  // The daemon's line for the refusal: "127.0.0.1:PORT: refused: <message>; closing ...".
+  void ExpectLogged(const std::string& message) {
+    const std::string line = daemon_->WaitForLog(": refused: ");
+    EXPECT_THAT(line, StartsWith("sudokud: 127.0.0.1:"));
+    EXPECT_THAT(line, HasSubstr(": refused: " + message + "; closing the connection")) << line;
+    ExpectServed(*bystander_, 2);
+  }
+
+  void TearDown() override {
+    if (daemon_) StopCleanly(*daemon_);
+  }
+
+  std::unique_ptr<DaemonProcess> daemon_;
+  std::unique_ptr<TlsClient> bystander_;
+};
+
+TEST_F(TlsRefusalTest, NoClientCertificate) {
+  Start(true);
+  TlsClient client(daemon_->port(), As());
+  EXPECT_EQ(ClientError(client), "tlsv13 alert certificate required");
+  ExpectLogged("no client certificate (--tls-client-ca requires one signed by its CA)");
+}
+
+TEST_F(TlsRefusalTest, ClientCertificateFromAnotherCa) {
+  Start(true);
+  TlsClient client(daemon_->port(), As("stranger"));
+  EXPECT_EQ(ClientError(client), "tlsv1 alert unknown ca");
+  ExpectLogged("the client certificate 'CN=stranger' is not signed by --tls-client-ca (unable "
+               "to get local issuer certificate)");
+}
+
+TEST_F(TlsRefusalTest, ExpiredClientCertificate) {
+  Start(true);
+  TlsClient client(daemon_->port(), As("expired"));
+  EXPECT_EQ(ClientError(client), "sslv3 alert certificate expired");
+  ExpectLogged("the client certificate 'CN=expired client' has expired (certificate has "
+               "expired)");
+}
+
+TEST_F(TlsRefusalTest, ServerNameTheCertificateDoesNotHold) {
+  Start(false);
+  TlsClientOptions options = As();
+  options.server_name = "wrong.example";
+  TlsClient client(daemon_->port(), options);
+  EXPECT_EQ(ClientError(client), "certificate verify failed");
+  ExpectLogged("the client ended the TLS handshake (sslv3 alert bad certificate): does it trust "
+               "the CA of --tls-cert, and does it connect by a name the certificate holds?");
+}
+
+TEST_F(TlsRefusalTest, ServerCertificateFromACaTheClientDoesNotTrust) {
+  Start(false);
+  TlsClientOptions options = As();
+  options.ca = pki->Path("other_ca.pem");
+  TlsClient client(daemon_->port(), options);
+  EXPECT_EQ(ClientError(client), "certificate verify failed");
+  ExpectLogged("the client ended the TLS handshake (tlsv1 alert unknown ca): does it trust the "
+               "CA of --tls-cert, and does it connect by a name the certificate holds?");
+}
+
+TEST_F(TlsRefusalTest, HandshakeNotDoneInTime) {
+  Start(false, {"--first-frame-timeout", "1s"});
+  WireClient client(daemon_->port());
+  client.SendBytes("\x16\x03");  // the start of a TLS record, and nothing more
+  ExpectLogged("no TLS handshake within 1 s of connecting (--first-frame-timeout 1)");
+  EXPECT_EQ(client.Read(), std::nullopt);
+}
+
+TEST_F(TlsRefusalTest, PlaintextClientOnTheTlsPort) {
+  Start(true);
+  WireClient client(daemon_->port());
+  client.SendSolve(1, GeneratePuzzles(1, 28, 1));
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_fault()) << "no fault";
+  EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::NOT_THIS_PROTOCOL);
+  const std::string message =
+      "this port speaks sudokud's protocol over TLS, not in plaintext; connect with TLS "
+      "(sudoku-client --tls)";
+  EXPECT_EQ(response->fault().message(), message);
+  EXPECT_THAT(daemon_->WaitForLog("protocol fault NOT_THIS_PROTOCOL"),
+              HasSubstr(": protocol fault NOT_THIS_PROTOCOL: " + message));
+  ExpectServed(*bystander_, 2);
+}
+
+TEST(Tls, TlsClientOnThePlaintextPort) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0"});
+  WireClient bystander(daemon.port());
+  TlsClient client(daemon.port(), As());
+  // The daemon answers the ClientHello with a plaintext fault, which is no TLS record.
+  EXPECT_EQ(ClientError(client), "wrong version number");
+  EXPECT_THAT(daemon.WaitForLog("protocol fault NOT_THIS_PROTOCOL"),
+              HasSubstr("not TLS; connect without TLS (or through a proxy that ends it)"));
+  ExpectServed(bystander, 1);
+  StopCleanly(daemon);
+}
+
+TEST(Tls, FilesThatCannotBeUsedStopTheStartWithWhy) {
+  const std::string missing = pki->dir() + "/missing.pem";
+  ProcessResult result = RunDaemonToExit(
+      {"--listen", "127.0.0.1:0", "--tls-cert", missing, "--tls-key", pki->Path("server.key")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + missing +
+                            ": cannot read it: No such file or directory\n");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem"),
+                            "--tls-key", pki->Path("client.key")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "sudokud: fatal: --tls-key " + pki->Path("client.key") +
+                            ": the key does not match the certificate in --tls-cert " +
+                            pki->Path("server.pem") + "\n");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.key"),
+                            "--tls-key", pki->Path("server.key")});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + pki->Path("server.key") +
+                            ": not a PEM certificate (no start line)\n");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "sudokud: --tls-cert and --tls-key go together: give both, or neither for plain TCP "
+            "(see sudokud --help)\n");
+}
+
+// Waits (boundedly) until the load has had `count` batches answered.
+void WaitForAnswers(const std::atomic<int>& answered, int count) {
+  for (int i = 0; i < 12000 && answered.load() < count && !::testing::Test::HasFailure(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_GE(answered.load(), count) << "the load stalled";
+}
+
+// Rotation as operators do it: the files replaced, then SIGHUP, while a client keeps solving on
+// a connection opened before and new connections come: every answer arrives and is right, the
+// open connection keeps its certificate, new ones get the new one; a bad file keeps the old.
+TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
+  const std::string cert = pki->dir() + "/live.pem";
+  const std::string key = pki->dir() + "/live.key";
+  std::filesystem::copy_file(pki->Path("server.pem"), cert,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(pki->Path("server.key"), key,
+                             std::filesystem::copy_options::overwrite_existing);
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "2", "--tls-cert", cert,
+                        "--tls-key", key, "--tls-client-ca", pki->Path("ca.pem")});
+  TlsClient old_client(daemon.port(), As("client"));
+  old_client.Handshake();
+  EXPECT_EQ(old_client.ServerSubject(), "/CN=localhost");
+
+  // Load: one long-lived connection and a stream of new ones, each batch checked.
+  std::atomic<bool> stop{false};
+  std::atomic<int> answered{0};
+  std::thread load([&] {
+    TlsClient steady(daemon.port(), As("client"));
+    steady.Handshake();
+    for (uint64_t batch = 1; !stop.load() && batch < 100000; ++batch) {
+      try {
+        ExpectServed(steady, batch, 200);
+        TlsClient fresh(daemon.port(), As("client"));
+        fresh.Handshake();
+        ExpectServed(fresh, batch, 5);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "batch " << batch << ": " << e.what();
+        return;
+      }
+      answered += 2;
+      if (::testing::Test::HasFailure()) return;
+    }
+  });
+  // Whatever fails below, the load stops and is joined before the daemon goes.
+  try {
+    WaitForAnswers(answered, 10);
+
+    std::filesystem::copy_file(pki->Path("server2.pem"), cert,
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(pki->Path("server2.key"), key,
+                               std::filesystem::copy_options::overwrite_existing);
+    daemon.Signal(SIGHUP);
+    EXPECT_THAT(daemon.WaitForLog("SIGHUP: "),
+                HasSubstr("SIGHUP: reloaded the TLS certificate (CN=localhost rotated, expires "));
+    TlsClient new_client(daemon.port(), As("client"));
+    new_client.Handshake();
+    EXPECT_EQ(new_client.ServerSubject(), "/CN=localhost rotated");
+    ExpectServed(new_client, 1);
+    ExpectServed(old_client, 1);
+    EXPECT_EQ(old_client.ServerSubject(), "/CN=localhost");
+
+    // A key that is no key: the rotated certificate stays in use.
+    std::ofstream(key) << "not a key\n";
+    daemon.Signal(SIGHUP);
+    EXPECT_THAT(daemon.WaitForLog("SIGHUP: kept"),
+                HasSubstr("SIGHUP: kept the TLS certificate in use (CN=localhost rotated, "));
+    EXPECT_THAT(daemon.Log(), HasSubstr(": --tls-key " + key +
+                                        ": not an unencrypted PEM private key ("));
+    TlsClient after_bad(daemon.port(), As("client"));
+    after_bad.Handshake();
+    EXPECT_EQ(after_bad.ServerSubject(), "/CN=localhost rotated");
+    ExpectServed(after_bad, 1);
+
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what() << "\n" << daemon.Log();
+  }
+  const int before = answered.load();
+  WaitForAnswers(answered, before + 10);
+  stop = true;
+  load.join();
+  StopCleanly(daemon);
+  EXPECT_THAT(daemon.Log(), HasSubstr(" 0 cancelled, "));
+  EXPECT_THAT(daemon.Log(), HasSubstr(" 0 protocol faults"));
+}
+
+}  // namespace
+}  // namespace sudoku::testing
