@@ -112,7 +112,7 @@ class BenchWork : public SessionWork {
         report_(report),
         deadline_(executor),
         drain_(executor),
-        session_(executor, SessionFor(options), this) {
+        session_(executor, SessionFor(options, templates.size()), this) {
     for (size_t i = 0; i < options.connections; ++i) {
       lanes_.push_back(std::make_unique<LaneState>(executor));
     }
@@ -157,7 +157,10 @@ class BenchWork : public SessionWork {
       due = state.next_due;
       state.next_due += Period();
     }
-    const uint64_t id = next_template_++ % templates_.size();
+    // The next batch in turn that this connection does not have out already (there is one: the
+    // connection has fewer than --in-flight out, and --in-flight is at most the batches).
+    uint64_t id = next_template_++ % templates_.size();
+    while (!state.pending[id].empty()) id = next_template_++ % templates_.size();
     if (issued_++ == 0) first_send_ = due;
     if (options_.count > 0 && issued_ == options_.count) StopSending();
     state.pending[id].push_back(due);
@@ -245,7 +248,7 @@ class BenchWork : public SessionWork {
   struct LaneState {
     explicit LaneState(const asio::any_io_executor& executor) : pacer(executor) {}
     // When each outstanding batch was sent (or due), by batch id: the daemon may answer a
-    // connection's batches in any order, and answers to the same batch are alike.
+    // connection's batches in any order.
     std::unordered_map<uint64_t, std::deque<Clock::time_point>> pending;
     std::deque<uint64_t> echo_order;  // --echo: the ids in the order they were sent
     uint64_t echoed = 0;              // --echo: the id just read back
@@ -254,11 +257,14 @@ class BenchWork : public SessionWork {
     std::string error_kind;  // why the connection broke, when a fault says
   };
 
-  static SessionOptions SessionFor(const BenchOptions& options) {
+  // A connection has at most one copy of a batch out at a time, since the daemon refuses a
+  // batch_id that is still in flight on its connection: --in-flight is at most the batches
+  // replayed.
+  static SessionOptions SessionFor(const BenchOptions& options, size_t batches) {
     SessionOptions session;
     session.endpoints = options.endpoints;
     session.connections = options.connections;
-    session.in_flight = options.in_flight;
+    session.in_flight = std::min(options.in_flight, batches);
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
     session.fail_when_every_lane_gives_up = false;  // the report counts the errors

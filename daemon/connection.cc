@@ -598,6 +598,10 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     while (!queue_.empty() && writing.size() < kMaxGather && !last) {
       last = queue_.front()->fault;
       batches_writing_ += last || queue_.front()->stats ? 0 : 1;
+      // The batch_id is free once its answer is about to be written, not once the write is seen
+      // to complete: the peer may read the answer and send that id again before this coroutine
+      // resumes, and the reader may take that frame first.
+      ReleaseBatchId(*queue_.front());
       writing.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
@@ -618,12 +622,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       Touch();
       if (n > 0) last_write_progress_ = last_activity_;
       sent += n;
-      while (first < buffers.size() && n >= buffers[first].size()) {
-        // The whole answer is in the kernel's hands: the peer may read it before this gather
-        // ends, and send its batch_id again.
-        ReleaseBatchId(*writing[first]);
-        n -= buffers[first++].size();
-      }
+      while (first < buffers.size() && n >= buffers[first].size()) n -= buffers[first++].size();
       if (first < buffers.size()) buffers[first] += n;
     }
     writing_ = false;

@@ -210,8 +210,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
   size_t solving_ = 0;               // batches on the arena
   size_t batches_writing_ = 0;       // responses (not faults or stats) the writer holds
-  // The batch_ids of the batches accepted and not yet written or dropped: one sent again while
-  // its first is in flight is refused, so that each answer names one batch.
+  // The batch_ids of the batches accepted whose answers are not yet being written (or dropped): one
+  // sent again while
+  // its first is solving or queued is refused, so that each answer names one batch.
   std::unordered_set<uint64_t> batch_ids_;
   size_t answer_bytes_ = 0;          // bytes of responses queued or being written
   size_t memory_ = 0;                // what Admission was last told this connection holds

@@ -491,6 +491,19 @@ TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   EXPECT_EQ(exit.err, "");
 }
 
+// One batch to replay and room for four on each connection: each connection still has one copy
+// of it out at a time, as the daemon refuses a batch_id that is in flight on its connection.
+TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
+  const MixedInput input = MakeMixedInput(20, 32, false);
+  const std::string file = WriteTemp("one_batch.txt", input.text);
+  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+                              "--connections", "2", "--in-flight", "4", "--batch", "25", "--count",
+                              "200", "--verify", "--json", file});
+  EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
+  EXPECT_NE(exit.out.find("\"batches\":200,"), std::string::npos) << exit.out;
+  EXPECT_NE(exit.out.find("\"wrong\":0,\"errors\":{}}"), std::string::npos) << exit.out;
+}
+
 TEST(ClientEndToEndBench, EchoServerRoundTrip) {
   const std::string log = TempPath("tcp_echo_log");
   const pid_t echo = Spawn({Env("TCP_ECHO_BIN")}, "", "/dev/null", log);
