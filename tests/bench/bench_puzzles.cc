@@ -1,4 +1,5 @@
 #include "tests/bench/bench_puzzles.h"
+#include "tests/support/paths.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,11 +9,6 @@
 
 namespace sudoku::bench {
 namespace {
-
-std::string Directory(const char* variable, const char* built) {
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : built;
-}
 
 PuzzleSet Load(const std::filesystem::path& path) {
   PuzzleSet set;
@@ -36,7 +32,7 @@ PuzzleSet Load(const std::filesystem::path& path) {
 std::vector<PuzzleSet> LoadAll() {
   std::vector<PuzzleSet> sets;
   const std::filesystem::path shared =
-      Directory("SUDOKU_SHARED_DATA_DIR", SUDOKU_BUILT_SHARED_DATA_DIR);
+      testing::TestPath("SUDOKU_SHARED_DATA_DIR");
   for (const char* name : {"puzzles_17_clue", "magictour_top1465", "qqwing_mixed",
                            "sudokuexchange_diabolical"}) {
     const auto path = shared / (std::string(name) + ".txt");
@@ -44,8 +40,7 @@ std::vector<PuzzleSet> LoadAll() {
     if (std::filesystem::exists(path, ec)) sets.push_back(Load(path));
   }
   if (sets.empty()) {
-    sets.push_back(Load(std::filesystem::path(Directory("SUDOKU_TEST_DATA_DIR",
-                                                        SUDOKU_BUILT_TEST_DATA_DIR)) /
+    sets.push_back(Load(std::filesystem::path(testing::TestPath("SUDOKU_TEST_DATA_DIR")) /
                         "bench_puzzles.txt"));
   }
   return sets;

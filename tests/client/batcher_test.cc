@@ -14,15 +14,16 @@
 #include "client/client_error.h"
 #include "proto/framing.h"
 #include "tests/client/client_error_of.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::client {
 namespace {
 
-const std::string kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+using ::sudoku::testing::kWikipediaPuzzle;
+
 
 std::string Puzzle(int i) {
-  std::string puzzle = kPuzzle;
+  std::string puzzle = kWikipediaPuzzle;
   puzzle[2] = static_cast<char>('1' + i % 9);  // tell them apart; validity does not matter here
   puzzle[3] = static_cast<char>('1' + i / 9 % 9);
   return puzzle;

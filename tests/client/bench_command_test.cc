@@ -15,16 +15,16 @@
 #include "solver/solver.h"
 #include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::client {
 namespace {
 
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
+
 using sudoku::testing::FakeDaemon;
 
-const std::string kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const std::string kSolution =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 // --- options ---
 
@@ -134,30 +134,30 @@ TEST(BenchOptions, Version) {
 
 // --- CheckSolution ---
 
-TEST(CheckSolution, AcceptsTheSolution) { EXPECT_EQ(CheckSolution(kPuzzle, kSolution), ""); }
+TEST(CheckSolution, AcceptsTheSolution) { EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution), ""); }
 
 TEST(CheckSolution, NamesWhatIsWrong) {
-  EXPECT_EQ(CheckSolution(kPuzzle, kSolution.substr(1)), "the solution has 80 cells, not 81");
-  std::string blank = kSolution;
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution.substr(1)), "the solution has 80 cells, not 81");
+  std::string blank = kWikipediaSolution;
   blank[2] = '0';
-  EXPECT_EQ(CheckSolution(kPuzzle, blank), "cell r1c3 is '0', not a digit");
-  std::string changed = kSolution;
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, blank), "cell r1c3 is '0', not a digit");
+  std::string changed = kWikipediaSolution;
   changed[0] = '1';  // the given 5
-  EXPECT_EQ(CheckSolution(kPuzzle, changed), "given 5 at r1c1 changed to 1");
-  std::string twice = kSolution;
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, changed), "given 5 at r1c1 changed to 1");
+  std::string twice = kWikipediaSolution;
   twice[2] = '3';  // r1c3 was 4, not given; row 1 has a 3 at c2
-  EXPECT_EQ(CheckSolution(kPuzzle, twice), "digit 3 twice in row 1");
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, twice), "digit 3 twice in row 1");
   // Swapping two cells of a row keeps the rows right and breaks the columns.
-  std::string swapped = kSolution;
+  std::string swapped = kWikipediaSolution;
   std::swap(swapped[2], swapped[3]);
   EXPECT_EQ(CheckSolution(std::string(81, '.'), swapped), "digit 6 twice in column 3");
   // Swapping two rows of different bands keeps rows and columns right and breaks the boxes.
-  std::string rows = kSolution;
+  std::string rows = kWikipediaSolution;
   std::swap_ranges(rows.begin(), rows.begin() + 9, rows.begin() + 27);
   EXPECT_EQ(CheckSolution(std::string(81, '.'), rows), "digit 9 twice in box 1");
 }
 
-// kPuzzle as pencilmarks: "....5...." for a given 5, every digit for a blank.
+// kWikipediaPuzzle as pencilmarks: "....5...." for a given 5, every digit for a blank.
 std::string Pencilmarks(const std::string& puzzle) {
   std::string text;
   for (const char c : puzzle) {
@@ -167,9 +167,9 @@ std::string Pencilmarks(const std::string& puzzle) {
 }
 
 TEST(CheckSolution, HoldsPencilmarksToTheirCandidates) {
-  const std::string pencilmarks = Pencilmarks(kPuzzle);
-  EXPECT_EQ(CheckSolution(pencilmarks, kSolution), "");
-  std::string changed = kSolution;
+  const std::string pencilmarks = Pencilmarks(kWikipediaPuzzle);
+  EXPECT_EQ(CheckSolution(pencilmarks, kWikipediaSolution), "");
+  std::string changed = kWikipediaSolution;
   std::swap(changed[0], changed[1]);  // the given 5 and the 3 of r1c2
   EXPECT_EQ(CheckSolution(pencilmarks, changed),
             "digit 3 at r1c1 is not among its candidates ....5....");
@@ -196,7 +196,7 @@ BenchRun RunOn(BenchOptions options, const std::string& input) {
 
 std::string Puzzles(int n) {
   std::string text;
-  for (int i = 0; i < n; ++i) text += kPuzzle + "\n";
+  for (int i = 0; i < n; ++i) text += kWikipediaPuzzle + "\n";
   return text;
 }
 
@@ -243,12 +243,12 @@ TEST(BenchRun, CountsVerifiesAndReports) {
   EXPECT_EQ(run.err, "");
 }
 
-// Every puzzle of a batch is held to its own givens: kPuzzle with its digits relabelled, a
+// Every puzzle of a batch is held to its own givens: kWikipediaPuzzle with its digits relabelled, a
 // different puzzle in each place of a 12-puzzle batch.
 TEST(BenchRun, VerifiesEachPuzzleOfABatchAgainstItself) {
   std::string input;
   for (int shift = 0; shift < 12; ++shift) {
-    std::string puzzle = kPuzzle;
+    std::string puzzle = kWikipediaPuzzle;
     for (char& c : puzzle) {
       if (c != '.') c = static_cast<char>('1' + (c - '1' + shift) % 9);
     }

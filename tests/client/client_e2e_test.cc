@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -26,25 +27,15 @@
 
 #include "solver/puzzle_reader.h"
 #include "tests/client/mixed_input.h"
-#include "tests/client/sudoku_check.h"
+#include "tests/support/daemon_process.h"
+#include "tests/support/paths.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 extern char** environ;
 
 namespace sudoku::testing {
 namespace {
-
-// The environment tests/CMakeLists.txt sets up, or else what the build compiled in.
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  if (value != nullptr && *value != '\0') return value;
-  const std::string key = name;
-  if (key == "SUDOKUD_BIN") return SUDOKU_BUILT_SUDOKUD;
-  if (key == "SUDOKU_CLIENT_BIN") return SUDOKU_BUILT_CLIENT;
-  if (key == "TCP_ECHO_BIN") return SUDOKU_BUILT_TCP_ECHO;
-  if (key == "SUDOKU_TEST_DATA_DIR") return SUDOKU_SOURCE_TEST_DATA_DIR;
-  if (key == "SUDOKU_SHARED_DATA_DIR") return SUDOKU_SOURCE_SHARED_DATA_DIR;
-  return "";
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -118,85 +109,37 @@ Exit RunToEnd(const std::vector<std::string>& argv, const std::string& stdin_pat
 }
 
 Exit RunClient(std::vector<std::string> args, const std::string& stdin_path = "") {
-  args.insert(args.begin(), {Env("SUDOKU_CLIENT_BIN"), "solve"});
+  args.insert(args.begin(), {TestPath("SUDOKU_CLIENT_BIN"), "solve"});
   return RunToEnd(args, stdin_path);
 }
 
-// sudokud on 127.0.0.1:0; the port comes from its "listening on" line.
-class Daemon {
- public:
-  explicit Daemon(std::vector<std::string> flags = {}) : log_(TempPath("sudokud_" + Counter())) {
-    std::vector<std::string> argv = {Env("SUDOKUD_BIN"), "--listen", "127.0.0.1:0"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    pid_ = Spawn(argv, "", "/dev/null", log_);
-    const std::regex listening("sudokud: listening on ([0-9.]+:[0-9]+)");
-    for (int i = 0; i < 200 && pid_ > 0 && address_.empty(); ++i) {
-      std::smatch match;
-      const std::string log = ReadFile(log_);
-      if (std::regex_search(log, match, listening)) {
-        address_ = match[1];
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    }
-  }
-  ~Daemon() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      kill(pid_, SIGCONT);  // a frozen daemon takes the SIGTERM once it runs again
-      int status = 0;
-      // Generous: a sanitized daemon on a busy machine has taken over 10 s to drain and exit.
-      EXPECT_TRUE(WaitWithDeadline(pid_, &status, std::chrono::seconds(60)))
-          << "sudokud did not stop on SIGTERM";
-    }
-  }
-  Daemon(const Daemon&) = delete;
-  Daemon& operator=(const Daemon&) = delete;
+// sudokud on 127.0.0.1:0 with `flags`; the port comes from its "listening on" line.
+std::unique_ptr<DaemonProcess> StartDaemon(std::vector<std::string> flags = {}) {
+  flags.insert(flags.begin(), {"--listen", "127.0.0.1:0"});
+  return std::make_unique<DaemonProcess>(flags);
+}
 
-  const std::string& address() const { return address_; }
-  std::string log() const { return ReadFile(log_); }
-
-  // Stops it answering (SIGSTOP): the batches sent to it stay in flight.
-  void Freeze() {
-    if (pid_ > 0) kill(pid_, SIGSTOP);
-  }
-
-  // As a crash or an OOM kill would: no drain, connections reset.
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
- private:
-  static std::string Counter() {
-    static int next = 0;
-    return std::to_string(next++);
-  }
-
-  std::string log_;
-  pid_t pid_ = -1;
-  std::string address_;
-};
+// Stops `daemon` as systemd does and expects it gone in time (a frozen one takes the SIGTERM once
+// it runs again); generous, as a sanitized daemon on a busy machine has taken over 10 s to drain.
+void ExpectStopsOnSigterm(DaemonProcess& daemon) {
+  EXPECT_NE(daemon.Stop(std::chrono::seconds(60)), -1) << "sudokud did not stop on SIGTERM";
+}
 
 class ClientEndToEnd : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { daemon_ = new Daemon(); }
+  static void SetUpTestSuite() { daemon_ = StartDaemon().release(); }
   static void TearDownTestSuite() {
+    if (daemon_ != nullptr) ExpectStopsOnSigterm(*daemon_);
     delete daemon_;
     daemon_ = nullptr;
   }
-  void SetUp() override {
-    ASSERT_FALSE(daemon_->address().empty()) << "sudokud did not start: " << daemon_->log();
-  }
-  static const std::string& address() { return daemon_->address(); }
+  void SetUp() override { ASSERT_NE(daemon_, nullptr) << "sudokud did not start"; }
+  static std::string address() { return daemon_->address(); }
 
-  static Daemon* daemon_;
+  static DaemonProcess* daemon_;
 };
 
-Daemon* ClientEndToEnd::daemon_ = nullptr;
+DaemonProcess* ClientEndToEnd::daemon_ = nullptr;
 
 void ExpectSummary(const std::string& err, const std::string& counts) {
   EXPECT_TRUE(std::regex_match(err, std::regex(counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
@@ -211,7 +154,7 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 TEST_F(ClientEndToEnd, SolvesTheBundledSamples) {
-  const std::string samples = Env("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
+  const std::string samples = TestPath("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
   std::ifstream in(samples);
   PuzzleReader reader(&in);
   std::vector<std::string> puzzles;
@@ -275,9 +218,9 @@ TEST_F(ClientEndToEnd, ReadsStandardInput) {
 
 TEST_F(ClientEndToEnd, SeveralFilesInOrderWithTheirNames) {
   const std::string puzzle =
-      "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+      kWikipediaPuzzle;
   const std::string solution =
-      "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+      kWikipediaSolution;
   const std::string a = WriteTemp("a.txt", puzzle + "\n");
   const std::string b = WriteTemp("b.txt", "# b\n" + puzzle.substr(0, 40) + "0" + puzzle.substr(41) +
                                                "\n" + puzzle.substr(0, 80) + "\n");
@@ -290,7 +233,7 @@ TEST_F(ClientEndToEnd, SeveralFilesInOrderWithTheirNames) {
 
 TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
   std::string puzzle =
-      "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+      kWikipediaPuzzle;
   puzzle[6 * 9 + 2] = '6';  // r7c3: a second 6 in row 7
   std::string grid = "+-------+-------+-------+\n";
   for (int r = 0; r < 9; ++r) {
@@ -329,15 +272,13 @@ void ExpectCompleteDespiteResends(const MixedInput& input, const std::string& ou
 // Two daemons, one killed in the middle of the run: its batches go to the other one, and the
 // output is still every answer, in order, none twice.
 TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
-  Daemon first, second;
-  ASSERT_FALSE(first.address().empty()) << first.log();
-  ASSERT_FALSE(second.address().empty()) << second.log();
+  const auto first = StartDaemon(), second = StartDaemon();
   // Small batches one at a time: long enough a run to kill a daemon in its middle.
   const MixedInput input = MakeMixedInput(200000, 21, false);
   const std::string file = WriteTemp("two_daemons.txt", input.text);
   const std::string out = TempPath("two_daemons_out"), err = TempPath("two_daemons_err");
-  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect",
-                              first.address() + "," + second.address(), "--connections", "4",
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
+                              first->address() + "," + second->address(), "--connections", "4",
                               "--batch", "20", "--in-flight", "1", file},
                              "", out, err);
   ASSERT_GT(client, 0);
@@ -352,73 +293,73 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
   // Frozen first, so that it dies holding batches: killed between two answers, it could leave
   // nothing to send again (and the run stalls meanwhile, waiting for those answers).
-  first.Freeze();
+  first->Signal(SIGSTOP);
   std::this_thread::sleep_for(kFrozenBeforeKill);
-  first.Kill();
+  first->Signal(SIGKILL);
+  first->Wait();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   ExpectCompleteDespiteResends(input, out, err, status);
+  ExpectStopsOnSigterm(*second);
 }
 
 // A daemon that accepted the connection and went silent (SIGSTOP: the kernel still completes
 // the handshake and takes the bytes): --timeout ends the wait with a message naming it.
 TEST(ClientEndToEndFaults, ADaemonThatStoppedAnsweringTimesOut) {
-  Daemon daemon;
-  ASSERT_FALSE(daemon.address().empty()) << daemon.log();
+  const auto daemon = StartDaemon();
   std::string puzzles;
   for (int i = 0; i < 4; ++i) {
     puzzles += "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n";
   }
   const std::string file = WriteTemp("frozen.txt", puzzles + puzzles + puzzles + puzzles + puzzles);
-  daemon.Freeze();
-  const Exit exit = RunClient({"--connect", daemon.address(), "--connections", "1", "--batch",
+  daemon->Signal(SIGSTOP);
+  const Exit exit = RunClient({"--connect", daemon->address(), "--connections", "1", "--batch",
                                "5", "--timeout", "300ms", file});
-  EXPECT_EQ(exit.err, "sudoku-client: sudokud at " + daemon.address() +
+  EXPECT_EQ(exit.err, "sudoku-client: sudokud at " + daemon->address() +
                           " answered nothing for 300ms with 4 batches out (--timeout 300ms)\n");
   EXPECT_EQ(exit.status, 2);
   EXPECT_EQ(exit.out, "");
+  ExpectStopsOnSigterm(*daemon);
 }
 
 // Input that comes more slowly than the daemon's request deadlines: the daemon closes the
 // connections that sent nothing in time (REQUEST_TIMEOUT), and the client connects again instead
 // of giving up, however often that happens.
 TEST(ClientEndToEndFaults, SlowInputOutlastsTheDaemonsFirstFrameDeadline) {
-  Daemon daemon({"--first-frame-timeout", "1s"});
-  ASSERT_FALSE(daemon.address().empty()) << daemon.log();
+  const auto daemon = StartDaemon({"--first-frame-timeout", "1s"});
   const std::vector<std::string> puzzles = {
-      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...",
+      kSimplePuzzle,
       "....2.9.......6...8.1.........6.9...69..572..7...1...6..8..5....7....4.24..9.165.",
       "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
-      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...",
+      kSimplePuzzle,
       "....2.9.......6...8.1.........6.9...69..572..7...1...6..8..5....7....4.24..9.165.",
       "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
-      "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8..."};
+      kSimplePuzzle};
   std::string all;
   std::string script = "for p in";
   for (const std::string& puzzle : puzzles) {
     all += puzzle + "\n";
     script += " '" + puzzle + "'";
   }
-  const Exit at_once = RunClient({"--connect", daemon.address(), WriteTemp("slow.txt", all)});
+  const Exit at_once = RunClient({"--connect", daemon->address(), WriteTemp("slow.txt", all)});
   ASSERT_EQ(at_once.status, 0) << at_once.err;
   // Seven gaps of 1.5 s: more breaks in a row than the client allows a connection that fails.
-  script += "; do echo \"$p\"; sleep 1.5; done | '" + Env("SUDOKU_CLIENT_BIN") +
-            "' solve --no-progress --connections 2 --batch 1 --connect " + daemon.address();
+  script += "; do echo \"$p\"; sleep 1.5; done | '" + TestPath("SUDOKU_CLIENT_BIN") +
+            "' solve --no-progress --connections 2 --batch 1 --connect " + daemon->address();
   const Exit slow = RunToEnd({"/bin/sh", "-c", script});
   EXPECT_EQ(slow.status, 0) << slow.err;
   EXPECT_EQ(slow.out, at_once.out);
-  EXPECT_NE(daemon.log().find("protocol fault REQUEST_TIMEOUT: no whole request within 1 s of "
+  EXPECT_NE(daemon->Log().find("protocol fault REQUEST_TIMEOUT: no whole request within 1 s of "
                               "connecting (--first-frame-timeout 1)"),
             std::string::npos)
-      << daemon.log();
+      << daemon->Log();
+  ExpectStopsOnSigterm(*daemon);
 }
 
 // One address, a load balancer behind it: when a daemon dies, the client reconnects to the same
 // address and lands on the other daemon.
 TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   if (::access("/usr/sbin/haproxy", X_OK) != 0) GTEST_SKIP() << "no /usr/sbin/haproxy";
-  Daemon first, second;
-  ASSERT_FALSE(first.address().empty()) << first.log();
-  ASSERT_FALSE(second.address().empty()) << second.log();
+  const auto first = StartDaemon(), second = StartDaemon();
   uint16_t port = 0;
   {
     boost::asio::io_context io;
@@ -433,8 +374,8 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
       "  timeout server 120s\n  retries 3\n  option redispatch\n"
       "frontend sudoku\n  bind " + front + "\n  default_backend daemons\n"
       "backend daemons\n  balance roundrobin\n"
-      "  server first " + first.address() + " check inter 100ms fall 1\n"
-      "  server second " + second.address() + " check inter 100ms fall 1\n");
+      "  server first " + first->address() + " check inter 100ms fall 1\n"
+      "  server second " + second->address() + " check inter 100ms fall 1\n");
   const std::string haproxy_log = TempPath("haproxy_log");
   const pid_t haproxy = Spawn({"/usr/sbin/haproxy", "-db", "-f", config}, "", haproxy_log,
                               haproxy_log);
@@ -453,7 +394,7 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   const std::string file = WriteTemp("behind_haproxy.txt", input.text);
   const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
   // Four connections, two to each daemon.
-  const pid_t client = Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
                               "--connections", "4", "--batch", "20", "--in-flight", "1", file},
                              "", out, err);
   ASSERT_GT(client, 0);
@@ -465,9 +406,10 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   }
   int status = 0;
   const bool running = waitpid(client, &status, WNOHANG) == 0;
-  first.Freeze();  // as above
+  first->Signal(SIGSTOP);  // as above
   std::this_thread::sleep_for(kFrozenBeforeKill);
-  first.Kill();
+  first->Signal(SIGKILL);
+  first->Wait();
   const bool finished = running && WaitWithDeadline(client, &status, kRunDeadline);
   kill(haproxy, SIGTERM);
   int haproxy_status = 0;
@@ -476,13 +418,14 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   ASSERT_TRUE(running) << "the run ended before the kill";
   ASSERT_TRUE(finished);
   ExpectCompleteDespiteResends(input, out, err, status);
+  ExpectStopsOnSigterm(*second);
 }
 
 TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   const MixedInput input = MakeMixedInput(500, 31, false);
   const std::string file = WriteTemp("bench.txt", input.text);
   // Batches of 25, so that each puzzle is checked against its own place in a long batch.
-  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
                               "--connections", "3", "--in-flight", "2", "--batch", "25", "--count",
                               "300", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
@@ -506,7 +449,7 @@ TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
 
 TEST(ClientEndToEndBench, EchoServerRoundTrip) {
   const std::string log = TempPath("tcp_echo_log");
-  const pid_t echo = Spawn({Env("TCP_ECHO_BIN")}, "", "/dev/null", log);
+  const pid_t echo = Spawn({TestPath("TCP_ECHO_BIN")}, "", "/dev/null", log);
   ASSERT_GT(echo, 0);
   std::string address;
   const std::regex listening("tcp_echo: listening on ([0-9.]+:[0-9]+)");
@@ -519,8 +462,8 @@ TEST(ClientEndToEndBench, EchoServerRoundTrip) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
-  const std::string samples = Env("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
-  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
+  const std::string samples = TestPath("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
                               "--batch", "1", "--count", "200", samples});
   kill(echo, SIGTERM);
   int status = 0;
@@ -549,7 +492,7 @@ TEST_F(ClientEndToEnd, AFullDiskIsReportedAsSuch) {
       "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n");
   const std::string err = TempPath("full_disk_err");
   const pid_t client =
-      Spawn({Env("SUDOKU_CLIENT_BIN"), "solve", "--connect", address(), file}, "", "/dev/full", err);
+      Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address(), file}, "", "/dev/full", err);
   ASSERT_GT(client, 0);
   int status = 0;
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
@@ -570,10 +513,10 @@ TEST_F(ClientEndToEnd, UsageErrors) {
   const Exit bad_flag = RunClient({"--batch", "0"});
   EXPECT_EQ(bad_flag.err, "sudoku-client: --batch expects a whole number from 1 to 100000, got '0'\n");
   EXPECT_EQ(bad_flag.status, 2);
-  const Exit no_command = RunToEnd({Env("SUDOKU_CLIENT_BIN")});
+  const Exit no_command = RunToEnd({TestPath("SUDOKU_CLIENT_BIN")});
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
   EXPECT_EQ(no_command.status, 2);
-  const Exit unknown = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "frobnicate"});
+  const Exit unknown = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "frobnicate"});
   EXPECT_EQ(unknown.err,
             "sudoku-client: unknown command 'frobnicate' (the commands: solve, explain, generate, "
             "bench; see: sudoku-client --help)\n");
@@ -581,25 +524,25 @@ TEST_F(ClientEndToEnd, UsageErrors) {
 }
 
 TEST(ClientEndToEndFaults, BatchOverTheDaemonLimit) {
-  Daemon daemon({"--max-batch", "10"});
-  ASSERT_FALSE(daemon.address().empty()) << daemon.log();
+  const auto daemon = StartDaemon({"--max-batch", "10"});
   std::string text;
   for (int i = 0; i < 30; ++i) text += std::string(81, '.') + "\n";
   const std::string file = WriteTemp("too_large.txt", text);
-  const Exit exit = RunClient({"--connect", daemon.address(), "--batch", "11", file});
+  const Exit exit = RunClient({"--connect", daemon->address(), "--batch", "11", file});
   const std::string prefix =
-      "sudoku-client: sudokud at " + daemon.address() + " reported a protocol fault: BATCH_TOO_LARGE: ";
+      "sudoku-client: sudokud at " + daemon->address() + " reported a protocol fault: BATCH_TOO_LARGE: ";
   EXPECT_EQ(exit.err.substr(0, prefix.size()), prefix) << exit.err;
   const std::string hint = " (try a smaller --batch)\n";
   ASSERT_GE(exit.err.size(), hint.size());
   EXPECT_EQ(exit.err.substr(exit.err.size() - hint.size()), hint);
   EXPECT_EQ(exit.status, 2);
+  ExpectStopsOnSigterm(*daemon);
 }
 
 // Every public set beside the checkout, when it is there: each line a valid solution that keeps
 // the givens (the sets have one solution each).
 TEST_F(ClientEndToEnd, SolvesThePublicSets) {
-  const std::filesystem::path dir = Env("SUDOKU_SHARED_DATA_DIR");
+  const std::filesystem::path dir = TestPath("SUDOKU_SHARED_DATA_DIR");
   if (dir.empty() || !std::filesystem::is_directory(dir)) GTEST_SKIP() << "no " << dir;
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -641,7 +584,7 @@ TEST_F(ClientEndToEnd, SolvesThePublicSets) {
 
 // The shared independent checker agrees, with --unique.
 TEST_F(ClientEndToEnd, VerifyPyAgrees) {
-  const std::filesystem::path dir = Env("SUDOKU_SHARED_DATA_DIR");
+  const std::filesystem::path dir = TestPath("SUDOKU_SHARED_DATA_DIR");
   const std::filesystem::path verify = dir.parent_path() / "tools" / "verify.py";
   const std::filesystem::path puzzles = dir / "qqwing_mixed.txt";
   if (!std::filesystem::exists(verify) || !std::filesystem::exists(puzzles)) {
@@ -657,7 +600,7 @@ TEST_F(ClientEndToEnd, VerifyPyAgrees) {
 // ---- explain and --rate ----
 
 Exit RunExplain(std::vector<std::string> args, const std::string& stdin_path = "") {
-  args.insert(args.begin(), {Env("SUDOKU_CLIENT_BIN"), "explain"});
+  args.insert(args.begin(), {TestPath("SUDOKU_CLIENT_BIN"), "explain"});
   return RunToEnd(args, stdin_path);
 }
 
@@ -666,9 +609,6 @@ constexpr char kXWingPuzzle[] =
     ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3..6..7..1..";
 constexpr char kXWingSolution[] =
     "243867951876591243159324678934275816568913427721486539392148765417659382685732194";
-// A QQWing "simple" puzzle (naked singles only) and its solution.
-constexpr char kSimplePuzzle[] =
-    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";
 constexpr char kSimpleSolution[] =
     "613574982528619437479382156136925748792846315845731269384267591967153824251498673";
 
@@ -753,7 +693,7 @@ TEST_F(ClientEndToEnd, ExplainJson) {
 
 TEST_F(ClientEndToEnd, ExplainVerdictsAndErrors) {
   const std::string unsolvable =
-      "12345678.........9...............................................................";
+      kUnsolvable;
   Exit exit = RunExplain({"--connect", address(), unsolvable});
   EXPECT_EQ(exit.out, "unsolvable\n");
   EXPECT_EQ(exit.status, 1);
@@ -818,7 +758,7 @@ TEST_F(ClientEndToEnd, ExplainReadsStdin) {
 
 TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   const std::string unsolvable =
-      "12345678.........9...............................................................";
+      kUnsolvable;
   const std::string file =
       WriteTemp("rate.txt", std::string(kSimplePuzzle) + "\n" + kXWingPuzzle + "\n" + unsolvable +
                                 "\n" + std::string(81, '.') + "\n");
@@ -848,7 +788,7 @@ TEST_F(ClientEndToEnd, BenchVerifiesPencilmarkPuzzles) {
     text += '\n';
   }
   const std::string file = WriteTemp("bench_pencilmarks.txt", text);
-  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(), "--batch",
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(), "--batch",
                               "20", "--count", "5", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"verified\":100,\"wrong\":0,"), std::string::npos) << exit.out;

@@ -11,14 +11,12 @@
 #include <string>
 
 #include "client/client_error.h"
+#include "tests/support/paths.h"
 
 namespace sudoku::client {
 namespace {
 
-std::string DataDir() {
-  const char* dir = std::getenv("SUDOKU_TEST_DATA_DIR");
-  return dir != nullptr && *dir != '\0' ? dir : SUDOKU_SOURCE_TEST_DATA_DIR;
-}
+std::string DataDir() { return testing::TestPath("SUDOKU_TEST_DATA_DIR"); }
 
 TEST(DescribeStep, EachTechniqueOnItsFixture) {
   const std::map<std::string, std::string> expected = {

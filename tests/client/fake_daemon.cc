@@ -9,7 +9,8 @@
 
 #include "proto/framing.h"
 #include "solver/solver.h"
-#include "tests/client/sudoku_check.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::testing {
 namespace {

@@ -4,21 +4,19 @@
 #include <random>
 #include <sstream>
 
-#include "tests/client/sudoku_check.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::testing {
 namespace {
 
 // Each has exactly one solution (checked at start-up).
-const char* const kBases[] = {
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+const std::string kBases[] = {
+    kWikipediaPuzzle,
+    kSeventeenClues,
     ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
-    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...",
+    kSimplePuzzle,
 };
-// Consistent givens, no solution: r1c9 can only be 9, which column 9 already has.
-const char* const kUnsolvable =
-    "12345678.........9...............................................................";
 
 struct Base {
   std::string puzzle;
@@ -28,7 +26,7 @@ struct Base {
 const std::vector<Base>& Bases() {
   static const std::vector<Base>* bases = [] {
     auto* out = new std::vector<Base>;
-    for (const char* puzzle : kBases) {
+    for (const std::string& puzzle : kBases) {
       Base base{puzzle, ""};
       if (CountSolutions(puzzle, 2, &base.solution) != 1) std::abort();
       out->push_back(base);

@@ -12,17 +12,17 @@
 #include "client/result_format.h"
 #include "client/solve_command.h"
 #include "tests/client/fake_daemon.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::client {
 namespace {
 
-const std::string kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const std::string kSolution =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-const std::string kBad = kPuzzle.substr(0, 80) + "\"";
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
 
-const std::string kInput = kPuzzle + "\n" + kPuzzle + "\nshort\n" + kBad + "\n";
+const std::string kBad = kWikipediaPuzzle.substr(0, 80) + "\"";
+
+const std::string kInput = kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\nshort\n" + kBad + "\n";
 
 // One of each result: solved, multiple, a layout error, invalid (a quote, for the escapes).
 std::string Format(OutputFormat format) {
@@ -40,7 +40,7 @@ std::string Format(OutputFormat format) {
   response.add_guesses(0);
   response.add_guesses(3);
   response.add_guesses(0);
-  response.set_solutions(kSolution + kSolution);
+  response.set_solutions(kWikipediaSolution + kWikipediaSolution);
   wire::PuzzleError* error = response.add_errors();
   error->set_index(2);
   error->set_position(81);
@@ -76,7 +76,7 @@ TEST(OutputFormat, Names) {
 
 TEST(OutputFormat, LineIsTheDefault) {
   EXPECT_EQ(Format(OutputFormat::kLine),
-            kSolution +
+            kWikipediaSolution +
                 "\nmultiple\ninvalid: line 3: expected 81 cells, found 5\n"
                 "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a "
                 "blank)\n");
@@ -95,7 +95,7 @@ TEST(OutputFormat, GridDrawsTheBoxesAndReadsBack) {
   const auto records = Read(out, InputFormat::kAuto);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_FALSE(records[0].error);
-  EXPECT_EQ(records[0].text(), kSolution);
+  EXPECT_EQ(records[0].text(), kWikipediaSolution);
   EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
 }
 
@@ -105,9 +105,9 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   std::vector<std::string> objects;
   for (std::string line; std::getline(lines, line);) objects.push_back(line);
   ASSERT_EQ(objects.size(), 4u);
-  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kPuzzle + "\",\"verdict\":\"solved\",\"solution\":\"" +
-                            kSolution + "\",\"solutions\":1,\"guesses\":0}");
-  EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kPuzzle +
+  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle + "\",\"verdict\":\"solved\",\"solution\":\"" +
+                            kWikipediaSolution + "\",\"solutions\":1,\"guesses\":0}");
+  EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kWikipediaPuzzle +
                             "\",\"verdict\":\"multiple\",\"solutions\":2,\"guesses\":3}");
   EXPECT_EQ(objects[2],
             "{\"verdict\":\"invalid\",\"error\":\"line 3: expected 81 cells, found 5\"}");
@@ -119,7 +119,7 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
     boost::property_tree::read_json(in, tree);
     parsed.push_back(tree);
   }
-  EXPECT_EQ(parsed[0].get<std::string>("solution"), kSolution);
+  EXPECT_EQ(parsed[0].get<std::string>("solution"), kWikipediaSolution);
   EXPECT_EQ(parsed[0].get<int>("solutions"), 1);
   EXPECT_EQ(parsed[1].get<std::string>("verdict"), "multiple");
   EXPECT_EQ(parsed[1].get<int>("guesses"), 3);
@@ -130,29 +130,29 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   const std::string out = Format(OutputFormat::kCsv);
-  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution +
-                     ",solved,,\n" + kPuzzle + ",,multiple,,\n" +
+  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," + kWikipediaSolution +
+                     ",solved,,\n" + kWikipediaPuzzle + ",,multiple,,\n" +
                      ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
                      "\"" +
-                     kPuzzle.substr(0, 80) +
+                     kWikipediaPuzzle.substr(0, 80) +
                      "\"\"\",,invalid,\"line 4, column 81: bad character '\"\"' (expected 1-9, "
                      "or . 0 _ - for a blank)\",\n");
   const auto records = Read(out, InputFormat::kAuto);
   ASSERT_EQ(records.size(), 4u);
-  EXPECT_EQ(records[0].text(), kPuzzle);
-  EXPECT_EQ(records[1].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+  EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
   // The row of a puzzle that could not be read has no puzzle to give back.
   EXPECT_EQ(Describe(records[2].error), "expected 81 cells, found 0");
 }
 
 TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
   std::string marks;
-  for (const char c : kPuzzle) {
+  for (const char c : kWikipediaPuzzle) {
     for (int d = 1; d <= 9; ++d) {
       marks += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
     }
   }
-  std::istringstream in(kPuzzle + "\n" + marks + "\n");
+  std::istringstream in(kWikipediaPuzzle + "\n" + marks + "\n");
   Batcher batcher({}, 100, 1, &in);
   Batch batch;
   ASSERT_TRUE(batcher.Fill(0, &batch));
@@ -162,7 +162,7 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
     response.add_solution_counts(1);
     response.add_guesses(0);
   }
-  response.set_solutions(kSolution + kSolution);
+  response.set_solutions(kWikipediaSolution + kWikipediaSolution);
   response.add_hardest_techniques(wire::HIDDEN_SINGLE);
   response.add_hardest_techniques(wire::NAKED_SINGLE);  // the zeros of an unrated puzzle
   response.add_steps(51);
@@ -178,15 +178,15 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
     return out;
   };
   EXPECT_EQ(format(OutputFormat::kLine),
-            kSolution + " easy hidden-single 51 0\n" + kSolution + "\n");
+            kWikipediaSolution + " easy hidden-single 51 0\n" + kWikipediaSolution + "\n");
   EXPECT_NE(
       format(OutputFormat::kGrid).find("+-------+-------+-------+\neasy hidden-single 51 0\n\n"),
       std::string::npos);
   EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"easy hidden-single 51 0\"}\n"),
             std::string::npos);
-  EXPECT_EQ(format(OutputFormat::kCsv), kPuzzle + "," + kSolution +
+  EXPECT_EQ(format(OutputFormat::kCsv), kWikipediaPuzzle + "," + kWikipediaSolution +
                                             ",solved,,easy hidden-single 51 0\n" + marks + "," +
-                                            kSolution + ",solved,,\n");
+                                            kWikipediaSolution + ",solved,,\n");
 }
 
 // ---- solve's formats, end to end against the fake daemon ----
@@ -197,11 +197,11 @@ TEST(SolveFormats, CsvInCsvOut) {
   std::ostringstream help;
   ASSERT_TRUE(ParseSolveOptions(
       {"--connect", daemon.address(), "--format", "csv", "--input-format", "csv"}, &options, help));
-  std::istringstream in("id,quizzes,solutions\n1," + kPuzzle + "," + kSolution + "\n");
+  std::istringstream in("id,quizzes,solutions\n1," + kWikipediaPuzzle + "," + kWikipediaSolution + "\n");
   std::ostringstream out, err;
   EXPECT_EQ(RunSolve(options, in, out, err), 0) << err.str();
   EXPECT_EQ(out.str(),
-            "puzzle,solution,verdict,error,rating\n" + kPuzzle + "," + kSolution + ",solved,,\n");
+            "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," + kWikipediaSolution + ",solved,,\n");
 }
 
 }  // namespace

@@ -5,14 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::client {
 namespace {
 
-const std::string kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const std::string kSolution =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
+
 
 // A batch read from `text` as stdin, like the client builds it.
 Batch MakeBatch(const std::string& text) {
@@ -50,18 +50,18 @@ void AddInvalid(wire::SolveResponse* response, uint32_t index, uint32_t position
 }
 
 TEST(ResultFormat, OneLinePerVerdict) {
-  const Batch batch = MakeBatch(kPuzzle + "\n" + kPuzzle + "\n" + kPuzzle + "\n" + kPuzzle +
-                                "\n" + kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" + kWikipediaPuzzle +
+                                "\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::MULTIPLE);
   response.add_verdicts(wire::UNSOLVABLE);
   AddInvalid(&response, 3, 40, "digit 5 repeated in row 5 (r5c1 and r5c4)");
   AddInvalid(&response, 4, 0, "expected 81 cells, found 80");
-  response.set_solutions(kSolution + std::string(81, '9'));
+  response.set_solutions(kWikipediaSolution + std::string(81, '9'));
   Summary summary;
   EXPECT_EQ(Format(batch, &response, &summary),
-            kSolution + "\n" +
+            kWikipediaSolution + "\n" +
                 "multiple\n"
                 "unsolvable\n"
                 "invalid: line 4, column 40: digit 5 repeated in row 5 (r5c1 and r5c4)\n"
@@ -74,14 +74,14 @@ TEST(ResultFormat, OneLinePerVerdict) {
 }
 
 TEST(ResultFormat, LayoutErrorsTakeTheirPlaceInOrder) {
-  const Batch batch = MakeBatch("# x\nshort\n" + kPuzzle + "\n1 2 3\n" + kPuzzle + "\n");
+  const Batch batch = MakeBatch("# x\nshort\n" + kWikipediaPuzzle + "\n1 2 3\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::UNSOLVABLE);
-  response.set_solutions(kSolution);
+  response.set_solutions(kWikipediaSolution);
   Summary summary;
   EXPECT_EQ(Format(batch, &response, &summary),
-            "invalid: line 2: expected 81 cells, found 5\n" + kSolution + "\n" +
+            "invalid: line 2: expected 81 cells, found 5\n" + kWikipediaSolution + "\n" +
                 "invalid: line 4: expected 9 cells in a grid row, found 3\n"
                 "unsolvable\n");
   EXPECT_EQ(summary.puzzles, 4u);
@@ -98,8 +98,8 @@ TEST(ResultFormat, BatchWithNothingSentNeedsNoResponse) {
 TEST(ResultFormat, GridErrorsPointIntoTheGrid) {
   std::string grid;
   for (int r = 0; r < 9; ++r) {
-    grid += "| " + kPuzzle.substr(r * 9, 3) + " | " + kPuzzle.substr(r * 9 + 3, 3) + " | " +
-            kPuzzle.substr(r * 9 + 6, 3) + " |\n";
+    grid += "| " + kWikipediaPuzzle.substr(r * 9, 3) + " | " + kWikipediaPuzzle.substr(r * 9 + 3, 3) + " | " +
+            kWikipediaPuzzle.substr(r * 9 + 6, 3) + " |\n";
   }
   const Batch batch = MakeBatch("\n" + grid);
   wire::SolveResponse response;
@@ -111,7 +111,7 @@ TEST(ResultFormat, NamesTheFileWhenThereAreSeveral) {
   EXPECT_EQ(LocationPrefixes({"a.txt"}), std::vector<std::string>{""});
   EXPECT_EQ(LocationPrefixes({"a.txt", "stdin"}),
             (std::vector<std::string>{"a.txt, ", "stdin, "}));
-  Batch batch = MakeBatch(kPuzzle + "\nshort\n");
+  Batch batch = MakeBatch(kWikipediaPuzzle + "\nshort\n");
   batch.inputs[0] = 1;
   wire::SolveResponse response;
   AddInvalid(&response, 0, 3, "bad character 'x'");
@@ -121,32 +121,32 @@ TEST(ResultFormat, NamesTheFileWhenThereAreSeveral) {
 }
 
 TEST(ResultFormat, RejectsTooFewVerdicts) {
-  const Batch batch = MakeBatch(kPuzzle + "\n" + kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::UNSOLVABLE);
   EXPECT_EQ(MismatchOf(batch, response), "batch 4: 1 verdicts for 2 puzzles");
 }
 
 TEST(ResultFormat, RejectsMissingSolutions) {
-  const Batch batch = MakeBatch(kPuzzle + "\n" + kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::MULTIPLE);
-  response.set_solutions(kSolution);
+  response.set_solutions(kWikipediaSolution);
   EXPECT_EQ(MismatchOf(batch, response),
             "batch 4: solutions end at byte 81, before the one for puzzle 1");
 }
 
 TEST(ResultFormat, RejectsExtraSolutions) {
-  const Batch batch = MakeBatch(kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
-  response.set_solutions(kSolution + kSolution);
+  response.set_solutions(kWikipediaSolution + kWikipediaSolution);
   EXPECT_EQ(MismatchOf(batch, response), "batch 4: 162 solution bytes for 1 solved puzzles");
 }
 
 TEST(ResultFormat, RejectsMissingOrMisplacedErrors) {
-  const Batch batch = MakeBatch(kPuzzle + "\n" + kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::UNSOLVABLE);
   response.add_verdicts(wire::INVALID);
@@ -156,7 +156,7 @@ TEST(ResultFormat, RejectsMissingOrMisplacedErrors) {
 }
 
 TEST(ResultFormat, RejectsExtraErrors) {
-  const Batch batch = MakeBatch(kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   AddInvalid(&response, 0, 1, "x");
   response.add_errors()->set_index(0);
@@ -164,14 +164,14 @@ TEST(ResultFormat, RejectsExtraErrors) {
 }
 
 TEST(ResultFormat, RejectsErrorPositionOutsideThePuzzle) {
-  const Batch batch = MakeBatch(kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   AddInvalid(&response, 0, 82, "x");
   EXPECT_EQ(MismatchOf(batch, response), "batch 4: error position 82 is outside puzzle 0");
 }
 
 TEST(ResultFormat, RejectsUnknownVerdict) {
-  const Batch batch = MakeBatch(kPuzzle + "\n");
+  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(static_cast<wire::Verdict>(9));
   EXPECT_EQ(MismatchOf(batch, response), "batch 4: unknown verdict 9 for puzzle 0");

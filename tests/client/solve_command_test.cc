@@ -14,9 +14,13 @@
 #include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
 #include "tests/client/mixed_input.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::client {
 namespace {
+
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
 
 using sudoku::testing::CheckOutput;
 using sudoku::testing::FakeDaemon;
@@ -24,10 +28,6 @@ using sudoku::testing::MakeMixedInput;
 using sudoku::testing::MixedInput;
 using sudoku::testing::SummaryCounts;
 
-const std::string kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const std::string kSolution =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 std::string Repeated(const std::string& line, int times) {
   std::string text;
@@ -198,8 +198,8 @@ TEST(SolveCommand, UniqueReportsMultiple) {
 
 TEST(SolveCommand, AllSolvedExitsZero) {
   FakeDaemon daemon;
-  const RunResult run = RunWith(Options(daemon, 1000, 4, 2), kPuzzle + "\n" + kPuzzle + "\n");
-  EXPECT_EQ(run.out, kSolution + "\n" + kSolution + "\n");
+  const RunResult run = RunWith(Options(daemon, 1000, 4, 2), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
+  EXPECT_EQ(run.out, kWikipediaSolution + "\n" + kWikipediaSolution + "\n");
   ExpectSummary(run.err, "puzzles 2, solved 2, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{2});
@@ -209,8 +209,8 @@ TEST(SolveCommand, ProgressGoesToStderrAndIsWipedBeforeTheSummary) {
   FakeDaemon daemon;
   SolveOptions options = Options(daemon, 5, 1, 1);
   options.progress = ProgressMode::kOn;
-  const RunResult run = RunWith(options, Repeated(kPuzzle, 3));
-  EXPECT_EQ(run.out, Repeated(kSolution, 3));
+  const RunResult run = RunWith(options, Repeated(kWikipediaPuzzle, 3));
+  EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 3));
   // The bar was drawn once (then rate-limited), and wiped with spaces.
   EXPECT_TRUE(std::regex_match(
       run.err, std::regex("\r[0-9]+ puzzles  [0-9]+ puzzles/s *\r *\r"
@@ -230,11 +230,11 @@ TEST(SolveCommand, EmptyInputExitsZero) {
 
 TEST(SolveCommand, LayoutErrorsNeverReachTheDaemon) {
   FakeDaemon daemon;
-  const RunResult run = RunWith(Options(daemon, 2, 4, 1), "short\n1 2 3\n" + kPuzzle + "\nx\n");
+  const RunResult run = RunWith(Options(daemon, 2, 4, 1), "short\n1 2 3\n" + kWikipediaPuzzle + "\nx\n");
   EXPECT_EQ(run.out,
             "invalid: line 1: expected 81 cells, found 5\n"
             "invalid: line 2: expected 9 cells in a grid row, found 3\n" +
-                kSolution + "\n" + "invalid: line 4: expected 81 cells, found 1\n");
+                kWikipediaSolution + "\n" + "invalid: line 4: expected 81 cells, found 1\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{1});
 }
@@ -243,12 +243,12 @@ TEST(SolveCommand, SeveralFilesAreNamedInErrors) {
   FakeDaemon daemon;
   const std::string a = ::testing::TempDir() + "/solve_command_test_a.txt";
   const std::string b = ::testing::TempDir() + "/solve_command_test_b.txt";
-  std::ofstream(a) << kPuzzle << "\n";
-  std::ofstream(b) << "\n" << kPuzzle.substr(1) << "\n";
+  std::ofstream(a) << kWikipediaPuzzle << "\n";
+  std::ofstream(b) << "\n" << kWikipediaPuzzle.substr(1) << "\n";
   SolveOptions options = Options(daemon, 1000, 4, 2);
   options.inputs = {a, "-", b};
-  const RunResult run = RunWith(options, "\n\n" + kPuzzle.substr(0, 3) + "x" + kPuzzle.substr(4) + "\n");
-  EXPECT_EQ(run.out, kSolution + "\n" +
+  const RunResult run = RunWith(options, "\n\n" + kWikipediaPuzzle.substr(0, 3) + "x" + kWikipediaPuzzle.substr(4) + "\n");
+  EXPECT_EQ(run.out, kWikipediaSolution + "\n" +
                          "invalid: stdin, line 3, column 4: bad character 'x' (expected 1-9, or . "
                          "0 _ - for a blank)\n"
                          "invalid: " + b + ", line 2: expected 81 cells, found 80\n");
@@ -275,7 +275,7 @@ TEST(SolveCommand, ProtocolFaultStopsTheRun) {
   script.fault.set_message("batch of 5 puzzles exceeds the limit of 4");
   FakeDaemon daemon(script);
   std::string input;
-  for (int i = 0; i < 20; ++i) input += kPuzzle + "\n";
+  for (int i = 0; i < 20; ++i) input += kWikipediaPuzzle + "\n";
   const RunResult run = RunWith(Options(daemon, 5, 1, 1), input);
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                          " reported a protocol fault: BATCH_TOO_LARGE: batch of 5 puzzles exceeds "
@@ -283,7 +283,7 @@ TEST(SolveCommand, ProtocolFaultStopsTheRun) {
   EXPECT_EQ(run.status, 2);
   // What was written is whole and in order: the first batch's results.
   std::string first;
-  for (int i = 0; i < 5; ++i) first += kSolution + "\n";
+  for (int i = 0; i < 5; ++i) first += kWikipediaSolution + "\n";
   EXPECT_EQ(run.out, first);
 }
 
@@ -302,7 +302,7 @@ TEST(SolveCommand, OtherFaultKinds) {
     FakeDaemon daemon(script);
     SolveOptions options = Options(daemon, 5, 1, 1);
     options.retry_for = std::chrono::milliseconds(1);
-    const RunResult run = RunWith(options, kPuzzle + "\n");
+    const RunResult run = RunWith(options, kWikipediaPuzzle + "\n");
     const std::string name = kind == 42 ? "kind 42" : wire::ProtocolFault::Kind_Name(kind);
     EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                            " reported a protocol fault: " + name + ": details" + hint + "\n");
@@ -315,7 +315,7 @@ TEST(SolveCommand, DaemonHangingUpIsAnError) {
   script.close_after = 2;
   FakeDaemon daemon(script);
   std::string input;
-  for (int i = 0; i < 20; ++i) input += kPuzzle + "\n";
+  for (int i = 0; i < 20; ++i) input += kWikipediaPuzzle + "\n";
   const RunResult run = RunWith(Options(daemon, 5, 2, 1), input);
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                          " closed the connection with 2 batches unanswered (see its log)\n");
@@ -357,7 +357,7 @@ TEST(SolveCommand, GivesUpOnADaemonThatAnswersNothing) {
   FakeDaemon daemon(script);
   SolveOptions options = Options(daemon, 5, 2, 1);
   options.timeout = std::chrono::milliseconds(100);
-  const RunResult run = RunWith(options, Repeated(kPuzzle, 20));
+  const RunResult run = RunWith(options, Repeated(kWikipediaPuzzle, 20));
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                          " answered nothing for 100ms with 2 batches out (--timeout 100ms)\n");
   EXPECT_EQ(run.status, 2);
@@ -383,8 +383,8 @@ TEST(SolveCommand, EveryPuzzleAnsweredOnceDespiteHangUps) {
   script.close_after = 2;
   script.misbehaving_connections = 4;
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 7, 3, 3), Repeated(kPuzzle, 500));
-  EXPECT_EQ(run.out, Repeated(kSolution, 500));
+  const RunResult run = RunWith(Options(daemon, 7, 3, 3), Repeated(kWikipediaPuzzle, 500));
+  EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 500));
   ExpectResentThenSummary(run.err, "puzzles 500, solved 500, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(daemon.answered_puzzles(), 500u);  // nothing answered twice
@@ -395,8 +395,8 @@ TEST(SolveCommand, ResendsAfterAResponseCutInHalf) {
   script.cut_at = 1;  // answers one batch, then half of the next, then hangs up
   script.misbehaving_connections = 3;
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 5, 2, 1), Repeated(kPuzzle, 100));
-  EXPECT_EQ(run.out, Repeated(kSolution, 100));
+  const RunResult run = RunWith(Options(daemon, 5, 2, 1), Repeated(kWikipediaPuzzle, 100));
+  EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 100));
   ExpectResentThenSummary(run.err, "puzzles 100, solved 100, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(daemon.answered_puzzles(), 100u);
 }
@@ -408,8 +408,8 @@ TEST(SolveCommand, RetriesAFaultAboutTheDaemonsState) {
   script.fault.set_message("busy");
   script.misbehaving_connections = 2;
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 5, 1, 1), Repeated(kPuzzle, 20));
-  EXPECT_EQ(run.out, Repeated(kSolution, 20));
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), Repeated(kWikipediaPuzzle, 20));
+  EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 20));
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(daemon.connections(), 3u);
 }
@@ -435,7 +435,7 @@ TEST(SolveCommand, EveryEndpointGoneNamesEach) {
   FakeDaemon second(script);
   SolveOptions options = Options(first, 5, 1, 1);
   options.endpoints = ParseEndpoints({first.address(), second.address()});
-  const RunResult run = RunWith(options, Repeated(kPuzzle, 20));
+  const RunResult run = RunWith(options, Repeated(kWikipediaPuzzle, 20));
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + first.address() +
                          " closed the connection with 1 batches unanswered (see its log); "
                          "sudokud at " + second.address() +
@@ -451,7 +451,7 @@ TEST(SolveCommand, BadResponseIsAnError) {
     response->mutable_verdicts()->RemoveLast();
   };
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n" + kPuzzle + "\n");
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
                          ": batch 0: 1 verdicts for 2 puzzles\n");
   EXPECT_EQ(run.status, 2);
@@ -461,7 +461,7 @@ TEST(SolveCommand, UnknownBatchIdIsAnError) {
   FakeDaemon::Script script;
   script.tamper = [](wire::SolveResponse* response) { response->set_batch_id(77); };
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kPuzzle + "\n");
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
                          ": batch 77 was not sent\n");
   EXPECT_EQ(run.status, 2);
@@ -479,7 +479,7 @@ TEST(SolveCommand, NoDaemonSaysWhatToDo) {
   SolveOptions options;
   options.endpoints = ParseEndpoints({address});
   options.retry_for = std::chrono::milliseconds(200);
-  const RunResult run = RunWith(options, kPuzzle + "\n");
+  const RunResult run = RunWith(options, kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + address +
                          ": Connection refused (is sudokud running? start it with: sudokud "
                          "--listen " + address + ") (still failing after --retry-for 200ms)\n");
@@ -494,7 +494,7 @@ TEST(SolveCommand, NoDaemonAtAnyEndpointNamesEach) {
   options.endpoints = ParseEndpoints({first + "," + second});
   options.connections = 1;
   options.retry_for = std::chrono::milliseconds(300);  // long enough to try both
-  const RunResult run = RunWith(options, kPuzzle + "\n");
+  const RunResult run = RunWith(options, kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + first +
                          ": Connection refused (is sudokud running? start it with: sudokud "
                          "--listen " + first + "); cannot connect to " + second +
@@ -507,7 +507,7 @@ TEST(SolveCommand, MissingFileStopsBeforeConnecting) {
   FakeDaemon daemon;
   SolveOptions options = Options(daemon, 5, 1, 1);
   options.inputs = {"-", "/nonexistent/puzzles.txt"};
-  const RunResult run = RunWith(options, kPuzzle + "\n");
+  const RunResult run = RunWith(options, kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err,
             "sudoku-client: cannot open '/nonexistent/puzzles.txt': No such file or directory\n");
   EXPECT_EQ(run.status, 2);

@@ -13,19 +13,18 @@
 #include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::daemon {
 namespace {
 
+using ::sudoku::testing::kSeventeenClues;
+using ::sudoku::testing::kUnsolvable;
+
 using testing::GeneratePuzzles;
 using testing::IsSolutionOf;
 
-// A puzzle with exactly one solution (the first of the 17-clue list).
-constexpr char kUnique[] =
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-// Consistent givens, no solution: r1c9 can only be 9, and column 9 already has one.
-constexpr char kUnsolvable[] =
-    "12345678.........9...............................................................";
 
 wire::SolveRequest MakeRequest(uint64_t id, const std::vector<std::string>& puzzles,
                                uint32_t limit = 0) {
@@ -65,7 +64,7 @@ std::string Serialize(const wire::Request& request) {
 
 TEST(ParseRequest, ReadsASolveRequestAndReusesItsStrings) {
   wire::Request sent;
-  *sent.mutable_solve() = MakeRequest(7, {kUnique, kUnsolvable, "short"}, 2);
+  *sent.mutable_solve() = MakeRequest(7, {kSeventeenClues, kUnsolvable, "short"}, 2);
   wire::Request request;
   ASSERT_EQ(ParseRequest(Serialize(sent), &request), RequestKind::kSolve);
   EXPECT_EQ(request.solve().ShortDebugString(), sent.solve().ShortDebugString());
@@ -144,7 +143,7 @@ TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {
             "frame 4 is a Request with no kind set (expected solve, stats, explain or generate)");
 
   wire::Request big;
-  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(11, kUnique));
+  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(11, kSeventeenClues));
   fault = CheckRequest(Serialize(big), 5, 10, &request, &kind);
   ASSERT_TRUE(fault);
   EXPECT_EQ(kind, RequestKind::kSolve);
@@ -152,7 +151,7 @@ TEST(CheckRequest, NamesTheFaultOfEachRefusedFrame) {
   EXPECT_EQ(fault->message(), "frame 5: batch 9 has 11 puzzles, more than --max-batch 10");
 
   // At the limit, and empty: both accepted.
-  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(10, kUnique));
+  *big.mutable_solve() = MakeRequest(9, std::vector<std::string>(10, kSeventeenClues));
   EXPECT_FALSE(CheckRequest(Serialize(big), 6, 10, &request, &kind));
   EXPECT_EQ(kind, RequestKind::kSolve);
   EXPECT_EQ(request.solve().puzzles_size(), 10);
@@ -186,8 +185,8 @@ TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {
   wire::Request request;
   RequestKind kind;
   wire::Request both;
-  *both.mutable_solve() = MakePackedRequest(3, {kUnique}, true);
-  both.mutable_solve()->add_puzzles(kUnique);
+  *both.mutable_solve() = MakePackedRequest(3, {kSeventeenClues}, true);
+  both.mutable_solve()->add_puzzles(kSeventeenClues);
   auto fault = CheckRequest(Serialize(both), 2, 10, &request, &kind);
   ASSERT_TRUE(fault);
   EXPECT_EQ(fault->kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
@@ -196,7 +195,7 @@ TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {
             "one or the other");
 
   wire::Request ragged;
-  *ragged.mutable_solve() = MakePackedRequest(4, {kUnique, kUnique}, true);
+  *ragged.mutable_solve() = MakePackedRequest(4, {kSeventeenClues, kSeventeenClues}, true);
   ragged.mutable_solve()->mutable_packed_puzzles()->pop_back();
   fault = CheckRequest(Serialize(ragged), 3, 10, &request, &kind);
   ASSERT_TRUE(fault);
@@ -206,13 +205,13 @@ TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {
             "one packed puzzle)");
 
   wire::Request big;
-  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(11, kUnique), true);
+  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(11, kSeventeenClues), true);
   fault = CheckRequest(Serialize(big), 4, 10, &request, &kind);
   ASSERT_TRUE(fault);
   EXPECT_EQ(fault->kind(), wire::ProtocolFault::BATCH_TOO_LARGE);
   EXPECT_EQ(fault->message(), "frame 4: batch 5 has 11 puzzles, more than --max-batch 10");
 
-  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(10, kUnique), true);
+  *big.mutable_solve() = MakePackedRequest(5, std::vector<std::string>(10, kSeventeenClues), true);
   EXPECT_FALSE(CheckRequest(Serialize(big), 5, 10, &request, &kind));
   EXPECT_EQ(PuzzleCount(request.solve()), 10);
 }
@@ -249,10 +248,10 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
   std::string box_repeat(81, '.');
   box_repeat[30] = '2';  // r4c4
   box_repeat[40] = '2';  // r5c5
-  std::string bad_character(kUnique);
+  std::string bad_character(kSeventeenClues);
   bad_character[5] = 'x';
   const std::vector<std::string> puzzles = {
-      kUnique,       std::string(80, '.'), bad_character, row_repeat,  kUnique,
+      kSeventeenClues,       std::string(80, '.'), bad_character, row_repeat,  kSeventeenClues,
       column_repeat, box_repeat,           "",            kUnsolvable, std::string(82, '1')};
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
@@ -268,7 +267,7 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
   EXPECT_EQ(solution_counts, (std::vector<uint32_t>{1, 0, 0, 0, 1, 0, 0, 0, 0, 0}));
   // Solutions only for the two solved puzzles, packed.
   ASSERT_EQ(response.solutions().size(), 2u * 81);
-  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, response.solutions().substr(0, 81)));
   EXPECT_EQ(response.solutions().substr(0, 81), response.solutions().substr(81, 81));
 
   struct Expected {
@@ -329,7 +328,7 @@ TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
   std::string row_repeat(81, '.');
   row_repeat[19] = '5';  // r3c2
   row_repeat[24] = '5';  // r3c7
-  wire::SolveRequest request = MakePackedRequest(2, {kUnique, row_repeat, kUnique, kUnique}, true);
+  wire::SolveRequest request = MakePackedRequest(2, {kSeventeenClues, row_repeat, kSeventeenClues, kSeventeenClues}, true);
   std::string& packed = *request.mutable_packed_puzzles();
   packed[2 * kPackedBytes + 20] = static_cast<char>(0xc0);      // r5c5 (cell 41) = 12
   packed[3 * kPackedBytes + 40] = static_cast<char>(packed[3 * kPackedBytes + 40] | 0x30);
@@ -341,7 +340,7 @@ TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
   EXPECT_EQ(verdicts,
             (std::vector<int>{wire::SOLVED, wire::INVALID, wire::INVALID, wire::INVALID}));
   ASSERT_EQ(response.packed_solutions().size(), 1u * kPackedBytes);
-  EXPECT_TRUE(IsSolutionOf(kUnique, PackedSolution(response, 0)));
+  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, PackedSolution(response, 0)));
   ASSERT_EQ(response.errors_size(), 3);
   EXPECT_EQ(response.errors(0).ShortDebugString(),
             "index: 1 position: 25 message: \"digit 5 repeated in row 3 (r3c2 and r3c7)\"");
@@ -358,7 +357,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
   BatchCounts counts;
-  ASSERT_TRUE(SolveBatch(MakeRequest(5, {kUnique, empty, kUnsolvable}, 2), cancel, &response,
+  ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel, &response,
                          &counts));
   ASSERT_EQ(response.verdicts_size(), 3);
   EXPECT_EQ(response.verdicts(0), wire::SOLVED);
@@ -368,7 +367,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   EXPECT_EQ(response.solution_counts(1), 2u);
   EXPECT_EQ(response.solution_counts(2), 0u);
   ASSERT_EQ(response.solutions().size(), 2u * 81);
-  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, response.solutions().substr(0, 81)));
   EXPECT_TRUE(IsSolutionOf(empty, response.solutions().substr(81, 81)));
   EXPECT_EQ(counts.multiple, 1u);
 

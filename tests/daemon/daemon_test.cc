@@ -22,18 +22,15 @@
 #include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
+#include "tests/support/paths.h"
 
 namespace sudoku::testing {
 namespace {
 
 using ::testing::HasSubstr;
 
-// A puzzle with exactly one solution (the first of the 17-clue list).
-constexpr char kUnique[] =
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-// Consistent givens, no solution: r1c9 can only be 9, and column 9 already has one.
-constexpr char kUnsolvable[] =
-    "12345678.........9...............................................................";
 const std::string kEmptyGrid(81, '.');
 // Counting the empty grid's solutions to the cap takes a core a few tenths of a second; a batch
 // of a hundred such puzzles outlasts any test unless it is cancelled.
@@ -170,7 +167,7 @@ TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
   std::string box_repeat(81, '.');
   box_repeat[30] = '2';  // r4c4
   box_repeat[40] = '2';  // r5c5
-  std::string bad_character(kUnique);
+  std::string bad_character(kSeventeenClues);
   bad_character[80] = '?';
   auto puzzles = GeneratePuzzles(6, 30, 3);
   puzzles.insert(puzzles.begin() + 1, std::string(80, '.'));
@@ -214,13 +211,13 @@ TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
   WireClient client(daemon.port());
   // SolveRequest{batch_id: 5}: no puzzles.
   client.SendBytes(std::string("\x04\x0a\x02\x08\x05", 5));
-  // SolveRequest{batch_id: 6, puzzles: [kUnique], field 15: 1, field 16: "abc"}, then a field
+  // SolveRequest{batch_id: 6, puzzles: [kSeventeenClues], field 15: 1, field 16: "abc"}, then a field
   // 9 of the Request: fields a newer client may send, ignored.
-  std::string solve = std::string("\x08\x06\x12\x51", 4) + kUnique + "\x78\x01\x82\x01\x03" "abc";
+  std::string solve = std::string("\x08\x06\x12\x51", 4) + kSeventeenClues + "\x78\x01\x82\x01\x03" "abc";
   std::string body = "\x0a" + std::string(1, static_cast<char>(solve.size())) + solve + "\x48\x01";
   client.SendBytes(std::string(1, static_cast<char>(body.size())) + body);
-  // SolveRequest{puzzles: [kUnique]}: batch id 0 and the first solution by default.
-  solve = std::string("\x12\x51", 2) + kUnique;
+  // SolveRequest{puzzles: [kSeventeenClues]}: batch id 0 and the first solution by default.
+  solve = std::string("\x12\x51", 2) + kSeventeenClues;
   body = "\x0a" + std::string(1, static_cast<char>(solve.size())) + solve;
   client.SendBytes(std::string(1, static_cast<char>(body.size())) + body);
   client.ShutdownSend();
@@ -236,7 +233,7 @@ TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
     ASSERT_EQ(answer.verdicts_size(), 1) << id;
     EXPECT_EQ(answer.verdicts(0), wire::SOLVED);
     EXPECT_EQ(answer.solution_counts(0), 1u);
-    EXPECT_TRUE(IsSolutionOf(kUnique, answer.solutions()));
+    EXPECT_TRUE(IsSolutionOf(kSeventeenClues, answer.solutions()));
   }
   EXPECT_EQ(StopDaemon(daemon),
             "sudokud: stopped: 1 connections, 3 batches answered, 0 cancelled, "
@@ -269,7 +266,7 @@ TEST(Daemon, LargeDeclaredFrameGetsMemoryOnlyAsItsBytesArrive) {
 TEST(Daemon, SolutionLimitTwoGivesMultipleOrSolved) {
   DaemonProcess daemon(kLoopback);
   WireClient client(daemon.port());
-  client.SendSolve(1, {kUnique, kEmptyGrid, kUnsolvable}, 2);
+  client.SendSolve(1, {kSeventeenClues, kEmptyGrid, kUnsolvable}, 2);
   const wire::SolveResponse response = ReadSolve(client);
   ASSERT_EQ(response.verdicts_size(), 3);
   EXPECT_EQ(response.verdicts(0), wire::SOLVED);
@@ -279,7 +276,7 @@ TEST(Daemon, SolutionLimitTwoGivesMultipleOrSolved) {
   EXPECT_EQ(response.solution_counts(1), 2u);
   EXPECT_EQ(response.solution_counts(2), 0u);
   ASSERT_EQ(response.solutions().size(), 2u * 81);
-  EXPECT_TRUE(IsSolutionOf(kUnique, response.solutions().substr(0, 81)));
+  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, response.solutions().substr(0, 81)));
   EXPECT_TRUE(IsSolutionOf(kEmptyGrid, response.solutions().substr(81, 81)));
   EXPECT_EQ(response.errors_size(), 0);
 }
@@ -417,8 +414,7 @@ TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
 }
 
 TEST(Daemon, SolvesEverySharedDataFileWithUniqueSolutions) {
-  const char* dir = std::getenv("SUDOKU_SHARED_DATA_DIR");
-  std::ifstream file(std::string(dir ? dir : SUDOKU_SHARED_DATA_BUILT_DIR) + "/qqwing_mixed.txt");
+  std::ifstream file(TestPath("SUDOKU_SHARED_DATA_DIR") + "/qqwing_mixed.txt");
   if (!file) GTEST_SKIP() << "no shared data beside the checkout";
   std::vector<std::string> puzzles;
   for (std::string line; std::getline(file, line);) puzzles.push_back(line);
@@ -592,7 +588,7 @@ TEST_F(FaultTest, ConnectionClosedInsideAFrame) {
   WireClient client(daemon_->port());
   std::string frame;
   wire::Request request;
-  request.mutable_solve()->add_puzzles(kUnique);
+  request.mutable_solve()->add_puzzles(kSeventeenClues);
   wire::AppendFrame(request, &frame);  // a 1-byte prefix and an 85-byte body
   client.SendBytes(frame.substr(0, 41));
   client.ShutdownSend();
@@ -618,7 +614,7 @@ TEST_F(FaultTest, PeerGoneInsideAFrame) {
     WireClient client(daemon_->port());
     std::string frame;
     wire::Request request;
-    request.mutable_solve()->add_puzzles(kUnique);
+    request.mutable_solve()->add_puzzles(kSeventeenClues);
     wire::AppendFrame(request, &frame);
     client.SendBytes(frame.substr(0, 30));
     client.Close();
@@ -643,7 +639,7 @@ TEST_F(FaultTest, PeerResetInsideAFrame) {
   ExpectServed(*bystander_, 2);
   for (int attempt = 0;; ++attempt) {
     WireClient next(daemon_->port());
-    next.SendSolve(30, {kUnique});
+    next.SendSolve(30, {kSeventeenClues});
     auto response = next.Read();
     ASSERT_TRUE(response);
     if (response->has_solve()) break;
@@ -913,7 +909,7 @@ TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
               HasSubstr("draining 1 connections with "));
   notify.WaitFor("STOPPING=1");
   // Requests sent after the signal are not read; what was accepted is answered.
-  client.SendSolve(99, {kUnique});
+  client.SendSolve(99, {kSeventeenClues});
   std::set<uint64_t> answered;
   for (const auto& response : client.ReadUntilClosed()) {
     ASSERT_TRUE(response.has_solve()) << response.ShortDebugString();
@@ -1070,7 +1066,7 @@ TEST(Daemon, RefusesABatchIdStillInFlight) {
   WireClient client(daemon.port());
   ExpectServed(client, 7);
   client.SendSolve(7, kEndlessBatch, wire::kMaxSolutionLimit);  // in flight until cancelled
-  client.SendSolve(7, {kUnique});
+  client.SendSolve(7, {kSeventeenClues});
   const auto response = client.Read();
   ASSERT_TRUE(response && response->has_fault())
       << (response ? response->ShortDebugString() : "end of stream");

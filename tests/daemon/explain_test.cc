@@ -9,22 +9,22 @@
 #include "daemon/batch.h"
 #include "solver/logic.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::daemon {
 namespace {
 
+using ::sudoku::testing::kSimplePuzzle;
+using ::sudoku::testing::kUnsolvable;
+
 using testing::IsSolutionOf;
 
-// A QQWing "simple" puzzle: 56 naked singles.
-constexpr char kSimple[] =
-    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";
 constexpr char kSimpleSolution[] =
     "613574982528619437479382156136925748792846315845731269384267591967153824251498673";
 // From tests/data/logic_steps.txt: step 24 (0-based) is a pointing step.
 constexpr char kPointing[] =
     "17.........9.....6..5......76.2.81..5...1..84...9......8...1...641.5...99..76...8";
-constexpr char kUnsolvable[] =
-    "12345678.........9...............................................................";
 
 std::string Serialize(const wire::Request& request) {
   std::string body;
@@ -100,7 +100,7 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   wire::SolveRequest request;
   request.set_batch_id(5);
   request.set_solution_limit(2);
-  for (const char* puzzle : {kSimple, kUnsolvable, "bad", kPointing}) request.add_puzzles(puzzle);
+  for (const std::string& puzzle : {kSimplePuzzle, kUnsolvable, std::string("bad"), std::string(kPointing)}) request.add_puzzles(puzzle);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
   BatchCounts counts;
@@ -138,7 +138,7 @@ TEST(SudokudExplain, ServesExplainAndRateOnOneConnection) {
   wire::Request solve;
   solve.mutable_solve()->set_batch_id(78);
   solve.mutable_solve()->set_rate(true);
-  solve.mutable_solve()->add_puzzles(kSimple);
+  solve.mutable_solve()->add_puzzles(kSimplePuzzle);
   client.Send(solve);
   explain.mutable_explain()->set_request_id(79);
   explain.mutable_explain()->set_puzzle("1");

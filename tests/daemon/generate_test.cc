@@ -17,9 +17,13 @@
 #include "solver/generator.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::daemon {
 namespace {
+
+using ::sudoku::testing::kSeventeenClues;
 
 using ::testing::HasSubstr;
 
@@ -159,7 +163,7 @@ std::string Pencilmarks(std::string_view puzzle) {
 
 TEST(SolveBatch, SolvesPencilmarkPuzzlesAndLocatesTheirErrors) {
   const std::string puzzle =
-      ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+      kSeventeenClues;
   std::string bad = Pencilmarks(puzzle);
   bad[9 * 4 + 6] = '3';  // r1c5, seventh candidate
   wire::SolveRequest request;

@@ -37,6 +37,9 @@
 
 #include "proto/framing.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/sudoku_check.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku::testing {
 namespace {
@@ -46,11 +49,6 @@ namespace http = boost::beast::http;
 using asio::ip::tcp;
 using ::testing::HasSubstr;
 
-// $SUDOKUD_BIN, else the sudokud of this build.
-const char* DaemonBinary() {
-  const char* binary = std::getenv("SUDOKUD_BIN");
-  return binary != nullptr ? binary : SUDOKUD_BUILT_BIN;
-}
 
 const std::vector<std::string> kMetricsFlags = {"--listen", "127.0.0.1:0", "--metrics",
                                                 "127.0.0.1:0", "--threads", "1"};
@@ -227,7 +225,7 @@ std::pair<std::string, int> Shell(const std::string& command) {
 // Generate and explain requests are counted by kind (not as batches of 0 puzzles); the process
 // metrics, the build and the configured limits are exported.
 TEST(Metrics, CountsEveryRequestKindAndExportsProcessBuildAndLimits) {
-  const char* client = SUDOKU_CLIENT_BUILT_BIN;
+  const std::string client = TestPath("SUDOKU_CLIENT_BIN");
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "1",
                         "--max-in-flight", "5000", "--max-connections", "64"});
   const uint16_t metrics = MetricsPort(daemon);
@@ -444,6 +442,7 @@ TEST(Stats, ReturnsTheSameCountsAsTheMetrics) {
 // exactly as systemd starts a socket-activated service; stderr goes to `log_path`.
 pid_t SpawnWithSocket(int listener, const std::string& log_path,
                       const std::vector<std::string>& args) {
+  const std::string binary = DaemonBinary();
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
   const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -452,11 +451,10 @@ pid_t SpawnWithSocket(int listener, const std::string& log_path,
   ::setenv("LISTEN_FDS", "1", 1);
   ::setenv("LISTEN_PID", std::to_string(::getpid()).c_str(), 1);
   std::vector<char*> argv;
-  const char* binary = DaemonBinary();
-  argv.push_back(const_cast<char*>(binary));
+  argv.push_back(const_cast<char*>(binary.c_str()));
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  ::execv(binary, argv.data());
+  ::execv(binary.c_str(), argv.data());
   ::_exit(127);
 }
 
@@ -534,6 +532,7 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
   const TempFile log_file("socket_activate.log");
   const std::string& log_path = log_file.path;
   const std::string notify_entry = notify.EnvEntry();
+  const std::string binary = DaemonBinary();
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -542,7 +541,7 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
     const std::string listen = "127.0.0.1:" + std::to_string(port);
     // -E passes the notify socket on; without it the daemon would not see it.
     ::execlp("systemd-socket-activate", "systemd-socket-activate", "-l", listen.c_str(), "-E",
-             "NOTIFY_SOCKET", DaemonBinary(), "--threads", "1", static_cast<char*>(nullptr));
+             "NOTIFY_SOCKET", binary.c_str(), "--threads", "1", static_cast<char*>(nullptr));
     ::_exit(127);
   }
   // systemd-socket-activate binds first, then starts the daemon on the first connection.
@@ -588,7 +587,7 @@ TEST(Logging, UnderTheJournalLinesCarryTheirPriority) {
   const std::string& log_path = log_file.path;
   const std::string script =
       "exec 2>'" + log_path + "'; JOURNAL_STREAM=$(stat -c %d:%i '" + log_path +
-      "') exec '" + std::string(DaemonBinary()) + "' --threads 0";
+      "') exec '" + DaemonBinary() + "' --threads 0";
   const int exit_status = RunShell(script);
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
@@ -600,7 +599,7 @@ TEST(Logging, ElsewhereLinesNameTheProgram) {
   const TempFile log_file("not_journal.log");
   const std::string& log_path = log_file.path;
   const std::string script = "exec 2>'" + log_path + "'; JOURNAL_STREAM=1:1 exec '" +
-                             std::string(DaemonBinary()) + "' --threads 0";
+                             DaemonBinary() + "' --threads 0";
   const int exit_status = RunShell(script);
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
@@ -614,7 +613,7 @@ TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
   const TempFile log_file("descriptors.log");
   const std::string& log_path = log_file.path;
   const std::string script = "ulimit -n 200 && ulimit -Hn 200 && exec 2>'" + log_path +
-                             "' && exec '" + std::string(DaemonBinary()) +
+                             "' && exec '" + DaemonBinary() +
                              "' --max-connections 1000 --listen " + address;
   const int exit_status = RunShell(script);
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 1) << exit_status;

@@ -38,9 +38,15 @@
 #include "solver/logic.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku::daemon {
 namespace {
+
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
+using ::sudoku::testing::kUnsolvable;
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
@@ -49,11 +55,6 @@ using Json = nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// Wikipedia's example puzzle and its solution.
-constexpr char kPuzzle[] =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-constexpr char kSolution[] =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 // The same puzzle as people paste it.
 constexpr char kPastedGrid[] =
     "+-------+-------+-------+\n"
@@ -69,11 +70,9 @@ constexpr char kPastedGrid[] =
     "| . . . | 4 1 9 | . . 5 |\n"
     "| . . . | . 8 . | . 7 9 |\n"
     "+-------+-------+-------+\n";
-constexpr char kUnsolvable[] =
-    "12345678.........9...............................................................";
 const std::string kEmpty(81, '.');
 
-// The pencilmark form of kPuzzle: a given's one digit, an open cell's nine.
+// The pencilmark form of kWikipediaPuzzle: a given's one digit, an open cell's nine.
 std::string Pencilmarks(const std::string& puzzle) {
   std::string text;
   for (char c : puzzle) {
@@ -200,7 +199,7 @@ TEST(WebPage, ServesTheEmbeddedFiles) {
   EXPECT_EQ(style.status, 200u);
   EXPECT_EQ(style.content_type, "text/css; charset=utf-8");
   // The files are byte for byte those of daemon/web/.
-  std::ifstream file(std::string(SUDOKU_WEB_DIR) + "/app.js", std::ios::binary);
+  std::ifstream file(testing::TestPath("SUDOKU_WEB_DIR") + "/app.js", std::ios::binary);
   EXPECT_EQ(script.body, std::string(std::istreambuf_iterator<char>(file), {}));
 }
 
@@ -242,13 +241,13 @@ TEST(WebPage, ServesTheMetricsBeside) {
 TEST(WebSolve, SolvesAndRates) {
   WebServer server;
   const Reply reply =
-      Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}, {"unique", true}, {"rate", true}});
+      Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}, {"unique", true}, {"rate", true}});
   ASSERT_EQ(reply.status, 200u) << reply.body;
   EXPECT_EQ(reply.content_type, "application/json");
-  const logic::Rating rating = logic::Rate(GridOf(kPuzzle));
-  const Json expected = {{"puzzle", kPuzzle},
+  const logic::Rating rating = logic::Rate(GridOf(kWikipediaPuzzle));
+  const Json expected = {{"puzzle", kWikipediaPuzzle},
                          {"verdict", "solved"},
-                         {"solution", kSolution},
+                         {"solution", kWikipediaSolution},
                          {"solutions", 1},
                          {"guesses", 0},
                          {"rating",
@@ -263,17 +262,17 @@ TEST(WebSolve, SolvesAndRates) {
 TEST(WebSolve, ReadsAPastedGridAndPencilmarks) {
   WebServer server;
   const Json grid = Post(server.port(), "/api/solve", {{"puzzle", kPastedGrid}}).json();
-  EXPECT_EQ(grid["puzzle"], kPuzzle);
-  EXPECT_EQ(grid["solution"], kSolution);
+  EXPECT_EQ(grid["puzzle"], kWikipediaPuzzle);
+  EXPECT_EQ(grid["solution"], kWikipediaSolution);
   EXPECT_FALSE(grid.contains("rating"));
   // Pencilmark puzzles are solved, not rated (the logical solver starts from givens).
-  const std::string pencilmarks = Pencilmarks(kPuzzle);
+  const std::string pencilmarks = Pencilmarks(kWikipediaPuzzle);
   const Reply reply = Post(server.port(), "/api/solve",
                            {{"puzzle", pencilmarks}, {"unique", true}, {"rate", true}});
   ASSERT_EQ(reply.status, 200u) << reply.body;
   EXPECT_EQ(reply.json(), Json({{"puzzle", pencilmarks},
                                 {"verdict", "solved"},
-                                {"solution", kSolution},
+                                {"solution", kWikipediaSolution},
                                 {"solutions", 1},
                                 {"guesses", 0}}));
 }
@@ -305,9 +304,9 @@ struct BadPuzzle {
 };
 
 std::vector<BadPuzzle> BadPuzzles() {
-  std::string bad_character = kPuzzle;
+  std::string bad_character = kWikipediaPuzzle;
   bad_character[11] = 'x';
-  std::string repeated = kPuzzle;
+  std::string repeated = kWikipediaPuzzle;
   repeated[3] = '5';
   std::string grid_row = kPastedGrid;
   grid_row.replace(grid_row.find("| 6 . ."), 7, "| 6 . ");
@@ -315,9 +314,9 @@ std::vector<BadPuzzle> BadPuzzles() {
       {bad_character, "line 1, column 12",
        "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
       {repeated, "line 1, column 4", "digit 5 repeated in row 1 (r1c1 and r1c4)"},
-      {std::string(kPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80"},
+      {std::string(kWikipediaPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80"},
       {grid_row, "line 3", "expected 9 cells in a grid row, found 8"},
-      {"\n\n" + std::string(kPuzzle).replace(40, 1, "4"), "line 3, column 41",
+      {"\n\n" + std::string(kWikipediaPuzzle).replace(40, 1, "4"), "line 3, column 41",
        "digit 4 repeated in row 5 (r5c1 and r5c5)"},
   };
 }
@@ -340,22 +339,22 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
   WebServer server;
   const uint16_t port = server.port();
   const std::vector<std::pair<Json, std::string>> cases = {
-      {{{"puzzle", kPuzzle}, {"uniq", true}},
+      {{{"puzzle", kWikipediaPuzzle}, {"uniq", true}},
        "unknown field 'uniq' (expected puzzle, unique, limit, rate)"},
-      {{{"puzzle", kPuzzle}, {"unique", true}, {"limit", 3}},
+      {{{"puzzle", kWikipediaPuzzle}, {"unique", true}, {"limit", 3}},
        "'unique' and 'limit' cannot be used together ('unique' is 'limit': 2)"},
-      {{{"puzzle", kPuzzle}, {"limit", 0}}, "'limit' expects a whole number from 1 to 1000, got 0"},
-      {{{"puzzle", kPuzzle}, {"limit", 1001}},
+      {{{"puzzle", kWikipediaPuzzle}, {"limit", 0}}, "'limit' expects a whole number from 1 to 1000, got 0"},
+      {{{"puzzle", kWikipediaPuzzle}, {"limit", 1001}},
        "'limit' expects a whole number from 1 to 1000, got 1001"},
-      {{{"puzzle", kPuzzle}, {"limit", 2.5}},
+      {{{"puzzle", kWikipediaPuzzle}, {"limit", 2.5}},
        "'limit' expects a whole number from 1 to 1000, got 2.5"},
-      {{{"puzzle", kPuzzle}, {"unique", "yes"}}, "'unique' expects true or false, got \"yes\""},
+      {{{"puzzle", kWikipediaPuzzle}, {"unique", "yes"}}, "'unique' expects true or false, got \"yes\""},
       {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
       {{{"rate", true}},
        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)"},
       {{{"puzzle", "\n# a comment\n\n"}},
        "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)"},
-      {{{"puzzle", std::string(kPuzzle) + "\n\n" + kSolution}},
+      {{{"puzzle", std::string(kWikipediaPuzzle) + "\n\n" + kWikipediaSolution}},
        "'puzzle' holds more than one puzzle (the second starts at line 3); give one at a time"},
       {Json::array({1, 2}), "the body must be a JSON object, got [1,2]"},
       {{{"puzzle", std::string(100, '.')}, {"limit", std::string(100, 'x')}},
@@ -380,11 +379,11 @@ TEST(WebExplain, GivesTheStepsWithTheirCandidates) {
   const Reply reply = Post(server.port(), "/api/explain", {{"puzzle", kPastedGrid}});
   ASSERT_EQ(reply.status, 200u) << reply.body;
   const Json answer = reply.json();
-  const Grid start = GridOf(kPuzzle);
+  const Grid start = GridOf(kWikipediaPuzzle);
   const logic::Explanation explanation = logic::Explain(start);
-  EXPECT_EQ(answer["puzzle"], kPuzzle);
+  EXPECT_EQ(answer["puzzle"], kWikipediaPuzzle);
   EXPECT_EQ(answer["verdict"], "solved");
-  EXPECT_EQ(answer["solution"], kSolution);
+  EXPECT_EQ(answer["solution"], kWikipediaSolution);
   ASSERT_EQ(answer["steps"].size(), explanation.steps.size());
   // Each step as sudoku-client explain --json writes it, with the candidates before it.
   Grid grid = start;
@@ -438,10 +437,10 @@ TEST(WebExplain, AnswersUnsolvableAndRefusesPencilmarks) {
   const Reply none = Post(server.port(), "/api/explain", {{"puzzle", kUnsolvable}});
   EXPECT_EQ(none.status, 200u);
   EXPECT_EQ(none.json(), Json({{"puzzle", kUnsolvable}, {"verdict", "unsolvable"}}));
-  const Reply pencilmarks = Post(server.port(), "/api/explain", {{"puzzle", Pencilmarks(kPuzzle)}});
+  const Reply pencilmarks = Post(server.port(), "/api/explain", {{"puzzle", Pencilmarks(kWikipediaPuzzle)}});
   EXPECT_EQ(pencilmarks.status, 400u);
   EXPECT_EQ(pencilmarks.json()["error"], "invalid: line 1: expected 81 cells, found 729");
-  const Reply extra = Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}, {"rate", true}});
+  const Reply extra = Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}, {"rate", true}});
   EXPECT_EQ(extra.status, 400u);
   EXPECT_EQ(extra.json(), Json({{"error", "unknown field 'rate' (expected puzzle)"}}));
 }
@@ -500,7 +499,7 @@ TEST(WebGenerate, RefusesBadFieldsNamingThem) {
 TEST(WebApiPaths, UnknownPathsMethodsAndTypesAreRefused) {
   WebServer server;
   const uint16_t port = server.port();
-  const Reply missing = Post(port, "/api/solver", {{"puzzle", kPuzzle}});
+  const Reply missing = Post(port, "/api/solver", {{"puzzle", kWikipediaPuzzle}});
   EXPECT_EQ(missing.status, 404u);
   EXPECT_EQ(missing.json(),
             Json({{"error", "not found: /api/solver (the API has /api/solve, /api/explain and "
@@ -515,7 +514,7 @@ TEST(WebApiPaths, UnknownPathsMethodsAndTypesAreRefused) {
       }
     }
   }
-  const std::string body = Json({{"puzzle", kPuzzle}}).dump();
+  const std::string body = Json({{"puzzle", kWikipediaPuzzle}}).dump();
   const Reply text = Send(port, http::verb::post, "/api/solve", body, "text/plain");
   EXPECT_EQ(text.status, 415u);
   EXPECT_EQ(text.json(),
@@ -533,7 +532,7 @@ TEST(WebApiPaths, UnknownPathsMethodsAndTypesAreRefused) {
 TEST(WebApiPaths, BodiesAreBoundedAt64KiB) {
   WebServer server;
   // At the limit: accepted (JSON allows any whitespace).
-  std::string body = Json({{"puzzle", kPuzzle}}).dump();
+  std::string body = Json({{"puzzle", kWikipediaPuzzle}}).dump();
   body.insert(1, WebApi::kMaxBodyBytes - body.size(), ' ');
   ASSERT_EQ(body.size(), 65536u);
   EXPECT_EQ(Send(server.port(), http::verb::post, "/api/solve", body).status, 200u);
@@ -550,7 +549,7 @@ TEST(WebApiPaths, BodiesAreBoundedAt64KiB) {
   EXPECT_EQ(page.body,
             "payload too large: the body is 70000 bytes, more than the limit of 65536\n");
   // And the server still serves.
-  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}}).status, 200u);
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
 }
 
 TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
@@ -563,14 +562,14 @@ TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
   std::vector<std::future<Reply>> held;
   for (int i = 0; i < 2; ++i) {
     held.push_back(std::async(std::launch::async, [&server] {
-      return Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}});
+      return Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}});
     }));
   }
   for (int attempt = 0; server.InFlight() < 2; ++attempt) {
     ASSERT_LT(attempt, 6000);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  const Reply busy = Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}});
+  const Reply busy = Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}});
   EXPECT_EQ(busy.status, 503u);
   EXPECT_EQ(busy.retry_after, "1");
   EXPECT_EQ(busy.json(),
@@ -580,13 +579,13 @@ TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
   EXPECT_EQ(Send(server.port(), http::verb::get, "/", "", "").status, 200u);
   release.set_value();
   for (auto& reply : held) EXPECT_EQ(reply.get().status, 200u);
-  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", kPuzzle}}).status, 200u);
+  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
 }
 
 TEST(WebApiPaths, AStoppedApiRefusesWork) {
   WebServer server;
   server.StopApi();
-  const Reply reply = Post(server.port(), "/api/solve", {{"puzzle", kPuzzle}});
+  const Reply reply = Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}});
   EXPECT_EQ(reply.status, 503u);
   EXPECT_EQ(reply.json(), Json({{"error", "sudokud is stopping"}}));
   EXPECT_EQ(Send(server.port(), http::verb::get, "/", "", "").status, 200u);
@@ -611,9 +610,7 @@ std::string ClientOutput(uint16_t port, const std::string& text) {
   EXPECT_GE(fd, 0);
   ::close(fd);
   std::ofstream(path, std::ios::binary) << text;
-  const char* client = std::getenv("SUDOKU_CLIENT_BIN");
-  if (client == nullptr) client = SUDOKU_BUILT_CLIENT;
-  const std::string command = std::string(client) + " solve --no-progress --connect 127.0.0.1:" +
+  const std::string command = testing::TestPath("SUDOKU_CLIENT_BIN") + " solve --no-progress --connect 127.0.0.1:" +
                               std::to_string(port) + " < " + path + " 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   std::string out;
@@ -640,8 +637,8 @@ TEST(WebDaemon, ServesThePageAndRefusesAsTheClientDoes) {
 
 TEST(WebDaemon, TakesAPortAloneForLoopback) {
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "0", "--threads", "1"});
-  EXPECT_EQ(Post(HttpPort(daemon), "/api/solve", {{"puzzle", kPuzzle}}).json()["solution"],
-            kSolution);
+  EXPECT_EQ(Post(HttpPort(daemon), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).json()["solution"],
+            kWikipediaSolution);
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0);
 }

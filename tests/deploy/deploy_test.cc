@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/daemon/wire_client.h"
+#include "tests/support/paths.h"
 
 extern char** environ;
 
@@ -60,8 +61,8 @@ std::string ReadFile(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-const fs::path kBuildDir = SUDOKU_BUILD_DIR;
-const fs::path kSourceDir = SUDOKU_SOURCE_DIR;
+const fs::path kBuildDir = TestPath("SUDOKU_BUILD_DIR");
+const fs::path kSourceDir = TestPath("SUDOKU_SOURCE_DIR");
 
 fs::path TempDir(const std::string& name) {
   const fs::path dir = fs::path(::testing::TempDir()) / ("sudokud_" + name + "_" +

@@ -30,6 +30,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/daemon/wire_client.h"
+#include "tests/support/sudoku_check.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 extern char** environ;
 
@@ -39,7 +42,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-const fs::path kSourceDir = SUDOKU_SOURCE_DIR;
+const fs::path kSourceDir = TestPath("SUDOKU_SOURCE_DIR");
 
 // Runs `command` through sh, its output discarded unless it redirects it itself.
 int Shell(const std::string& command) {
@@ -242,12 +245,10 @@ class HaproxyTest : public ::testing::Test {
   }
 
   static std::string DaemonBinary() {
-    const char* binary = std::getenv("SUDOKUD_BIN");
-    return binary != nullptr ? binary : SUDOKUD_BUILT_BIN;
+    return TestPath("SUDOKUD_BIN");
   }
   static std::string ClientBinary() {
-    const char* binary = std::getenv("SUDOKU_CLIENT_BIN");
-    return binary != nullptr ? binary : SUDOKU_CLIENT_BUILT_BIN;
+    return TestPath("SUDOKU_CLIENT_BIN");
   }
   // sudoku-client through the load balancer, as a shell command.
   std::string Client(const std::vector<std::string>& args) const {

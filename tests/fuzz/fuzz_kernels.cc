@@ -13,7 +13,7 @@
 
 #include "solver/solver.h"
 #include "tests/fuzz/fuzz_check.h"
-#include "tests/fuzz/solution_check.h"
+#include "tests/support/sudoku_check.h"
 
 namespace {
 
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK((expected.verdict == sudoku::Verdict::kInvalid) == static_cast<bool>(clash));
   FUZZ_CHECK(sudoku::Describe(expected.error) == sudoku::Describe(clash));
   if (expected.solutions > 0) {
-    FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(text, {expected.solution.data(), sudoku::kCells}));
+    FUZZ_CHECK(sudoku::testing::IsSolutionOf(text, {expected.solution.data(), sudoku::kCells}));
   }
   for (const sudoku::Kernel* kernel : kernels) {
     if (kernel == portable || !kernel->supported()) continue;

@@ -24,7 +24,7 @@
 #include "proto/sudoku.pb.h"
 #include "solver/solver.h"
 #include "tests/fuzz/fuzz_check.h"
-#include "tests/fuzz/solution_check.h"
+#include "tests/support/sudoku_check.h"
 
 namespace {
 
@@ -94,9 +94,9 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
         if (packed_out) {
           std::string text(81, ' ');
           sudoku::UnpackDigits(sudoku::PackedAt(solutions, solution / solution_bytes), text.data());
-          FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, text));
+          FUZZ_CHECK(sudoku::testing::IsSolutionOf(puzzle, text));
         } else {
-          FUZZ_CHECK(sudoku::fuzz::IsSolutionOf(puzzle, solutions.substr(solution, 81)));
+          FUZZ_CHECK(sudoku::testing::IsSolutionOf(puzzle, solutions.substr(solution, 81)));
         }
         solution += solution_bytes;
         break;

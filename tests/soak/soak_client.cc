@@ -21,6 +21,8 @@
 
 #include "proto/framing.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/sudoku_check.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku::testing {
 namespace {

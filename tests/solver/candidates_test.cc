@@ -6,15 +6,15 @@
 #include <gtest/gtest.h>
 
 #include "solver/solver.h"
-#include "tests/solver/reference_solver.h"
+#include "tests/support/sudoku_check.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku {
 namespace {
 
-// Wikipedia's example puzzle and its solution.
-constexpr std::string_view kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+using ::sudoku::testing::kWikipediaPuzzle;
+
 
 // The pencilmark form of an 81-character puzzle: a given keeps only its digit, a blank all nine.
 std::string Pencilmarks(std::string_view puzzle) {
@@ -36,17 +36,17 @@ std::string ErrorOf(std::string_view text) {
 
 TEST(ParseCandidates, ConvertsMasks) {
   CandidateGrid grid;
-  ASSERT_FALSE(ParseCandidates(Pencilmarks(kPuzzle), &grid));
+  ASSERT_FALSE(ParseCandidates(Pencilmarks(kWikipediaPuzzle), &grid));
   EXPECT_EQ(grid[0], 1u << 4);  // a given 5
   EXPECT_EQ(grid[2], 0x1ff);    // open
-  std::string zeros = Pencilmarks(kPuzzle);
+  std::string zeros = Pencilmarks(kWikipediaPuzzle);
   for (char& c : zeros) c = c == '.' ? '0' : c;
   ASSERT_FALSE(ParseCandidates(zeros, &grid));
   EXPECT_EQ(grid[0], 1u << 4);
 }
 
 TEST(ParseCandidates, RejectsADigitOutOfPlace) {
-  std::string text = Pencilmarks(kPuzzle);
+  std::string text = Pencilmarks(kWikipediaPuzzle);
   text[9 * 2 + 2] = '5';  // r1c3, third candidate
   CandidateGrid grid;
   const PuzzleError error = ParseCandidates(text, &grid);
@@ -60,7 +60,7 @@ TEST(ParseCandidates, RejectsADigitOutOfPlace) {
 }
 
 TEST(ParseCandidates, RejectsACellWithNoCandidate) {
-  std::string text = Pencilmarks(kPuzzle);
+  std::string text = Pencilmarks(kWikipediaPuzzle);
   text.replace(9 * 10, 9, ".........");  // r2c2
   CandidateGrid grid;
   const PuzzleError error = ParseCandidates(text, &grid);
@@ -77,20 +77,20 @@ TEST(ParseCandidates, RejectsWrongLength) {
 }
 
 TEST(CheckPuzzle, PicksTheParserByLength) {
-  EXPECT_FALSE(CheckPuzzle(kPuzzle));
-  EXPECT_FALSE(CheckPuzzle(Pencilmarks(kPuzzle)));
-  EXPECT_EQ(CheckPuzzle(std::string(kPuzzle.substr(0, 80)) + "x").kind,
+  EXPECT_FALSE(CheckPuzzle(kWikipediaPuzzle));
+  EXPECT_FALSE(CheckPuzzle(Pencilmarks(kWikipediaPuzzle)));
+  EXPECT_EQ(CheckPuzzle(std::string(kWikipediaPuzzle.substr(0, 80)) + "x").kind,
             PuzzleError::Kind::kCharacter);
   EXPECT_EQ(CheckPuzzle(std::string(729, 'x')).kind, PuzzleError::Kind::kCandidate);
 }
 
 TEST(Solve, TakesPencilmarkText) {
-  const Result plain = Solve(kPuzzle, {.max_solutions = 2});
-  const Result marks = Solve(Pencilmarks(kPuzzle), {.max_solutions = 2});
+  const Result plain = Solve(kWikipediaPuzzle, {.max_solutions = 2});
+  const Result marks = Solve(Pencilmarks(kWikipediaPuzzle), {.max_solutions = 2});
   EXPECT_EQ(marks.verdict, Verdict::kSolved);
   EXPECT_EQ(testing::SolutionText(marks), testing::SolutionText(plain));
 
-  std::string bad = Pencilmarks(kPuzzle);
+  std::string bad = Pencilmarks(kWikipediaPuzzle);
   bad[0] = '7';
   const Result invalid = Solve(bad);
   EXPECT_EQ(invalid.verdict, Verdict::kInvalid);
@@ -121,7 +121,7 @@ TEST_P(CandidateKernels, AgreeWithGivens) {
     EXPECT_EQ(from_marks.verdict, from_givens.verdict) << "line " << fixture.line;
     EXPECT_EQ(from_marks.solutions, from_givens.solutions) << "line " << fixture.line;
     if (from_marks.solutions > 0) {
-      EXPECT_TRUE(reference::IsSolutionOf(fixture.puzzle, testing::SolutionText(from_marks)))
+      EXPECT_TRUE(testing::IsSolutionOf(fixture.puzzle, testing::SolutionText(from_marks)))
           << "line " << fixture.line;
     }
   }
@@ -131,11 +131,11 @@ TEST_P(CandidateKernels, ExclusionsDecideBetweenSolutions) {
   const Kernel& kernel = *GetParam();
   if (!kernel.supported()) GTEST_SKIP() << kernel.name << " does not run on this CPU";
   // Two completions; excluding the first one's digit in one rectangle cell leaves the other.
-  const std::string two = testing::DeadlyRectangle(testing::kFullGrid);
+  const std::string two = testing::DeadlyRectangle(testing::kWikipediaSolution);
   ASSERT_FALSE(two.empty());
-  ASSERT_EQ(reference::CountSolutions(two, 3), 2);
+  ASSERT_EQ(testing::CountSolutions(two, 3), 2);
   const int cell = static_cast<int>(two.find('.'));
-  const char digit = testing::kFullGrid[cell];
+  const char digit = testing::kWikipediaSolution[cell];
   std::string marks = Pencilmarks(two);
   marks[9 * cell + (digit - '1')] = '.';
   CandidateGrid candidates;
@@ -144,7 +144,7 @@ TEST_P(CandidateKernels, ExclusionsDecideBetweenSolutions) {
   kernel.solve_candidates(candidates, {.max_solutions = 2}, &result);
   EXPECT_EQ(result.verdict, Verdict::kSolved);
   EXPECT_NE(testing::SolutionText(result)[cell], digit);
-  EXPECT_TRUE(reference::IsSolutionOf(two, testing::SolutionText(result)));
+  EXPECT_TRUE(testing::IsSolutionOf(two, testing::SolutionText(result)));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, CandidateKernels, ::testing::ValuesIn(AllKernels()),

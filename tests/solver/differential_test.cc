@@ -1,5 +1,5 @@
 // Every kernel the CPU supports gives the same verdict, solution, solution count and number of
-// guesses as the portable one, and the independent reference solver (reference_solver.h) agrees
+// guesses as the portable one, and the independent reference solver (tests/support/sudoku_check.h) agrees
 // with them: on every puzzle of the public sets beside the checkout, those with one solution and
 // those with several (skipped when they are absent), on the fixtures, on famous very hard
 // puzzles, and on generated edge cases: the empty grid counted up to a limit, full grids, grids
@@ -12,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include "solver/solver.h"
-#include "tests/solver/reference_solver.h"
+#include "tests/support/sudoku_check.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku {
 namespace {
@@ -36,7 +38,7 @@ struct Reference {
 Reference ReferenceAnswer(const std::string& puzzle, int limit) {
   Reference ref;
   ref.limit = limit;
-  ref.count = reference::CountSolutions(puzzle, limit, &ref.solution);
+  ref.count = testing::CountSolutions(puzzle, limit, &ref.solution);
   return ref;
 }
 
@@ -99,7 +101,7 @@ class Comparison {
                testing::SolutionText(r) != ref.solution) {
       Fail(puzzle, limit, "the only solution is " + ref.solution + ", the kernels give " +
                               testing::SolutionText(r));
-    } else if (count > 0 && !reference::IsSolutionOf(puzzle, testing::SolutionText(r))) {
+    } else if (count > 0 && !testing::IsSolutionOf(puzzle, testing::SolutionText(r))) {
       Fail(puzzle, limit, "not a solution: " + testing::SolutionText(r));
     }
   }
@@ -126,7 +128,7 @@ std::vector<std::string> PuzzleLines(const std::string& path) {
 }
 
 std::vector<std::string> VeryHardPuzzles() {
-  return PuzzleLines(testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/very_hard.txt");
+  return PuzzleLines(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/very_hard.txt");
 }
 
 TEST(Differential, KernelsAgreeOnThePublicSets) {
@@ -223,7 +225,7 @@ TEST(Differential, AgreeOnFullGridsAndGridsOneCellFromFull) {
   Comparison comparison("full grids");
   for (uint64_t seed = 0; seed < 20; ++seed) {
     const std::string full =
-        seed == 0 ? std::string(testing::kFullGrid) : testing::Transform(testing::kFullGrid, seed);
+        seed == 0 ? std::string(testing::kWikipediaSolution) : testing::Transform(testing::kWikipediaSolution, seed);
     const Reference ref = ReferenceAnswer(full, 2);
     ASSERT_EQ(ref.count, 1);
     EXPECT_EQ(comparison.Check(full, 2, &ref).guesses, 0u) << full;
@@ -243,7 +245,7 @@ TEST(Differential, AgreeWithTheReferenceOnZeroOneTwoAndManySolutions) {
   // Counted up to 20 solutions.
   int by_count[21] = {};
   for (uint64_t seed = 1; seed <= 400; ++seed) {
-    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string grid = testing::Transform(testing::kWikipediaSolution, seed);
     const std::string puzzle = testing::WithBlanks(grid, 30 + static_cast<int>(seed % 35), seed);
     const Reference ref = ReferenceAnswer(puzzle, 20);
     ++by_count[ref.count];
@@ -258,7 +260,7 @@ TEST(Differential, AgreeWithTheReferenceOnZeroOneTwoAndManySolutions) {
   // Exactly two: a deadly rectangle in an otherwise full grid.
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     const std::string puzzle =
-        testing::DeadlyRectangle(testing::Transform(testing::kFullGrid, seed));
+        testing::DeadlyRectangle(testing::Transform(testing::kWikipediaSolution, seed));
     ASSERT_FALSE(puzzle.empty());
     const Reference ref = ReferenceAnswer(puzzle, 3);
     ASSERT_EQ(ref.count, 2) << puzzle;
@@ -269,7 +271,7 @@ TEST(Differential, AgreeWithTheReferenceOnZeroOneTwoAndManySolutions) {
   // these still have solutions.
   int none = 0;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
-    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string grid = testing::Transform(testing::kWikipediaSolution, seed);
     std::string wrong = testing::WithBlanks(grid, 45 + static_cast<int>(seed % 20), seed);
     for (int cell = 0; cell < kCells; ++cell) {
       if (wrong[cell] != '.') continue;
@@ -423,7 +425,7 @@ TEST(PublicSets, EverySolutionIsValid) {
       const Result r = Solve(puzzles[i], Limits{2});
       const std::string solution = testing::SolutionText(r);
       if (r.verdict != Verdict::kSolved || r.solutions != 1 ||
-          !reference::IsSolutionOf(puzzles[i], solution)) {
+          !testing::IsSolutionOf(puzzles[i], solution)) {
         ++failures;
         ADD_FAILURE() << file << " line " << i + 1 << ": " << puzzles[i] << " -> " << solution;
       }

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/solver/reference_solver.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku {
 namespace {
@@ -19,7 +19,7 @@ bool MinimalByReference(const std::string& puzzle) {
     if (puzzle[cell] == '.') continue;
     std::string fewer = puzzle;
     fewer[cell] = '.';
-    if (reference::CountSolutions(fewer, 2) == 1) return false;
+    if (testing::CountSolutions(fewer, 2) == 1) return false;
   }
   return true;
 }
@@ -30,7 +30,7 @@ TEST(Generate, GivesUniquePuzzlesWithTheirSolution) {
     ASSERT_TRUE(g.ok) << g.error;
     const std::string text = PuzzleText(g.puzzle);
     std::string solution;
-    EXPECT_EQ(reference::CountSolutions(text, 2, &solution), 1) << text;
+    EXPECT_EQ(testing::CountSolutions(text, 2, &solution), 1) << text;
     EXPECT_EQ(solution, SolutionText(g));
     EXPECT_TRUE(g.reached_clues);
     EXPECT_GE(g.clues, kMinClues);
@@ -56,7 +56,7 @@ TEST(Generate, StopsAtTheClueTarget) {
     ASSERT_TRUE(g.ok) << g.error;
     EXPECT_EQ(g.clues, 30);
     EXPECT_TRUE(g.reached_clues);
-    EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+    EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
   }
 }
 
@@ -67,7 +67,7 @@ TEST(Generate, SaysWhenTheClueTargetIsOutOfReach) {
   EXPECT_FALSE(g.reached_clues);
   EXPECT_GT(g.clues, 17);
   EXPECT_EQ(g.attempts, 8u);
-  EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+  EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
 }
 
 TEST(Generate, MakesSymmetricPuzzles) {
@@ -78,7 +78,7 @@ TEST(Generate, MakesSymmetricPuzzles) {
     for (int cell = 0; cell < kCells; ++cell) {
       EXPECT_EQ(text[cell] == '.', text[kCells - 1 - cell] == '.') << text << " cell " << cell;
     }
-    EXPECT_EQ(reference::CountSolutions(text, 2), 1);
+    EXPECT_EQ(testing::CountSolutions(text, 2), 1);
   }
 }
 
@@ -108,7 +108,7 @@ TEST(Generate, MakesPuzzlesOfTheLevelAskedFor) {
       const Generated g = Generate({.seed = 11, .level = level}, index);
       ASSERT_TRUE(g.ok) << logic::Name(level) << ": " << g.error;
       EXPECT_EQ(logic::Rate(g.puzzle).level, level) << PuzzleText(g.puzzle);
-      EXPECT_EQ(reference::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+      EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
     }
   }
 }

@@ -10,8 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "solver/solver.h"
-#include "tests/solver/reference_solver.h"
+#include "tests/support/sudoku_check.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku {
 namespace {
@@ -48,7 +49,7 @@ TEST_P(KernelTest, MatchesTheFixturesAndTheReference) {
       continue;
     }
     std::string reference_first;
-    const int count = reference::CountSolutions(f.puzzle, 2, &reference_first);
+    const int count = testing::CountSolutions(f.puzzle, 2, &reference_first);
     ASSERT_EQ(std::to_string(count), f.count) << "the fixture disagrees with the reference";
     const Result r = Run(f.puzzle, 2);
     EXPECT_EQ(r.solutions, static_cast<uint32_t>(count));
@@ -60,15 +61,15 @@ TEST_P(KernelTest, MatchesTheFixturesAndTheReference) {
       EXPECT_EQ(reference_first, f.solution);
     } else {
       EXPECT_EQ(r.verdict, Verdict::kMultiple);
-      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, SolutionText(r)));
-      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, f.solution));
+      EXPECT_TRUE(testing::IsSolutionOf(f.puzzle, SolutionText(r)));
+      EXPECT_TRUE(testing::IsSolutionOf(f.puzzle, f.solution));
     }
     // With a limit of one, any solvable puzzle is simply solved.
     const Result first = Run(f.puzzle, 1);
     EXPECT_EQ(first.verdict, count == 0 ? Verdict::kUnsolvable : Verdict::kSolved);
     EXPECT_EQ(first.solutions, count == 0 ? 0u : 1u);
     if (count > 0) {
-      EXPECT_TRUE(reference::IsSolutionOf(f.puzzle, SolutionText(first)));
+      EXPECT_TRUE(testing::IsSolutionOf(f.puzzle, SolutionText(first)));
     }
   }
 }
@@ -78,7 +79,7 @@ TEST_P(KernelTest, SolvesTheEmptyGrid) {
   const Result one = Run(empty, 1);
   EXPECT_EQ(one.verdict, Verdict::kSolved);
   EXPECT_EQ(one.solutions, 1u);
-  EXPECT_TRUE(reference::IsSolutionOf(empty, SolutionText(one)));
+  EXPECT_TRUE(testing::IsSolutionOf(empty, SolutionText(one)));
   const Result two = Run(empty, 2);
   EXPECT_EQ(two.verdict, Verdict::kMultiple);
   EXPECT_EQ(two.solutions, 2u);
@@ -87,58 +88,58 @@ TEST_P(KernelTest, SolvesTheEmptyGrid) {
 }
 
 TEST_P(KernelTest, SolvesAFullGridWithoutGuessing) {
-  const Result r = Run(testing::kFullGrid, 2);
+  const Result r = Run(testing::kWikipediaSolution, 2);
   EXPECT_EQ(r.verdict, Verdict::kSolved);
   EXPECT_EQ(r.solutions, 1u);
   EXPECT_EQ(r.guesses, 0u);
-  EXPECT_EQ(SolutionText(r), testing::kFullGrid);
+  EXPECT_EQ(SolutionText(r), testing::kWikipediaSolution);
 }
 
 TEST_P(KernelTest, FillsTheLastCell) {
   for (int cell : {0, 40, 80}) {
-    std::string text(testing::kFullGrid);
+    std::string text(testing::kWikipediaSolution);
     text[cell] = '.';
     const Result r = Run(text, 2);
     EXPECT_EQ(r.verdict, Verdict::kSolved);
     EXPECT_EQ(r.guesses, 0u);
-    EXPECT_EQ(SolutionText(r), testing::kFullGrid);
+    EXPECT_EQ(SolutionText(r), testing::kWikipediaSolution);
   }
 }
 
 TEST_P(KernelTest, FindsExactlyTwoSolutionsOfADeadlyRectangle) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string grid = testing::Transform(testing::kWikipediaSolution, seed);
     const std::string puzzle = testing::DeadlyRectangle(grid);
     ASSERT_FALSE(puzzle.empty());
-    ASSERT_EQ(reference::CountSolutions(puzzle, 10), 2);
+    ASSERT_EQ(testing::CountSolutions(puzzle, 10), 2);
     const Result r = Run(puzzle, 10);
     EXPECT_EQ(r.verdict, Verdict::kMultiple) << puzzle;
     EXPECT_EQ(r.solutions, 2u) << puzzle;
-    EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r)));
+    EXPECT_TRUE(testing::IsSolutionOf(puzzle, SolutionText(r)));
   }
 }
 
 TEST_P(KernelTest, CountsManySolutionsUpToTheLimit) {
   // One row given: the rest has a great many completions.
-  const std::string puzzle = std::string(testing::kFullGrid.substr(0, 9)) + std::string(72, '.');
+  const std::string puzzle = std::string(testing::kWikipediaSolution.substr(0, 9)) + std::string(72, '.');
   const Result r = Run(puzzle, 50);
   EXPECT_EQ(r.verdict, Verdict::kMultiple);
   EXPECT_EQ(r.solutions, 50u);
-  EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r)));
+  EXPECT_TRUE(testing::IsSolutionOf(puzzle, SolutionText(r)));
 }
 
 TEST_P(KernelTest, AgreesWithTheReferenceOnGeneratedPuzzles) {
   // From near-full grids (unique) to sparse ones (many solutions); counts up to 3.
   int by_count[4] = {};
   for (uint64_t seed = 1; seed <= 300; ++seed) {
-    const std::string grid = testing::Transform(testing::kFullGrid, seed);
+    const std::string grid = testing::Transform(testing::kWikipediaSolution, seed);
     const std::string puzzle = testing::WithBlanks(grid, 30 + static_cast<int>(seed % 30), seed);
-    const int count = reference::CountSolutions(puzzle, 3);
+    const int count = testing::CountSolutions(puzzle, 3);
     ++by_count[count];
     const Result r = Run(puzzle, 3);
     EXPECT_EQ(r.solutions, static_cast<uint32_t>(count)) << puzzle;
     EXPECT_EQ(r.verdict, count == 1 ? Verdict::kSolved : Verdict::kMultiple) << puzzle;
-    EXPECT_TRUE(reference::IsSolutionOf(puzzle, SolutionText(r))) << puzzle;
+    EXPECT_TRUE(testing::IsSolutionOf(puzzle, SolutionText(r))) << puzzle;
   }
   // The generator covers unique and several-solution puzzles alike.
   EXPECT_GT(by_count[1], 50);
@@ -186,7 +187,7 @@ TEST_P(KernelTest, ReportsClashingGivensInASparseGrid) {
 // Dense, propagation finds the contradiction at once, without a guess.
 TEST_P(KernelTest, ReportsClashingGivensInAFullGrid) {
   Grid grid;
-  ASSERT_FALSE(ParsePuzzle(testing::kFullGrid, &grid));
+  ASSERT_FALSE(ParsePuzzle(testing::kWikipediaSolution, &grid));
   const char digit = static_cast<char>('0' + grid[41]);
   grid[40] = grid[41];  // r5c5 takes r5c6's digit
   Result r;
@@ -245,7 +246,7 @@ TEST_P(KernelTest, OverwritesAStaleResult) {
   r.error.kind = PuzzleError::Kind::kLength;
   r.cancelled = true;
   Grid grid;
-  ASSERT_FALSE(ParsePuzzle(testing::kFullGrid, &grid));
+  ASSERT_FALSE(ParsePuzzle(testing::kWikipediaSolution, &grid));
   GetParam()->solve(grid, Limits{1}, &r);
   EXPECT_EQ(r.verdict, Verdict::kSolved);
   EXPECT_EQ(r.solutions, 1u);

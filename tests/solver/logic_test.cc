@@ -13,9 +13,13 @@
 #include <vector>
 
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku::logic {
 namespace {
+
+using ::sudoku::testing::kUnsolvable;
 
 Grid ParseOrDie(std::string_view text) {
   Grid grid{};
@@ -223,7 +227,7 @@ std::string Compact(const Step& step) {
 }
 
 TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
-  const std::string path = testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/logic_steps.txt";
+  const std::string path = testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/logic_steps.txt";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::set<std::string> techniques;
@@ -310,7 +314,7 @@ TEST(Logic, NamesAndLevels) {
 
 TEST(Logic, UnsolvableAndMultiple) {
   const Grid unsolvable = ParseOrDie(
-      "12345678.........9...............................................................");
+      kUnsolvable);
   const Explanation none = Explain(unsolvable);
   EXPECT_EQ(none.verdict, Verdict::kUnsolvable);
   EXPECT_TRUE(none.steps.empty());

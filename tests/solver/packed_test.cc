@@ -9,13 +9,14 @@
 
 #include "solver/solver.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku {
 namespace {
 
-// Wikipedia's example puzzle.
-constexpr std::string_view kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+using ::sudoku::testing::kWikipediaPuzzle;
+
 
 // The nibble layout written out cell by cell, independently of the code under test.
 PackedGrid PackSlowly(const Grid& grid) {
@@ -52,35 +53,35 @@ PackedGrid With(PackedGrid packed, int cell, uint8_t value) {
 }
 
 TEST(PackPuzzle, PutsEvenCellsInTheLowNibbleAndOddCellsInTheHigh) {
-  const PackedGrid packed = Packed(kPuzzle);
+  const PackedGrid packed = Packed(kWikipediaPuzzle);
   EXPECT_EQ(packed[0], 0x35);   // r1c1 = 5, r1c2 = 3
   EXPECT_EQ(packed[1], 0x00);   // two blanks
   EXPECT_EQ(packed[2], 0x07);   // r1c5 = 7, r1c6 blank
   EXPECT_EQ(packed[4], 0x60);   // r1c9 blank, r2c1 = 6
   EXPECT_EQ(packed[40], 0x09);  // r9c9 = 9, then the padding
-  EXPECT_EQ(packed, PackSlowly(GridOf(kPuzzle)));
+  EXPECT_EQ(packed, PackSlowly(GridOf(kWikipediaPuzzle)));
 }
 
 TEST(PackPuzzle, PacksEveryBlankCharacterAsZero) {
   for (char blank : {'.', '0', '_', '-'}) {
-    std::string text(kPuzzle);
+    std::string text(kWikipediaPuzzle);
     for (char& c : text) {
       if (c == '.') c = blank;
     }
-    EXPECT_EQ(Packed(text), PackSlowly(GridOf(kPuzzle))) << blank;
+    EXPECT_EQ(Packed(text), PackSlowly(GridOf(kWikipediaPuzzle))) << blank;
   }
 }
 
 TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
   PackedGrid packed;
-  EXPECT_FALSE(PackPuzzle(kPuzzle.substr(0, 80), packed));
-  EXPECT_FALSE(PackPuzzle(std::string(kPuzzle) + "1", packed));
+  EXPECT_FALSE(PackPuzzle(kWikipediaPuzzle.substr(0, 80), packed));
+  EXPECT_FALSE(PackPuzzle(std::string(kWikipediaPuzzle) + "1", packed));
   EXPECT_FALSE(PackPuzzle(std::string(729, '1'), packed));
   // Every byte in every cell, so that each lane of the sixteen-at-a-time paths and the cell
   // after them is covered: refused unless it is a digit or a blank.
   for (int cell = 0; cell < kCells; ++cell) {
     for (int byte = 0; byte < 256; ++byte) {
-      std::string text(kPuzzle);
+      std::string text(kWikipediaPuzzle);
       text[cell] = static_cast<char>(byte);
       const bool ok = (byte >= '1' && byte <= '9') || byte == '.' || byte == '0' ||
                       byte == '_' || byte == '-';
@@ -90,7 +91,7 @@ TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
 }
 
 TEST(PackPuzzle, PacksRepeatedGivensAsTheyAre) {
-  std::string text(kPuzzle);
+  std::string text(kWikipediaPuzzle);
   text[2] = '5';  // a second 5 in row 1
   const PackedGrid packed = Packed(text);
   EXPECT_EQ(packed[1], 0x05);
@@ -117,7 +118,7 @@ TEST(PackedPuzzle, RoundTripsEveryValueInEveryCell) {
 
 TEST(PackedPuzzle, ParsesEveryFixtureAsItsText) {
   std::vector<std::string> texts =
-      testing::ReadLines(testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/very_hard.txt");
+      testing::ReadLines(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/very_hard.txt");
   for (const testing::Fixture& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
     texts.push_back(fixture.puzzle);
   }
@@ -145,7 +146,7 @@ TEST(PackedPuzzle, ParsesEveryFixtureAsItsText) {
 }
 
 TEST(PackedPuzzle, ReportsACellAboveNineWithItsValue) {
-  const PackedGrid packed = Packed(kPuzzle);
+  const PackedGrid packed = Packed(kWikipediaPuzzle);
   EXPECT_EQ(ErrorOf(With(packed, 2, 12)),
             "packed cell r1c3 is 12 (expected 1-9, or 0 for a blank)");
   EXPECT_EQ(ErrorOf(With(packed, 80, 10)),
@@ -171,11 +172,11 @@ TEST(PackedPuzzle, FindsAValueAboveNineInEveryCell) {
 }
 
 TEST(PackedPuzzle, ReportsPaddingOtherThanZero) {
-  EXPECT_EQ(ErrorOf(With(Packed(kPuzzle), 81, 7)), "packed padding is 7 (expected 0)");
+  EXPECT_EQ(ErrorOf(With(Packed(kWikipediaPuzzle), 81, 7)), "packed padding is 7 (expected 0)");
 }
 
 TEST(PackedPuzzle, ReportsTheFirstErrorInCellOrder) {
-  std::string repeat_at_9(kPuzzle);
+  std::string repeat_at_9(kWikipediaPuzzle);
   repeat_at_9[8] = '5';  // r1c9 repeats r1c1
   EXPECT_EQ(ErrorOf(With(Packed(repeat_at_9), 50, 11)),
             "digit 5 repeated in row 1 (r1c1 and r1c9)");
@@ -188,18 +189,18 @@ TEST(PackedPuzzle, ReportsTheFirstErrorInCellOrder) {
 
 TEST(PackDigits, RoundTripsASolution) {
   PackedGrid packed;
-  PackDigits(std::span<const char, kCells>(testing::kFullGrid.data(), kCells), packed);
+  PackDigits(std::span<const char, kCells>(testing::kWikipediaSolution.data(), kCells), packed);
   EXPECT_EQ(packed[0], 0x35);
   EXPECT_EQ(packed[40], 0x09);
   char digits[kCells];
   UnpackDigits(packed, digits);
-  EXPECT_EQ(std::string_view(digits, kCells), testing::kFullGrid);
+  EXPECT_EQ(std::string_view(digits, kCells), testing::kWikipediaSolution);
 }
 
 TEST(PackDigits, RoundTripsEveryDigitInEveryCell) {
   for (int cell = 0; cell < kCells; ++cell) {
     for (char digit = '0'; digit <= '9'; ++digit) {
-      std::string text(testing::kFullGrid);
+      std::string text(testing::kWikipediaSolution);
       text[cell] = digit;
       PackedGrid packed;
       PackDigits(std::span<const char, kCells>(text.data(), kCells), packed);
@@ -211,15 +212,15 @@ TEST(PackDigits, RoundTripsEveryDigitInEveryCell) {
 }
 
 TEST(SolvePacked, SolvesAsSolveDoes) {
-  const Result packed = SolvePacked(Packed(kPuzzle), {.max_solutions = 2});
-  const Result text = Solve(kPuzzle, {.max_solutions = 2});
+  const Result packed = SolvePacked(Packed(kWikipediaPuzzle), {.max_solutions = 2});
+  const Result text = Solve(kWikipediaPuzzle, {.max_solutions = 2});
   EXPECT_EQ(packed.verdict, Verdict::kSolved);
   EXPECT_EQ(testing::SolutionText(packed), testing::SolutionText(text));
   EXPECT_EQ(packed.solutions, 1u);
 }
 
 TEST(SolvePacked, ReportsAnInvalidPuzzleAsInvalid) {
-  const Result result = SolvePacked(With(Packed(kPuzzle), 0, 13));
+  const Result result = SolvePacked(With(Packed(kWikipediaPuzzle), 0, 13));
   EXPECT_EQ(result.verdict, Verdict::kInvalid);
   EXPECT_EQ(Describe(result.error), "packed cell r1c1 is 13 (expected 1-9, or 0 for a blank)");
 }

@@ -6,13 +6,14 @@
 
 #include "solver/solver.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku {
 namespace {
 
-// Wikipedia's example puzzle.
-constexpr std::string_view kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
+
 
 std::string With(std::string_view puzzle, int cell, char c) {
   std::string out(puzzle);
@@ -28,7 +29,7 @@ std::string ErrorOf(std::string_view text) {
 
 TEST(ParsePuzzle, ConvertsDigitsAndBlanks) {
   Grid grid;
-  ASSERT_FALSE(ParsePuzzle(kPuzzle, &grid));
+  ASSERT_FALSE(ParsePuzzle(kWikipediaPuzzle, &grid));
   EXPECT_EQ(grid[0], 5);
   EXPECT_EQ(grid[1], 3);
   EXPECT_EQ(grid[2], 0);
@@ -37,7 +38,7 @@ TEST(ParsePuzzle, ConvertsDigitsAndBlanks) {
 
 TEST(ParsePuzzle, AcceptsEveryBlankCharacter) {
   for (char blank : {'.', '0', '_', '-'}) {
-    std::string text(kPuzzle);
+    std::string text(kWikipediaPuzzle);
     for (char& c : text) {
       if (c == '.') c = blank;
     }
@@ -49,53 +50,53 @@ TEST(ParsePuzzle, AcceptsEveryBlankCharacter) {
 
 TEST(ParsePuzzle, AcceptsTheEmptyAndTheFullGrid) {
   EXPECT_EQ(ErrorOf(std::string(81, '.')), "ok");
-  EXPECT_EQ(ErrorOf(testing::kFullGrid), "ok");
+  EXPECT_EQ(ErrorOf(testing::kWikipediaSolution), "ok");
 }
 
 TEST(ParsePuzzle, RejectsWrongLength) {
   Grid grid;
-  const PuzzleError error = ParsePuzzle(kPuzzle.substr(0, 80), &grid);
+  const PuzzleError error = ParsePuzzle(kWikipediaPuzzle.substr(0, 80), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kLength);
   EXPECT_EQ(error.found, 80u);
   EXPECT_EQ(Describe(error), "expected 81 cells, found 80");
   EXPECT_EQ(ErrorOf(""), "expected 81 cells, found 0");
-  EXPECT_EQ(ErrorOf(std::string(kPuzzle) + "."), "expected 81 cells, found 82");
+  EXPECT_EQ(ErrorOf(std::string(kWikipediaPuzzle) + "."), "expected 81 cells, found 82");
   // The length is checked before the characters.
   EXPECT_EQ(ErrorOf(std::string(200, 'x')), "expected 81 cells, found 200");
 }
 
 TEST(ParsePuzzle, RejectsBadCharacters) {
   Grid grid;
-  const PuzzleError error = ParsePuzzle(With(kPuzzle, 40, 'x'), &grid);
+  const PuzzleError error = ParsePuzzle(With(kWikipediaPuzzle, 40, 'x'), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kCharacter);
   EXPECT_EQ(error.position, 40u);
   EXPECT_EQ(error.character, 'x');
   EXPECT_EQ(Describe(error), "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, ' ')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, ' ')),
             "bad character ' ' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '*')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '*')),
             "bad character '*' (expected 1-9, or . 0 _ - for a blank)");
 }
 
 TEST(ParsePuzzle, ShowsUnprintableCharactersAsEscapes) {
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\x07')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\x07')),
             "bad character '\\x07' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\0')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\0')),
             "bad character '\\x00' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\x7f')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\x7f')),
             "bad character '\\x7f' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\xc3')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\xc3')),
             "bad character '\\xc3' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\'')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\'')),
             "bad character '\\'' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 3, '\\')),
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\\')),
             "bad character '\\\\' (expected 1-9, or . 0 _ - for a blank)");
 }
 
 TEST(ParsePuzzle, RejectsADigitRepeatedInARow) {
   Grid grid;
   // Row 3 holds 9 at r3c2 (cell 19); put another at r3c7 (cell 24).
-  const PuzzleError error = ParsePuzzle(With(kPuzzle, 24, '9'), &grid);
+  const PuzzleError error = ParsePuzzle(With(kWikipediaPuzzle, 24, '9'), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kRowRepeat);
   EXPECT_EQ(error.first, 19u);
   EXPECT_EQ(error.position, 24u);
@@ -106,7 +107,7 @@ TEST(ParsePuzzle, RejectsADigitRepeatedInARow) {
 TEST(ParsePuzzle, RejectsADigitRepeatedInAColumn) {
   Grid grid;
   // Column 4 holds 1 at r2c4 (cell 12); put another at r9c4 (cell 75).
-  const PuzzleError error = ParsePuzzle(With(kPuzzle, 75, '1'), &grid);
+  const PuzzleError error = ParsePuzzle(With(kWikipediaPuzzle, 75, '1'), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kColumnRepeat);
   EXPECT_EQ(error.first, 12u);
   EXPECT_EQ(error.position, 75u);
@@ -116,21 +117,21 @@ TEST(ParsePuzzle, RejectsADigitRepeatedInAColumn) {
 TEST(ParsePuzzle, RejectsADigitRepeatedInABox) {
   Grid grid;
   // Box 2 (rows 1-3, columns 4-6) holds 7 at r1c5 (cell 4); put another at r3c6 (cell 23).
-  const PuzzleError error = ParsePuzzle(With(kPuzzle, 23, '7'), &grid);
+  const PuzzleError error = ParsePuzzle(With(kWikipediaPuzzle, 23, '7'), &grid);
   EXPECT_EQ(error.kind, PuzzleError::Kind::kBoxRepeat);
   EXPECT_EQ(error.first, 4u);
   EXPECT_EQ(error.position, 23u);
   EXPECT_EQ(Describe(error), "digit 7 repeated in box 2 (r1c5 and r3c6)");
   // Box 9 is the last one, numbered row-major.
-  EXPECT_EQ(ErrorOf(With(kPuzzle, 60, '7')), "digit 7 repeated in box 9 (r7c7 and r9c8)");
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 60, '7')), "digit 7 repeated in box 9 (r7c7 and r9c8)");
 }
 
 TEST(ParsePuzzle, ReportsTheFirstErrorInTextOrder) {
   // A repeat at cell 24 comes before a bad character at cell 70.
-  EXPECT_EQ(ErrorOf(With(With(kPuzzle, 24, '9'), 70, 'x')),
+  EXPECT_EQ(ErrorOf(With(With(kWikipediaPuzzle, 24, '9'), 70, 'x')),
             "digit 9 repeated in row 3 (r3c2 and r3c7)");
   // A bad character at cell 10 comes before the repeat at cell 24.
-  EXPECT_EQ(ErrorOf(With(With(kPuzzle, 24, '9'), 10, 'x')),
+  EXPECT_EQ(ErrorOf(With(With(kWikipediaPuzzle, 24, '9'), 10, 'x')),
             "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
   // A 5 at r1c1; another 5 in the same row and box: the row is named first...
   const std::string five = With(std::string(81, '.'), 0, '5');
@@ -155,7 +156,7 @@ TEST(ParsePuzzle, ReportsTheRepeatAtTheFirstCellInTextOrder) {
 TEST(Describe, SaysNoErrorForNone) { EXPECT_EQ(Describe(PuzzleError{}), "no error"); }
 
 TEST(Solve, ReportsInvalidTextAsInvalid) {
-  const Result r = Solve(With(kPuzzle, 24, '9'));
+  const Result r = Solve(With(kWikipediaPuzzle, 24, '9'));
   EXPECT_EQ(r.verdict, Verdict::kInvalid);
   EXPECT_EQ(r.solutions, 0u);
   EXPECT_EQ(r.error.kind, PuzzleError::Kind::kRowRepeat);
@@ -164,11 +165,11 @@ TEST(Solve, ReportsInvalidTextAsInvalid) {
 }
 
 TEST(Solve, SolvesValidText) {
-  const Result r = Solve(kPuzzle);
+  const Result r = Solve(kWikipediaPuzzle);
   EXPECT_EQ(r.verdict, Verdict::kSolved);
   EXPECT_FALSE(r.error);
   EXPECT_EQ(testing::SolutionText(r),
-            "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+            kWikipediaSolution);
 }
 
 TEST(Solve, TreatsALimitOfZeroAsOne) {

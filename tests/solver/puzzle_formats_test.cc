@@ -8,17 +8,20 @@
 #include <gtest/gtest.h>
 
 #include "solver/puzzle_reader.h"
+#include "tests/support/puzzles.h"
 
 namespace sudoku {
 namespace {
 
+using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
+using ::sudoku::testing::kSeventeenClues;
+
 const std::vector<std::string> kPuzzles = {
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+    kWikipediaPuzzle,
+    kSeventeenClues,
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
 };
-const std::string kSolution =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 std::vector<PuzzleRecord> ReadAll(const std::string& text, InputFormat format) {
   std::istringstream in(text);
@@ -61,7 +64,7 @@ std::string WriteSdk(const std::string& puzzle) {
 }
 std::string WriteCsv(const std::vector<std::string>& puzzles, const std::string& header) {
   std::string out = header.empty() ? "" : header + "\n";
-  for (const auto& p : puzzles) out += p + "," + kSolution + "\n";
+  for (const auto& p : puzzles) out += p + "," + kWikipediaSolution + "\n";
   return out;
 }
 
@@ -133,7 +136,7 @@ TEST(Csv, RoundTripsWithEachKnownHeader) {
       } else if (header == "sudoku") {
         text += kPuzzles[i] + "\n";
       } else {
-        text += kPuzzles[i] + "," + kSolution + "\n";
+        text += kPuzzles[i] + "," + kWikipediaSolution + "\n";
       }
     }
     EXPECT_EQ(Texts(ReadAll(text, InputFormat::kCsv)), kPuzzles) << header;

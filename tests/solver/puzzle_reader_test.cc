@@ -1,4 +1,5 @@
 #include "solver/puzzle_reader.h"
+#include "tests/support/puzzles.h"
 
 #include <cstdio>
 #include <fstream>
@@ -12,9 +13,8 @@
 namespace sudoku {
 namespace {
 
-// A well-known puzzle (Wikipedia's example) in every layout the tests use.
-constexpr std::string_view kPuzzle =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+using ::sudoku::testing::kWikipediaPuzzle;
+
 
 std::vector<PuzzleRecord> ReadAll(std::istream& in) {
   PuzzleReader reader(&in);
@@ -42,10 +42,10 @@ std::string GridText(std::string_view puzzle, const std::string& row_prefix = ""
 }
 
 TEST(PuzzleReader, ReadsOnePuzzlePerLine) {
-  const auto records = ReadAll(std::string(kPuzzle) + "\n" + std::string(81, '.') + "\n");
+  const auto records = ReadAll(std::string(kWikipediaPuzzle) + "\n" + std::string(81, '.') + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_FALSE(records[0].error);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kLine);
   EXPECT_EQ(records[0].first_line, 1u);
   EXPECT_EQ(records[1].text(), std::string(81, '.'));
@@ -53,14 +53,14 @@ TEST(PuzzleReader, ReadsOnePuzzlePerLine) {
 }
 
 TEST(PuzzleReader, SkipsAByteOrderMarkAtTheStart) {
-  const auto records = ReadAll("\xEF\xBB\xBF" + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll("\xEF\xBB\xBF" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].error);
-  EXPECT_EQ(records[0].text(), kPuzzle);
-  const auto grid = ReadAll("\xEF\xBB\xBF" + GridText(kPuzzle));
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+  const auto grid = ReadAll("\xEF\xBB\xBF" + GridText(kWikipediaPuzzle));
   ASSERT_EQ(grid.size(), 1u);
   EXPECT_FALSE(grid[0].error);
-  EXPECT_EQ(grid[0].text(), kPuzzle);
+  EXPECT_EQ(grid[0].text(), kWikipediaPuzzle);
 }
 
 // Full-width digits: U+FF10 '０' to U+FF19 '９'.
@@ -78,12 +78,12 @@ std::string FullWidth(std::string_view ascii) {
 }
 
 TEST(PuzzleReader, ReadsFullWidthDigitsAsDigits) {
-  const auto records = ReadAll(FullWidth(kPuzzle) + "\n" + FullWidth(GridText(kPuzzle)));
+  const auto records = ReadAll(FullWidth(kWikipediaPuzzle) + "\n" + FullWidth(GridText(kWikipediaPuzzle)));
   ASSERT_EQ(records.size(), 2u);
   EXPECT_FALSE(records[0].error);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_FALSE(records[1].error);
-  EXPECT_EQ(records[1].text(), kPuzzle);
+  EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
 }
 
 TEST(PuzzleReader, KeepsCellsAsWritten) {
@@ -96,19 +96,19 @@ TEST(PuzzleReader, KeepsCellsAsWritten) {
 }
 
 TEST(PuzzleReader, StripsCarriageReturnAndTrailingBlanks) {
-  const auto records = ReadAll(std::string(kPuzzle) + "\r\n" + std::string(kPuzzle) + " \t \r\n" +
-                               std::string(kPuzzle));  // the last line has no newline
+  const auto records = ReadAll(std::string(kWikipediaPuzzle) + "\r\n" + std::string(kWikipediaPuzzle) + " \t \r\n" +
+                               std::string(kWikipediaPuzzle));  // the last line has no newline
   ASSERT_EQ(records.size(), 3u);
   for (const auto& record : records) {
     EXPECT_FALSE(record.error) << ErrorText(record);
-    EXPECT_EQ(record.text(), kPuzzle);
+    EXPECT_EQ(record.text(), kWikipediaPuzzle);
   }
   EXPECT_EQ(records[2].first_line, 3u);
 }
 
 TEST(PuzzleReader, SkipsBlankAndCommentLinesButCountsThem) {
   const auto records =
-      ReadAll("# a comment\n\n   \n\t\r\n#" + std::string(80, 'x') + "\n" + std::string(kPuzzle) + "\n");
+      ReadAll("# a comment\n\n   \n\t\r\n#" + std::string(80, 'x') + "\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].first_line, 6u);
   EXPECT_EQ(LocateRecord(records[0]), "line 6");
@@ -120,18 +120,18 @@ TEST(PuzzleReader, EmptyInputHasNoRecords) {
 }
 
 TEST(PuzzleReader, LineCellsComeFromTheirColumns) {
-  const auto records = ReadAll("\n\n" + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll("\n\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(LocateCell(records[0], 0), "line 3, column 1");
   EXPECT_EQ(LocateCell(records[0], 80), "line 3, column 81");
 }
 
 TEST(PuzzleReader, ReadsPlainNineLineGrid) {
-  const auto records = ReadAll(GridText(kPuzzle));
+  const auto records = ReadAll(GridText(kWikipediaPuzzle));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
   EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_EQ(records[0].first_line, 1u);
   EXPECT_EQ(LocateCell(records[0], 80), "line 9, column 9");
 }
@@ -151,10 +151,10 @@ TEST(PuzzleReader, ReadsBoxedGridWithRulers) {
       "| . . . | 4 1 9 | . . 5 |\n"
       "| . . . | . 8 . | . 7 9 |\n"
       "+-------+-------+-------+\n";
-  const auto records = ReadAll(grid + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll(grid + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_EQ(records[0].first_line, 2u);
   EXPECT_EQ(LocateCell(records[0], 0), "line 2, column 3");
   EXPECT_EQ(LocateCell(records[0], 4), "line 2, column 13");  // the 7
@@ -194,28 +194,28 @@ TEST(PuzzleReader, RowOfNineDashesIsARow) {
 }
 
 TEST(PuzzleReader, ReadsUnderscoreRowsAndTabs) {
-  const auto records = ReadAll(GridText(kPuzzle, "\t") + "1 _ 3 _ _ 6 _ 8 _\n" +
+  const auto records = ReadAll(GridText(kWikipediaPuzzle, "\t") + "1 _ 3 _ _ 6 _ 8 _\n" +
                                std::string(8, '\n'));  // a grid cut short, then blank lines
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_EQ(LocateCell(records[0], 10), "line 2, column 3");
   EXPECT_EQ(ErrorText(records[1]), "line 10: grid ends after 1 row (expected 9)");
 }
 
 TEST(PuzzleReader, GridsFollowEachOtherWithoutBlankLines) {
-  const auto records = ReadAll(GridText(kPuzzle) + GridText(kPuzzle) + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll(GridText(kWikipediaPuzzle) + GridText(kWikipediaPuzzle) + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].first_line, 1u);
   EXPECT_EQ(records[1].first_line, 10u);
   EXPECT_EQ(records[1].layout, PuzzleRecord::Layout::kGrid);
   EXPECT_EQ(records[2].first_line, 19u);
   EXPECT_EQ(records[2].layout, PuzzleRecord::Layout::kLine);
-  for (const auto& record : records) EXPECT_EQ(record.text(), kPuzzle);
+  for (const auto& record : records) EXPECT_EQ(record.text(), kWikipediaPuzzle);
 }
 
 TEST(PuzzleReader, ShortLineIsALengthError) {
-  const auto records = ReadAll("# header\n" + std::string(kPuzzle.substr(0, 80)) + "\n" +
-                               std::string(kPuzzle) + "\n");
+  const auto records = ReadAll("# header\n" + std::string(kWikipediaPuzzle.substr(0, 80)) + "\n" +
+                               std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 2: expected 81 cells, found 80");
   EXPECT_EQ(records[0].first_line, 2u);
@@ -223,7 +223,7 @@ TEST(PuzzleReader, ShortLineIsALengthError) {
 }
 
 TEST(PuzzleReader, LongLineIsALengthError) {
-  const auto records = ReadAll(std::string(kPuzzle) + "5\n");
+  const auto records = ReadAll(std::string(kWikipediaPuzzle) + "5\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(ErrorText(records[0]), "line 1: expected 81 cells, found 82");
 }
@@ -236,9 +236,9 @@ TEST(PuzzleReader, LineWithSeparatorsOutsideAGridIsARowError) {
 }
 
 TEST(PuzzleReader, BadRowSpoilsOnlyItsGrid) {
-  std::string grid = GridText(kPuzzle);
+  std::string grid = GridText(kWikipediaPuzzle);
   grid.replace(grid.find("8...6...3"), 9, "8...6...");  // row 4: eight cells
-  const auto records = ReadAll(grid + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll(grid + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 4: expected 9 cells in a grid row, found 8");
   EXPECT_EQ(records[0].first_line, 1u);
@@ -247,22 +247,22 @@ TEST(PuzzleReader, BadRowSpoilsOnlyItsGrid) {
 }
 
 TEST(PuzzleReader, PuzzleLineInsideAGridIsARowError) {
-  const auto records = ReadAll("53..7....\n" + std::string(kPuzzle) + "\n" + GridText(kPuzzle).substr(20));
+  const auto records = ReadAll("53..7....\n" + std::string(kWikipediaPuzzle) + "\n" + GridText(kWikipediaPuzzle).substr(20));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 81");
 }
 
 TEST(PuzzleReader, FirstErrorOfAGridWins) {
-  const auto records = ReadAll("53..7....\n1 2\n1 2 3 4\n\n" + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll("53..7....\n1 2\n1 2 3 4\n\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 2");
   EXPECT_FALSE(records[1].error);
 }
 
 TEST(PuzzleReader, BlankLineEndsAGridEarly) {
-  const std::string grid = GridText(kPuzzle);
+  const std::string grid = GridText(kWikipediaPuzzle);
   const std::string four_rows = grid.substr(0, 40);
-  const auto records = ReadAll("# grids\n" + four_rows + "\n" + std::string(kPuzzle) + "\n");
+  const auto records = ReadAll("# grids\n" + four_rows + "\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 5: grid ends after 4 rows (expected 9)");
   EXPECT_EQ(records[0].first_line, 2u);
@@ -272,21 +272,21 @@ TEST(PuzzleReader, BlankLineEndsAGridEarly) {
 
 TEST(PuzzleReader, CommentEndsAGridEarly) {
   const auto records =
-      ReadAll("53..7....\n+---+---+---+\n6..195...\n# comment\n" + std::string(kPuzzle) + "\n");
+      ReadAll("53..7....\n+---+---+---+\n6..195...\n# comment\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 3: grid ends after 2 rows (expected 9)");
   EXPECT_FALSE(records[1].error);
 }
 
 TEST(PuzzleReader, EndOfInputEndsAGridEarly) {
-  const auto records = ReadAll(GridText(kPuzzle).substr(0, 80) + "+---+\n");
+  const auto records = ReadAll(GridText(kWikipediaPuzzle).substr(0, 80) + "+---+\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(ErrorText(records[0]), "line 8: grid ends after 8 rows (expected 9)");
 }
 
 TEST(PuzzleReader, RulersOutsideGridsAreSkipped) {
   const auto records =
-      ReadAll("+-------+\n=====\n--\n| - + - |\n" + std::string(kPuzzle) + "\n");
+      ReadAll("+-------+\n=====\n--\n| - + - |\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].error);
   EXPECT_EQ(records[0].first_line, 5u);
@@ -294,15 +294,15 @@ TEST(PuzzleReader, RulersOutsideGridsAreSkipped) {
 
 TEST(PuzzleReader, NineCellRulerWithPlusIsARuler) {
   // "+-------+" has nine cells, but a '+' or '=' makes it a ruler.
-  const auto records = ReadAll("+-------+\n" + GridText(kPuzzle, "|") + "+=======+\n");
+  const auto records = ReadAll("+-------+\n" + GridText(kWikipediaPuzzle, "|") + "+=======+\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
-  EXPECT_EQ(records[0].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
 }
 
 TEST(PuzzleReader, TypoWithPlusInARowIsKeptForParsePuzzle) {
   // A row with a digit in it is never a ruler, so ParsePuzzle gets to report the '+'.
-  std::string grid = GridText(kPuzzle);
+  std::string grid = GridText(kWikipediaPuzzle);
   grid[12] = '+';  // row 2, column 3
   const auto records = ReadAll(grid);
   ASSERT_EQ(records.size(), 1u);
@@ -350,7 +350,9 @@ class GeneratedBuf : public std::streambuf {
 };
 
 TEST(PuzzleReader, OverlongLineIsCountedNotStored) {
-  GeneratedBuf buf(10'000'000, '1', "\n" + std::string(kPuzzle) + "\n");
+  std::string tail = "\n";
+  tail.append(kWikipediaPuzzle).append("\n");
+  GeneratedBuf buf(10'000'000, '1', tail);
   std::istream in(&buf);
   const auto records = ReadAll(in);
   ASSERT_EQ(records.size(), 2u);
@@ -371,7 +373,7 @@ TEST(PuzzleReader, OverlongLastLineWithoutNewline) {
 
 TEST(PuzzleReader, LineOfTheLimitIsRead) {
   // Trailing blanks are stripped after the length check, so this is the longest line kept.
-  const std::string text = std::string(kPuzzle);
+  const std::string text = std::string(kWikipediaPuzzle);
   const auto records =
       ReadAll(text + std::string(PuzzleReader::kMaxLineBytes - 81, ' ') + "\n" + text);
   ASSERT_EQ(records.size(), 2u);
@@ -380,9 +382,9 @@ TEST(PuzzleReader, LineOfTheLimitIsRead) {
 }
 
 TEST(PuzzleReader, OverlongLineInsideAGridSpoilsIt) {
-  const std::string grid = GridText(kPuzzle);
+  const std::string grid = GridText(kWikipediaPuzzle);
   const std::string text = grid.substr(0, 20) + std::string(PuzzleReader::kMaxLineBytes + 5, '9') +
-                           "\n" + grid.substr(30) + std::string(kPuzzle) + "\n";
+                           "\n" + grid.substr(30) + std::string(kWikipediaPuzzle) + "\n";
   const auto records = ReadAll(text);
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 3: line of 65541 characters is too long (the limit is 65536)");
@@ -391,7 +393,7 @@ TEST(PuzzleReader, OverlongLineInsideAGridSpoilsIt) {
 
 TEST(PuzzleReader, ManyLinesAcrossBufferRefills) {
   std::string text;
-  for (int i = 0; i < 20000; ++i) text += std::string(kPuzzle) + (i % 2 ? "\r\n" : "\n");
+  for (int i = 0; i < 20000; ++i) text += std::string(kWikipediaPuzzle) + (i % 2 ? "\r\n" : "\n");
   std::istringstream in(text);
   PuzzleReader reader(&in);
   PuzzleRecord record;
@@ -399,7 +401,7 @@ TEST(PuzzleReader, ManyLinesAcrossBufferRefills) {
   while (reader.Next(&record)) {
     ++count;
     ASSERT_FALSE(record.error) << ErrorText(record);
-    ASSERT_EQ(record.text(), kPuzzle);
+    ASSERT_EQ(record.text(), kWikipediaPuzzle);
     ASSERT_EQ(record.first_line, count);
   }
   EXPECT_EQ(count, 20000u);
@@ -431,8 +433,8 @@ class TrickleBuf : public std::streambuf {
 TEST(PuzzleReader, ReadsAFileLargerThanItsBuffer) {
   const std::string path = ::testing::TempDir() + "puzzle_reader_large_file.txt";
   std::string text;
-  for (int i = 0; i < 20000; ++i) text.append(kPuzzle).append(i % 3 == 0 ? "\r\n" : "\n");
-  text.append(kPuzzle);
+  for (int i = 0; i < 20000; ++i) text.append(kWikipediaPuzzle).append(i % 3 == 0 ? "\r\n" : "\n");
+  text.append(kWikipediaPuzzle);
   {
     std::ofstream out(path, std::ios::binary);
     out << text;
@@ -443,18 +445,18 @@ TEST(PuzzleReader, ReadsAFileLargerThanItsBuffer) {
   ASSERT_EQ(records.size(), 20001u);
   for (size_t i = 0; i < records.size(); ++i) {
     ASSERT_FALSE(records[i].error) << "record " << i;
-    ASSERT_EQ(records[i].text(), kPuzzle) << "record " << i;
+    ASSERT_EQ(records[i].text(), kWikipediaPuzzle) << "record " << i;
     ASSERT_EQ(records[i].first_line, i + 1);
   }
 }
 
 TEST(PuzzleReader, ReadsAByteAtATime) {
-  TrickleBuf buf(GridText(kPuzzle) + "\n" + std::string(kPuzzle) + "\n");
+  TrickleBuf buf(GridText(kWikipediaPuzzle) + "\n" + std::string(kWikipediaPuzzle) + "\n");
   std::istream in(&buf);
   const auto records = ReadAll(in);
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(records[0].text(), kPuzzle);
-  EXPECT_EQ(records[1].text(), kPuzzle);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+  EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
   EXPECT_EQ(records[1].first_line, 11u);
 }
 
@@ -485,7 +487,9 @@ TEST(PuzzleReader, DescribesEveryLayoutError) {
 }
 
 TEST(PuzzleReader, LocatesPuzzleErrorsOnLines) {
-  const auto records = ReadAll("\n" + std::string(kPuzzle) + "\n");
+  std::string text = "\n";
+  text.append(kWikipediaPuzzle).append("\n");
+  const auto records = ReadAll(text);
   ASSERT_EQ(records.size(), 1u);
   PuzzleError error;
   error.kind = PuzzleError::Kind::kCharacter;
@@ -522,7 +526,7 @@ TEST(PuzzleReader, LocatesPuzzleErrorsInGrids) {
 }
 
 TEST(PuzzleReader, ParsePuzzleErrorsPointAtTheGridCell) {
-  std::string grid = GridText(kPuzzle, "  ");
+  std::string grid = GridText(kWikipediaPuzzle, "  ");
   grid[3 * 12 + 2 + 1] = '8';  // row 4, column 2: an 8 already in row 4
   const auto records = ReadAll(grid);
   ASSERT_EQ(records.size(), 1u);

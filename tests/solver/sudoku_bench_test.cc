@@ -15,6 +15,7 @@
 
 #include "solver/solver.h"
 #include "tests/solver/test_puzzles.h"
+#include "tests/support/paths.h"
 
 namespace sudoku {
 namespace {
@@ -36,7 +37,7 @@ std::string Slurp(const std::string& path) {
 
 // Runs sudoku-bench with `args` (shell words) and environment assignments `env`.
 BenchRun Bench(const std::string& args, const std::string& env = "SUDOKU_FORCE_ISA=portable") {
-  const std::string bin = testing::TestEnv("SUDOKU_BENCH_BIN");
+  const std::string bin = testing::TestPath("SUDOKU_BENCH_BIN");
   const std::string dir = ::testing::TempDir();
   // Named per process: ctest runs the tests of this file in parallel processes.
   const std::string stem = dir + "/bench_" + std::to_string(getpid());
@@ -61,7 +62,7 @@ std::string Quoted(const std::string& path) {
 }
 
 std::string DataFile(const std::string& name) {
-  return testing::TestEnv("SUDOKU_TEST_DATA_DIR") + "/" + name;
+  return testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/" + name;
 }
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -204,9 +205,9 @@ TEST(SudokuBench, RejectsAMissingFile) {
 
 TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
   const std::string path = ::testing::TempDir() + "/bench_bad_" + std::to_string(getpid()) + ".txt";
-  std::ofstream(path) << "# comment\n\n"
-                      << std::string(testing::kFullGrid) << "\n"
-                      << std::string(testing::kFullGrid).replace(4, 1, "x") << "\n";
+  std::string malformed = testing::kWikipediaSolution;
+  malformed[4] = 'x';
+  std::ofstream(path) << "# comment\n\n" << testing::kWikipediaSolution << "\n" << malformed << "\n";
   const BenchRun run = Bench("'" + path + "'");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err, "sudoku-bench: " + path +

@@ -1,5 +1,5 @@
-// Puzzles for the solver tests: the fixture file, the public sets beside the checkout, and
-// generated edge cases (0, 1, 2 and many solutions).
+// Puzzles for the solver tests: the fixture files and the public sets beside the checkout (the
+// named puzzles, generators and checker they share with the other suites are in tests/support/).
 //
 // Thread-safety: stateless functions; safe from any thread.
 #ifndef SUDOKU_TESTS_SOLVER_TEST_PUZZLES_H_
@@ -11,17 +11,11 @@
 #include <vector>
 
 #include "solver/solver.h"
+#include "tests/support/paths.h"
+#include "tests/support/puzzles.h"
+#include "tests/support/sudoku_check.h"
 
 namespace sudoku::testing {
-
-// A valid complete grid.
-inline constexpr std::string_view kFullGrid =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-// The environment variable `name` (SUDOKU_TEST_DATA_DIR, SUDOKU_SHARED_DATA_DIR,
-// SUDOKU_BENCH_BIN), or else the path the build recorded for it: ctest does not always pass the
-// environment on (a property list given to gtest_discover_tests can lose all but its first entry).
-std::string TestEnv(const char* name);
 
 // One line of tests/data/*.txt fixtures: "puzzle:count:solution" (see the file's header).
 struct Fixture {
@@ -47,17 +41,6 @@ std::vector<std::string> SharedMultiSolutionFiles();
 // 10: they look for memory and threading errors along the code's paths, which a tenth of 112,000
 // puzzles covers as well as all of them, at a tenth of the time.
 size_t PublicSetStride();
-
-// `grid` (81 characters) under the sudoku symmetry chosen by `seed`: digits relabelled, rows
-// permuted within bands and bands permuted, the same for columns, maybe transposed.
-std::string Transform(std::string_view grid, uint64_t seed);
-
-// A full grid with `blanks` cells (chosen by `seed`) turned into '.'.
-std::string WithBlanks(std::string_view grid, int blanks, uint64_t seed);
-
-// `grid` with the four cells of a "deadly rectangle" blanked (r1/r2 in one band, c1/c2 in two
-// boxes, holding a b / b a): exactly two completions. Empty if `grid` has no such rectangle.
-std::string DeadlyRectangle(std::string_view grid);
 
 // The text form of a kernel result's solution.
 inline std::string SolutionText(const Result& r) { return std::string(r.solution.data(), kCells); }

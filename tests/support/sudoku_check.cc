@@ -1,8 +1,8 @@
-#include "tests/solver/reference_solver.h"
+#include "tests/support/sudoku_check.h"
 
 #include <array>
 
-namespace sudoku::reference {
+namespace sudoku::testing {
 namespace {
 
 struct Masks {
@@ -57,6 +57,22 @@ struct Counter {
 
 }  // namespace
 
+bool IsSolutionOf(std::string_view puzzle, std::string_view solution) {
+  if (puzzle.size() != 81 || solution.size() != 81) return false;
+  Masks seen;
+  for (int cell = 0; cell < 81; ++cell) {
+    const char c = solution[cell];
+    if (c < '1' || c > '9') return false;
+    if (puzzle[cell] >= '1' && puzzle[cell] <= '9' && puzzle[cell] != c) return false;
+    const int bit = 1 << (c - '1');
+    if ((seen.row[cell / 9] | seen.column[cell % 9] | seen.box[BoxOf(cell)]) & bit) return false;
+    seen.row[cell / 9] |= bit;
+    seen.column[cell % 9] |= bit;
+    seen.box[BoxOf(cell)] |= bit;
+  }
+  return true;
+}
+
 int CountSolutions(std::string_view puzzle, int limit, std::string* first) {
   if (puzzle.size() != 81) return 0;
   Counter counter;
@@ -77,20 +93,4 @@ int CountSolutions(std::string_view puzzle, int limit, std::string* first) {
   return counter.found;
 }
 
-bool IsSolutionOf(std::string_view puzzle, std::string_view solution) {
-  if (puzzle.size() != 81 || solution.size() != 81) return false;
-  Masks seen;
-  for (int cell = 0; cell < 81; ++cell) {
-    const char c = solution[cell];
-    if (c < '1' || c > '9') return false;
-    if (puzzle[cell] >= '1' && puzzle[cell] <= '9' && puzzle[cell] != c) return false;
-    const int bit = 1 << (c - '1');
-    if ((seen.row[cell / 9] | seen.column[cell % 9] | seen.box[BoxOf(cell)]) & bit) return false;
-    seen.row[cell / 9] |= bit;
-    seen.column[cell % 9] |= bit;
-    seen.box[BoxOf(cell)] |= bit;
-  }
-  return true;
-}
-
-}  // namespace sudoku::reference
+}  // namespace sudoku::testing

@@ -1,0 +1,52 @@
+// Named puzzles every suite uses, and puzzles made from a seed (the same seed, the same puzzle).
+// Each constant's comment says what makes it useful; its answer is checked by
+// tests/support/sudoku_check.h, not by the solver under test.
+//
+// Thread-safety: constants and stateless functions; safe from any thread.
+#ifndef SUDOKU_TESTS_SUPPORT_PUZZLES_H_
+#define SUDOKU_TESTS_SUPPORT_PUZZLES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sudoku::testing {
+
+// Wikipedia's example puzzle and its one solution (also a valid complete grid).
+inline const std::string kWikipediaPuzzle =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+inline const std::string kWikipediaSolution =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+// The first of Gordon Royle's 17-clue puzzles: one solution, found only by search.
+inline const std::string kSeventeenClues =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+// A QQWing "simple" puzzle: naked singles alone solve it (56 of them).
+inline const std::string kSimplePuzzle =
+    "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";
+
+// Consistent givens, no solution: r1c9 can only be 9, and column 9 already has one.
+inline const std::string kUnsolvable =
+    "12345678.........9...............................................................";
+
+// `grid` (81 characters) under the sudoku symmetry chosen by `seed`: digits relabelled, rows
+// permuted within bands and bands permuted, the same for columns, maybe transposed. Applying the
+// same seed to a solution gives the transformed puzzle's solution. Blanks become '.'.
+std::string Transform(std::string_view grid, uint64_t seed);
+
+// A full grid with `blanks` cells (chosen by `seed`) turned into '.'.
+std::string WithBlanks(std::string_view grid, int blanks, uint64_t seed);
+
+// `grid` with the four cells of a "deadly rectangle" blanked (r1/r2 in one band, c1/c2 in two
+// boxes, holding a b / b a): exactly two completions. Empty if `grid` has no such rectangle.
+std::string DeadlyRectangle(std::string_view grid);
+
+// `count` puzzles with `givens` clues each (they may have several solutions), each blanked from
+// a shuffled solved grid (so each has a solution); the same seed gives the same puzzles.
+std::vector<std::string> GeneratePuzzles(int count, int givens, uint32_t seed);
+
+}  // namespace sudoku::testing
+
+#endif  // SUDOKU_TESTS_SUPPORT_PUZZLES_H_
