@@ -29,6 +29,8 @@
 
 #include "proto/sudoku.pb.h"
 #include "tests/support/daemon_process.h"
+#include "tests/support/puzzles.h"       // GeneratePuzzles() for what a test sends
+#include "tests/support/sudoku_check.h"  // IsSolutionOf() for what it gets back
 
 namespace sudoku::testing {
 
