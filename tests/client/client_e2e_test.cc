@@ -439,7 +439,7 @@ TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
 TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
   const MixedInput input = MakeMixedInput(20, 32, false);
   const std::string file = WriteTemp("one_batch.txt", input.text);
-  const Exit exit = RunToEnd({Env("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
                               "--connections", "2", "--in-flight", "4", "--batch", "25", "--count",
                               "200", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
