@@ -267,6 +267,7 @@ class BenchWork : public SessionWork {
     session.in_flight = std::min(options.in_flight, batches);
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
+    session.open = options.open;
     session.fail_when_every_lane_gives_up = false;  // the report counts the errors
     return session;
   }
@@ -373,7 +374,9 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
                        std::ostream& out) {
   std::vector<std::string> connect;
   std::string connections, duration, count, batch, in_flight, rate, limit;
-  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
+  SessionFlags session_flags;
+  session_flags.timeout = DurationText(options->timeout);
+  session_flags.retry_for = DurationText(options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()
       ("connect", po::value(&connect)->value_name("HOST:PORT"),
@@ -416,7 +419,7 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
         ParsePositive("--batches-per-second", rate, "a number of batches per second", kMaxRate);
   }
   if (values.count("unique")) options->solution_limit = 2;
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
   options->verify = values.count("verify") > 0;
   options->json = values.count("json") > 0;
   options->echo = values.count("echo") > 0;

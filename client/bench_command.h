@@ -30,6 +30,7 @@
 #include "client/endpoint.h"
 #include "client/bench_report.h"
 #include "client/latency_histogram.h"
+#include "client/flags.h"
 #include "client/session.h"
 #include "client/solution_check.h"
 
@@ -51,6 +52,7 @@ struct BenchOptions {
   bool echo = false;
   std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
   std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
+  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   std::vector<std::string> inputs;
 };
 

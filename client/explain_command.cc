@@ -147,6 +147,7 @@ class ExplainWork : public SessionWork {
     session.endpoints = options.endpoints;
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
+    session.open = options.open;
     session.requests_noun = "requests";
     return session;
   }
@@ -164,7 +165,9 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                          std::ostream& out) {
   std::vector<std::string> connect;
   std::vector<std::string> inputs;
-  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
+  SessionFlags session_flags;
+  session_flags.timeout = DurationText(options->timeout);
+  session_flags.retry_for = DurationText(options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(
@@ -179,7 +182,7 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                       " (see: sudoku-client explain --help)");
   }
   options->endpoints = ParseEndpoints(connect);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
   options->candidates = values.count("candidates") > 0;
   options->json = values.count("json") > 0;
   options->input = inputs[0];

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/flags.h"
 #include "client/session.h"
 
 namespace sudoku::client {
@@ -26,6 +27,7 @@ struct ExplainOptions {
   std::string input;  // the puzzle text, a file name, or "-"
   std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
   std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
+  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
 };
 
 // Parses the arguments after "explain". Returns false after printing help to `out` (--help);

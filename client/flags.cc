@@ -6,6 +6,7 @@
 
 #include "client/client_error.h"
 #include "client/session.h"
+#include "client/tls_connection.h"
 #include "solver/command_line.h"
 
 namespace sudoku::client {
@@ -125,13 +126,27 @@ void AddSessionFlags(boost::program_options::options_description* flags, Session
        "500ms; default 30s) counts as broken: its requests go to another connection")
       ("retry-for", boost::program_options::value(&values->retry_for)->value_name("DURATION"),
        "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
-       "reconnecting, with growing waits, for this long (default 60s) before giving up");
+       "reconnecting, with growing waits, for this long (default 60s) before giving up")
+      ("tls", boost::program_options::bool_switch(&values->tls),
+       "connect over TLS, verifying the daemon's certificate and the name (or address) of "
+       "--connect against it")
+      ("tls-ca", boost::program_options::value(&values->tls_ca)->value_name("FILE"),
+       "with --tls: trust the CAs in this PEM file for the daemon's certificate (default: the "
+       "system's)")
+      ("tls-cert", boost::program_options::value(&values->tls_cert)->value_name("FILE"),
+       "with --tls: present this PEM client certificate (for a daemon with --tls-client-ca)")
+      ("tls-key", boost::program_options::value(&values->tls_key)->value_name("FILE"),
+       "with --tls: the unencrypted PEM private key of --tls-cert");
 }
 
 void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for) {
+                       std::chrono::milliseconds* retry_for, ConnectionOpener* open) {
   *timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
   *retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
+  *open = TlsOpener(MakeClientTls(TlsFlags{.tls = values.tls,
+                                           .ca = values.tls_ca,
+                                           .cert = values.tls_cert,
+                                           .key = values.tls_key}));
 }
 
 }  // namespace sudoku::client

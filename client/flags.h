@@ -6,6 +6,8 @@
 #define SUDOKU_CLIENT_FLAGS_H_
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -13,9 +15,16 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/program_options.hpp>
 
 namespace sudoku::client {
+
+class Connection;
+struct Endpoint;
+// How a session makes each connection (SessionOptions::open).
+using ConnectionOpener = std::function<std::unique_ptr<Connection>(
+    const boost::asio::any_io_executor&, const Endpoint&)>;
 
 // `text` in single quotes, as the client's messages show what the user typed: 'x'.
 std::string Quoted(std::string_view text);
@@ -45,15 +54,21 @@ double ParsePositiveDuration(const char* flag, const std::string& text, double m
 void ReportError(std::ostream& err);
 
 // --timeout and --retry-for, which every command that talks to sudokud takes: the texts as typed.
+// And --tls, --tls-ca, --tls-cert, --tls-key.
 struct SessionFlags {
   std::string timeout;
   std::string retry_for;
+  bool tls = false;
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
 };
 // Adds them to `flags`, their defaults taken from `values`.
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values);
-// Parses them, or throws ClientError as ParseDuration() does.
+// Parses them, or throws ClientError as ParseDuration() does (and as MakeClientTls() does for
+// the TLS files); `open` is how the session connects (TLS, or empty for plain TCP).
 void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for);
+                       std::chrono::milliseconds* retry_for, ConnectionOpener* open);
 
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised

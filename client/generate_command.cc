@@ -162,6 +162,7 @@ class GenerateWork : public SessionWork {
     session.endpoints = {options.endpoint};
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
+    session.open = options.open;
     session.requests_noun = "requests";
     return session;
   }
@@ -212,7 +213,9 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
                           std::ostream& out) {
   std::vector<std::string> connect;
   std::string count = "1", seed, clues, difficulty;
-  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
+  SessionFlags session_flags;
+  session_flags.timeout = DurationText(options->timeout);
+  session_flags.retry_for = DurationText(options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(
@@ -247,7 +250,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
   if (values.count("clues")) {
     options->clues = static_cast<uint32_t>(ParseNumber("--clues", clues, kMinClues, kCells));
   }
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
   options->symmetric = values.count("symmetric") > 0;
   options->minimal = values.count("minimal") > 0;
   if (values.count("difficulty")) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "client/endpoint.h"
+#include "client/flags.h"
 #include "client/session.h"
 #include "solver/logic.h"
 
@@ -36,6 +37,7 @@ struct GenerateCommandOptions {
   std::optional<logic::Level> difficulty;
   std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
   std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
+  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
 };
 
 // Parses the arguments after "generate". Returns false after printing help to `out` (--help);

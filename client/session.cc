@@ -129,6 +129,10 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     } catch (const ConnectionLost&) {
       lane.error = std::current_exception();
       lane.connect_failed = true;
+    } catch (const ClientError&) {
+      // A refusal no retry can mend (a certificate the daemon or we do not accept): the run
+      // ends with it, and this lane still ends as lanes do, below.
+      Fail(std::current_exception());
     }
     if (lane.error == nullptr && !over_) {
       lane.running = 2;

@@ -181,6 +181,7 @@ class SolveWork : public SessionWork {
     session.in_flight = options.in_flight;
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
+    session.open = options.open;
     return session;
   }
 
@@ -244,7 +245,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   std::string batch = std::to_string(options->batch_size);
   std::string in_flight = std::to_string(options->in_flight);
   std::string connections = std::to_string(options->connections);
-  SessionFlags session_flags{DurationText(options->timeout), DurationText(options->retry_for)};
+  SessionFlags session_flags;
+  session_flags.timeout = DurationText(options->timeout);
+  session_flags.retry_for = DurationText(options->retry_for);
   std::string format = Name(options->format);
   std::string input_format = Name(options->input_format);
 
@@ -280,7 +283,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   options->connections = ParseCount("--connections", connections, kMaxConnections);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
   if (!ParseOutputFormat(format, &options->format)) {
     throw ClientError("--format expects line, grid, json or csv, got " + Quoted(format));
   }

@@ -25,6 +25,7 @@
 #include "client/endpoint.h"
 #include "client/progress.h"
 #include "client/result_format.h"
+#include "client/flags.h"
 #include "client/session.h"
 #include "solver/puzzle_reader.h"
 
@@ -42,6 +43,7 @@ struct SolveOptions {
   // How long a connection slot goes on reconnecting, with growing waits, without one answer
   // before it gives up (--retry-for).
   std::chrono::milliseconds retry_for = kDefaultRetryFor;
+  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
