@@ -112,7 +112,7 @@ class BenchWork : public SessionWork {
         report_(report),
         deadline_(executor),
         drain_(executor),
-        session_(executor, SessionFor(options, templates.size()), this) {
+        session_(executor, SessionFor(options), this) {
     for (size_t i = 0; i < options.connections; ++i) {
       lanes_.push_back(std::make_unique<LaneState>(executor));
     }
@@ -157,10 +157,12 @@ class BenchWork : public SessionWork {
       due = state.next_due;
       state.next_due += Period();
     }
-    // The next batch in turn that this connection does not have out already (there is one: the
-    // connection has fewer than --in-flight out, and --in-flight is at most the batches).
-    uint64_t id = next_template_++ % templates_.size();
-    while (!state.pending[id].empty()) id = next_template_++ % templates_.size();
+    // The next batch in turn. The daemon refuses a batch_id still in flight on its connection,
+    // so a batch this connection has out already goes again under another id: copy k of
+    // template t is batch k * templates + t.
+    const uint64_t index = next_template_++ % templates_.size();
+    uint64_t id = index;
+    while (!state.pending[id].empty()) id += templates_.size();
     if (issued_++ == 0) first_send_ = due;
     if (options_.count > 0 && issued_ == options_.count) StopSending();
     state.pending[id].push_back(due);
@@ -168,8 +170,25 @@ class BenchWork : public SessionWork {
       state.echo_order.push_back(id);
       lane.slot_freed.Notify();  // the reader waits for something to read back
     }
-    co_return &templates_[id].frame;
+    co_return &Frame(id);
   }
+
+  // The request of batch `id`: its template's, or a copy under its own batch_id, made once.
+  const std::string& Frame(uint64_t id) {
+    const Template& sent = TemplateOf(id);
+    if (id < templates_.size()) return sent.frame;
+    std::string& copy = copies_[id];
+    if (copy.empty()) {
+      const wire::FrameHeader header = wire::DecodeFrameHeader(sent.frame, sent.frame.size());
+      wire::Request request;
+      wire::ParseFrameBody(std::string_view(sent.frame).substr(header.prefix_bytes), &request);
+      request.mutable_solve()->set_batch_id(id);
+      wire::AppendFrame(request, &copy);
+    }
+    return copy;
+  }
+
+  const Template& TemplateOf(uint64_t id) const { return templates_[id % templates_.size()]; }
 
   // --echo: the bytes of the next frame sent, read back.
   asio::awaitable<bool> Receive(Lane& lane, wire::Response* response) override {
@@ -182,7 +201,7 @@ class BenchWork : public SessionWork {
       co_await lane.slot_freed.Wait();
     }
     const uint64_t id = state.echo_order.front();
-    const bool got = co_await lane.connection->ReceiveBytes(templates_[id].frame.size());
+    const bool got = co_await lane.connection->ReceiveBytes(Frame(id).size());
     if (got) {
       state.echo_order.pop_front();
       state.echoed = id;
@@ -209,8 +228,8 @@ class BenchWork : public SessionWork {
     report_->latency.Record(static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(now - due).count()));
     ++report_->batches;
-    report_->puzzles += templates_[id].puzzles;
-    if (options_.verify) Verify(templates_[id], response.solve());
+    report_->puzzles += TemplateOf(id).puzzles;
+    if (options_.verify) Verify(TemplateOf(id), response.solve());
     return true;
   }
 
@@ -257,14 +276,11 @@ class BenchWork : public SessionWork {
     std::string error_kind;  // why the connection broke, when a fault says
   };
 
-  // A connection has at most one copy of a batch out at a time, since the daemon refuses a
-  // batch_id that is still in flight on its connection: --in-flight is at most the batches
-  // replayed.
-  static SessionOptions SessionFor(const BenchOptions& options, size_t batches) {
+  static SessionOptions SessionFor(const BenchOptions& options) {
     SessionOptions session;
     session.endpoints = options.endpoints;
     session.connections = options.connections;
-    session.in_flight = std::min(options.in_flight, batches);
+    session.in_flight = options.in_flight;
     session.timeout = options.timeout;
     session.retry_for = options.retry_for;
     session.open = options.open;
@@ -356,6 +372,7 @@ class BenchWork : public SessionWork {
   asio::any_io_executor executor_;
   const BenchOptions& options_;
   const std::vector<Template>& templates_;
+  std::unordered_map<uint64_t, std::string> copies_;  // by batch_id, those past the templates
   BenchReport* report_;
   asio::steady_timer deadline_;
   asio::steady_timer drain_;

@@ -434,8 +434,8 @@ TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   EXPECT_EQ(exit.err, "");
 }
 
-// One batch to replay and room for four on each connection: each connection still has one copy
-// of it out at a time, as the daemon refuses a batch_id that is in flight on its connection.
+// One batch to replay and room for four on each connection: its copies out at once on a
+// connection go under batch_ids of their own, as the daemon refuses a batch_id in flight there.
 TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
   const MixedInput input = MakeMixedInput(20, 32, false);
   const std::string file = WriteTemp("one_batch.txt", input.text);
