@@ -49,8 +49,10 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.cancel = &cancel;
 
   std::vector<Generated> made(end - begin);
+  Forking(&made);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),
                     [&](const tbb::blocked_range<uint32_t>& range) {
+                      RangeBegins(&made);
                       for (uint32_t i = range.begin(); i != range.end(); ++i) {
                         if (cancel.load(std::memory_order_relaxed)) break;
                         made[i - begin] = Generate(options, request.first_index() + i);

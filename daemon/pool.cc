@@ -6,6 +6,7 @@
 #include <string>
 
 #include "daemon/log.h"
+#include "solver/tsan_fork_join.h"
 
 namespace sudoku::daemon {
 
@@ -27,7 +28,9 @@ Pool::~Pool() {
 
 void Pool::Enqueue(Cost cost, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
+  Forking(this);
   auto job = [this, task = std::move(task)] {
+    RangeBegins(this);
     WaitWhileHeld();
     task();
   };
@@ -39,7 +42,9 @@ void Pool::Enqueue(Cost cost, std::function<void()> task) {
 }
 
 void Pool::Post(std::function<void()> work) {
+  Forking(this);
   arena_.enqueue(group_.defer([this, work = std::move(work)] {
+    RangeBegins(this);
     WaitWhileHeld();
     work();
     Finished();
