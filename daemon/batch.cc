@@ -163,7 +163,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   solutions->resize(static_cast<size_t>(n) * slot_bytes);
 
   auto solve_range = [&](const tbb::blocked_range<int>& range) {
-    RangeBegins(response);
+    RangeBegins();
     if (cancel.load(std::memory_order_relaxed)) return RangeDone(response);
     for (int i = range.begin(); i != range.end(); ++i) {
       const Result result = packed_in ? SolvePacked(PackedPuzzle(request, i), limits)
@@ -198,7 +198,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     RangeDone(response);
   };
   if (n >= 2 * kParallelGrain) {
-    Forking(response);
+    Forking();
     tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain), solve_range);
     Joined(response);
   } else {

@@ -49,10 +49,10 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.cancel = &cancel;
 
   std::vector<Generated> made(end - begin);
-  Forking(&made);
+  Forking();
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),
                     [&](const tbb::blocked_range<uint32_t>& range) {
-                      RangeBegins(&made);
+                      RangeBegins();
                       for (uint32_t i = range.begin(); i != range.end(); ++i) {
                         if (cancel.load(std::memory_order_relaxed)) break;
                         made[i - begin] = Generate(options, request.first_index() + i);

@@ -28,27 +28,32 @@ Pool::~Pool() {
 
 void Pool::Enqueue(Cost cost, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
-  Forking(this);
   auto job = [this, task = std::move(task)] {
-    RangeBegins(this);
+    RangeBegins();
     WaitWhileHeld();
     task();
   };
+  // Forking() once the task (with its captures) is built, just before a worker may run it.
   if (cost == Cost::kLong) {
-    long_arena_.enqueue(long_group_.defer(std::move(job)));
+    auto handle = long_group_.defer(std::move(job));
+    Forking();
+    long_arena_.enqueue(std::move(handle));
   } else {
-    arena_.enqueue(group_.defer(std::move(job)));
+    auto handle = group_.defer(std::move(job));
+    Forking();
+    arena_.enqueue(std::move(handle));
   }
 }
 
 void Pool::Post(std::function<void()> work) {
-  Forking(this);
-  arena_.enqueue(group_.defer([this, work = std::move(work)] {
-    RangeBegins(this);
+  auto handle = group_.defer([this, work = std::move(work)] {
+    RangeBegins();
     WaitWhileHeld();
     work();
     Finished();
-  }));
+  });
+  Forking();
+  arena_.enqueue(std::move(handle));
 }
 
 void Pool::Hold(bool held) {

@@ -539,9 +539,12 @@ TEST(SocketActivation, UnderSystemdSocketActivateNotifiesReadyAndServes) {
     ::dup2(log, 2);
     ::putenv(const_cast<char*>(notify_entry.c_str()));
     const std::string listen = "127.0.0.1:" + std::to_string(port);
-    // -E passes the notify socket on; without it the daemon would not see it.
+    // -E passes the notify socket on; without it the daemon would not see it. The sanitizers'
+    // options (tests/tsan.supp's suppressions) go on the same way.
+    if (::getenv("TSAN_OPTIONS") == nullptr) ::setenv("TSAN_OPTIONS", "", 0);
     ::execlp("systemd-socket-activate", "systemd-socket-activate", "-l", listen.c_str(), "-E",
-             "NOTIFY_SOCKET", binary.c_str(), "--threads", "1", static_cast<char*>(nullptr));
+             "NOTIFY_SOCKET", "-E", "TSAN_OPTIONS", binary.c_str(), "--threads", "1",
+             static_cast<char*>(nullptr));
     ::_exit(127);
   }
   // systemd-socket-activate binds first, then starts the daemon on the first connection.
