@@ -22,46 +22,21 @@ for build in "$build_a" "$build_b"; do
   done
 done
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  ((${#pids[@]} == 0)) || kill "${pids[@]}" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# Each daemon on a free port (port 0), read back from its log.
-"$build_a/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 >/dev/null 2>"$tmp/a.log" &
-pids+=($!)
-"$build_b/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 >/dev/null 2>"$tmp/b.log" &
-pids+=($!)
-address_of() {
-  for _ in $(seq 100); do
-    grep -q 'listening on' "$1" 2>/dev/null && break
-    sleep 0.05
-  done
-  sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$1" | head -1
-}
-address_a=$(address_of "$tmp/a.log")
-address_b=$(address_of "$tmp/b.log")
-[[ -n $address_a && -n $address_b ]] || { echo "compare_builds.sh: a daemon did not start" >&2; exit 1; }
-
-# Puzzles/s from the client's summary line.
-rate() {
-  local build=$1 address=$2 out=$3
-  "$build/client/sudoku-client" solve --no-progress --connect "$address" "$file" 2>&1 >"$out" |
-    sed -n 's/.* s, \([0-9]*\) puzzles\/s$/\1/p'
-}
+source "$(dirname "$0")/e2e_lib.sh"
+start_daemon A "$build_a/daemon/sudokud"
+address_a=$address
+start_daemon B "$build_b/daemon/sudokud"
+address_b=$address
 
 sum_a=0
 sum_b=0
 for round in $(seq "$rounds"); do
-  a=$(rate "$build_a" "$address_a" "$tmp/a.out")
-  b=$(rate "$build_b" "$address_b" "$tmp/b.out")
+  a=$(solve_rate "$bench_tmp/a.out" "$build_a/client/sudoku-client" --connect "$address_a" "$file")
+  b=$(solve_rate "$bench_tmp/b.out" "$build_b/client/sudoku-client" --connect "$address_b" "$file")
   echo "round $round: A $a  B $b puzzles/s"
   sum_a=$((sum_a + a))
   sum_b=$((sum_b + b))
 done
 awk -v a=$((sum_a / rounds)) -v b=$((sum_b / rounds)) \
   'BEGIN { printf "mean: A %d  B %d puzzles/s  (B/A %.3f)\n", a, b, b / a }'
-if cmp -s "$tmp/a.out" "$tmp/b.out"; then echo "outputs: identical"; else echo "outputs: DIFFER"; fi
+if cmp -s "$bench_tmp/a.out" "$bench_tmp/b.out"; then echo "outputs: identical"; else echo "outputs: DIFFER"; fi

@@ -19,14 +19,8 @@ for binary in daemon/sudokud client/sudoku-client; do
   [[ -x $build/$binary ]] || { echo "tls_vs_plain.sh: no $build/$binary" >&2; exit 2; }
 done
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  ((${#pids[@]} == 0)) || kill "${pids[@]}" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
+source "$(dirname "$0")/e2e_lib.sh"
+tmp=$bench_tmp
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=bench CA" \
   -keyout "$tmp/ca.key" -out "$tmp/ca.crt" 2>/dev/null
 openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
@@ -35,36 +29,17 @@ printf 'subjectAltName=IP:127.0.0.1\n' >"$tmp/san.ext"
 openssl x509 -req -in "$tmp/server.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial \
   -days 1 -extfile "$tmp/san.ext" -out "$tmp/server.crt" 2>/dev/null
 
-# Each daemon on a free port (port 0), read back from its log.
-"$build/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 >/dev/null 2>"$tmp/plain.log" &
-pids+=($!)
-"$build/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 --tls-cert "$tmp/server.crt" \
-  --tls-key "$tmp/server.key" >/dev/null 2>"$tmp/tls.log" &
-pids+=($!)
-address_of() {
-  for _ in $(seq 100); do
-    grep -q 'listening on' "$1" 2>/dev/null && break
-    sleep 0.05
-  done
-  sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$1" | head -1
-}
-plain=$(address_of "$tmp/plain.log")
-tls=$(address_of "$tmp/tls.log")
-[[ -n $plain && -n $tls ]] || { echo "tls_vs_plain.sh: a daemon did not start" >&2; exit 1; }
-
-# Puzzles/s from the client's summary line.
-rate() {
-  local out=$1
-  shift
-  "$build/client/sudoku-client" solve --no-progress "$@" "$file" 2>&1 >"$out" |
-    sed -n 's/.* s, \([0-9]*\) puzzles\/s$/\1/p'
-}
+start_daemon plaintext "$build/daemon/sudokud"
+plain=$address
+start_daemon TLS "$build/daemon/sudokud" --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key"
+tls=$address
 
 sum_plain=0
 sum_tls=0
+client=$build/client/sudoku-client
 for round in $(seq "$rounds"); do
-  p=$(rate "$tmp/plain.out" --connect "$plain")
-  t=$(rate "$tmp/tls.out" --connect "$tls" --tls --tls-ca "$tmp/ca.crt")
+  p=$(solve_rate "$tmp/plain.out" "$client" --connect "$plain" "$file")
+  t=$(solve_rate "$tmp/tls.out" "$client" --connect "$tls" --tls --tls-ca "$tmp/ca.crt" "$file")
   echo "round $round: plaintext $p  TLS $t puzzles/s"
   sum_plain=$((sum_plain + p))
   sum_tls=$((sum_tls + t))
