@@ -520,12 +520,19 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
 
 awaitable<bool> Connection::WaitForCapacity() {
   const size_t limit = server_.options_.max_in_flight_per_connection;
-  for (;;) {
+  for (bool waited = false;; waited = true) {
     if (!reading()) {
+      held_back_ = false;
       server_.admission_.Leave(this);
       co_return false;
     }
-    if (in_flight_ < limit && server_.admission_.TryAdmit(this, in_flight_)) co_return true;
+    if (in_flight_ < limit && server_.admission_.TryAdmit(this, in_flight_)) {
+      held_back_ = false;
+      // The frame in the buffer waited on the daemon, not on the peer: its time starts again.
+      if (waited && input_.size() > 0) frame_started_ = Clock::now();
+      co_return true;
+    }
+    held_back_ = true;
     co_await wake_.Wait();
   }
 }
@@ -717,8 +724,10 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
         Abort();
         co_return;
       }
-      if (queued_for_admission || waiting_for_memory) {
-        frame_started_ = now;  // waiting for the daemon's budgets is not the peer's delay
+      if (held_back_ || queued_for_admission || waiting_for_memory) {
+        // Waiting for this connection's in-flight limit or the daemon's budgets: the socket is
+        // left unread, so the frame's slowness is ours, not the peer's.
+        frame_started_ = now;
       } else if (frames_ == 0 && now >= connected_ + server_.options_.first_frame_timeout &&
                  server_.options_.first_frame_timeout.count() > 0) {
         const auto limit = server_.options_.first_frame_timeout.count();

@@ -202,6 +202,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
   const Clock::time_point connected_;
   Clock::time_point frame_started_;       // when the first byte of the frame being read came
+  bool held_back_ = false;  // the reader waits for capacity (WaitForCapacity), reading nothing
   Clock::time_point last_write_progress_;  // when the pending write last moved (or began)
   Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 

@@ -32,6 +32,7 @@
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "proto/framing.h"
 #include "tests/daemon/wire_client.h"
 
 namespace sudoku::daemon {
@@ -229,15 +230,16 @@ uint16_t PortFromLog(const DaemonProcess& daemon, const std::string& opening) {
 // A daemon whose pool the test wedges by creating a file, with --metrics and --http.
 class WedgeableDaemon {
  public:
-  explicit WedgeableDaemon(std::vector<std::string> env = {})
+  explicit WedgeableDaemon(std::vector<std::string> env = {}, std::vector<std::string> flags = {})
       : file_(fs::path(::testing::TempDir()) /
               ("sudokud_wedge_" + std::to_string(::getpid()) + "_" + std::to_string(++count_))) {
     fs::remove(file_);
     env.push_back(std::string(kWedgeFileVariable) + "=" + file_.string());
-    daemon_.emplace(std::vector<std::string>{"--listen", "127.0.0.1:0", "--metrics",
-                                             "127.0.0.1:0", "--http", "127.0.0.1:0",
-                                             "--threads", "1", "--canary-deadline", "2s"},
-                    env);
+    std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0",
+                                     "--http",   "127.0.0.1:0", "--threads", "1",
+                                     "--canary-deadline", "2s"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    daemon_.emplace(args, env);
     metrics_port_ = PortFromLog(*daemon_, "serving metrics on http://127.0.0.1:");
     http_port_ = PortFromLog(*daemon_, "serving the page on http://127.0.0.1:");
   }
@@ -317,6 +319,37 @@ TEST(HealthDaemon, AWedgedPoolIsNotReadyAndComesBackWhenReleased) {
   client.Close();
   daemon.process().Signal(SIGTERM);
   EXPECT_EQ(daemon.process().Wait(), 0);
+}
+
+// A connection at its in-flight limit is not read, so a frame it had begun to send waits on the
+// daemon: that wait is not the peer's slowness, and --frame-timeout does not fault it.
+TEST(HeldPool, AFrameHeldBackByTheInFlightLimitIsNotTimedOut) {
+  WedgeableDaemon daemon({}, {"--max-in-flight-per-connection", "5", "--frame-timeout", "1"});
+  daemon.Wedge();
+  daemon.process().WaitForLog("so the solver pool holds every job");
+  std::string frames;
+  for (const uint64_t batch_id : {7, 8}) {
+    wire::Request request;
+    request.mutable_solve()->set_batch_id(batch_id);
+    for (const std::string& puzzle : kPuzzles) request.mutable_solve()->add_puzzles(puzzle);
+    wire::AppendFrame(request, &frames);
+  }
+  // Batch 7 takes the connection's whole limit on the held pool; batch 8 arrives in part, in the
+  // same write, so the daemon holds its first bytes while it waits for room.
+  const size_t cut = frames.size() - 40;
+  WireClient client(daemon.process().port());
+  client.SendBytes(std::string_view(frames).substr(0, cut));
+  // Three frame timeouts pass while the pool is held.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_EQ(client.Unread(), 0u);
+  daemon.Unwedge();
+  ExpectSolved(client.Read(), 7);
+  client.SendBytes(std::string_view(frames).substr(cut));
+  ExpectSolved(client.Read(), 8);
+  client.Close();
+  daemon.process().Signal(SIGTERM);
+  EXPECT_EQ(daemon.process().Wait(), 0);
+  EXPECT_THAT(daemon.process().Log(), HasSubstr(", 0 protocol faults"));
 }
 
 // Draining: not ready at once (whatever the pool), while the listeners still answer.
