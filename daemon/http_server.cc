@@ -2,19 +2,24 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/detect_ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "daemon/log.h"
+#include "daemon/tls.h"
 
 namespace sudoku::daemon {
 
@@ -61,21 +66,29 @@ HttpResponse HttpHandler::Refuse(http::status status, std::string_view /*target*
 // One client's connection: requests answered in turn while it keeps the connection alive.
 class HttpServer::Connection {
  public:
-  Connection(HttpServer& server, tcp::socket socket)
-      : server_(server), stream_(std::move(socket)) {
+  Connection(HttpServer& server, tcp::socket socket, std::shared_ptr<TlsContext> tls)
+      : server_(server), plain_(std::move(socket)), tls_context_(std::move(tls)) {
     server_.connections_.insert(this);
   }
   ~Connection() { server_.connections_.erase(this); }
 
   void Close() {
     boost::system::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.close();
+    Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+    Tcp().close();
   }
 
   asio::awaitable<void> Serve(std::shared_ptr<Connection> self);
 
  private:
+  // The TCP stream under TLS, or the plain one.
+  beast::tcp_stream& Tcp() { return tls_ ? tls_->next_layer() : plain_; }
+  // On an HTTPS port: the handshake. False (the connection to be closed) when it failed, or when
+  // the peer spoke plain HTTP, which is then told in plain HTTP to use https://.
+  asio::awaitable<bool> Secure(beast::flat_buffer& buffer);
+  // Answers requests until the peer is done, an error, or a refusal.
+  template <typename Stream>
+  asio::awaitable<void> Exchange(Stream& stream, beast::flat_buffer& buffer);
   // The answer to a request that could not be read (see HttpHandler::Refuse).
   HttpResponse Refusal(const boost::system::error_code& error,
                        const http::request_parser<http::string_body>& parser);
@@ -83,7 +96,9 @@ class HttpServer::Connection {
   asio::awaitable<void> Linger();
 
   HttpServer& server_;
-  beast::tcp_stream stream_;
+  beast::tcp_stream plain_;                  // moved into tls_ once TLS starts
+  std::shared_ptr<TlsContext> tls_context_;  // outlives tls_; null: plain HTTP
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
 };
 
 HttpResponse HttpServer::Connection::Refusal(
@@ -106,43 +121,94 @@ HttpResponse HttpServer::Connection::Refusal(
 
 asio::awaitable<void> HttpServer::Connection::Linger() {
   boost::system::error_code error;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, error);
-  stream_.expires_after(kDiscardTime);
+  // Under TLS too the raw bytes are what is drained: nothing of them is read as a request.
+  beast::tcp_stream& stream = Tcp();
+  stream.socket().shutdown(tcp::socket::shutdown_send, error);
+  stream.expires_after(kDiscardTime);
   std::array<char, 16384> sink;
   for (size_t discarded = 0; !error && discarded < kDiscardBytes && !server_.stopped_;) {
-    discarded += co_await stream_.async_read_some(asio::buffer(sink),
-                                                  asio::redirect_error(asio::use_awaitable, error));
+    discarded += co_await stream.async_read_some(asio::buffer(sink),
+                                                 asio::redirect_error(asio::use_awaitable, error));
   }
   Close();
 }
 
+asio::awaitable<bool> HttpServer::Connection::Secure(beast::flat_buffer& buffer) {
+  boost::system::error_code error;
+  plain_.expires_after(server_.limits_.timeout);
+  const bool speaks_tls = co_await beast::async_detect_ssl(
+      plain_, buffer, asio::redirect_error(asio::use_awaitable, error));
+  if (error) co_return false;  // gone, or silent for the whole timeout
+  if (!speaks_tls) {
+    HttpResponse response =
+        MakeResponse(http::status::bad_request, "text/plain; charset=utf-8",
+                     "bad request: this port serves HTTPS (--http-tls): use https://\n");
+    response.version(11);
+    response.set(http::field::server, "sudokud");
+    response.keep_alive(false);
+    co_await http::async_write(plain_, response, asio::redirect_error(asio::use_awaitable, error));
+    if (!error) co_await Linger();
+    co_return false;
+  }
+  tls_.emplace(std::move(plain_), tls_context_->context());
+  const size_t used = co_await tls_->async_handshake(
+      asio::ssl::stream_base::server, buffer.data(),
+      asio::redirect_error(asio::use_awaitable, error));
+  if (error) {
+    boost::system::error_code ignored;
+    const auto peer = Tcp().socket().remote_endpoint(ignored);
+    std::ostringstream where;
+    where << peer;
+    ClientCausedLog().Log(server_.name_ + " TLS handshake", LogLevel::kNotice,
+                          server_.name_ + ": " + where.str() +
+                              ": TLS handshake failed: " + error.message() +
+                              "; closing the connection");
+    co_return false;
+  }
+  buffer.consume(used);
+  co_return true;
+}
+
 asio::awaitable<void> HttpServer::Connection::Serve(
     [[maybe_unused]] std::shared_ptr<Connection> self) {
-  const HttpLimits& limits = server_.limits_;
   beast::flat_buffer buffer;
+  if (!tls_context_) {
+    co_await Exchange(plain_, buffer);
+  } else if (co_await Secure(buffer)) {
+    // No close_notify is sent at the end: every answer has its Content-Length.
+    co_await Exchange(*tls_, buffer);
+  }
+  Close();
+}
+
+template <typename Stream>
+asio::awaitable<void> HttpServer::Connection::Exchange(Stream& stream,
+                                                       beast::flat_buffer& buffer) {
+  const HttpLimits& limits = server_.limits_;
   boost::system::error_code error;
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<uint32_t>(limits.max_header_bytes));
     parser.body_limit(limits.max_body_bytes);
-    stream_.expires_after(limits.timeout);
-    co_await http::async_read(stream_, buffer, parser,
+    Tcp().expires_after(limits.timeout);
+    co_await http::async_read(stream, buffer, parser,
                               asio::redirect_error(asio::use_awaitable, error));
-    if (error == http::error::end_of_stream || server_.stopped_) break;
+    if (error == http::error::end_of_stream || server_.stopped_) co_return;
     if (error) {
       if (error == beast::error::timeout || error == asio::error::operation_aborted ||
-          error == asio::error::connection_reset || error == asio::error::eof) {
-        break;
+          error == asio::error::connection_reset || error == asio::error::eof ||
+          error == asio::ssl::error::stream_truncated) {  // a TLS peer gone without close_notify
+        co_return;
       }
       HttpResponse response = Refusal(error, parser);
       response.version(11);
       response.set(http::field::server, "sudokud");
       response.keep_alive(false);
-      stream_.expires_after(limits.timeout);
-      co_await http::async_write(stream_, response,
+      Tcp().expires_after(limits.timeout);
+      co_await http::async_write(stream, response,
                                  asio::redirect_error(asio::use_awaitable, error));
       if (!error) co_await Linger();
-      break;
+      co_return;
     }
     const HttpRequest request = parser.release();
     HttpResponse response;
@@ -154,19 +220,18 @@ asio::awaitable<void> HttpServer::Connection::Serve(
       response = MakeResponse(http::status::internal_server_error, "text/plain; charset=utf-8",
                               std::string("internal error: ") + e.what() + "\n");
     }
-    if (server_.stopped_) break;
+    if (server_.stopped_) co_return;
     response.version(request.version());
     response.keep_alive(request.keep_alive());
     response.set(http::field::server, "sudokud");
     // A HEAD answer is the GET answer's header: its Content-Length, no body.
     if (request.method() == http::verb::head) response.body().clear();
     const bool keep_alive = response.keep_alive();
-    stream_.expires_after(limits.timeout);
-    co_await http::async_write(stream_, response,
+    Tcp().expires_after(limits.timeout);
+    co_await http::async_write(stream, response,
                                asio::redirect_error(asio::use_awaitable, error));
-    if (error || !keep_alive) break;
+    if (error || !keep_alive) co_return;
   }
-  Close();
 }
 
 HttpServer::HttpServer(asio::io_context& io, std::string name, const HttpLimits& limits,
@@ -212,7 +277,7 @@ asio::awaitable<void> HttpServer::Accept() {
       continue;
     }
     if (connections_.size() >= limits_.max_connections) continue;  // the socket closes as it goes
-    auto connection = std::make_shared<Connection>(*this, std::move(socket));
+    auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_);
     asio::co_spawn(io_, connection->Serve(connection),
                    [name = name_](std::exception_ptr error) { LogError(name, error); });
   }

@@ -1,6 +1,7 @@
 // The daemon's HTTP side: a small HTTP/1.1 server (Boost.Beast) that reads requests, hands each
 // to a handler and writes the handler's answer. It serves --metrics (metrics.h, MetricsRoutes)
-// and --http (web_api.h: the page, its JSON API and the metrics). As in Asio's HTTP server
+// and --http (web_api.h: the page, its JSON API and the metrics), over HTTPS when given a TLS
+// context (--http-tls). As in Asio's HTTP server
 // example, the roles stay apart: HttpServer admits and closes connections, each connection reads
 // and writes its socket under the limits below, and the handler knows the paths and makes the
 // answers without seeing a socket.
@@ -14,6 +15,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -25,6 +27,8 @@
 #include <boost/beast/http/string_body.hpp>
 
 namespace sudoku::daemon {
+
+class TlsContext;
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
@@ -77,6 +81,11 @@ class HttpServer {
   // Binds and listens; returns the bound address. Throws boost::system::system_error.
   boost::asio::ip::tcp::endpoint Listen(const boost::asio::ip::tcp::endpoint& endpoint);
   void Start();
+  // Serves HTTPS with `context` to the connections accepted from now on (null: plain HTTP); the
+  // ones open keep what they were accepted with. A client that speaks plain HTTP to it is
+  // answered, in plain HTTP, 400 "this port serves HTTPS".
+  void SetTls(std::shared_ptr<TlsContext> context) { tls_ = std::move(context); }
+  bool tls() const { return tls_ != nullptr; }
   // Closes the listener and every connection, so that the io_context can run out of work. A
   // request whose handler is still working is not answered.
   void Stop();
@@ -94,6 +103,7 @@ class HttpServer {
   HttpHandler* const handler_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::unordered_set<Connection*> connections_;
+  std::shared_ptr<TlsContext> tls_;  // for new connections; null: plain HTTP
   bool stopped_ = false;
 };
 

@@ -117,6 +117,7 @@ struct Flags {
   int threads = 1;
   std::optional<tcp::endpoint> metrics;
   std::optional<tcp::endpoint> http;
+  bool http_tls = false;  // --metrics and --http serve HTTPS with --tls-cert and --tls-key
 };
 
 // --http takes HOST:PORT, or a port alone for this host only (127.0.0.1).
@@ -188,7 +189,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "the PEM private key of --tls-cert (unencrypted)")
       ("tls-client-ca", po::value<std::string>()->value_name("FILE"),
        "mutual TLS: only clients with a certificate signed by a CA in this PEM file get in; the "
-       "certificate's subject goes into the connection's log lines");
+       "certificate's subject goes into the connection's log lines")
+      ("http-tls",
+       "serve --metrics and --http over HTTPS with --tls-cert and --tls-key (no client "
+       "certificate asked); SIGHUP reloads them there too");
 
   // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
   // off, a missing --), not something to ignore.
@@ -259,6 +263,17 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   if (flags.count("tls-client-ca") && !flags.count("tls-cert")) {
     throw UsageError{"--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
                      "checked only over TLS"};
+  }
+  if (flags.count("http-tls")) {
+    if (!flags.count("tls-cert")) {
+      throw UsageError{"--http-tls needs --tls-cert and --tls-key: the HTTP listeners serve "
+                       "their certificate"};
+    }
+    if (!flags.count("metrics") && !flags.count("http")) {
+      throw UsageError{"--http-tls needs --metrics or --http: there is no HTTP listener to "
+                       "secure"};
+    }
+    out.http_tls = true;
   }
   if (flags.count("tls-cert")) {
     server.tls = TlsFiles{
@@ -375,6 +390,26 @@ int Run(const Flags& flags) {
                      &metrics_routes);
   WebApi web_api(pool, &metrics_routes);
   HttpServer http(io, "http", WebApi::Limits(), &web_api);
+  // --http-tls: the HTTP listeners' certificate, the port's without its client CA (a scraper or
+  // a load balancer's health check has no client certificate). Read again on SIGHUP.
+  const auto secure_http = [&](const std::string& reason) {
+    if (!flags.http_tls) return;
+    const TlsFiles files{
+        .cert = flags.server.tls->cert, .key = flags.server.tls->key, .client_ca = ""};
+    std::shared_ptr<TlsContext> context;
+    try {
+      context = std::make_shared<TlsContext>(files);
+    } catch (const std::exception& e) {
+      if (reason.empty()) throw;
+      Log(LogLevel::kError, reason + ": kept the HTTPS certificate in use: " + e.what());
+      return;
+    }
+    metrics.SetTls(context);
+    http.SetTls(context);
+    if (!reason.empty()) LogLine(reason + ": reloaded the HTTPS certificate for new connections");
+  };
+  secure_http("");
+  const std::string http_scheme = flags.http_tls ? "https://" : "http://";
 
   bool stopped = false;
   server.OnStopped([&] {
@@ -429,11 +464,11 @@ int Run(const Flags& flags) {
           ", kernel " + ActiveKernel().name + (passed == 1 ? ", socket from systemd" : "") +
           ")" + (flags.server.tls ? "; TLS with " + server.TlsDescription() : std::string()));
   if (metrics_bound) {
-    LogLine("serving metrics on http://" + EndpointText(*metrics_bound) + "/metrics");
+    LogLine("serving metrics on " + http_scheme + EndpointText(*metrics_bound) + "/metrics");
     metrics.Start();
   }
   if (http_bound) {
-    LogLine("serving the page on http://" + EndpointText(*http_bound) +
+    LogLine("serving the page on " + http_scheme + EndpointText(*http_bound) +
             "/ (API at /api/, metrics at /metrics)");
     http.Start();
   }
@@ -451,6 +486,7 @@ int Run(const Flags& flags) {
     if (stopped) return;  // the drain is over; io.run() is about to return
     if (signal == SIGHUP) {  // systemctl reload
       server.ReloadTls("SIGHUP");
+      secure_http("SIGHUP");
       return;
     }
     if (!stopping) {

@@ -1,5 +1,11 @@
 #include "tests/daemon/tls_support.h"
 
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
@@ -110,6 +116,31 @@ void TlsClient::Handshake(std::chrono::milliseconds timeout) {
   });
   RunUntil(done, timeout, "the TLS handshake");
   if (error) throw std::runtime_error(error.message());
+}
+
+TlsClient::HttpReply TlsClient::Get(const std::string& target,
+                                    std::chrono::milliseconds timeout) {
+  namespace http = boost::beast::http;
+  http::request<http::empty_body> request{http::verb::get, target, 11};
+  request.set(http::field::host, "localhost");
+  bool done = false;
+  boost::system::error_code error;
+  http::async_write(*stream_, request, [&](const boost::system::error_code& e, size_t) {
+    error = e;
+    done = true;
+  });
+  RunUntil(done, timeout, "sending the HTTP request");
+  if (error) throw std::runtime_error(error.message());
+  boost::beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  done = false;
+  http::async_read(*stream_, buffer, response, [&](const boost::system::error_code& e, size_t) {
+    error = e;
+    done = true;
+  });
+  RunUntil(done, timeout, "the HTTP response");
+  if (error) throw std::runtime_error(error.message());
+  return HttpReply{.status = response.result_int(), .body = response.body()};
 }
 
 void TlsClient::Send(const wire::Request& request) {

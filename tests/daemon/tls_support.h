@@ -76,6 +76,14 @@ class TlsClient {
   std::string ServerSubject();
   std::string Protocol();  // "TLSv1.3"
 
+  // An HTTP/1.1 GET of `target` over this connection (for the HTTPS listeners), after
+  // Handshake(). Throws as above.
+  struct HttpReply {
+    unsigned status = 0;
+    std::string body;
+  };
+  HttpReply Get(const std::string& target, std::chrono::milliseconds timeout = kReplyTimeout);
+
  private:
   // Runs the io_context until `done` or `timeout`; throws on timeout.
   void RunUntil(const bool& done, std::chrono::milliseconds timeout, const char* what);

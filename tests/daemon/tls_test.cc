@@ -12,6 +12,10 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -256,6 +260,90 @@ TEST(Tls, FilesThatCannotBeUsedStopTheStartWithWhy) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err,
             "sudokud: --tls-cert and --tls-key go together: give both, or neither for plain TCP "
+            "(see sudokud --help)\n");
+}
+
+// The port a log line names after `opening` ("serving metrics on https://127.0.0.1:").
+uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening) {
+  const std::string line = daemon.WaitForLog(opening);
+  return static_cast<uint16_t>(std::stoi(line.substr(line.find(opening) + opening.size())));
+}
+
+// What a plain TCP client reads back for `bytes` sent, until the daemon closes.
+std::string PlainExchange(uint16_t port, const std::string& bytes) {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket socket(io);
+  socket.connect({boost::asio::ip::address_v4::loopback(), port});
+  boost::asio::write(socket, boost::asio::buffer(bytes));
+  std::string reply;
+  boost::system::error_code error;
+  boost::asio::read(socket, boost::asio::dynamic_buffer(reply), error);
+  return reply;
+}
+
+// --http-tls: metrics, health and the page over HTTPS with the port's certificate, no client
+// certificate asked even when the port wants one; plain HTTP there is told why; SIGHUP reloads.
+TEST(Tls, HttpListenersServeHttpsWithTheSameCertificate) {
+  const std::string cert = pki->dir() + "/http_live.pem";
+  const std::string key = pki->dir() + "/http_live.key";
+  std::filesystem::copy_file(pki->Path("server.pem"), cert,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(pki->Path("server.key"), key,
+                             std::filesystem::copy_options::overwrite_existing);
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key,
+                        "--tls-client-ca", pki->Path("ca.pem"), "--metrics", "127.0.0.1:0",
+                        "--http", "127.0.0.1:0", "--http-tls"});
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on https://127.0.0.1:");
+  const uint16_t page = PortAfter(daemon, "serving the page on https://127.0.0.1:");
+  for (const uint16_t port : {metrics, page}) {
+    TlsClient client(port, As());
+    client.Handshake();
+    EXPECT_EQ(client.ServerSubject(), "/CN=localhost");
+    const TlsClient::HttpReply alive = client.Get("/healthz");
+    EXPECT_EQ(alive.status, 200u);
+    EXPECT_EQ(alive.body, "alive\n");
+    // Keep-alive: a second request on the same connection.
+    EXPECT_THAT(client.Get("/metrics").body, HasSubstr("\nsudokud_ready 1\n"));
+  }
+  EXPECT_THAT(
+      PlainExchange(metrics, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+      ::testing::AllOf(StartsWith("HTTP/1.1 400 Bad Request\r\n"),
+                       ::testing::EndsWith("\r\n\r\nbad request: this port serves HTTPS "
+                                           "(--http-tls): use https://\n")));
+  // A client that trusts another CA refuses the certificate; the listener goes on.
+  TlsClientOptions stranger;
+  stranger.ca = pki->Path("other_ca.pem");
+  TlsClient refused(metrics, stranger);
+  EXPECT_THROW(refused.Handshake(), std::runtime_error);
+  EXPECT_THAT(daemon.WaitForLog("metrics: 127.0.0.1:"),
+              ::testing::MatchesRegex(".*metrics: 127\\.0\\.0\\.1:[0-9]+: TLS handshake failed: "
+                                      ".*; closing the connection"));
+
+  std::filesystem::copy_file(pki->Path("server2.pem"), cert,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(pki->Path("server2.key"), key,
+                             std::filesystem::copy_options::overwrite_existing);
+  daemon.Signal(SIGHUP);
+  daemon.WaitForLog("SIGHUP: reloaded the HTTPS certificate for new connections");
+  TlsClient rotated(metrics, As());
+  rotated.Handshake();
+  EXPECT_EQ(rotated.ServerSubject(), "/CN=localhost rotated");
+  EXPECT_EQ(rotated.Get("/readyz").status, 200u);
+  StopCleanly(daemon);
+}
+
+TEST(Tls, HttpTlsNeedsACertificateAndAListener) {
+  ProcessResult result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--metrics",
+                                          "127.0.0.1:0", "--http-tls"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "sudokud: --http-tls needs --tls-cert and --tls-key: the HTTP listeners serve their "
+            "certificate (see sudokud --help)\n");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem"),
+                            "--tls-key", pki->Path("server.key"), "--http-tls"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "sudokud: --http-tls needs --metrics or --http: there is no HTTP listener to secure "
             "(see sudokud --help)\n");
 }
 
