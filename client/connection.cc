@@ -33,6 +33,13 @@ Connection::Connection(const asio::any_io_executor& executor, Endpoint endpoint,
       connect_timeout_(connect_timeout),
       in_(kInitialReadBytes) {}
 
+std::string Connection::ConnectTimeoutText() const {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g",
+                static_cast<double>(connect_timeout_.count()) / 1000);
+  return seconds;
+}
+
 std::string Connection::PeerName() const { return "sudokud at " + endpoint_.ToString(); }
 
 asio::awaitable<void> Connection::Connect() {
@@ -63,10 +70,8 @@ asio::awaitable<void> Connection::Connect() {
   attempt->over = true;
   timer.cancel();
   if (attempt->timed_out) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g",
-                  static_cast<double>(connect_timeout_.count()) / 1000);
-    throw ConnectionLost("cannot connect to " + address + ": no answer within " + seconds +
+    throw ConnectionLost("cannot connect to " + address + ": no answer within " +
+                         ConnectTimeoutText() +
                          " s (is the address right? is sudokud running there?)");
   }
   if (error) {

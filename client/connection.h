@@ -83,6 +83,9 @@ class Connection {
   virtual boost::asio::awaitable<size_t> ReadSomeInto(boost::asio::mutable_buffer buffer,
                                                       boost::system::error_code& error);
   boost::asio::ip::tcp::socket& socket() { return socket_; }
+  std::chrono::milliseconds connect_timeout() const { return connect_timeout_; }
+  // The connect time-out in seconds, for messages: "10", "0.3".
+  std::string ConnectTimeoutText() const;
 
  private:
   // One read into the buffer, after making room for `wanted` bytes from the first unread one.

@@ -97,8 +97,9 @@ TlsOpener(std::shared_ptr<ssl::context> context) {
 }
 
 TlsConnection::TlsConnection(const asio::any_io_executor& executor, Endpoint endpoint,
-                             std::shared_ptr<ssl::context> context)
-    : Connection(executor, std::move(endpoint)),
+                             std::shared_ptr<ssl::context> context,
+                             std::chrono::milliseconds connect_timeout)
+    : Connection(executor, std::move(endpoint), wire::kDefaultMaxFrameBytes, connect_timeout),
       context_(std::move(context)),
       stream_(socket(), *context_) {}
 
@@ -119,7 +120,7 @@ asio::awaitable<void> TlsConnection::Secure() {
   // plaintext server waiting for a frame) must not hang the run.
   asio::steady_timer timer(socket().get_executor());
   bool timed_out = false;
-  timer.expires_after(kDefaultConnectTimeout);
+  timer.expires_after(connect_timeout());
   timer.async_wait([this, &timed_out](const boost::system::error_code& cancelled) {
     if (cancelled) return;
     timed_out = true;
@@ -132,8 +133,7 @@ asio::awaitable<void> TlsConnection::Secure() {
   timer.cancel();
   if (timed_out) {
     throw ConnectionLost("the TLS handshake with " + PeerName() + " was not done within " +
-                         std::to_string(kDefaultConnectTimeout.count() / 1000) +
-                         " s (is that port sudokud's TLS port?)");
+                         ConnectTimeoutText() + " s (is that port sudokud's TLS port?)");
   }
   if (!error) co_return;
   ThrowIfRefused(error);

@@ -39,8 +39,10 @@ TlsOpener(std::shared_ptr<boost::asio::ssl::context> context);
 
 class TlsConnection : public Connection {
  public:
+  // The handshake, too, must be done within `connect_timeout`.
   TlsConnection(const boost::asio::any_io_executor& executor, Endpoint endpoint,
-                std::shared_ptr<boost::asio::ssl::context> context);
+                std::shared_ptr<boost::asio::ssl::context> context,
+                std::chrono::milliseconds connect_timeout = kDefaultConnectTimeout);
 
  protected:
   boost::asio::awaitable<void> Secure() override;

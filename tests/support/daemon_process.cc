@@ -177,12 +177,16 @@ std::string DaemonProcess::WaitForLog(std::string_view text,
 }
 
 ProcessResult RunDaemonToExit(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{DaemonBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunToExit(argv);
+}
+
+ProcessResult RunToExit(const std::vector<std::string>& argv) {
   char out_path[] = "/tmp/sudokud-test-out-XXXXXX";
   char err_path[] = "/tmp/sudokud-test-err-XXXXXX";
   const int out_fd = ::mkostemp(out_path, O_CLOEXEC);
   const int err_fd = ::mkostemp(err_path, O_CLOEXEC);
-  std::vector<std::string> argv{DaemonBinary()};
-  argv.insert(argv.end(), args.begin(), args.end());
   ProcessResult result;
   const pid_t pid = Spawn(argv, {}, out_fd, err_fd);
   int status = 0;

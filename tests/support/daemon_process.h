@@ -71,12 +71,15 @@ class DaemonProcess {
   int status_ = -1;
 };
 
-// Runs $SUDOKUD_BIN with `args` to its end (for flag checks).
+// What a program run to its end printed, and how it ended (128 + the signal if one ended it).
 struct ProcessResult {
   int exit_code = -1;
   std::string out;
   std::string err;
 };
+// Runs `argv` (argv[0] a path) with stdin from /dev/null, to its end.
+ProcessResult RunToExit(const std::vector<std::string>& argv);
+// Runs $SUDOKUD_BIN with `args` to its end (for flag checks).
 ProcessResult RunDaemonToExit(const std::vector<std::string>& args);
 
 // Sanitizers keep freed memory in quarantine and shadow it: memory figures mean nothing there.
