@@ -251,8 +251,10 @@ asio::awaitable<void> Session::Write(Lane& lane) {
   }
   if (over_ || lane.broken) co_return;
   lane.writer_done = true;
-  // The reader may be waiting for a response that will never come.
+  // The reader may be waiting for a response that will never come: on the socket, or (--echo,
+  // with nothing sent on this lane) for a request to be sent.
   if (lane.outstanding == 0) lane.connection->Close();
+  lane.slot_freed.Notify();
 }
 
 asio::awaitable<void> Session::Read(Lane& lane) {
