@@ -1,5 +1,9 @@
 #include "daemon/pool.h"
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
@@ -10,20 +14,62 @@
 
 namespace sudoku::daemon {
 
+LowPriorityThreads::LowPriorityThreads(int count, const char* name) {
+  for (int i = 0; i < count; ++i) {
+    threads_.emplace_back([this] { Serve(); });
+    pthread_setname_np(threads_.back().native_handle(), name);
+  }
+}
+
+LowPriorityThreads::~LowPriorityThreads() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+}
+
+void LowPriorityThreads::Enqueue(std::function<void()> job) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void LowPriorityThreads::Serve() {
+  // Linux's nice is per thread. Lowering a thread's priority needs no privilege; if it fails
+  // anyway, the jobs still run, at the priority of the rest.
+  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+  // Concurrency 1, the one slot reserved for this thread: no oneTBB worker ever joins.
+  tbb::task_arena arena(1, 1);
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and every job handed over has run
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    arena.execute(job);
+  }
+}
+
 Pool::Pool(int threads)
     : threads_(threads),
       parallelism_(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads) + 1),
       // No slot is reserved for a caller thread: only enqueued work runs here.
       arena_(threads, 0),
-      long_arena_(std::max(threads - 1, 1), 0) {
+      long_jobs_(std::max(threads - 1, 1), "sudokud-long") {
   arena_.initialize();
-  long_arena_.initialize();
 }
 
 Pool::~Pool() {
   Hold(false);
-  long_arena_.execute([this] { long_group_.wait(); });
   arena_.execute([this] { group_.wait(); });
+  // long_jobs_, destroyed after this body, runs what it was handed and joins its threads.
 }
 
 void Pool::Enqueue(Cost cost, std::function<void()> task) {
@@ -35,9 +81,7 @@ void Pool::Enqueue(Cost cost, std::function<void()> task) {
   };
   // Forking() once the task (with its captures) is built, just before a worker may run it.
   if (cost == Cost::kLong) {
-    auto handle = long_group_.defer(std::move(job));
-    Forking();
-    long_arena_.enqueue(std::move(handle));
+    long_jobs_.Enqueue(std::move(job));  // handed over under a mutex, which TSan sees
   } else {
     auto handle = group_.defer(std::move(job));
     Forking();

@@ -12,11 +12,16 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
@@ -27,6 +32,32 @@
 #include <tbb/task_group.h>
 
 namespace sudoku::daemon {
+
+// Threads at the lowest CPU priority (nice 19) that run jobs from one queue in turn, for work
+// whose time has no useful bound. Each thread runs its jobs inside a oneTBB arena of its own
+// with no worker, so a parallel algorithm in a job runs on that thread alone and takes none of
+// the batches' workers.
+class LowPriorityThreads {
+ public:
+  // Starts `count` threads named `name` (as `top -H` shows them).
+  LowPriorityThreads(int count, const char* name);
+  // Runs the jobs already queued, then joins the threads.
+  ~LowPriorityThreads();
+
+  LowPriorityThreads(const LowPriorityThreads&) = delete;
+  LowPriorityThreads& operator=(const LowPriorityThreads&) = delete;
+
+  void Enqueue(std::function<void()> job);
+
+ private:
+  void Serve();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
 
 class Pool {
  public:
@@ -64,9 +95,10 @@ class Pool {
 
   // How long one job may run. kLong is work whose time has no useful bound (counting a
   // puzzle's solutions up to a large limit: the empty grid to 1,000,000 takes about 10 s of a
-  // core): it runs on an arena of its own with one thread fewer than --threads (at least one),
-  // so that however many such jobs are waiting, one solver thread stays free for the rest, and
-  // two clients counting at the cap cannot hold every core while a normal batch waits.
+  // core). It runs on threads of its own, one fewer than --threads (at least one), each job on
+  // one of them, at the lowest CPU priority (nice 19): it takes only the CPU that the batches
+  // and the event loop leave idle, so two clients counting at the cap cannot slow a normal
+  // batch, nor take one of its solver threads.
   enum class Cost { kBounded, kLong };
 
   // Runs `work()` on the arena for `cost`, then completes `token` with a null exception_ptr, or
@@ -142,8 +174,7 @@ class Pool {
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
   tbb::task_group group_;
-  tbb::task_arena long_arena_;  // Cost::kLong, max(1, threads - 1) at once
-  tbb::task_group long_group_;
+  LowPriorityThreads long_jobs_;  // Cost::kLong
 };
 
 }  // namespace sudoku::daemon

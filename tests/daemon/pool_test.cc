@@ -2,8 +2,15 @@
 
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <boost/asio/co_spawn.hpp>
@@ -11,6 +18,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <gtest/gtest.h>
+#include <tbb/parallel_for.h>
 
 namespace sudoku::daemon {
 namespace {
@@ -86,6 +94,67 @@ TEST(Pool, DestructorWaitsForTheWorkHandedOver) {
     }, [](std::exception_ptr) {});
   }
   EXPECT_TRUE(done.load());
+}
+
+// What a job sees of the thread it runs on.
+struct ThreadSeen {
+  int nice = -100;
+  std::string name;
+  std::set<std::thread::id> parallel_for_threads;
+};
+
+ThreadSeen RunAndLook(Pool& pool, Pool::Cost cost) {
+  asio::io_context io;
+  ThreadSeen seen;
+  pool.Run(
+      io.get_executor(),
+      [&seen] {
+        seen.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+        char name[32] = {};
+        pthread_getname_np(pthread_self(), name, sizeof name);
+        seen.name = name;
+        std::mutex mutex;
+        tbb::parallel_for(0, 64, [&](int) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          std::lock_guard lock(mutex);
+          seen.parallel_for_threads.insert(std::this_thread::get_id());
+        });
+      },
+      [](std::exception_ptr error) { EXPECT_FALSE(error); }, cost);
+  io.run();
+  return seen;
+}
+
+// Work without a useful bound runs at the lowest priority on threads of its own, alone even in
+// a parallel loop; batches run on the arena at the process's priority.
+TEST(Pool, LongJobsRunAtTheLowestPriorityOnTheirOwnThread) {
+  const int own_nice = ::getpriority(PRIO_PROCESS, 0);
+  Pool pool(2);
+  const ThreadSeen long_job = RunAndLook(pool, Pool::Cost::kLong);
+  EXPECT_EQ(long_job.nice, 19);
+  EXPECT_EQ(long_job.name, "sudokud-long");
+  EXPECT_EQ(long_job.parallel_for_threads.size(), 1u);
+  const ThreadSeen batch = RunAndLook(pool, Pool::Cost::kBounded);
+  EXPECT_EQ(batch.nice, own_nice);
+  EXPECT_NE(batch.name, "sudokud-long");
+}
+
+TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
+  asio::io_context io;
+  std::atomic<int> done{0};
+  {
+    Pool pool(1);
+    for (int i = 0; i < 3; ++i) {
+      pool.Run(
+          io.get_executor(),
+          [&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            ++done;
+          },
+          [](std::exception_ptr) {}, Pool::Cost::kLong);
+    }
+  }
+  EXPECT_EQ(done.load(), 3);
 }
 
 }  // namespace
