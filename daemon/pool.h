@@ -75,7 +75,7 @@ class Pool {
   size_t busy() const { return busy_.load(std::memory_order_relaxed); }
   // When a job (Post, or Run of Cost::kBounded) last finished on the main arena; the
   // construction time before any has. A pool whose jobs keep finishing there is alive (see
-  // Health). Cost::kLong jobs do not count: they run on an arena of their own, so their
+  // Health). Cost::kLong jobs do not count: they run on threads of their own, so their
   // finishing says nothing of the arena the batches and the canary use.
   std::chrono::steady_clock::time_point last_finished() const {
     return std::chrono::steady_clock::time_point(
