@@ -1,6 +1,9 @@
 #include "client/bench_report.h"
 
+#include <cmath>
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 #include "client/bench_command.h"
 
@@ -21,21 +24,10 @@ double PerSecond(uint64_t n, double seconds) {
   return seconds > 0 ? static_cast<double>(n) / seconds : 0;
 }
 
-std::string JsonString(const std::string& text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      quoted += escaped;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
+// `x` to `digits` decimals, as the text report shows it.
+double Rounded(double x, int digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(x * scale) / scale;
 }
 
 std::string Target(const BenchOptions& options) {
@@ -84,41 +76,42 @@ std::string FormatBenchReport(const BenchOptions& options, const BenchReport& re
 }
 
 std::string FormatBenchJson(const BenchOptions& options, const BenchReport& report) {
+  using Json = nlohmann::ordered_json;  // the keys in the order a reader expects them
   const double s = report.seconds;
   const LatencyHistogram& l = report.latency;
-  std::string endpoints;
-  for (const Endpoint& endpoint : options.endpoints) {
-    if (!endpoints.empty()) endpoints += ',';
-    endpoints += JsonString(endpoint.ToString());
-  }
-  std::string errors;
-  for (const auto& [kind, n] : report.errors) {
-    if (!errors.empty()) errors += ',';
-    errors += JsonString(kind);
-    errors += ':';
-    errors += std::to_string(n);
-  }
-  std::string text = "{\"target\":" + JsonString(options.echo ? "echo" : "sudokud") +
-                     ",\"endpoints\":[" + endpoints + "]" +
-                     ",\"connections\":" + std::to_string(options.connections) +
-                     ",\"batch\":" + std::to_string(options.batch_size) +
-                     ",\"in_flight\":" + std::to_string(options.in_flight) +
-                     ",\"seconds\":" + Fixed(s, 6) +
-                     ",\"batches\":" + std::to_string(report.batches) +
-                     ",\"puzzles\":" + std::to_string(report.puzzles) +
-                     ",\"batches_per_second\":" + Fixed(PerSecond(report.batches, s), 1) +
-                     ",\"puzzles_per_second\":" + Fixed(PerSecond(report.puzzles, s), 1) +
-                     ",\"latency_us\":{\"p50\":" + Micros(l.Percentile(0.5)) +
-                     ",\"p90\":" + Micros(l.Percentile(0.9)) +
-                     ",\"p99\":" + Micros(l.Percentile(0.99)) +
-                     ",\"p99_9\":" + Micros(l.Percentile(0.999)) + ",\"max\":" + Micros(l.max()) +
-                     "},\"bytes_sent\":" + std::to_string(report.bytes_sent) +
-                     ",\"bytes_received\":" + std::to_string(report.bytes_received);
+  auto micros = [](uint64_t nanos) { return Rounded(static_cast<double>(nanos) / 1000, 1); };
+  Json endpoints = Json::array();
+  for (const Endpoint& endpoint : options.endpoints) endpoints.push_back(endpoint.ToString());
+  Json json = {
+      {"target", options.echo ? "echo" : "sudokud"},
+      {"endpoints", std::move(endpoints)},
+      {"connections", options.connections},
+      {"batch", options.batch_size},
+      {"in_flight", options.in_flight},
+      {"seconds", Rounded(s, 6)},
+      {"batches", report.batches},
+      {"puzzles", report.puzzles},
+      {"batches_per_second", Rounded(PerSecond(report.batches, s), 1)},
+      {"puzzles_per_second", Rounded(PerSecond(report.puzzles, s), 1)},
+      {"latency_us",
+       {{"p50", micros(l.Percentile(0.5))},
+        {"p90", micros(l.Percentile(0.9))},
+        {"p99", micros(l.Percentile(0.99))},
+        {"p99_9", micros(l.Percentile(0.999))},
+        {"max", micros(l.max())}}},
+      {"bytes_sent", report.bytes_sent},
+      {"bytes_received", report.bytes_received},
+  };
   if (options.verify) {
-    text += ",\"verified\":" + std::to_string(report.verified) +
-            ",\"wrong\":" + std::to_string(report.wrong);
+    json["verified"] = report.verified;
+    json["wrong"] = report.wrong;
   }
-  return text + ",\"errors\":{" + errors + "}}\n";
+  Json errors = Json::object();
+  for (const auto& [kind, n] : report.errors) errors[kind] = n;
+  json["errors"] = std::move(errors);
+  // Messages and addresses are ASCII; a byte that is not UTF-8 would become U+FFFD rather than
+  // throw.
+  return json.dump(-1, ' ', true, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace sudoku::client

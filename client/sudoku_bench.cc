@@ -28,6 +28,7 @@
 #include <boost/program_options.hpp>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <nlohmann/json.hpp>
 #include <oneapi/tbb/task_arena.h>
 
 #include "solver/command_line.h"
@@ -216,21 +217,10 @@ double MicrosPerPuzzle(const FileResult& r) { return 1e6 * r.seconds / r.solved_
 double NoGuessPercent(const FileResult& r) { return 100.0 * r.no_guess / r.puzzles; }
 double GuessesPerPuzzle(const FileResult& r) { return double(r.guesses) / r.puzzles; }
 
+// `s` as a JSON string. A file name is bytes, not necessarily UTF-8 (a Latin-1 name): a byte
+// that is not UTF-8 becomes U+FFFD, so that the line stays valid JSON.
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
 }
 
 void PrintJson(const FileResult& r, const Options& options) {

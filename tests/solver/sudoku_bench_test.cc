@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -154,6 +155,19 @@ TEST(SudokuBench, PrintsOneJsonObjectPerFile) {
     EXPECT_THAT(line, HasSubstr(",\"cpu_seconds\":"));
     EXPECT_EQ(line.back(), '}');
   }
+}
+
+// A file name is bytes: one in Latin-1 is not UTF-8, and its byte becomes U+FFFD so that the
+// line is still JSON.
+TEST(SudokuBench, JsonOfAFileNameThatIsNotUtf8IsStillJson) {
+  const std::string file = ::testing::TempDir() + "/caf\xe9_" + std::to_string(::getpid());
+  std::filesystem::copy_file(DataFile("bench_puzzles.txt"), file,
+                             std::filesystem::copy_options::overwrite_existing);
+  const BenchRun run = Bench(Quoted(file) + " --json --min-seconds 0");
+  std::filesystem::remove(file);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string escaped = ::testing::TempDir() + "/caf\\ufffd_" + std::to_string(::getpid());
+  EXPECT_THAT(run.out, StartsWith("{\"file\":\"" + escaped + "\",\"kernel\":"));
 }
 
 // The number after "key": in a JSON line.
