@@ -1,9 +1,8 @@
 #include "client/endpoint.h"
 
-#include <charconv>
-
 #include "client/client_error.h"
 #include "client/flags.h"
+#include "solver/command_line.h"
 
 namespace sudoku::client {
 namespace {
@@ -21,23 +20,12 @@ std::string Endpoint::ToString() const {
 }
 
 Endpoint ParseEndpoint(std::string_view text) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string_view::npos) BadAddress(text);
-  std::string_view host = text.substr(0, colon);
-  const std::string_view port = text.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  } else if (host.find(':') != std::string_view::npos) {
-    BadAddress(text);  // an IPv6 literal needs its brackets: [::1]:9810
-  }
-  if (host.empty() || host.find_first_of("[] \t") != std::string_view::npos) BadAddress(text);
-  unsigned value = 0;
-  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (port.empty() || error != std::errc() || end != port.data() + port.size() || value == 0 ||
-      value > 65535) {
+  const HostPort address = SplitHostPort(text);
+  if (address.problem == HostPort::Problem::kShape) BadAddress(text);
+  if (address.problem == HostPort::Problem::kPort || address.port == 0) {
     throw ClientError("bad port in " + Quoted(text) + ": expected a number from 1 to 65535");
   }
-  return {std::string(host), std::to_string(value)};
+  return {address.host, std::to_string(address.port)};
 }
 
 std::vector<Endpoint> ParseEndpoints(const std::vector<std::string>& flags) {

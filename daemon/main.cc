@@ -85,22 +85,15 @@ std::chrono::seconds ParseSeconds(const po::variables_map& flags, const char* na
 // HOST:PORT, with HOST a name, an IPv4 address or a bracketed IPv6 address.
 tcp::endpoint ParseListen(const std::string& text, const char* name = "listen") {
   const std::string flag = "--" + std::string(name) + " '" + text + "'";
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
+  const HostPort address = SplitHostPort(text);
+  if (address.problem == HostPort::Problem::kShape) {
     throw UsageError{flag + ": expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"};
   }
-  std::string host = text.substr(0, colon);
-  const std::string port_text = text.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  unsigned port = 0;
-  const auto [end, error] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || error != std::errc() || end != port_text.data() + port_text.size() ||
-      port > 65535) {
+  if (address.problem == HostPort::Problem::kPort) {
     throw UsageError{flag + ": the port must be a number from 0 to 65535 (0 picks a free one)"};
   }
+  const std::string& host = address.host;
+  const std::string port_text = std::to_string(address.port);
   asio::io_context io;
   tcp::resolver resolver(io);
   boost::system::error_code resolve_error;

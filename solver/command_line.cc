@@ -45,4 +45,32 @@ std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text
   return std::chrono::duration<double>(value * scale);
 }
 
+HostPort SplitHostPort(std::string_view text) {
+  HostPort out;
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos) {
+    out.problem = HostPort::Problem::kShape;
+    return out;
+  }
+  std::string_view host = text.substr(0, colon);
+  const std::string_view port = text.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string_view::npos) {
+    out.problem = HostPort::Problem::kShape;
+    return out;
+  }
+  if (host.empty() || host.find_first_of("[] \t") != std::string_view::npos) {
+    out.problem = HostPort::Problem::kShape;
+    return out;
+  }
+  out.host = std::string(host);
+  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), out.port);
+  if (port.empty() || error != std::errc() || end != port.data() + port.size() ||
+      out.port > 65535) {
+    out.problem = HostPort::Problem::kPort;
+  }
+  return out;
+}
+
 }  // namespace sudoku

@@ -1,5 +1,6 @@
-// What the three binaries' command lines share: the version they print, and durations with
-// units (10s, 2m, 500ms), so that every flag that takes a time reads it the same way.
+// What the three binaries' command lines share: the version they print, durations with units
+// (10s, 2m, 500ms), so that every flag that takes a time reads it the same way, and addresses
+// (HOST:PORT), so that sudokud's --listen and sudoku-client's --connect take the same forms.
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_SOLVER_COMMAND_LINE_H_
@@ -27,6 +28,20 @@ std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text
 // number is seconds)".
 inline constexpr std::string_view kDurationHint =
     "a duration such as 10s, 2m or 500ms (a plain number is seconds)";
+
+// An address as written on a command line: "HOST:PORT", or "[IPv6]:PORT" (an IPv6 literal
+// needs its brackets: the last colon is the port's). Nothing is resolved here.
+struct HostPort {
+  enum class Problem {
+    kNone,
+    kShape,  // not HOST:PORT: no colon, no host, an unbracketed IPv6 literal, brackets or spaces
+    kPort,   // the port is not a number from 0 to 65535
+  };
+  Problem problem = Problem::kNone;
+  std::string host;  // without the brackets of an IPv6 literal
+  unsigned port = 0;
+};
+HostPort SplitHostPort(std::string_view text);
 
 }  // namespace sudoku
 

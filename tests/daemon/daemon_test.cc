@@ -1216,6 +1216,8 @@ TEST(Daemon, RejectsBadFlagsNamingTheFlagAndTheRange) {
        "from 0s to 86400s, got '25h'"},
       {{"extra"}, "unexpected argument 'extra': sudokud takes only options"},
       {{"--listen", "9810"}, "--listen '9810': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"},
+      {{"--listen", "::1:9810"},
+       "--listen '::1:9810': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"},
       {{"--listen", "127.0.0.1:70000"},
        "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 (0 picks a free one)"},
       {{"--bogus"}, "unrecognised option '--bogus'"},

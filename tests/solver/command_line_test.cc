@@ -1,0 +1,36 @@
+// The command-line pieces the three binaries share (solver/command_line.h): HOST:PORT.
+#include "solver/command_line.h"
+
+#include <gtest/gtest.h>
+
+namespace sudoku {
+namespace {
+
+using Problem = HostPort::Problem;
+
+TEST(SplitHostPort, TakesNamesAddressesAndBracketedIpv6) {
+  const HostPort name = SplitHostPort("solver1.example.net:9810");
+  EXPECT_EQ(name.problem, Problem::kNone);
+  EXPECT_EQ(name.host, "solver1.example.net");
+  EXPECT_EQ(name.port, 9810u);
+  const HostPort v4 = SplitHostPort("127.0.0.1:0");
+  EXPECT_EQ(v4.problem, Problem::kNone);
+  EXPECT_EQ(v4.host, "127.0.0.1");
+  EXPECT_EQ(v4.port, 0u);
+  const HostPort v6 = SplitHostPort("[::1]:65535");
+  EXPECT_EQ(v6.problem, Problem::kNone);
+  EXPECT_EQ(v6.host, "::1");
+  EXPECT_EQ(v6.port, 65535u);
+}
+
+TEST(SplitHostPort, SaysWhetherTheShapeOrThePortIsWrong) {
+  for (const char* text : {"9810", "", ":9810", "::1:9810", "[::1:9810", "a b:1", "[]:1"}) {
+    EXPECT_EQ(SplitHostPort(text).problem, Problem::kShape) << text;
+  }
+  for (const char* text : {"host:", "host:65536", "host:-1", "host:80x", "[::1]:http"}) {
+    EXPECT_EQ(SplitHostPort(text).problem, Problem::kPort) << text;
+  }
+}
+
+}  // namespace
+}  // namespace sudoku
