@@ -26,21 +26,9 @@
 namespace sudoku::testing {
 namespace {
 
-TestPki* pki = nullptr;
-
-class TlsEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { pki = new TestPki; }
-  void TearDown() override {
-    delete pki;
-    pki = nullptr;
-  }
-};
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new TlsEnvironment);
-
 // A file of two puzzles, and the output `solve` gives for it.
 std::string PuzzleFile() {
-  const std::string path = pki->dir() + "/puzzles.txt";
+  const std::string path = Pki().dir() + "/puzzles.txt";
   std::ofstream(path) << kWikipediaPuzzle << "\n" << kWikipediaPuzzle << "\n";
   return path;
 }
@@ -58,18 +46,18 @@ ProcessResult Solve(const std::string& address, std::vector<std::string> args) {
 
 std::vector<std::string> ServerFlags(bool mutual) {
   std::vector<std::string> flags = {"--listen", "127.0.0.1:0", "--tls-cert",
-                                    pki->Path("server.pem"), "--tls-key",
-                                    pki->Path("server.key")};
+                                    Pki().Path("server.pem"), "--tls-key",
+                                    Pki().Path("server.key")};
   if (mutual) {
     flags.push_back("--tls-client-ca");
-    flags.push_back(pki->Path("ca.pem"));
+    flags.push_back(Pki().Path("ca.pem"));
   }
   return flags;
 }
 
 std::vector<std::string> Presenting(const std::string& name) {
-  return {"--tls", "--tls-ca", pki->Path("ca.pem"), "--tls-cert", pki->Path(name + ".pem"),
-          "--tls-key", pki->Path(name + ".key")};
+  return {"--tls", "--tls-ca", Pki().Path("ca.pem"), "--tls-cert", Pki().Path(name + ".pem"),
+          "--tls-key", Pki().Path(name + ".key")};
 }
 
 std::string Localhost(const DaemonProcess& daemon) {
@@ -79,7 +67,7 @@ std::string Localhost(const DaemonProcess& daemon) {
 TEST(ClientTls, SolvesOverTlsByNameAndByAddress) {
   DaemonProcess daemon(ServerFlags(false));
   for (const std::string& address : {Localhost(daemon), daemon.address()}) {
-    const ProcessResult result = Solve(address, {"--tls", "--tls-ca", pki->Path("ca.pem")});
+    const ProcessResult result = Solve(address, {"--tls", "--tls-ca", Pki().Path("ca.pem")});
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out, Solved());
   }
@@ -128,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(
     EachRefusal, ClientTlsRefusal,
     ::testing::Values(
         Refusal{"NoClientCertificate", true,
-                [] { return std::vector<std::string>{"--tls", "--tls-ca", pki->Path("ca.pem")}; },
+                [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "localhost",
                 "sudoku-client: sudokud at PEER refused the connection: it requires a client certificate "
                 "(give --tls-cert and --tls-key)\n"},
@@ -142,18 +130,18 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"ServerFromAnUntrustedCa", false,
                 [] {
                   return std::vector<std::string>{"--tls", "--tls-ca",
-                                                  pki->Path("other_ca.pem")};
+                                                  Pki().Path("other_ca.pem")};
                 },
                 "localhost",
                 "sudoku-client: cannot verify the certificate of sudokud at PEER: unable to get local "
                 "issuer certificate (give --tls-ca with the CA that signed it)\n"},
         Refusal{"NameTheCertificateDoesNotHold", false,
-                [] { return std::vector<std::string>{"--tls", "--tls-ca", pki->Path("ca.pem")}; },
+                [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "127.0.0.2",
                 "sudoku-client: the certificate of sudokud at PEER is not valid for '127.0.0.2': connect by "
                 "a name (or address) its certificate holds\n"},
         Refusal{"PlaintextPort", false,
-                [] { return std::vector<std::string>{"--tls", "--tls-ca", pki->Path("ca.pem")}; },
+                [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "plain",
                 "sudoku-client: sudokud at PEER does not speak TLS on this port (it answered in plaintext): "
                 "drop --tls, or connect to its TLS port\n"}),
@@ -180,7 +168,7 @@ TEST(ClientTls, HandshakeThatNeverEndsTimesOut) {
   const std::string address = "127.0.0.1:" + std::to_string(silent.local_endpoint().port());
   client::TlsFlags flags;
   flags.tls = true;
-  flags.ca = pki->Path("ca.pem");
+  flags.ca = Pki().Path("ca.pem");
   client::TlsConnection connection(io.get_executor(), client::ParseEndpoint(address),
                                    client::MakeClientTls(flags), std::chrono::milliseconds(300));
   std::string error = "still connecting";
@@ -201,26 +189,26 @@ TEST(ClientTls, HandshakeThatNeverEndsTimesOut) {
 
 TEST(ClientTls, FlagsThatCannotBeUsedSayWhy) {
   const std::string address = "127.0.0.1:1";  // never reached: the flags are checked first
-  const std::string missing = pki->dir() + "/missing.pem";
+  const std::string missing = Pki().dir() + "/missing.pem";
   struct Case {
     std::vector<std::string> flags;
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--tls-ca", pki->Path("ca.pem")},
+      {{"--tls-ca", Pki().Path("ca.pem")},
        "sudoku-client: --tls-ca, --tls-cert and --tls-key need --tls\n"},
-      {{"--tls", "--tls-cert", pki->Path("client.pem")},
+      {{"--tls", "--tls-cert", Pki().Path("client.pem")},
        "sudoku-client: --tls-cert and --tls-key go together: give both, or neither\n"},
       {{"--tls", "--tls-ca", missing},
        "sudoku-client: --tls-ca " + missing + ": cannot read it: No such file or directory\n"},
-      {{"--tls", "--tls-ca", pki->Path("client.key")},
-       "sudoku-client: --tls-ca " + pki->Path("client.key") +
+      {{"--tls", "--tls-ca", Pki().Path("client.key")},
+       "sudoku-client: --tls-ca " + Pki().Path("client.key") +
            ": no PEM CA certificate in it (no certificate or crl found)\n"},
-      {{"--tls", "--tls-cert", pki->Path("client.key"), "--tls-key", pki->Path("client.key")},
-       "sudoku-client: --tls-cert " + pki->Path("client.key") +
+      {{"--tls", "--tls-cert", Pki().Path("client.key"), "--tls-key", Pki().Path("client.key")},
+       "sudoku-client: --tls-cert " + Pki().Path("client.key") +
            ": not a PEM certificate (no start line)\n"},
-      {{"--tls", "--tls-cert", pki->Path("client.pem"), "--tls-key", pki->Path("server.key")},
-       "sudoku-client: --tls-key " + pki->Path("server.key") +
+      {{"--tls", "--tls-cert", Pki().Path("client.pem"), "--tls-key", Pki().Path("server.key")},
+       "sudoku-client: --tls-key " + Pki().Path("server.key") +
            ": not the unencrypted PEM key of --tls-cert (key values mismatch)\n"},
   };
   for (const Case& c : cases) {

@@ -6,6 +6,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <gtest/gtest.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
@@ -28,6 +29,28 @@ namespace ssl = boost::asio::ssl;
 using asio::ip::tcp;
 
 // ---- TestPki ----
+
+namespace {
+
+TestPki* shared_pki = nullptr;
+
+class PkiEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { shared_pki = new TestPki; }
+  void TearDown() override {
+    delete shared_pki;
+    shared_pki = nullptr;
+  }
+};
+// Registered when a test program links Pki(), which lives in this file.
+const auto* const kPkiEnvironment = ::testing::AddGlobalTestEnvironment(new PkiEnvironment);
+
+}  // namespace
+
+TestPki& Pki() {
+  if (shared_pki == nullptr) throw std::logic_error("Pki() used outside a test");
+  return *shared_pki;
+}
 
 TestPki::TestPki() {
   std::string pattern = std::filesystem::temp_directory_path() / "sudokud_pki_XXXXXX";

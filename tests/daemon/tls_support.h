@@ -51,6 +51,10 @@ class TestPki {
   std::string dir_;
 };
 
+// The test program's PKI: made before its first test (a gtest environment this library
+// registers), removed after its last.
+TestPki& Pki();
+
 // What a TlsClient presents and checks.
 struct TlsClientOptions {
   std::string ca;    // trust this CA for the server's certificate; empty: verify nothing

@@ -28,24 +28,12 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-TestPki* pki = nullptr;
-
-class TlsEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { pki = new TestPki; }
-  void TearDown() override {
-    delete pki;
-    pki = nullptr;
-  }
-};
-const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new TlsEnvironment);
-
 std::vector<std::string> TlsFlags(bool mutual, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"--listen", "127.0.0.1:0", "--tls-cert",
-                                   pki->Path("server.pem"), "--tls-key", pki->Path("server.key")};
+                                   Pki().Path("server.pem"), "--tls-key", Pki().Path("server.key")};
   if (mutual) {
     args.push_back("--tls-client-ca");
-    args.push_back(pki->Path("ca.pem"));
+    args.push_back(Pki().Path("ca.pem"));
   }
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -54,10 +42,10 @@ std::vector<std::string> TlsFlags(bool mutual, std::vector<std::string> extra = 
 // Trusts the test CA; presents `name`.pem/.key when `name` is given.
 TlsClientOptions As(const std::string& name = "") {
   TlsClientOptions options;
-  options.ca = pki->Path("ca.pem");
+  options.ca = Pki().Path("ca.pem");
   if (!name.empty()) {
-    options.cert = pki->Path(name + ".pem");
-    options.key = pki->Path(name + ".key");
+    options.cert = Pki().Path(name + ".pem");
+    options.key = Pki().Path(name + ".key");
   }
   return options;
 }
@@ -120,7 +108,7 @@ TEST(Tls, ServesTheProtocolOverTls13AndTls12) {
 
 TEST(Tls, MutualTlsServesAClientOfItsCaAndNamesItInTheLog) {
   DaemonProcess daemon(TlsFlags(true));
-  EXPECT_THAT(daemon.Log(), HasSubstr("; client certificates from " + pki->Path("ca.pem")));
+  EXPECT_THAT(daemon.Log(), HasSubstr("; client certificates from " + Pki().Path("ca.pem")));
   TlsClient client(daemon.port(), As("client"));
   client.Handshake();
   ExpectServed(client, 1);
@@ -195,7 +183,7 @@ TEST_F(TlsRefusalTest, ServerNameTheCertificateDoesNotHold) {
 TEST_F(TlsRefusalTest, ServerCertificateFromACaTheClientDoesNotTrust) {
   Start(false);
   TlsClientOptions options = As();
-  options.ca = pki->Path("other_ca.pem");
+  options.ca = Pki().Path("other_ca.pem");
   TlsClient client(daemon_->port(), options);
   EXPECT_EQ(ClientError(client), "certificate verify failed");
   ExpectLogged("the client ended the TLS handshake (tlsv1 alert unknown ca): does it trust the "
@@ -239,24 +227,24 @@ TEST(Tls, TlsClientOnThePlaintextPort) {
 }
 
 TEST(Tls, FilesThatCannotBeUsedStopTheStartWithWhy) {
-  const std::string missing = pki->dir() + "/missing.pem";
+  const std::string missing = Pki().dir() + "/missing.pem";
   ProcessResult result = RunDaemonToExit(
-      {"--listen", "127.0.0.1:0", "--tls-cert", missing, "--tls-key", pki->Path("server.key")});
+      {"--listen", "127.0.0.1:0", "--tls-cert", missing, "--tls-key", Pki().Path("server.key")});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + missing +
                             ": cannot read it: No such file or directory\n");
-  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem"),
-                            "--tls-key", pki->Path("client.key")});
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem"),
+                            "--tls-key", Pki().Path("client.key")});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: fatal: --tls-key " + pki->Path("client.key") +
+  EXPECT_EQ(result.err, "sudokud: fatal: --tls-key " + Pki().Path("client.key") +
                             ": the key does not match the certificate in --tls-cert " +
-                            pki->Path("server.pem") + "\n");
-  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.key"),
-                            "--tls-key", pki->Path("server.key")});
+                            Pki().Path("server.pem") + "\n");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.key"),
+                            "--tls-key", Pki().Path("server.key")});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + pki->Path("server.key") +
+  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + Pki().Path("server.key") +
                             ": not a PEM certificate (no start line)\n");
-  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem")});
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem")});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err,
             "sudokud: --tls-cert and --tls-key go together: give both, or neither for plain TCP "
@@ -284,14 +272,14 @@ std::string PlainExchange(uint16_t port, const std::string& bytes) {
 // --http-tls: metrics, health and the page over HTTPS with the port's certificate, no client
 // certificate asked even when the port wants one; plain HTTP there is told why; SIGHUP reloads.
 TEST(Tls, HttpListenersServeHttpsWithTheSameCertificate) {
-  const std::string cert = pki->dir() + "/http_live.pem";
-  const std::string key = pki->dir() + "/http_live.key";
-  std::filesystem::copy_file(pki->Path("server.pem"), cert,
+  const std::string cert = Pki().dir() + "/http_live.pem";
+  const std::string key = Pki().dir() + "/http_live.key";
+  std::filesystem::copy_file(Pki().Path("server.pem"), cert,
                              std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy_file(pki->Path("server.key"), key,
+  std::filesystem::copy_file(Pki().Path("server.key"), key,
                              std::filesystem::copy_options::overwrite_existing);
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key,
-                        "--tls-client-ca", pki->Path("ca.pem"), "--metrics", "127.0.0.1:0",
+                        "--tls-client-ca", Pki().Path("ca.pem"), "--metrics", "127.0.0.1:0",
                         "--http", "127.0.0.1:0", "--http-tls"});
   const uint16_t metrics = PortAfter(daemon, "serving metrics on https://127.0.0.1:");
   const uint16_t page = PortAfter(daemon, "serving the page on https://127.0.0.1:");
@@ -312,16 +300,16 @@ TEST(Tls, HttpListenersServeHttpsWithTheSameCertificate) {
                                            "(--http-tls): use https://\n")));
   // A client that trusts another CA refuses the certificate; the listener goes on.
   TlsClientOptions stranger;
-  stranger.ca = pki->Path("other_ca.pem");
+  stranger.ca = Pki().Path("other_ca.pem");
   TlsClient refused(metrics, stranger);
   EXPECT_THROW(refused.Handshake(), std::runtime_error);
   EXPECT_THAT(daemon.WaitForLog("metrics: 127.0.0.1:"),
               ::testing::MatchesRegex(".*metrics: 127\\.0\\.0\\.1:[0-9]+: TLS handshake failed: "
                                       ".*; closing the connection"));
 
-  std::filesystem::copy_file(pki->Path("server2.pem"), cert,
+  std::filesystem::copy_file(Pki().Path("server2.pem"), cert,
                              std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy_file(pki->Path("server2.key"), key,
+  std::filesystem::copy_file(Pki().Path("server2.key"), key,
                              std::filesystem::copy_options::overwrite_existing);
   daemon.Signal(SIGHUP);
   daemon.WaitForLog("SIGHUP: reloaded the HTTPS certificate for new connections");
@@ -339,8 +327,8 @@ TEST(Tls, HttpTlsNeedsACertificateAndAListener) {
   EXPECT_EQ(result.err,
             "sudokud: --http-tls needs --tls-cert and --tls-key: the HTTP listeners serve their "
             "certificate (see sudokud --help)\n");
-  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", pki->Path("server.pem"),
-                            "--tls-key", pki->Path("server.key"), "--http-tls"});
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem"),
+                            "--tls-key", Pki().Path("server.key"), "--http-tls"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err,
             "sudokud: --http-tls needs --metrics or --http: there is no HTTP listener to secure "
@@ -359,14 +347,14 @@ void WaitForAnswers(const std::atomic<int>& answered, int count) {
 // a connection opened before and new connections come: every answer arrives and is right, the
 // open connection keeps its certificate, new ones get the new one; a bad file keeps the old.
 TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
-  const std::string cert = pki->dir() + "/live.pem";
-  const std::string key = pki->dir() + "/live.key";
-  std::filesystem::copy_file(pki->Path("server.pem"), cert,
+  const std::string cert = Pki().dir() + "/live.pem";
+  const std::string key = Pki().dir() + "/live.key";
+  std::filesystem::copy_file(Pki().Path("server.pem"), cert,
                              std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy_file(pki->Path("server.key"), key,
+  std::filesystem::copy_file(Pki().Path("server.key"), key,
                              std::filesystem::copy_options::overwrite_existing);
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "2", "--tls-cert", cert,
-                        "--tls-key", key, "--tls-client-ca", pki->Path("ca.pem")});
+                        "--tls-key", key, "--tls-client-ca", Pki().Path("ca.pem")});
   TlsClient old_client(daemon.port(), As("client"));
   old_client.Handshake();
   EXPECT_EQ(old_client.ServerSubject(), "/CN=localhost");
@@ -395,9 +383,9 @@ TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
   try {
     WaitForAnswers(answered, 10);
 
-    std::filesystem::copy_file(pki->Path("server2.pem"), cert,
+    std::filesystem::copy_file(Pki().Path("server2.pem"), cert,
                                std::filesystem::copy_options::overwrite_existing);
-    std::filesystem::copy_file(pki->Path("server2.key"), key,
+    std::filesystem::copy_file(Pki().Path("server2.key"), key,
                                std::filesystem::copy_options::overwrite_existing);
     daemon.Signal(SIGHUP);
     EXPECT_THAT(daemon.WaitForLog("SIGHUP: "),
