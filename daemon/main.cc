@@ -121,13 +121,26 @@ tcp::endpoint ParseHttp(const std::string& text) {
 }
 
 // Parses argv; std::nullopt after printing --help.
+std::string EndpointText(const tcp::endpoint& endpoint);
+
+// A default duration as --help shows it: "30s".
+template <typename Duration>
+std::string Seconds(Duration duration) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(duration).count()) + "s";
+}
+
 std::optional<Flags> ParseFlags(int argc, char** argv) {
   const int cores = tbb::info::default_concurrency();
+  // The defaults are ServerOptions' and HealthOptions' own, stated once there.
+  const ServerOptions defaults;
   po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
   options.add_options()
       ("help,h", "print this help and exit")
       ("version", "print the version and exit")
-      ("listen", po::value<std::string>()->default_value("127.0.0.1:9810")->value_name("HOST:PORT"),
+      ("listen",
+       po::value<std::string>()
+           ->default_value(EndpointText(defaults.listen))
+           ->value_name("HOST:PORT"),
        "address to listen on; port 0 picks a free port (the log says which). Ignored when "
        "systemd passes a listening socket (socket activation)")
       ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
@@ -137,43 +150,76 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "serve the web page (http://HOST:PORT/), its JSON API (/api/solve, /api/explain, "
        "/api/generate), the metrics (/metrics) and the health checks (/healthz, /readyz) over "
        "HTTP; a port alone listens on 127.0.0.1 (default: off)")
-      ("canary-deadline", po::value<std::string>()->default_value("10s")->value_name("DURATION"),
+      ("canary-deadline",
+       po::value<std::string>()
+           ->default_value(Seconds(HealthOptions{}.canary_deadline))
+           ->value_name("DURATION"),
        "the solver pool must finish a job (a canary puzzle is sent every second) this often; "
        "past it /readyz answers 503 and the systemd watchdog is no longer fed")
       // Shown as "all", not this machine's count: the text also goes into the man page.
       ("threads",
        po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
        "solver threads (default: every core this process may use)")
-      ("max-frame-bytes", po::value<std::string>()->default_value("16777216")->value_name("BYTES"),
+      ("max-frame-bytes",
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_frame_bytes))
+           ->value_name("BYTES"),
        "largest frame accepted; a larger declared length is refused before any allocation")
-      ("max-batch", po::value<std::string>()->default_value("65536")->value_name("N"),
+      ("max-batch",
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_batch))
+           ->value_name("N"),
        "most puzzles in one batch")
-      ("max-connections", po::value<std::string>()->default_value("1024")->value_name("N"),
+      ("max-connections",
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_connections))
+           ->value_name("N"),
        "connections served at once; more are refused with a protocol fault")
       ("max-in-flight-per-connection",
-       po::value<std::string>()->default_value("65536")->value_name("N"),
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_in_flight_per_connection))
+           ->value_name("N"),
        "puzzles accepted but not yet answered on one connection; past it the daemon stops "
        "reading that connection until results drain")
-      ("max-in-flight", po::value<std::string>()->default_value("131072")->value_name("N"),
+      ("max-in-flight",
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_in_flight))
+           ->value_name("N"),
        "the same limit over all connections")
-      ("max-memory", po::value<std::string>()->default_value("4294967296")->value_name("BYTES"),
+      ("max-memory",
+       po::value<std::string>()
+           ->default_value(std::to_string(defaults.max_memory))
+           ->value_name("BYTES"),
        "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
        "past half of it the connections holding more than their share stop reading (at least "
        "twice --max-frame-bytes)")
-      ("idle-timeout", po::value<std::string>()->default_value("300s")->value_name("DURATION"),
+      ("idle-timeout",
+       po::value<std::string>()
+           ->default_value(Seconds(defaults.idle_timeout))
+           ->value_name("DURATION"),
        "close a connection that sends nothing and waits for nothing this long (0: never)")
       ("write-stall-timeout",
-       po::value<std::string>()->default_value("30s")->value_name("DURATION"),
+       po::value<std::string>()
+           ->default_value(Seconds(defaults.write_stall_timeout))
+           ->value_name("DURATION"),
        "close a connection whose reader has taken no byte of its pending answers this long, "
        "dropping them (0: never)")
-      ("frame-timeout", po::value<std::string>()->default_value("10s")->value_name("DURATION"),
+      ("frame-timeout",
+       po::value<std::string>()
+           ->default_value(Seconds(defaults.frame_timeout))
+           ->value_name("DURATION"),
        "a frame whose first byte has arrived must be whole this soon, or the connection gets "
        "a REQUEST_TIMEOUT fault (0: never)")
       ("first-frame-timeout",
-       po::value<std::string>()->default_value("10s")->value_name("DURATION"),
+       po::value<std::string>()
+           ->default_value(Seconds(defaults.first_frame_timeout))
+           ->value_name("DURATION"),
        "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault; "
        "with TLS, its handshake must be done this soon too, or it is closed (0: never)")
-      ("drain-timeout", po::value<std::string>()->default_value("30s")->value_name("DURATION"),
+      ("drain-timeout",
+       po::value<std::string>()
+           ->default_value(Seconds(defaults.drain_timeout))
+           ->value_name("DURATION"),
        "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them")
       ("tls-cert", po::value<std::string>()->value_name("FILE"),
        "serve the port over TLS (1.2 or 1.3) with this PEM certificate (then any intermediates); "
