@@ -49,7 +49,7 @@ constexpr auto kDrainTimeout = std::chrono::seconds(30);
 constexpr const char* kUsage = R"(usage: sudoku-client bench [options] FILE...
 
 Load-tests sudokud: replays the puzzles of the FILEs ('-' for standard input; the first
-1000000 puzzles) over --connections connections for --duration (10s, 2m) or --count batches, then
+1000000 puzzles) over --connections connections for --duration (10s, 2m) or --requests batches, then
 reports batches/s, puzzles/s, the latency of each batch's round trip (p50, p90, p99, p99.9,
 max), errors by kind and bytes each way. With --batches-per-second, latency counts from when
 each batch was due. Exit status: 0 when nothing failed, 1 on errors or wrong answers, 2 on a usage
@@ -390,7 +390,7 @@ class BenchWork : public SessionWork {
 bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* options,
                        std::ostream& out) {
   std::vector<std::string> connect;
-  std::string connections, duration, count, batch, in_flight, rate, limit;
+  std::string connections, duration, requests, batch, in_flight, rate, limit;
   SessionFlags session_flags;
   session_flags.timeout = DurationText(options->timeout);
   session_flags.retry_for = DurationText(options->retry_for);
@@ -402,7 +402,8 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
       ("connections", po::value(&connections)->value_name("C"), "connections (default 1)")
       ("duration", po::value(&duration)->value_name("DURATION"),
        "how long to send for, e.g. 30s or 2m (default 10s)")
-      ("count", po::value(&count)->value_name("N"), "batches to send in all, instead of --duration")
+      ("requests", po::value(&requests)->value_name("N"),
+       "batches to send in all, instead of --duration (as ghz's --total)")
       ("batch", po::value(&batch)->value_name("B"), "puzzles per batch (default 100)")
       ("in-flight", po::value(&in_flight)->value_name("K"),
        "batches outstanding per connection (default 1)")
@@ -421,14 +422,14 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   if (values.count("connections")) {
     options->connections = ParseCount("--connections", connections, kMaxConnections);
   }
-  if (values.count("duration") && values.count("count")) {
-    throw ClientError("--duration and --count cannot be used together");
+  if (values.count("duration") && values.count("requests")) {
+    throw ClientError("--duration and --requests cannot be used together");
   }
   if (values.count("duration")) {
     options->duration_seconds =
         ParsePositiveDuration("--duration", duration, kMaxDuration);
   }
-  if (values.count("count")) options->count = ParseCount("--count", count, kMaxCount);
+  if (values.count("requests")) options->count = ParseCount("--requests", requests, kMaxCount);
   if (values.count("batch")) options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   if (values.count("in-flight")) options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   if (values.count("batches-per-second")) {

@@ -2,7 +2,7 @@
 //
 // The puzzles of the input files (the first kMaxReplayPuzzles) are cut into batches whose request
 // frames are built once; each of --connections connections then replays them, keeping up to
-// --in-flight batches outstanding, for --duration seconds or --count batches in all, at most
+// --in-flight batches outstanding, for --duration seconds or --requests batches in all, at most
 // --rate batches per second over all connections. Every batch's round trip goes into a
 // LatencyHistogram; with --rate it counts from when the batch was due, not when it went out, so a
 // daemon that stalls cannot hide its backlog (what wrk2 calls coordinated omission). With

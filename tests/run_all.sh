@@ -41,10 +41,10 @@ ctest_summary() {
     sed 's/^0 of \([0-9]*\) tests failed$/\1 tests/'
 }
 
-# Tools that deploy/bootstrap.sh installs: a test skipped for want of one of them means the
+# Tools that deploy/bootstrap.sh (or this script, for the browser) installs: a test skipped for want of one of them means the
 # bootstrap is incomplete, and fails the run.
 bootstrapped_tools="systemd-analyze systemd-socket-activate haproxy lintian promtool man col
-  readelf cpack dpkg-deb dpkg-shlibdeps ip file"
+  readelf cpack dpkg-deb dpkg-shlibdeps ip file chromium chromedriver selenium"
 
 # skipped_tests DIR LOG: one "NAME: REASON" line per test that ctest reports as skipped, the
 # reason being the GTEST_SKIP() message in the test's output (Testing/Temporary/LastTest.log).
@@ -59,9 +59,11 @@ for name, param in re.findall(r"^\s*\d+ - (\S+)((?:\s+#.*)?) \(Skipped\)$", ctes
     at = log.find("Test: " + name + param + "\n")
     if at >= 0:
         end = log.find("\nTest: ", at + 1)
-        found = re.search(r": Skipped\n(.+)", log[at:end if end >= 0 else len(log)])
+        # GTEST_SKIP()'s message, or the "SKIP: why" line of a script that exits 77.
+        found = re.search(r": Skipped\n(.+)|^SKIP: (.+)", log[at:end if end >= 0 else len(log)],
+                          re.M)
         if found:
-            reason = found.group(1).strip()
+            reason = (found.group(1) or found.group(2)).strip()
     print(f"{name}: {reason}")
 PY
 }

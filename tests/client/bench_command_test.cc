@@ -57,7 +57,7 @@ TEST(BenchOptions, Defaults) {
 
 TEST(BenchOptions, EveryFlag) {
   const BenchOptions options =
-      Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connections", "64", "--count", "1000",
+      Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connections", "64", "--requests", "1000",
              "--batch", "1", "--in-flight", "8", "--batches-per-second", "2500.5", "--unique", "--verify",
              "--json", "a.txt", "b.txt"});
   EXPECT_EQ(options.endpoints.size(), 2u);
@@ -79,8 +79,8 @@ TEST(BenchOptions, EveryFlag) {
 
 TEST(BenchOptions, UsageErrors) {
   EXPECT_EQ(UsageError({}), "bench needs a FILE of puzzles to replay ('-' for standard input)");
-  EXPECT_EQ(UsageError({"--duration", "5", "--count", "9", "a"}),
-            "--duration and --count cannot be used together");
+  EXPECT_EQ(UsageError({"--duration", "5", "--requests", "9", "a"}),
+            "--duration and --requests cannot be used together");
   EXPECT_EQ(UsageError({"--duration", "0", "a"}),
             "--duration expects a duration such as 10s, 2m or 500ms (a plain number is seconds), "
             "above 0 and at most 86400s, got '0'");
@@ -99,8 +99,8 @@ TEST(BenchOptions, UsageErrors) {
   // --rate is solve's (append the rating), not a bench flag.
   EXPECT_EQ(UsageError({"--rate", "5", "a"}),
             "unrecognised option '--rate' (see: sudoku-client bench --help)");
-  EXPECT_EQ(UsageError({"--count", "-3", "a"}),
-            "--count expects a whole number from 1 to 1099511627776, got '-3'");
+  EXPECT_EQ(UsageError({"--requests", "-3", "a"}),
+            "--requests expects a whole number from 1 to 1099511627776, got '-3'");
   EXPECT_EQ(UsageError({"--connections", "0", "a"}),
             "--connections expects a whole number from 1 to 1024, got '0'");
   EXPECT_EQ(UsageError({"--in-flight", "2000", "a"}),

@@ -426,7 +426,7 @@ TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   const std::string file = WriteTemp("bench.txt", input.text);
   // Batches of 25, so that each puzzle is checked against its own place in a long batch.
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
-                              "--connections", "3", "--in-flight", "2", "--batch", "25", "--count",
+                              "--connections", "3", "--in-flight", "2", "--batch", "25", "--requests",
                               "300", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"batches\":300,"), std::string::npos) << exit.out;
@@ -440,7 +440,7 @@ TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
   const MixedInput input = MakeMixedInput(20, 32, false);
   const std::string file = WriteTemp("one_batch.txt", input.text);
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
-                              "--connections", "2", "--in-flight", "4", "--batch", "25", "--count",
+                              "--connections", "2", "--in-flight", "4", "--batch", "25", "--requests",
                               "200", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"batches\":200,"), std::string::npos) << exit.out;
@@ -464,7 +464,7 @@ TEST(ClientEndToEndBench, EchoServerRoundTrip) {
   }
   const std::string samples = TestPath("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
-                              "--batch", "1", "--count", "200", samples});
+                              "--batch", "1", "--requests", "200", samples});
   kill(echo, SIGTERM);
   int status = 0;
   waitpid(echo, &status, 0);
@@ -789,7 +789,7 @@ TEST_F(ClientEndToEnd, BenchVerifiesPencilmarkPuzzles) {
   }
   const std::string file = WriteTemp("bench_pencilmarks.txt", text);
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(), "--batch",
-                              "20", "--count", "5", "--verify", "--json", file});
+                              "20", "--requests", "5", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"verified\":100,\"wrong\":0,"), std::string::npos) << exit.out;
 }

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -270,6 +271,18 @@ TEST(Install, EverythingGoesUnderThePrefixAndAnEditedSettingsFileIsKept) {
 
 // ---- hardening ----
 
+// The names of glibc's checked functions (_FORTIFY_SOURCE) among the dynamic symbols `symbols`
+// that readelf lists, the stack protector's __stack_chk_fail excluded.
+std::set<std::string> FortifiedFunctions(const std::string& symbols) {
+  static const std::regex kChecked("__([a-z0-9_]+)_chk\\b");
+  std::set<std::string> names;
+  for (auto it = std::sregex_iterator(symbols.begin(), symbols.end(), kChecked);
+       it != std::sregex_iterator(); ++it) {
+    if ((*it)[1] != "stack") names.insert(it->str());
+  }
+  return names;
+}
+
 // Every binary as Debian builds it (dpkg-buildflags, hardening=+all): position-independent,
 // RELRO with immediate binding, the stack protector and glibc's checked functions.
 TEST(Hardening, EveryBinaryHasDebiansFlags) {
@@ -289,7 +302,9 @@ TEST(Hardening, EveryBinaryHasDebiansFlags) {
     EXPECT_THAT(dynamic, ::testing::ContainsRegex("FLAGS_1.*NOW.*PIE")) << binary;
     const std::string symbols = RunShell("readelf --dyn-syms -W '" + path + "'").output;
     EXPECT_THAT(symbols, HasSubstr("__stack_chk_fail")) << binary;
-    EXPECT_THAT(symbols, ::testing::ContainsRegex("__[a-z]+_chk")) << binary;  // fortified calls
+    // A fortified call is one of glibc's checked functions (__memcpy_chk, __sprintf_chk, ...);
+    // the stack protector's __stack_chk_fail, matched above, is not one of them.
+    EXPECT_THAT(FortifiedFunctions(symbols), ::testing::Not(::testing::IsEmpty())) << binary;
   }
 }
 
@@ -447,6 +462,10 @@ TEST(Cli, NoFlagMeansTwoThings) {
   const std::string bench = RunShell(kClient + " bench --help").output;
   EXPECT_THAT(bench, HasSubstr("--batches-per-second R"));
   EXPECT_THAT(bench, ::testing::Not(HasSubstr("--rate")));
+  // --count is a number of puzzles (generate's); bench's number of batches is --requests.
+  EXPECT_THAT(RunShell(kClient + " generate --help").output, HasSubstr("--count N"));
+  EXPECT_THAT(bench, HasSubstr("--requests N"));
+  EXPECT_THAT(bench, ::testing::Not(HasSubstr("--count")));
 }
 
 TEST(Cli, PlaceholdersNameTheValue) {
@@ -499,6 +518,29 @@ TEST(Ports, ServiceSocketInstancesAndHaproxyDoNotCollide) {
   }
   EXPECT_THAT(ReadFile(kSourceDir / "deploy/sudokud@.service"),
               HasSubstr("\nEnvironment=SUDOKUD_LISTEN=127.0.0.1:%i\n"));
+}
+
+// The README's scale-out step adds the example's sections to Debian's own haproxy.cfg, keeping
+// its `global` (chroot, user, stats socket): the result must be a configuration HAProxy takes.
+TEST(Ports, TheReadmesHaproxyStepKeepsDebiansGlobalSection) {
+  const std::string step =
+      "sed -n '/^defaults/,$p' /usr/share/doc/sudokud/examples/haproxy.cfg | "
+      "sudo tee -a /etc/haproxy/haproxy.cfg";
+  ASSERT_THAT(ReadFile(kSourceDir / "README.md"), HasSubstr(step));
+  if (!Have("haproxy")) GTEST_SKIP() << "no haproxy";
+  const fs::path debians = "/etc/haproxy/haproxy.cfg";
+  if (!fs::exists(debians)) GTEST_SKIP() << "no haproxy configuration at " << debians;
+  const fs::path config = TempDir("haproxy") / "haproxy.cfg";
+  fs::copy_file(debians, config);
+  const CommandResult appended = RunShell("sed -n '/^defaults/,$p' '" +
+                                          (kSourceDir / "deploy/haproxy.cfg").string() +
+                                          "' >> '" + config.string() + "'");
+  ASSERT_EQ(appended.exit_code, 0) << appended.output;
+  const CommandResult checked = RunShell("haproxy -c -f '" + config.string() + "'");
+  EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  const std::string merged = ReadFile(config);
+  EXPECT_THAT(merged, HasSubstr("chroot /var/lib/haproxy"));
+  EXPECT_THAT(merged, HasSubstr("backend sudokud_instances"));
 }
 
 }  // namespace
