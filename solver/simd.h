@@ -16,12 +16,13 @@
 //   simd_portable.h  sixteen uint32_t, in loops the compiler may vectorise for the baseline CPU
 //
 // (U32x4 is an __m128i in the first three: simd_block_sse41.h.) Boards, below, is written once
-// over them.
+// over them. Adding an instruction set adds its header and a line in solver/isa.def.
 //
-// This header is included once per kernel translation unit (through kernel.inc) and takes the
-// header its flags allow (__AVX512F__, __AVX2__, __SSE4_1__). The types live in that kernel's
-// own namespace, sudoku::<SUDOKU_KERNEL_NAMESPACE>, in an anonymous namespace, so their code
-// never merges across kernels built with different flags.
+// This header is included once per kernel translation unit (through kernel.inc), which
+// sudoku_add_isa_sources() (solver/CMakeLists.txt) generates from solver/isa.def: it defines
+// SUDOKU_KERNEL_SIMD, the header to use, and SUDOKU_KERNEL_NAMESPACE. The types live in that
+// kernel's own namespace, sudoku::<SUDOKU_KERNEL_NAMESPACE>, in an anonymous namespace, so their
+// code never merges across kernels built with different flags.
 //
 // Thread-safety: values only; no state.
 #ifndef SUDOKU_SOLVER_SIMD_H_
@@ -30,18 +31,13 @@
 #ifndef SUDOKU_KERNEL_NAMESPACE
 #error "define SUDOKU_KERNEL_NAMESPACE (the kernel's namespace) before including simd.h"
 #endif
+#ifndef SUDOKU_KERNEL_SIMD
+#error "define SUDOKU_KERNEL_SIMD (the kernel's simd_<isa>.h) before including simd.h"
+#endif
 
 #include <cstdint>
 
-#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__)
-#include "solver/simd_avx512.h"
-#elif defined(__AVX2__)
-#include "solver/simd_avx2.h"
-#elif defined(__SSE4_1__)
-#include "solver/simd_sse41.h"
-#else
-#include "solver/simd_portable.h"
-#endif
+#include SUDOKU_KERNEL_SIMD
 
 #ifndef SUDOKU_SIMD_MAP_BY_BLOCK
 #error "the kernel's simd_<isa>.h must say how Boards::Map splits a step (SUDOKU_SIMD_MAP_BY_BLOCK)"

@@ -6,7 +6,7 @@
 #define SUDOKU_SOLVER_SIMD_AVX2_H_
 
 #ifndef __AVX2__
-#error "simd_avx2.h needs -mavx2 (see solver/CMakeLists.txt)"
+#error "simd_avx2.h needs -mavx2 (the flags come from solver/isa.def)"
 #endif
 
 #include <immintrin.h>

@@ -5,7 +5,7 @@
 #define SUDOKU_SOLVER_SIMD_AVX512_H_
 
 #if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512BW__)
-#error "simd_avx512.h needs -mavx512f -mavx512vl -mavx512bw (see solver/CMakeLists.txt)"
+#error "simd_avx512.h needs -mavx512f -mavx512vl -mavx512bw (the flags come from solver/isa.def)"
 #endif
 
 #include <immintrin.h>

@@ -6,7 +6,7 @@
 #define SUDOKU_SOLVER_SIMD_BLOCK_SSE41_H_
 
 #ifndef __SSE4_1__
-#error "simd_block_sse41.h needs -msse4.1 (see solver/CMakeLists.txt)"
+#error "simd_block_sse41.h needs -msse4.1 (the flags come from solver/isa.def)"
 #endif
 
 #include <immintrin.h>
