@@ -13,11 +13,10 @@
 
 namespace sudoku {
 
-// One per kernel_<isa>.cc.
-namespace avx512 { extern const Kernel kKernel; }
-namespace avx2 { extern const Kernel kKernel; }
-namespace sse41 { extern const Kernel kKernel; }
-namespace portable { extern const Kernel kKernel; }
+// One per line of isa.def, each compiled from kernel.inc (see solver/CMakeLists.txt).
+#define SUDOKU_ISA(isa, name, features) namespace isa { extern const Kernel kKernel; }
+#include "solver/isa.def"
+#undef SUDOKU_ISA
 
 namespace internal {
 
@@ -55,9 +54,12 @@ KernelChoice ChooseKernel(std::span<const Kernel* const> kernels, const char* fo
 
 namespace {
 
-// Best first.
-constexpr const Kernel* kKernels[] = {&avx512::kKernel, &avx2::kKernel, &sse41::kKernel,
-                                      &portable::kKernel};
+// Best first, as isa.def lists them.
+constexpr const Kernel* kKernels[] = {
+#define SUDOKU_ISA(isa, name, features) &isa::kKernel,
+#include "solver/isa.def"
+#undef SUDOKU_ISA
+};
 
 const internal::KernelChoice& Selection() {
   static const internal::KernelChoice choice =

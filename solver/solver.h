@@ -154,7 +154,7 @@ Result SolveCandidates(const CandidateGrid& grid, Limits limits = {}) noexcept;
 // "portable", "sse4.1", "avx2", "avx512") forces one at start-up; an unknown or unsupported name
 // falls back to the best available and is reported by KernelSelectionNote().
 struct Kernel {
-  const char* name;                                  // "avx512", "avx2", "sse4.1", "portable"
+  const char* name;                                  // its name in solver/isa.def: "avx2", ...
   bool (*supported)();                               // does this CPU run it?
   void (*solve)(const Grid& grid, Limits limits, Result* result);
   // The same search started from candidate masks instead of givens.
