@@ -56,12 +56,6 @@ std::string PackedSolution(const wire::SolveResponse& response, size_t k) {
   return text;
 }
 
-std::string Serialize(const wire::Request& request) {
-  std::string body;
-  request.SerializeToString(&body);
-  return body;
-}
-
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   // Large enough to be split across threads (kParallelGrain).
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
