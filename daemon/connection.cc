@@ -72,7 +72,8 @@ std::unique_ptr<Job> JobPool::New() {
 }
 
 void JobPool::Recycle(std::unique_ptr<Job> job) {
-  if (free_.size() >= kMaxFreeJobs || wire::PuzzleCount(job->request.solve()) > kMaxRecycledPuzzles) {
+  if (free_.size() >= kMaxFreeJobs ||
+      wire::PuzzleCount(job->request.solve()) > kMaxRecycledPuzzles) {
     return;
   }
   job->complete = false;
@@ -591,9 +592,9 @@ awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> 
   Job* running = job.get();
   std::string failure;
   try {
-    co_await server_.pool_.Run(stream_.get_executor(), [this, running, work] {
-      (this->*work)(running);
-    }, use_awaitable, cost);
+    co_await server_.pool_.Run(
+        stream_.get_executor(), [this, running, work] { (this->*work)(running); }, use_awaitable,
+        cost);
   } catch (const std::exception& e) {
     failure = e.what();
   }

@@ -143,9 +143,10 @@ void CheckEncoder(const wire::SolveRequest& solve) {
         fields, solve.puzzles(), [](const std::string& text) { return std::string_view(text); },
         &frame);
   } else {
+    const std::string_view bytes = solve.packed_puzzles();
     std::vector<std::string_view> packed;
-    for (size_t i = 0; i < solve.packed_puzzles().size(); i += wire::kPackedPuzzleBytes) {
-      packed.push_back(std::string_view(solve.packed_puzzles()).substr(i, wire::kPackedPuzzleBytes));
+    for (size_t i = 0; i < bytes.size(); i += wire::kPackedPuzzleBytes) {
+      packed.push_back(bytes.substr(i, wire::kPackedPuzzleBytes));
     }
     FUZZ_CHECK(wire::AppendPackedSolveFrame(
         fields, packed,
