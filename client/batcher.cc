@@ -1,17 +1,18 @@
 #include "client/batcher.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <ranges>
+#include <span>
 #include <system_error>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
 
 #include "client/client_error.h"
 #include "client/flags.h"
-#include "proto/framing.h"
+#include "proto/codec.h"
 
 namespace sudoku::client {
 namespace {
@@ -33,6 +34,8 @@ constexpr size_t kPrefetchBytes = offsetof(PuzzleRecord, cells) + kCells;
 // How much of each file CheckInputs() looks at for a NUL byte.
 constexpr size_t kBinaryCheckBytes = 4096;
 
+static_assert(wire::kPackedPuzzleBytes == kPackedBytes);
+
 std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* buffer) {
   std::error_code ignored;
   if (std::filesystem::is_directory(name, ignored)) {
@@ -52,96 +55,30 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
   return file;
 }
 
-using google::protobuf::io::CodedOutputStream;
-using google::protobuf::internal::WireFormatLite;
-
-// A length-delimited field's tag, its length and the length's varint.
-size_t DelimitedBytes(size_t length) {
-  return 1 + CodedOutputStream::VarintSize64(length) + length;
-}
-
-uint8_t* WriteDelimitedHeader(int field, size_t length, uint8_t* target) {
-  target = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED,
-                                           target);
-  return CodedOutputStream::WriteVarint64ToArray(length, target);
-}
-
-// AppendSolveFrame() with the puzzles as text or `packed`. False, with `frame` partly written,
-// when a puzzle does not pack.
-bool EncodeSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, bool packed,
-                      std::string* frame) {
-  size_t sent = 0;
-  for (size_t i = 0; i < batch.size; ++i) sent += !batch.records[i].error;
-  // Proto3 leaves out fields at their default, and fields go in number order.
-  size_t solve_bytes = 0;
-  if (batch.sequence != 0) {
-    solve_bytes += 1 + CodedOutputStream::VarintSize64(batch.sequence);
-  }
-  if (!packed) {
-    for (size_t i = 0; i < batch.size; ++i) {
-      if (!batch.records[i].error) solve_bytes += DelimitedBytes(batch.records[i].size);
-    }
-  }
-  if (solution_limit != 0) solve_bytes += 1 + CodedOutputStream::VarintSize32(solution_limit);
-  if (rate) solve_bytes += 2;
-  if (packed && sent > 0) solve_bytes += DelimitedBytes(sent * kPackedBytes);
-  solve_bytes += 2;  // pack_solutions
-  const size_t request_bytes = DelimitedBytes(solve_bytes);
-
-  const size_t start = frame->size();
-  frame->resize(start + CodedOutputStream::VarintSize64(request_bytes) + request_bytes);
-  auto* target = reinterpret_cast<uint8_t*>(frame->data() + start);
-  target = CodedOutputStream::WriteVarint64ToArray(request_bytes, target);
-  target = WriteDelimitedHeader(wire::Request::kSolveFieldNumber, solve_bytes, target);
-  if (batch.sequence != 0) {
-    target = WireFormatLite::WriteUInt64ToArray(wire::SolveRequest::kBatchIdFieldNumber,
-                                                batch.sequence, target);
-  }
-  if (!packed) {
-    for (size_t i = 0; i < batch.size; ++i) {
-      const PuzzleRecord& record = batch.records[i];
-      if (record.error) continue;
-      target = WriteDelimitedHeader(wire::SolveRequest::kPuzzlesFieldNumber, record.size, target);
-      std::memcpy(target, record.text().data(), record.size);
-      target += record.size;
-    }
-  }
-  if (solution_limit != 0) {
-    target = WireFormatLite::WriteUInt32ToArray(wire::SolveRequest::kSolutionLimitFieldNumber,
-                                                solution_limit, target);
-  }
-  if (rate) {
-    target = WireFormatLite::WriteBoolToArray(wire::SolveRequest::kRateFieldNumber, true, target);
-  }
-  if (packed && sent > 0) {
-    target = WriteDelimitedHeader(wire::SolveRequest::kPackedPuzzlesFieldNumber,
-                                  sent * kPackedBytes, target);
-    for (size_t i = 0; i < batch.size; ++i) {
-      const PuzzleRecord& record = batch.records[i];
-      if (record.error) continue;
-      if (!PackPuzzle(record.text(), std::span<uint8_t, kPackedBytes>(target, kPackedBytes))) {
-        return false;
-      }
-      target += kPackedBytes;
-    }
-  }
-  WireFormatLite::WriteBoolToArray(wire::SolveRequest::kPackSolutionsFieldNumber, true, target);
-  return true;
-}
-
 }  // namespace
 
 void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
+  auto sent = std::span(batch.records.data(), batch.size) |
+              std::views::filter([](const PuzzleRecord& record) { return !record.error; });
+  const wire::SolveFields fields{.batch_id = batch.sequence,
+                                 .solution_limit = solution_limit,
+                                 .rate = rate,
+                                 .pack_solutions = true};
   // Packed when every puzzle sent is 81 characters of digits and blanks. Anything else goes as
   // text, for the daemon to report (a bad character) or to take in its own form (pencilmarks).
-  bool packed = true;
-  for (size_t i = 0; i < batch.size && packed; ++i) {
-    packed = batch.records[i].error || batch.records[i].size == kCells;
+  const bool packable = std::ranges::all_of(
+      sent, [](const PuzzleRecord& record) { return record.size == kCells; });
+  if (packable &&
+      wire::AppendPackedSolveFrame(fields, sent,
+                                   [](const PuzzleRecord& record,
+                                      std::span<uint8_t, wire::kPackedPuzzleBytes> packed) {
+                                     return PackPuzzle(record.text(), packed);
+                                   },
+                                   frame)) {
+    return;
   }
-  const size_t start = frame->size();
-  if (packed && EncodeSolveFrame(batch, solution_limit, rate, true, frame)) return;
-  frame->resize(start);
-  EncodeSolveFrame(batch, solution_limit, rate, false, frame);
+  wire::AppendSolveFrame(
+      fields, sent, [](const PuzzleRecord& record) { return record.text(); }, frame);
 }
 
 Batcher::Batcher(std::vector<std::string> inputs, size_t batch_size, uint32_t solution_limit,

@@ -36,8 +36,8 @@ struct Batch {
 // Appends the frame of a Request holding the SolveRequest for `batch`: batch id `sequence`, the
 // records without a layout error, `solution_limit`, `rate`, and pack_solutions. The puzzles go
 // packed (half the bytes) when every one is 81 digits and blanks, else as text. Encoded straight
-// from the records with protobuf's wire-format primitives, to the very bytes protobuf writes for
-// that message (tested), without first copying each puzzle into a string of the message.
+// from the records by the codec (proto/codec.h), to the very bytes protobuf writes for that
+// message, without first copying each puzzle into a string of the message.
 void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame);
 
 class Batcher {

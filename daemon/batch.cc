@@ -4,12 +4,10 @@
 #include <cstring>
 #include <string>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "proto/framing.h"
+#include "proto/codec.h"
 #include "solver/logic.h"
 #include "solver/tsan_fork_join.h"
 #include "solver/solver.h"
@@ -25,6 +23,7 @@ static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
 static_assert(static_cast<int>(logic::Technique::kGuess) == wire::GUESS);
 static_assert(static_cast<int>(logic::Technique::kSwordfish) == wire::SWORDFISH);
 static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
+static_assert(wire::kPackedPuzzleBytes == kPackedBytes);
 
 uint32_t CandidateNumber(const logic::CellDigit& candidate) {
   return candidate.cell * 9u + candidate.digit - 1u;
@@ -34,7 +33,7 @@ uint32_t UnitNumber(const logic::Unit& unit) {
   return static_cast<uint32_t>(unit.kind) * 9u + unit.index;
 }
 
-// Packed puzzle `i` of a request whose packed_puzzles CheckRequest() accepted.
+// Packed puzzle `i` of a request whose packed_puzzles wire::CheckRequest() accepted.
 std::span<const uint8_t, kPackedBytes> PackedPuzzle(const wire::SolveRequest& request, int i) {
   return PackedAt(request.packed_puzzles(), static_cast<size_t>(i));
 }
@@ -47,92 +46,9 @@ void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) 
 
 }  // namespace
 
-RequestKind ParseRequest(std::string_view body, wire::Request* request) {
-  using google::protobuf::internal::WireFormatLite;
-  const auto* data = reinterpret_cast<const uint8_t*>(body.data());
-  const int size = static_cast<int>(body.size());
-  request->mutable_solve()->Clear();
-  request->GetReflection()->MutableUnknownFields(request)->Clear();
-  google::protobuf::io::CodedInputStream input(data, size);
-  // An end-group tag stops the merge early without an error: the rest must not be ignored.
-  if (!request->MergeFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
-    return RequestKind::kMalformed;
-  }
-  // The merge above leaves the oneof set whatever the body said: look for the field itself.
-  google::protobuf::io::CodedInputStream scan(data, size);
-  // The field number alone is not enough: a kind's number with another wire type (every kind is
-  // a message, so length-delimited) is an unknown field.
-  // As protobuf does for a oneof, the last kind in the body wins.
-  RequestKind kind = RequestKind::kNone;
-  for (uint32_t tag; (tag = scan.ReadTag()) != 0;) {
-    if (WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-      switch (WireFormatLite::GetTagFieldNumber(tag)) {
-        case wire::Request::kSolveFieldNumber: kind = RequestKind::kSolve; break;
-        case wire::Request::kStatsFieldNumber: kind = RequestKind::kStats; break;
-        case wire::Request::kExplainFieldNumber: kind = RequestKind::kExplain; break;
-        case wire::Request::kGenerateFieldNumber: kind = RequestKind::kGenerate; break;
-        default: break;
-      }
-    }
-    if (!WireFormatLite::SkipField(&scan, tag)) return RequestKind::kMalformed;
-  }
-  return kind;
-}
-
-int PuzzleCount(const wire::SolveRequest& request) {
-  return request.puzzles_size() + static_cast<int>(request.packed_puzzles().size() / kPackedBytes);
-}
-
-std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
-                                                size_t max_batch, wire::Request* request,
-                                                RequestKind* kind) {
-  const std::string where = "frame " + std::to_string(frame);
-  *kind = ParseRequest(body, request);
-  std::optional<wire::ProtocolFault> fault;
-  if (*kind == RequestKind::kMalformed) {
-    fault.emplace();
-    fault->set_kind(wire::ProtocolFault::MALFORMED);
-    fault->set_message(where + " of " + std::to_string(body.size()) +
-                       " bytes does not decode as a Request");
-  } else if (*kind == RequestKind::kNone) {
-    fault.emplace();
-    fault->set_kind(wire::ProtocolFault::EMPTY_REQUEST);
-    fault->set_message(where + " is a Request with no kind set (expected solve, stats, explain or generate)");
-  } else if (*kind == RequestKind::kSolve) {
-    const wire::SolveRequest& solve = request->solve();
-    const std::string batch = where + ": batch " + std::to_string(solve.batch_id());
-    const size_t packed_bytes = solve.packed_puzzles().size();
-    if (solve.puzzles_size() > 0 && packed_bytes > 0) {
-      fault.emplace();
-      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
-      fault->set_message(batch + " has both puzzles (" + std::to_string(solve.puzzles_size()) +
-                         ") and packed_puzzles (" + std::to_string(packed_bytes) +
-                         " bytes); a batch uses one or the other");
-    } else if (packed_bytes % kPackedBytes != 0) {
-      fault.emplace();
-      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
-      fault->set_message(batch + " has " + std::to_string(packed_bytes) +
-                         " bytes of packed_puzzles, not a multiple of " +
-                         std::to_string(kPackedBytes) + " (the bytes of one packed puzzle)");
-    } else if (solve.solution_limit() > wire::kMaxSolutionLimit) {
-      fault.emplace();
-      fault->set_kind(wire::ProtocolFault::BAD_SOLVE_REQUEST);
-      fault->set_message(batch + " asks for up to " + std::to_string(solve.solution_limit()) +
-                         " solutions a puzzle, more than the cap of " +
-                         std::to_string(wire::kMaxSolutionLimit));
-    } else if (static_cast<size_t>(PuzzleCount(solve)) > max_batch) {
-      fault.emplace();
-      fault->set_kind(wire::ProtocolFault::BATCH_TOO_LARGE);
-      fault->set_message(batch + " has " + std::to_string(PuzzleCount(solve)) +
-                         " puzzles, more than --max-batch " + std::to_string(max_batch));
-    }
-  }
-  return fault;
-}
-
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, BatchCounts* counts) {
-  const int n = PuzzleCount(request);
+  const int n = wire::PuzzleCount(request);
   const bool packed_in = !request.packed_puzzles().empty();
   // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
   // search polls `cancel` too, so that a puzzle asking for many solutions stops within a

@@ -9,8 +9,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string_view>
 
 #include "proto/sudoku.pb.h"
 
@@ -32,34 +30,6 @@ struct BatchCounts {
   }
 };
 
-// What a frame body holds.
-enum class RequestKind {
-  kMalformed,  // not a Request
-  kNone,       // a Request with no kind this daemon knows
-  kSolve,      // request->solve() is the batch
-  kStats,      // a StatsRequest
-  kExplain,    // request->explain() is the puzzle
-  kGenerate,   // request->generate() asks for new puzzles (daemon/generate.h)
-};
-
-// Parses one frame body into `request`, reusing the SolveRequest it already holds. A cleared
-// repeated field keeps its strings for the next parse, so a reused Request costs no allocation
-// per puzzle; ParseFromArray() would instead delete the oneof's submessage, and every puzzle
-// string with it, on each call (measured: two allocations per puzzle).
-RequestKind ParseRequest(std::string_view body, wire::Request* request);
-
-// The puzzles a batch holds, as text or packed.
-int PuzzleCount(const wire::SolveRequest& request);
-
-// What the daemon does with one frame body before any solving: parses it into `request` (as
-// ParseRequest does) and checks it against the limits. Returns std::nullopt when `request` holds
-// a request of kind `*kind` to serve, or else the ProtocolFault to answer with (the connection
-// then closes). `frame` (1-based) names the frame in the fault's message. The fuzz target
-// tests/fuzz/fuzz_request.cc drives it without the network.
-std::optional<wire::ProtocolFault> CheckRequest(std::string_view body, uint64_t frame,
-                                                size_t max_batch, wire::Request* request,
-                                                RequestKind* kind);
-
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
 // explained. Reentrant.
@@ -71,9 +41,10 @@ inline constexpr int kParallelGrain = 64;
 // Parses and solves every puzzle of `request` (text or packed) and fills `response` as
 // proto/sudoku.proto describes (verdicts, solutions column-wise, as text or packed as asked,
 // counts, guesses, one PuzzleError per INVALID puzzle, and with request.rate() the rating
-// columns). `request` is one CheckRequest() accepted. `response` is cleared first but keeps its
-// capacity, so a reused message costs no allocation per puzzle. A bad puzzle never fails the batch. Returns false, with `response` and
-// `counts` unspecified, when `cancel` became true before the batch was done.
+// columns). `request` is one wire::CheckRequest() (proto/codec.h) accepted. `response` is
+// cleared first but keeps its capacity, so a reused message costs no allocation per puzzle. A
+// bad puzzle never fails the batch. Returns false, with `response` and `counts` unspecified,
+// when `cancel` became true before the batch was done.
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, BatchCounts* counts);
 

@@ -12,6 +12,7 @@
 #include "daemon/generate.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
+#include "proto/codec.h"
 #include "proto/framing.h"
 
 namespace sudoku::daemon {
@@ -44,11 +45,10 @@ constexpr uint32_t kSolveHereSolutionLimit = 2;
 
 // Up to two solutions (a solution, or uniqueness) a search ends soon after it starts; counting
 // more can take seconds a puzzle, so such a batch runs where it cannot take every solver thread.
-Pool::Cost SolveCost(const wire::Request& request) {
+Pool::Cost SolveCost(const wire::SolveRequest& request) {
   constexpr uint32_t kBoundedSolutionLimit = 2;
-  return request.has_solve() && request.solve().solution_limit() > kBoundedSolutionLimit
-             ? Pool::Cost::kLong
-             : Pool::Cost::kBounded;
+  return request.solution_limit() > kBoundedSolutionLimit ? Pool::Cost::kLong
+                                                          : Pool::Cost::kBounded;
 }
 
 }  // namespace
@@ -72,12 +72,13 @@ std::unique_ptr<Job> JobPool::New() {
 }
 
 void JobPool::Recycle(std::unique_ptr<Job> job) {
-  if (free_.size() >= kMaxFreeJobs || PuzzleCount(job->request.solve()) > kMaxRecycledPuzzles) {
+  if (free_.size() >= kMaxFreeJobs ||
+      wire::PuzzleCount(job->request.solve()) > kMaxRecycledPuzzles) {
     return;
   }
   job->complete = false;
   job->fault = false;
-  job->stats = false;
+  job->at_once = false;
   job->asked = Job::Asked::kOther;
   job->holds_batch_id = false;
   job->cost = 0;
@@ -140,7 +141,7 @@ void Connection::Evict(const std::string& message) {
 
 size_t Connection::batches_in_flight() const {
   size_t queued = 0;
-  for (const auto& job : queue_) queued += job->fault || job->stats ? 0 : 1;
+  for (const auto& job : queue_) queued += job->fault || job->at_once ? 0 : 1;
   return solving_ + queued + batches_writing_;
 }
 
@@ -177,7 +178,7 @@ void Connection::Spawn(awaitable<void> (Connection::*coroutine)(std::shared_ptr<
 }
 
 bool Connection::SolveHere(const wire::SolveRequest& request) const {
-  return PuzzleCount(request) <= kSolveHerePuzzles &&
+  return wire::PuzzleCount(request) <= kSolveHerePuzzles &&
          request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
 }
 
@@ -382,33 +383,46 @@ void Connection::EndOfInput() {
 
 bool Connection::HandleFrame(std::string_view body) {
   std::unique_ptr<Job> job = server_.jobs_.New();
-  RequestKind kind;
+  wire::RequestKind kind;
   const size_t max_batch = server_.options_.max_batch;
-  if (auto fault = CheckRequest(body, frames_, max_batch, &job->request, &kind)) {
+  if (auto fault = wire::CheckRequest(body, frames_, max_batch, &job->request, &kind)) {
     server_.jobs_.Recycle(std::move(job));
     Fault(fault->kind(), fault->message());
     return false;
   }
-  if (kind == RequestKind::kStats) {
-    // Answered at once, from the counts as they are now. It costs one against the in-flight
-    // limits, as an empty batch does, so that a peer sending Stats requests without reading
-    // the answers is stopped like any other.
-    job->response.Clear();
-    FillStats(server_.Snapshot(), job->response.mutable_stats());
-    job->frame.clear();
-    wire::AppendFrame(job->response, &job->frame);
-    job->stats = true;
-    job->cost = 1;
-    Charge(job->cost);
-    Queue(std::move(job));
-    return true;
+  switch (kind) {
+    case wire::RequestKind::kSolve: return HandleSolve(std::move(job));
+    case wire::RequestKind::kStats: return HandleStats(std::move(job));
+    case wire::RequestKind::kExplain: return HandleExplain(std::move(job));
+    case wire::RequestKind::kGenerate: return HandleGenerate(std::move(job));
+    case wire::RequestKind::kMalformed:
+    case wire::RequestKind::kNone:
+      break;  // CheckRequest() answered them with a fault
   }
-  if (kind == RequestKind::kGenerate) {
-    return HandleGenerate("frame " + std::to_string(frames_), std::move(job));
-  }
-  // A batch, or an explanation (one puzzle, with an empty batch).
+  server_.jobs_.Recycle(std::move(job));
+  return false;
+}
+
+bool Connection::AnswerAtOnce(std::unique_ptr<Job> job) {
+  job->frame.clear();
+  wire::AppendFrame(job->response, &job->frame);
+  job->at_once = true;
+  job->cost = 1;
+  Charge(job->cost);
+  Queue(std::move(job));
+  return true;
+}
+
+bool Connection::HandleStats(std::unique_ptr<Job> job) {
+  // The counts as they are now, batches still in flight not included (as sudoku.proto says).
+  job->response.Clear();
+  FillStats(server_.Snapshot(), job->response.mutable_stats());
+  return AnswerAtOnce(std::move(job));
+}
+
+bool Connection::HandleSolve(std::unique_ptr<Job> job) {
   const wire::SolveRequest& solve = job->request.solve();
-  if (kind == RequestKind::kSolve && !batch_ids_.insert(solve.batch_id()).second) {
+  if (!batch_ids_.insert(solve.batch_id()).second) {
     const uint64_t id = solve.batch_id();
     server_.jobs_.Recycle(std::move(job));
     Fault(wire::ProtocolFault::BAD_SOLVE_REQUEST,
@@ -417,42 +431,47 @@ bool Connection::HandleFrame(std::string_view body) {
               "unanswered batches");
     return false;
   }
-  job->asked = kind == RequestKind::kSolve ? Job::Asked::kBatch : Job::Asked::kExplain;
-  job->holds_batch_id = kind == RequestKind::kSolve;
-  const auto puzzles = static_cast<size_t>(PuzzleCount(solve));
+  job->asked = Job::Asked::kBatch;
+  job->holds_batch_id = true;
   // An empty batch still costs one, so that a flood of them stays bounded too.
-  job->cost = std::max<size_t>(puzzles, 1);
+  job->cost = std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(solve)), 1);
   job->received = Clock::now();
   Charge(job->cost);
   // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
   // nothing solving" while this batch is on its way to the arena.
   ++solving_;
-  // An explanation runs the logical solver, far slower than a few puzzles: always on the arena.
-  if (!job->request.has_explain() && SolveHere(solve)) {
+  if (SolveHere(solve)) {
     std::string failure;
     try {
-      Solve(job.get());
+      SolveJob(job.get());
     } catch (const std::exception& e) {
       failure = e.what();
     }
     Solved(std::move(job), failure);
     return !discarding();
   }
-  asio::co_spawn(stream_.get_executor(), RunBatch(shared_from_this(), std::move(job)),
-                 [self = shared_from_this()](std::exception_ptr error) {
-                   if (!error) return;
-                   LogException(self->peer_, error);
-                   self->Abort();
-                 });
+  RunOnPool(std::move(job), &Connection::SolveJob, SolveCost(solve));
   return true;
 }
 
-bool Connection::HandleGenerate(const std::string& where, std::unique_ptr<Job> request) {
+bool Connection::HandleExplain(std::unique_ptr<Job> job) {
+  job->asked = Job::Asked::kExplain;
+  job->cost = 1;  // one puzzle
+  job->received = Clock::now();
+  Charge(job->cost);
+  ++solving_;  // as for a batch (HandleSolve)
+  // The logical solver is far slower than a few puzzles: always on the arena.
+  RunOnPool(std::move(job), &Connection::ExplainJob, Pool::Cost::kBounded);
+  return true;
+}
+
+bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
   const wire::GenerateRequest& generate = request->request.generate();
   const std::string refusal = CheckGenerateRequest(generate, server_.options_.max_batch);
   if (!refusal.empty()) {
     server_.jobs_.Recycle(std::move(request));
-    Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST, where + ": " + refusal);
+    Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST,
+          "frame " + std::to_string(frames_) + ": " + refusal);
     return false;
   }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
@@ -537,17 +556,11 @@ awaitable<bool> Connection::WaitForCapacity() {
   }
 }
 
-// Solves `job` and frames its response; where is the caller's choice (see SolveHere).
-void Connection::Solve(Job* job) {
+// Solves `job`'s batch and frames its response; where is the caller's choice (see SolveHere).
+void Connection::SolveJob(Job* job) {
   const auto start = Clock::now();
-  if (job->request.has_explain()) {  // one puzzle, costing 1 like an empty batch
-    ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
-    job->counts = BatchCounts{};
-    job->complete = true;
-  } else {
-    job->complete =
-        SolveBatch(job->request.solve(), cancel_, job->response.mutable_solve(), &job->counts);
-  }
+  job->complete =
+      SolveBatch(job->request.solve(), cancel_, job->response.mutable_solve(), &job->counts);
   if (job->complete) {
     job->frame.clear();
     wire::AppendFrame(job->response, &job->frame);
@@ -555,13 +568,33 @@ void Connection::Solve(Job* job) {
   job->solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-awaitable<void> Connection::RunBatch([[maybe_unused]] std::shared_ptr<Connection> self,
-                                     std::unique_ptr<Job> job) {
+void Connection::ExplainJob(Job* job) {
+  ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
+  job->counts = BatchCounts{};
+  job->complete = true;
+  job->frame.clear();
+  wire::AppendFrame(job->response, &job->frame);
+}
+
+void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*),
+                           Pool::Cost cost) {
+  asio::co_spawn(stream_.get_executor(), RunJob(shared_from_this(), std::move(job), work, cost),
+                 [self = shared_from_this()](std::exception_ptr error) {
+                   if (!error) return;
+                   LogException(self->peer_, error);
+                   self->Abort();
+                 });
+}
+
+awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> self,
+                                   std::unique_ptr<Job> job, void (Connection::*work)(Job*),
+                                   Pool::Cost cost) {
   Job* running = job.get();
   std::string failure;
   try {
-    co_await server_.pool_.Run(stream_.get_executor(), [this, running] { Solve(running); },
-                               use_awaitable, SolveCost(running->request));
+    co_await server_.pool_.Run(
+        stream_.get_executor(), [this, running, work] { (this->*work)(running); }, use_awaitable,
+        cost);
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -578,12 +611,15 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
     return;
   }
   if (!failure.empty()) {
-    const uint64_t id = job->request.solve().batch_id();
+    // Named as the peer named it: a batch by its batch_id, an explanation by its request_id.
+    const std::string what =
+        job->asked == Job::Asked::kExplain
+            ? "explaining request " + std::to_string(job->request.explain().request_id())
+            : "solving batch " + std::to_string(job->request.solve().batch_id());
     Ended(*job, false);
     Release(job->cost);
     server_.jobs_.Recycle(std::move(job));
-    Fault(wire::ProtocolFault::UNKNOWN,
-          "internal error while solving batch " + std::to_string(id) + ": " + failure);
+    Fault(wire::ProtocolFault::UNKNOWN, "internal error while " + what + ": " + failure);
     return;
   }
   // Counted as answered (or cancelled) only once the writer knows whether it was written.
@@ -604,7 +640,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     if (queue_.empty()) break;  // nothing more will come
     while (!queue_.empty() && writing.size() < kMaxGather && !last) {
       last = queue_.front()->fault;
-      batches_writing_ += last || queue_.front()->stats ? 0 : 1;
+      batches_writing_ += last || queue_.front()->at_once ? 0 : 1;
       // The batch_id is free once its answer is about to be written, not once the write is seen
       // to complete: the peer may read the answer and send that id again before this coroutine
       // resumes, and the reader may take that frame first.
@@ -636,7 +672,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     server_.stats_.bytes_sent += sent;
     const auto written = Clock::now();
     for (auto& job : writing) {
-      if (!error && !job->fault && !job->stats) {
+      if (!error && !job->fault && !job->at_once) {
         server_.stats_.batch_latency_seconds.Observe(
             std::chrono::duration<double>(written - job->received).count());
       }

@@ -33,6 +33,7 @@
 
 #include "daemon/batch.h"
 #include "daemon/frame_reader.h"
+#include "daemon/pool.h"
 #include "daemon/tls.h"
 #include "proto/sudoku.pb.h"
 
@@ -43,8 +44,8 @@ class Server;
 // Logs what escaped a coroutine (`where`: the peer, or "accept loop").
 void LogException(const std::string& where, std::exception_ptr error);
 
-// One SolveRequest (or GenerateRequest, or a chunk of its answer) on its way through the
-// daemon, or one ProtocolFault to send.
+// One request (a batch, an explanation, a GenerateRequest, a Stats request), or a chunk of a
+// GenerateRequest's answer, on its way through the daemon, or one ProtocolFault to send.
 struct Job {
   using Clock = std::chrono::steady_clock;
 
@@ -56,7 +57,7 @@ struct Job {
   size_t memory = 0;      // bytes of `frame` charged against --max-memory while queued
   bool complete = false;  // solved to the end (not cancelled)
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
-  bool stats = false;     // a StatsResponse
+  bool at_once = false;   // answered on the event loop as it was read (Stats): not a batch
   // What the peer asked for, counted once its answer is written (answered) or dropped
   // (cancelled): a batch, an explanation, or neither (a fault, stats, a generated chunk).
   enum class Asked : uint8_t { kOther, kBatch, kExplain };
@@ -153,21 +154,36 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // TLS: looks at the first bytes (plaintext gets a NOT_THIS_PROTOCOL fault, in plaintext), then
   // does the handshake. False when the connection cannot go on.
   boost::asio::awaitable<bool> Secure();
-  boost::asio::awaitable<void> RunBatch(std::shared_ptr<Connection> self, std::unique_ptr<Job> job);
-  void Solve(Job* job);
-  // After Solve(): queues the response for the writer, or drops it (connection gone, cancelled),
-  // or faults the connection (`failure`: what Solve() threw).
+  // Runs `work` on `job` on the solver pool, then hands it to Solved().
+  void RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*), Pool::Cost cost);
+  boost::asio::awaitable<void> RunJob(std::shared_ptr<Connection> self, std::unique_ptr<Job> job,
+                                      void (Connection::*work)(Job*), Pool::Cost cost);
+  // The work of a batch and of an explanation: each fills its response and frames it.
+  void SolveJob(Job* job);
+  void ExplainJob(Job* job);
+  // After SolveJob() or ExplainJob(): queues the response for the writer, or drops it
+  // (connection gone, cancelled), or faults the connection (`failure`: what the work threw).
   void Solved(std::unique_ptr<Job> job, const std::string& failure);
   // Whether `request` is solved on the event loop (see kSolveHerePuzzles in connection.cc).
   bool SolveHere(const wire::SolveRequest& request) const;
   // Generates a GenerateRequest's puzzles a chunk at a time, queueing each chunk's response.
   boost::asio::awaitable<void> RunGenerate(std::shared_ptr<Connection> self,
                                            std::unique_ptr<Job> request);
-  bool HandleGenerate(const std::string& where, std::unique_ptr<Job> request);
+  // One handler per kind of request (wire::RequestKind), each given the decoded and checked
+  // request in its Job; false when it faulted the connection.
+  bool HandleSolve(std::unique_ptr<Job> job);
+  bool HandleExplain(std::unique_ptr<Job> job);
+  bool HandleGenerate(std::unique_ptr<Job> request);
+  bool HandleStats(std::unique_ptr<Job> job);
+  // Queues `job`'s response, filled on the event loop. It costs one against the in-flight
+  // limits, as an empty batch does, so that a peer sending such requests without reading the
+  // answers is stopped like any other.
+  bool AnswerAtOnce(std::unique_ptr<Job> job);
   // Waits until this connection and the daemon are both below their in-flight limits. False
   // when reading stopped meanwhile.
   boost::asio::awaitable<bool> WaitForCapacity();
-  // Handles one whole frame body: a batch sent to the arena, or a fault. False when it faulted.
+  // Handles one whole frame body: decoded and checked once (wire::CheckRequest), then given to
+  // its kind's handler, or answered with a fault. False when it faulted.
   bool HandleFrame(std::string_view body);
   void EndOfInput();
   // When the frame being read (or, before any, the first) must be whole; none once reading

@@ -7,6 +7,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
 
+#include "proto/codec.h"
 #include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/support/puzzles.h"
@@ -67,10 +68,6 @@ void FakeDaemon::Accept() {
   }
 }
 
-int FakeDaemon::PuzzleCount(const wire::SolveRequest& request) {
-  return request.puzzles_size() + static_cast<int>(request.packed_puzzles().size() / kPackedBytes);
-}
-
 wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
   // Validation is the solver library's puzzle layer (its messages are the product's); the
   // solving is the tests' own checker, so that these tests depend on the client alone.
@@ -78,7 +75,7 @@ wire::SolveResponse FakeDaemon::Answer(const wire::SolveRequest& request) {
   response.set_batch_id(request.batch_id());
   const int limit = std::max<int>(1, static_cast<int>(request.solution_limit()));
   const bool packed_in = !request.packed_puzzles().empty();
-  for (int i = 0; i < PuzzleCount(request); ++i) {
+  for (int i = 0; i < wire::PuzzleCount(request); ++i) {
     std::string puzzle;
     Grid grid;
     PuzzleError error;
@@ -155,7 +152,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
         send(response, true);
         return false;
       }
-      answered_puzzles_ += static_cast<size_t>(PuzzleCount(it->solve()));
+      answered_puzzles_ += static_cast<size_t>(wire::PuzzleCount(it->solve()));
       send(response, false);
     }
     held.clear();
@@ -178,7 +175,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
       last_limit_ = request.solve().solution_limit();
       {
         std::lock_guard lock(mutex_);
-        batch_sizes_.push_back(static_cast<size_t>(PuzzleCount(request.solve())));
+        batch_sizes_.push_back(static_cast<size_t>(wire::PuzzleCount(request.solve())));
       }
       if (read == script.fault_at) {
         wire::Response response;

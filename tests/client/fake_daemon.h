@@ -66,8 +66,6 @@ class FakeDaemon {
   std::vector<size_t> batch_sizes() const;
   uint32_t last_solution_limit() const { return last_limit_; }
 
-  // The puzzles of `request`, as text or packed.
-  static int PuzzleCount(const wire::SolveRequest& request);
   // The response the real daemon should give to `request`.
   static wire::SolveResponse Answer(const wire::SolveRequest& request);
 

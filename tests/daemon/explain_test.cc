@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "daemon/batch.h"
+#include "proto/codec.h"
 #include "solver/logic.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
@@ -37,7 +38,7 @@ TEST(ExplainPuzzle, ParsesAsExplainAndAnswersWithTheSteps) {
   sent.mutable_explain()->set_request_id(9);
   sent.mutable_explain()->set_puzzle(kPointing);
   wire::Request request;
-  ASSERT_EQ(ParseRequest(Serialize(sent), &request), RequestKind::kExplain);
+  ASSERT_EQ(wire::DecodeRequest(Serialize(sent), &request), wire::RequestKind::kExplain);
 
   wire::ExplainResponse response;
   ExplainPuzzle(request.explain(), &response);

@@ -1,4 +1,4 @@
-// Generation in the daemon: CheckGenerateRequest's exact refusals, GenerateChunk, ParseRequest,
+// Generation in the daemon: CheckGenerateRequest's exact refusals, GenerateChunk,
 // pencilmark puzzles in SolveBatch, and the real sudokud streaming generated puzzles in chunks.
 #include "daemon/generate.h"
 
@@ -132,22 +132,6 @@ TEST(GenerateChunk, StopsAnImpossibleRunWhenCancelledMidway) {
   wire::GenerateResponse response;
   EXPECT_FALSE(GenerateChunk(request, 0, 64, cancel, &response));
   canceller.join();
-}
-
-TEST(ParseRequest, ReadsAGenerateRequest) {
-  wire::Request sent;
-  *sent.mutable_generate() = MakeGenerate(12, 7);
-  std::string body;
-  sent.SerializeToString(&body);
-  wire::Request request;
-  ASSERT_EQ(ParseRequest(body, &request), RequestKind::kGenerate);
-  EXPECT_EQ(request.generate().request_id(), 12u);
-  EXPECT_EQ(request.generate().count(), 7u);
-  // The same Request object then takes a solve request again.
-  sent.mutable_solve()->add_puzzles(std::string(81, '.'));
-  sent.SerializeToString(&body);
-  ASSERT_EQ(ParseRequest(body, &request), RequestKind::kSolve);
-  EXPECT_EQ(request.solve().puzzles_size(), 1);
 }
 
 // The pencilmark form of an 81-character puzzle.

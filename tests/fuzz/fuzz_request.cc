@@ -1,10 +1,12 @@
-// Fuzz target: the daemon's request handler without the network. A frame body goes through
-// CheckRequest (decoding, the kind, --max-batch) and, when accepted, SolveBatch to a framed
-// SolveResponse, exactly as daemon/connection.cc does with each frame.
+// Fuzz target: the codec and the daemon's request handler without the network. A frame body goes
+// through wire::CheckRequest (proto/codec.h: decoding, the kind, --max-batch) and, when accepted,
+// SolveBatch to a framed SolveResponse, exactly as daemon/connection.cc does with each frame.
 //
 // Input: one frame body. Checked: a refusal is one of the documented faults with a message, for
 // the reason it names; a body takes the solve path exactly when protobuf itself decodes it to a
-// Request with a solve set; the response has one verdict, count and guess count per puzzle
+// Request with a solve set; the codec's hand encoder, given the accepted batch's fields and
+// puzzles, writes the frame protobuf writes; the response has one verdict, count and guess count
+// per puzzle
 // (text or packed), one solution per SOLVED or MULTIPLE puzzle (81 digits, or 41 bytes packed
 // when asked; each a valid grid keeping the givens), one error per INVALID puzzle, in order; it
 // frames and decodes back.
@@ -18,8 +20,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "daemon/batch.h"
+#include "proto/codec.h"
 #include "proto/framing.h"
 #include "proto/sudoku.pb.h"
 #include "solver/solver.h"
@@ -28,8 +32,8 @@
 
 namespace {
 
-using sudoku::daemon::RequestKind;
 namespace wire = sudoku::wire;
+using wire::RequestKind;
 
 constexpr size_t kMaxBatch = 32;
 constexpr uint32_t kMaxSolutionLimit = 8;
@@ -62,7 +66,7 @@ void DropSparsePacked(std::string* packed) {
 
 void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse& response) {
   const bool packed_in = !request.packed_puzzles().empty();
-  const int n = sudoku::daemon::PuzzleCount(request);
+  const int n = wire::PuzzleCount(request);
   // Solutions come packed when asked for, else as text; never both.
   const bool packed_out = request.pack_solutions();
   const std::string& solutions = packed_out ? response.packed_solutions() : response.solutions();
@@ -121,6 +125,40 @@ void CheckResponse(const wire::SolveRequest& request, const wire::SolveResponse&
   FUZZ_CHECK(error == response.errors_size());
 }
 
+// The hand encoder, given the fields and puzzles of an accepted batch, writes what protobuf writes
+// for them (unknown fields aside: the encoder has none to write).
+void CheckEncoder(const wire::SolveRequest& solve) {
+  const wire::SolveFields fields{.batch_id = solve.batch_id(),
+                                 .solution_limit = solve.solution_limit(),
+                                 .rate = solve.rate(),
+                                 .pack_solutions = solve.pack_solutions()};
+  wire::Request known;
+  *known.mutable_solve() = solve;
+  known.DiscardUnknownFields();
+  std::string expected;
+  wire::AppendFrame(known, &expected);
+  std::string frame;
+  if (solve.packed_puzzles().empty()) {
+    wire::AppendSolveFrame(
+        fields, solve.puzzles(), [](const std::string& text) { return std::string_view(text); },
+        &frame);
+  } else {
+    const std::string_view bytes = solve.packed_puzzles();
+    std::vector<std::string_view> packed;
+    for (size_t i = 0; i < bytes.size(); i += wire::kPackedPuzzleBytes) {
+      packed.push_back(bytes.substr(i, wire::kPackedPuzzleBytes));
+    }
+    FUZZ_CHECK(wire::AppendPackedSolveFrame(
+        fields, packed,
+        [](std::string_view bytes, std::span<uint8_t, wire::kPackedPuzzleBytes> out) {
+          std::copy(bytes.begin(), bytes.end(), out.begin());
+          return true;
+        },
+        &frame));
+  }
+  FUZZ_CHECK(frame == expected);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -130,7 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static wire::Request request;
   static wire::Response response;
   RequestKind kind;
-  const auto fault = sudoku::daemon::CheckRequest(body, 1, kMaxBatch, &request, &kind);
+  const auto fault = wire::CheckRequest(body, 1, kMaxBatch, &request, &kind);
 
   wire::Request reference;
   const bool decodes = wire::ParseFrameBody(body, &reference);
@@ -144,13 +182,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case wire::ProtocolFault::EMPTY_REQUEST: FUZZ_CHECK(kind == RequestKind::kNone); break;
       case wire::ProtocolFault::BATCH_TOO_LARGE:
         FUZZ_CHECK(kind == RequestKind::kSolve);
-        FUZZ_CHECK(static_cast<size_t>(sudoku::daemon::PuzzleCount(request.solve())) > kMaxBatch);
+        FUZZ_CHECK(static_cast<size_t>(wire::PuzzleCount(request.solve())) > kMaxBatch);
         break;
       case wire::ProtocolFault::BAD_SOLVE_REQUEST: {
         FUZZ_CHECK(kind == RequestKind::kSolve);
         const wire::SolveRequest& solve = request.solve();
         FUZZ_CHECK((solve.puzzles_size() > 0 && !solve.packed_puzzles().empty()) ||
-                   solve.packed_puzzles().size() % sudoku::kPackedBytes != 0 ||
+                   solve.packed_puzzles().size() % wire::kPackedPuzzleBytes != 0 ||
                    solve.solution_limit() > wire::kMaxSolutionLimit);
         break;
       }
@@ -158,13 +196,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     return 0;
   }
-  // Stats, explain and generate requests take other paths; the batch path is checked here.
-  if (kind != RequestKind::kSolve) {
-    FUZZ_CHECK(kind == RequestKind::kStats || kind == RequestKind::kExplain ||
-               kind == RequestKind::kGenerate);
-    return 0;
-  }
+  // The other kinds take their own paths; the batch path is checked here.
+  if (kind != RequestKind::kSolve) return 0;
   FUZZ_CHECK(request.solve().SerializeAsString() == reference.solve().SerializeAsString());
+  CheckEncoder(request.solve());
 
   wire::SolveRequest* solve = request.mutable_solve();
   solve->set_solution_limit(std::min(solve->solution_limit(), kMaxSolutionLimit));
@@ -180,7 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sudoku::daemon::BatchCounts counts;
   FUZZ_CHECK(sudoku::daemon::SolveBatch(*solve, cancel, response.mutable_solve(), &counts));
   CheckResponse(*solve, response.solve());
-  FUZZ_CHECK(counts.total() == static_cast<uint64_t>(sudoku::daemon::PuzzleCount(*solve)));
+  FUZZ_CHECK(counts.total() == static_cast<uint64_t>(wire::PuzzleCount(*solve)));
 
   std::string framed;
   wire::AppendFrame(response, &framed);
