@@ -277,13 +277,7 @@ class BenchWork : public SessionWork {
   };
 
   static SessionOptions SessionFor(const BenchOptions& options) {
-    SessionOptions session;
-    session.endpoints = options.endpoints;
-    session.connections = options.connections;
-    session.in_flight = options.in_flight;
-    session.timeout = options.timeout;
-    session.retry_for = options.retry_for;
-    session.open = options.open;
+    SessionOptions session = SessionOptionsFrom(options);
     session.fail_when_every_lane_gives_up = false;  // the report counts the errors
     return session;
   }

@@ -143,11 +143,7 @@ class ExplainWork : public SessionWork {
 
  private:
   static SessionOptions SessionFor(const ExplainOptions& options) {
-    SessionOptions session;
-    session.endpoints = options.endpoints;
-    session.timeout = options.timeout;
-    session.retry_for = options.retry_for;
-    session.open = options.open;
+    SessionOptions session = SessionOptionsFrom(options);
     session.requests_noun = "requests";
     return session;
   }

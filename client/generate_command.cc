@@ -158,11 +158,8 @@ class GenerateWork : public SessionWork {
 
  private:
   static SessionOptions SessionFor(const GenerateCommandOptions& options) {
-    SessionOptions session;
+    SessionOptions session = SessionOptionsFrom(options);
     session.endpoints = {options.endpoint};
-    session.timeout = options.timeout;
-    session.retry_for = options.retry_for;
-    session.open = options.open;
     session.requests_noun = "requests";
     return session;
   }

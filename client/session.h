@@ -67,6 +67,22 @@ struct SessionOptions {
   bool fail_when_every_lane_gives_up = true;
 };
 
+// The session settings a command's options carry: --timeout, --retry-for and how to connect
+// (--tls) in every command, and --connect, --connections and --in-flight in those that take
+// them. A command without one of those keeps the SessionOptions default, and sets what is its
+// own (generate's single endpoint, explain's "requests") on the result.
+template <typename CommandOptions>
+SessionOptions SessionOptionsFrom(const CommandOptions& options) {
+  SessionOptions session;
+  if constexpr (requires { options.endpoints; }) session.endpoints = options.endpoints;
+  if constexpr (requires { options.connections; }) session.connections = options.connections;
+  if constexpr (requires { options.in_flight; }) session.in_flight = options.in_flight;
+  session.timeout = options.timeout;
+  session.retry_for = options.retry_for;
+  session.open = options.open;
+  return session;
+}
+
 // One connection slot: a connection, replaced when it breaks, and what the session knows of it.
 // A command keeps its own per-lane state by `index`.
 struct Lane {

@@ -80,7 +80,7 @@ class SolveWork : public SessionWork {
         window_size_(options.connections * options.in_flight * kWindowPerInFlight),
         changed_(executor),
         pending_(options.connections),
-        session_(executor, SessionFor(options), this) {
+        session_(executor, SessionOptionsFrom(options), this) {
     if (progress_ != nullptr) total_bytes_ = batcher_->TotalBytes();
   }
 
@@ -174,17 +174,6 @@ class SolveWork : public SessionWork {
   void Wake(Lane*) override { changed_.Notify(); }
 
  private:
-  static SessionOptions SessionFor(const SolveOptions& options) {
-    SessionOptions session;
-    session.endpoints = options.endpoints;
-    session.connections = options.connections;
-    session.in_flight = options.in_flight;
-    session.timeout = options.timeout;
-    session.retry_for = options.retry_for;
-    session.open = options.open;
-    return session;
-  }
-
   void Deliver(const Batch& batch, const wire::SolveResponse* response) {
     std::string text = output_->TakeBuffer();
     AppendResults(batch, response, prefixes_, &summary_, &text, options_.format);
