@@ -12,6 +12,7 @@
 
 #include "proto/framing.h"
 #include "solver/solver.h"
+#include "tests/daemon/solve_checks.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/sudoku_check.h"
@@ -22,6 +23,7 @@ namespace {
 using ::sudoku::testing::kSeventeenClues;
 using ::sudoku::testing::kUnsolvable;
 
+using testing::ExpectLimitTwoAnswers;
 using testing::GeneratePuzzles;
 using testing::IsSolutionOf;
 
@@ -199,16 +201,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   BatchCounts counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel, &response,
                          &counts));
-  ASSERT_EQ(response.verdicts_size(), 3);
-  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
-  EXPECT_EQ(response.verdicts(1), wire::MULTIPLE);
-  EXPECT_EQ(response.verdicts(2), wire::UNSOLVABLE);
-  EXPECT_EQ(response.solution_counts(0), 1u);
-  EXPECT_EQ(response.solution_counts(1), 2u);
-  EXPECT_EQ(response.solution_counts(2), 0u);
-  ASSERT_EQ(response.solutions().size(), 2u * 81);
-  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, response.solutions().substr(0, 81)));
-  EXPECT_TRUE(IsSolutionOf(empty, response.solutions().substr(81, 81)));
+  ExpectLimitTwoAnswers(response);
   EXPECT_EQ(counts.multiple, 1u);
 
   // Limit 0 means "the first solution": the empty grid is then simply solved.

@@ -30,6 +30,7 @@
 
 #include "proto/framing.h"
 #include "solver/solver.h"
+#include "tests/daemon/solve_checks.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/sudoku_check.h"
 #include "tests/support/puzzles.h"
@@ -44,22 +45,6 @@ std::vector<std::string> Flags(std::vector<std::string> extra) {
   std::vector<std::string> args = {"--listen", "127.0.0.1:0"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
-}
-
-// Sends a small batch and checks every answer: the daemon serves this connection.
-void ExpectServed(WireClient& client, uint64_t batch_id, int count = 5) {
-  const auto puzzles = GeneratePuzzles(count, 28, static_cast<uint32_t>(batch_id));
-  client.SendSolve(batch_id, puzzles);
-  auto response = client.Read();
-  ASSERT_TRUE(response && response->has_solve())
-      << (response ? response->ShortDebugString() : "closed");
-  const wire::SolveResponse& solve = response->solve();
-  EXPECT_EQ(solve.batch_id(), batch_id);
-  ASSERT_EQ(solve.verdicts_size(), count);
-  for (int i = 0; i < count; ++i) {
-    EXPECT_EQ(solve.verdicts(i), wire::SOLVED);
-    EXPECT_TRUE(IsSolutionOf(puzzles[i], solve.solutions().substr(i * 81, 81)));
-  }
 }
 
 // The base-128 varint length prefix of a frame body of `n` bytes.

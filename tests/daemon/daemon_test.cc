@@ -21,6 +21,7 @@
 
 #include "proto/framing.h"
 #include "solver/solver.h"
+#include "tests/daemon/solve_checks.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/sudoku_check.h"
@@ -44,22 +45,6 @@ std::vector<std::string> Flags(std::vector<std::string> extra) {
   return args;
 }
 
-// Every puzzle of `puzzles` (all solvable) answered SOLVED with a valid solution.
-void ExpectAllSolved(const wire::SolveResponse& response, const std::vector<std::string>& puzzles) {
-  ASSERT_EQ(response.verdicts_size(), static_cast<int>(puzzles.size()));
-  ASSERT_EQ(response.solution_counts_size(), static_cast<int>(puzzles.size()));
-  ASSERT_EQ(response.guesses_size(), static_cast<int>(puzzles.size()));
-  ASSERT_EQ(response.solutions().size(), puzzles.size() * 81);
-  EXPECT_EQ(response.errors_size(), 0);
-  for (size_t i = 0; i < puzzles.size(); ++i) {
-    const int at = static_cast<int>(i);
-    EXPECT_EQ(response.verdicts(at), wire::SOLVED) << "puzzle " << i;
-    EXPECT_EQ(response.solution_counts(at), 1u) << "puzzle " << i;
-    EXPECT_TRUE(IsSolutionOf(puzzles[i], response.solutions().substr(i * 81, 81)))
-        << "puzzle " << i << ": " << puzzles[i];
-  }
-}
-
 wire::SolveResponse ReadSolve(WireClient& client) {
   auto response = client.Read();
   if (!response) throw std::runtime_error("the daemon closed the connection instead of answering");
@@ -67,16 +52,6 @@ wire::SolveResponse ReadSolve(WireClient& client) {
     throw std::runtime_error("expected a SolveResponse, got " + response->ShortDebugString());
   }
   return response->solve();
-}
-
-// Sends one batch and checks its answer: the daemon serves this connection.
-void ExpectServed(WireClient& client, uint64_t batch_id) {
-  // Small, to fit the lowest --max-batch and --max-frame-bytes the tests set.
-  const auto puzzles = GeneratePuzzles(5, 28, static_cast<uint32_t>(batch_id));
-  client.SendSolve(batch_id, puzzles);
-  const wire::SolveResponse response = ReadSolve(client);
-  EXPECT_EQ(response.batch_id(), batch_id);
-  ExpectAllSolved(response, puzzles);
 }
 
 // The daemon's STATUS= text, parsed.
@@ -268,16 +243,7 @@ TEST(Daemon, SolutionLimitTwoGivesMultipleOrSolved) {
   WireClient client(daemon.port());
   client.SendSolve(1, {kSeventeenClues, kEmptyGrid, kUnsolvable}, 2);
   const wire::SolveResponse response = ReadSolve(client);
-  ASSERT_EQ(response.verdicts_size(), 3);
-  EXPECT_EQ(response.verdicts(0), wire::SOLVED);
-  EXPECT_EQ(response.verdicts(1), wire::MULTIPLE);
-  EXPECT_EQ(response.verdicts(2), wire::UNSOLVABLE);
-  EXPECT_EQ(response.solution_counts(0), 1u);
-  EXPECT_EQ(response.solution_counts(1), 2u);
-  EXPECT_EQ(response.solution_counts(2), 0u);
-  ASSERT_EQ(response.solutions().size(), 2u * 81);
-  EXPECT_TRUE(IsSolutionOf(kSeventeenClues, response.solutions().substr(0, 81)));
-  EXPECT_TRUE(IsSolutionOf(kEmptyGrid, response.solutions().substr(81, 81)));
+  ExpectLimitTwoAnswers(response);
   EXPECT_EQ(response.errors_size(), 0);
 }
 

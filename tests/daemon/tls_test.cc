@@ -19,6 +19,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/daemon/solve_checks.h"
 #include "tests/daemon/tls_support.h"
 #include "tests/daemon/wire_client.h"
 
@@ -50,23 +51,9 @@ TlsClientOptions As(const std::string& name = "") {
   return options;
 }
 
-// Sends a batch and checks every answer.
-template <typename Client>
-void ExpectServed(Client& client, uint64_t batch_id, int count = 20) {
-  const auto puzzles = GeneratePuzzles(count, 28, static_cast<uint32_t>(batch_id));
-  client.SendSolve(batch_id, puzzles);
-  const auto response = client.Read();
-  ASSERT_TRUE(response && response->has_solve())
-      << (response ? response->ShortDebugString() : "closed");
-  const wire::SolveResponse& solve = response->solve();
-  EXPECT_EQ(solve.batch_id(), batch_id);
-  ASSERT_EQ(solve.verdicts_size(), count);
-  for (int i = 0; i < count; ++i) {
-    EXPECT_TRUE(IsSolutionOf(puzzles[static_cast<size_t>(i)],
-                             solve.solutions().substr(static_cast<size_t>(i) * 81, 81)))
-        << "batch " << batch_id << " puzzle " << i;
-  }
-}
+// The batch this suite sends to check that a connection is served (ExpectServed sends 5 by
+// default).
+constexpr int kTlsBatch = 20;
 
 // The error a TLS client meets: in the handshake (TLS 1.2, or our own verification), or at its
 // first read (TLS 1.3, where the server checks the client's certificate after the client's
@@ -100,8 +87,8 @@ TEST(Tls, ServesTheProtocolOverTls13AndTls12) {
   TlsClient tls12(daemon.port(), options);
   tls12.Handshake();
   EXPECT_EQ(tls12.Protocol(), "TLSv1.2");
-  ExpectServed(tls12, 2);
-  ExpectServed(tls13, 3);
+  ExpectServed(tls12, 2, kTlsBatch);
+  ExpectServed(tls13, 3, kTlsBatch);
   StopCleanly(daemon);
   EXPECT_THAT(daemon.Log(), HasSubstr("stopped: 2 connections, 3 batches answered"));
 }
@@ -111,7 +98,7 @@ TEST(Tls, MutualTlsServesAClientOfItsCaAndNamesItInTheLog) {
   EXPECT_THAT(daemon.Log(), HasSubstr("; client certificates from " + Pki().Path("ca.pem")));
   TlsClient client(daemon.port(), As("client"));
   client.Handshake();
-  ExpectServed(client, 1);
+  ExpectServed(client, 1, kTlsBatch);
   client.Send(wire::Request());  // a Request with no kind: a fault, logged with the subject
   const auto fault = client.Read();
   ASSERT_TRUE(fault && fault->has_fault());
@@ -128,7 +115,7 @@ class TlsRefusalTest : public ::testing::Test {
     daemon_ = std::make_unique<DaemonProcess>(TlsFlags(mutual, std::move(extra)));
     bystander_ = std::make_unique<TlsClient>(daemon_->port(), As(mutual ? "client" : ""));
     bystander_->Handshake();
-    ExpectServed(*bystander_, 1);
+    ExpectServed(*bystander_, 1, kTlsBatch);
   }
 
   // The daemon's line for the refusal: "127.0.0.1:PORT: refused: <message>; closing ...".
@@ -136,7 +123,7 @@ class TlsRefusalTest : public ::testing::Test {
     const std::string line = daemon_->WaitForLog(": refused: ");
     EXPECT_THAT(line, StartsWith("sudokud: 127.0.0.1:"));
     EXPECT_THAT(line, HasSubstr(": refused: " + message + "; closing the connection")) << line;
-    ExpectServed(*bystander_, 2);
+    ExpectServed(*bystander_, 2, kTlsBatch);
   }
 
   void TearDown() override {
@@ -211,7 +198,7 @@ TEST_F(TlsRefusalTest, PlaintextClientOnTheTlsPort) {
   EXPECT_EQ(response->fault().message(), message);
   EXPECT_THAT(daemon_->WaitForLog("protocol fault NOT_THIS_PROTOCOL"),
               HasSubstr(": protocol fault NOT_THIS_PROTOCOL: " + message));
-  ExpectServed(*bystander_, 2);
+  ExpectServed(*bystander_, 2, kTlsBatch);
 }
 
 TEST(Tls, TlsClientOnThePlaintextPort) {
@@ -222,7 +209,7 @@ TEST(Tls, TlsClientOnThePlaintextPort) {
   EXPECT_EQ(ClientError(client), "wrong version number");
   EXPECT_THAT(daemon.WaitForLog("protocol fault NOT_THIS_PROTOCOL"),
               HasSubstr("not TLS; connect without TLS (or through a proxy that ends it)"));
-  ExpectServed(bystander, 1);
+  ExpectServed(bystander, 1, kTlsBatch);
   StopCleanly(daemon);
 }
 
@@ -393,8 +380,8 @@ TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
     TlsClient new_client(daemon.port(), As("client"));
     new_client.Handshake();
     EXPECT_EQ(new_client.ServerSubject(), "/CN=localhost rotated");
-    ExpectServed(new_client, 1);
-    ExpectServed(old_client, 1);
+    ExpectServed(new_client, 1, kTlsBatch);
+    ExpectServed(old_client, 1, kTlsBatch);
     EXPECT_EQ(old_client.ServerSubject(), "/CN=localhost");
 
     // A key that is no key: the rotated certificate stays in use.
@@ -407,7 +394,7 @@ TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
     TlsClient after_bad(daemon.port(), As("client"));
     after_bad.Handshake();
     EXPECT_EQ(after_bad.ServerSubject(), "/CN=localhost rotated");
-    ExpectServed(after_bad, 1);
+    ExpectServed(after_bad, 1, kTlsBatch);
 
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what() << "\n" << daemon.Log();
