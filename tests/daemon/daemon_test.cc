@@ -510,13 +510,15 @@ TEST_F(FaultTest, BodyThatDoesNotDecode) {
               "frame 2 of 5 bytes does not decode as a Request");
 }
 
+// The fault for a first frame that holds no request kind this daemon knows.
+const std::string kNoKindFault =
+    "frame 1 is a Request with no kind set (expected solve, stats, explain or generate)";
+
 TEST_F(FaultTest, RequestWithNoKind) {
   Start();
   WireClient client(daemon_->port());
   client.SendBytes(std::string("\x00", 1));
-  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
-              "frame 1 is a Request with no kind set (expected solve, stats, explain or "
-              "generate)");
+  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST, kNoKindFault);
 }
 
 TEST_F(FaultTest, RequestWithOnlyUnknownFields) {
@@ -524,9 +526,7 @@ TEST_F(FaultTest, RequestWithOnlyUnknownFields) {
   WireClient client(daemon_->port());
   // Field 9, varint 1: a newer client's request kind this daemon does not know.
   client.SendBytes(std::string("\x02\x48\x01", 3));
-  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST,
-              "frame 1 is a Request with no kind set (expected solve, stats, explain or "
-              "generate)");
+  ExpectFault(client, wire::ProtocolFault::EMPTY_REQUEST, kNoKindFault);
 }
 
 TEST_F(FaultTest, BatchOverTheLimit) {
