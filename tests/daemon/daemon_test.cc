@@ -440,6 +440,19 @@ class FaultTest : public ::testing::Test {
     ExpectServed(*bystander_, 2);
   }
 
+  // ReadFault() for a fault that comes after a timeout: meanwhile the bystander is served over
+  // and over, so that it is never idle itself.
+  wire::ProtocolFault ReadFaultWhileBystanderIsServed(WireClient& client) {
+    std::atomic<bool> done{false};
+    std::thread busy([&] {
+      for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
+    });
+    const wire::ProtocolFault fault = ReadFault(client);
+    done = true;
+    busy.join();
+    return fault;
+  }
+
   void TearDown() override {
     if (!daemon_) return;
     bystander_->Close();
@@ -619,15 +632,9 @@ TEST_F(FaultTest, PeerResetInsideAFrame) {
 // A half-open connection: the peer sent part of a frame and went silent.
 TEST_F(FaultTest, ConnectionStalledInsideAFrame) {
   Start({"--idle-timeout", "1"});
-  std::atomic<bool> done{false};
-  std::thread busy([&] {
-    for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
-  });
   WireClient client(daemon_->port());
   client.SendBytes(std::string("\x55\x0a\x53\x08", 4));
-  const wire::ProtocolFault fault = ReadFault(client);
-  done = true;
-  busy.join();
+  const wire::ProtocolFault fault = ReadFaultWhileBystanderIsServed(client);
   EXPECT_EQ(fault.kind(), wire::ProtocolFault::IDLE_TIMEOUT);
   EXPECT_EQ(fault.message(), "nothing received for 1 s (--idle-timeout 1)");
   ExpectServed(*bystander_, 2);
@@ -679,15 +686,8 @@ TEST_F(FaultTest, PeerThatSendsAndNeverReads) {
 
 TEST_F(FaultTest, IdleConnection) {
   Start({"--idle-timeout", "1"});
-  // The bystander keeps busy meanwhile, so it is never idle.
-  std::atomic<bool> done{false};
-  std::thread busy([&] {
-    for (uint64_t id = 100; !done; ++id) ExpectServed(*bystander_, id);
-  });
   WireClient client(daemon_->port());
-  const wire::ProtocolFault fault = ReadFault(client);
-  done = true;
-  busy.join();
+  const wire::ProtocolFault fault = ReadFaultWhileBystanderIsServed(client);
   EXPECT_EQ(fault.kind(), wire::ProtocolFault::IDLE_TIMEOUT);
   EXPECT_EQ(fault.message(), "nothing received for 1 s (--idle-timeout 1)");
   ExpectServed(*bystander_, 2);
