@@ -23,16 +23,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include "daemon/health.h"
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
 #include "proto/framing.h"
+#include "tests/daemon/http_client.h"
 #include "tests/daemon/wire_client.h"
 
 namespace sudoku::daemon {
@@ -46,6 +43,7 @@ using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
 using Clock = std::chrono::steady_clock;
+using ::sudoku::testing::HttpRequest;
 
 // Bounds on waiting for a state; reaching one fails the test (they bound hanging, not timing).
 constexpr std::chrono::seconds kStateBound{120};
@@ -64,18 +62,7 @@ struct Reply {
 };
 
 Reply Get(uint16_t port, const std::string& target, http::verb method = http::verb::get) {
-  asio::io_context io;
-  tcp::socket socket(io);
-  socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
-  http::request<http::string_body> request{method, target, 11};
-  request.set(http::field::host, "localhost");
-  request.keep_alive(false);
-  http::write(socket, request);
-  boost::beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.skip(method == http::verb::head);
-  http::read(socket, buffer, parser);
-  const auto& response = parser.get();
+  const auto response = HttpRequest(port, method, target);
   return Reply{response.result_int(),
                response.body(),
                std::string(response[http::field::content_type]),

@@ -28,14 +28,11 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/http/write.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "proto/framing.h"
+#include "tests/daemon/http_client.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/sudoku_check.h"
 #include "tests/support/puzzles.h"
@@ -59,22 +56,6 @@ uint16_t MetricsPort(const DaemonProcess& daemon) {
   return static_cast<uint16_t>(std::stoi(line.substr(start, line.find('/', start) - start)));
 }
 
-http::response<http::string_body> Fetch(uint16_t port, http::verb method,
-                                        const std::string& target) {
-  asio::io_context io;
-  tcp::socket socket(io);
-  socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
-  http::request<http::string_body> request{method, target, 11};
-  request.set(http::field::host, "localhost");
-  request.keep_alive(false);
-  http::write(socket, request);
-  boost::beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.skip(method == http::verb::head);  // a HEAD answer carries Content-Length, no body
-  http::read(socket, buffer, parser);
-  return parser.release();
-}
-
 // The value of each sample line ("name{labels} value"), keyed by "name{labels}".
 std::map<std::string, std::string> Samples(const std::string& exposition) {
   std::map<std::string, std::string> samples;
@@ -90,7 +71,7 @@ std::map<std::string, std::string> Samples(const std::string& exposition) {
 // Scrapes until no connection is open any more, so that every count has settled.
 std::map<std::string, std::string> SettledSamples(uint16_t port) {
   for (int attempt = 0;; ++attempt) {
-    auto samples = Samples(Fetch(port, http::verb::get, "/metrics").body());
+    auto samples = Samples(HttpRequest(port, http::verb::get, "/metrics").body());
     if (samples["sudokud_connections_open"] == "0" || attempt == 600) return samples;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -195,7 +176,7 @@ TEST(Metrics, ScrapeReportsAKnownWorkloadExactly) {
 
 TEST(Metrics, EveryMetricHasHelpAndType) {
   DaemonProcess daemon(kMetricsFlags);
-  const auto response = Fetch(MetricsPort(daemon), http::verb::get, "/metrics");
+  const auto response = HttpRequest(MetricsPort(daemon), http::verb::get, "/metrics");
   EXPECT_EQ(response.result(), http::status::ok);
   EXPECT_EQ(response[http::field::content_type], "text/plain; version=0.0.4; charset=utf-8");
   for (const char* name :
@@ -286,7 +267,7 @@ TEST(Metrics, PromtoolCheckMetricsIsClean) {
   DaemonProcess daemon(kMetricsFlags);
   const uint16_t metrics = MetricsPort(daemon);
   RunKnownWorkload(daemon.port());
-  const std::string body = Fetch(metrics, http::verb::get, "/metrics").body();
+  const std::string body = HttpRequest(metrics, http::verb::get, "/metrics").body();
   const std::string file = ::testing::TempDir() + "metrics_" + std::to_string(::getpid());
   std::ofstream(file) << body;
   const auto checked = Shell("promtool check metrics < '" + file + "'");
@@ -298,7 +279,7 @@ TEST(Metrics, PromtoolCheckMetricsIsClean) {
 
 TEST(Metrics, HeadAnswersWithoutABody) {
   DaemonProcess daemon(kMetricsFlags);
-  const auto response = Fetch(MetricsPort(daemon), http::verb::head, "/metrics");
+  const auto response = HttpRequest(MetricsPort(daemon), http::verb::head, "/metrics");
   EXPECT_EQ(response.result(), http::status::ok);
   EXPECT_EQ(response.body(), "");
   EXPECT_GT(std::stoi(std::string(response[http::field::content_length])), 1000);
@@ -308,21 +289,21 @@ TEST(Metrics, OtherPathsAreNotFound) {
   DaemonProcess daemon(kMetricsFlags);
   const uint16_t port = MetricsPort(daemon);
   for (const char* target : {"/", "/metric", "/metrics/x", "/favicon.ico"}) {
-    const auto response = Fetch(port, http::verb::get, target);
+    const auto response = HttpRequest(port, http::verb::get, target);
     EXPECT_EQ(response.result(), http::status::not_found) << target;
     EXPECT_EQ(response.body(),
               "not found: metrics are at /metrics, health at /healthz and /readyz\n")
         << target;
   }
   // A query string is allowed (Prometheus may add one).
-  EXPECT_EQ(Fetch(port, http::verb::get, "/metrics?x=1").result(), http::status::ok);
+  EXPECT_EQ(HttpRequest(port, http::verb::get, "/metrics?x=1").result(), http::status::ok);
 }
 
 TEST(Metrics, OtherMethodsAreNotAllowed) {
   DaemonProcess daemon(kMetricsFlags);
   const uint16_t port = MetricsPort(daemon);
   for (http::verb method : {http::verb::post, http::verb::put, http::verb::delete_}) {
-    const auto response = Fetch(port, method, "/metrics");
+    const auto response = HttpRequest(port, method, "/metrics");
     EXPECT_EQ(response.result(), http::status::method_not_allowed) << method;
     EXPECT_EQ(response[http::field::allow], "GET, HEAD");
     EXPECT_EQ(response.body(), "method not allowed: use GET or HEAD\n");
@@ -343,7 +324,7 @@ TEST(Metrics, RequestThatIsNotHttpIsABadRequest) {
   EXPECT_THAT(reply, ::testing::StartsWith("HTTP/1.1 400 Bad Request\r\n"));
   EXPECT_THAT(reply, HasSubstr("\r\n\r\nbad request: bad target\n"));
   // The daemon still serves.
-  EXPECT_EQ(Fetch(MetricsPort(daemon), http::verb::get, "/metrics").result(), http::status::ok);
+  EXPECT_EQ(HttpRequest(MetricsPort(daemon), http::verb::get, "/metrics").result(), http::status::ok);
   StopCleanly(daemon);
 }
 
@@ -359,7 +340,7 @@ TEST(Metrics, ServesAtMostSixteenScrapersAtOnce) {
   for (int attempt = 0;; ++attempt) {
     bool refused = false;
     try {
-      Fetch(port, http::verb::get, "/metrics");
+      HttpRequest(port, http::verb::get, "/metrics");
     } catch (const boost::system::system_error&) {
       refused = true;
     }
@@ -371,7 +352,7 @@ TEST(Metrics, ServesAtMostSixteenScrapersAtOnce) {
   // Room again once the daemon sees that close.
   for (int attempt = 0;; ++attempt) {
     try {
-      EXPECT_EQ(Fetch(port, http::verb::get, "/metrics").result(), http::status::ok);
+      EXPECT_EQ(HttpRequest(port, http::verb::get, "/metrics").result(), http::status::ok);
       break;
     } catch (const boost::system::system_error&) {
       ASSERT_LT(attempt, 600);

@@ -24,10 +24,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/read.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/http/write.hpp>
 #include <nlohmann/json.hpp>
 
 #include "daemon/http_server.h"
@@ -37,6 +33,7 @@
 #include "solver/explain_text.h"
 #include "solver/logic.h"
 #include "solver/solver.h"
+#include "tests/daemon/http_client.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/paths.h"
@@ -47,6 +44,7 @@ namespace {
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::kUnsolvable;
+using ::sudoku::testing::HttpRequest;
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
@@ -95,22 +93,7 @@ struct Reply {
 // One request on a fresh connection.
 Reply Send(uint16_t port, http::verb method, const std::string& target, const std::string& body,
            const std::string& content_type = "application/json") {
-  asio::io_context io;
-  tcp::socket socket(io);
-  socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
-  http::request<http::string_body> request{method, target, 11};
-  request.set(http::field::host, "localhost");
-  if (!content_type.empty()) request.set(http::field::content_type, content_type);
-  request.body() = body;
-  request.prepare_payload();
-  request.keep_alive(false);
-  http::write(socket, request);
-  boost::beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(16 << 20);
-  parser.skip(method == http::verb::head);
-  http::read(socket, buffer, parser);
-  const auto& response = parser.get();
+  const auto response = HttpRequest(port, method, target, body, content_type);
   Reply reply;
   reply.status = response.result_int();
   reply.body = response.body();

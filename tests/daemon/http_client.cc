@@ -1,0 +1,39 @@
+#include "tests/daemon/http_client.h"
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+namespace sudoku::testing {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using asio::ip::tcp;
+
+http::response<http::string_body> HttpRequest(uint16_t port, http::verb method,
+                                              const std::string& target, const std::string& body,
+                                              const std::string& content_type) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
+  http::request<http::string_body> request{method, target, 11};
+  request.set(http::field::host, "localhost");
+  if (!content_type.empty()) request.set(http::field::content_type, content_type);
+  request.body() = body;
+  // Content-Length for a body; none for a GET or HEAD without one.
+  request.prepare_payload();
+  request.keep_alive(false);
+  http::write(socket, request);
+  boost::beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(16 << 20);  // Beast refuses a body over 8 MiB by default
+  parser.skip(method == http::verb::head);
+  http::read(socket, buffer, parser);
+  return parser.release();
+}
+
+}  // namespace sudoku::testing
