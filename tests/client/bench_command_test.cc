@@ -22,6 +22,7 @@ namespace {
 
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
+using ::sudoku::testing::Pencilmarks;
 
 using sudoku::testing::FakeDaemon;
 
@@ -155,15 +156,6 @@ TEST(CheckSolution, NamesWhatIsWrong) {
   std::string rows = kWikipediaSolution;
   std::swap_ranges(rows.begin(), rows.begin() + 9, rows.begin() + 27);
   EXPECT_EQ(CheckSolution(std::string(81, '.'), rows), "digit 9 twice in box 1");
-}
-
-// kWikipediaPuzzle as pencilmarks: "....5...." for a given 5, every digit for a blank.
-std::string Pencilmarks(const std::string& puzzle) {
-  std::string text;
-  for (const char c : puzzle) {
-    for (char digit = '1'; digit <= '9'; ++digit) text += c == '.' || c == digit ? digit : '.';
-  }
-  return text;
 }
 
 TEST(CheckSolution, HoldsPencilmarksToTheirCandidates) {

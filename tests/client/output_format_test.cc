@@ -19,6 +19,7 @@ namespace {
 
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
+using ::sudoku::testing::Pencilmarks;
 
 const std::string kBad = kWikipediaPuzzle.substr(0, 80) + "\"";
 
@@ -146,12 +147,7 @@ TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
 }
 
 TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
-  std::string marks;
-  for (const char c : kWikipediaPuzzle) {
-    for (int d = 1; d <= 9; ++d) {
-      marks += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
-    }
-  }
+  const std::string marks = Pencilmarks(kWikipediaPuzzle);
   std::istringstream in(kWikipediaPuzzle + "\n" + marks + "\n");
   Batcher batcher({}, 100, 1, &in);
   Batch batch;

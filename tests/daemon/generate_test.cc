@@ -24,6 +24,7 @@ namespace sudoku::daemon {
 namespace {
 
 using ::sudoku::testing::kSeventeenClues;
+using ::sudoku::testing::Pencilmarks;
 
 using ::testing::HasSubstr;
 
@@ -132,17 +133,6 @@ TEST(GenerateChunk, StopsAnImpossibleRunWhenCancelledMidway) {
   wire::GenerateResponse response;
   EXPECT_FALSE(GenerateChunk(request, 0, 64, cancel, &response));
   canceller.join();
-}
-
-// The pencilmark form of an 81-character puzzle.
-std::string Pencilmarks(std::string_view puzzle) {
-  std::string out;
-  for (const char c : puzzle) {
-    for (int d = 1; d <= 9; ++d) {
-      out += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
-    }
-  }
-  return out;
 }
 
 TEST(SolveBatch, SolvesPencilmarkPuzzlesAndLocatesTheirErrors) {

@@ -45,6 +45,7 @@ using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::kUnsolvable;
 using ::sudoku::testing::HttpRequest;
+using ::sudoku::testing::Pencilmarks;
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
@@ -69,15 +70,6 @@ constexpr char kPastedGrid[] =
     "| . . . | . 8 . | . 7 9 |\n"
     "+-------+-------+-------+\n";
 const std::string kEmpty(81, '.');
-
-// The pencilmark form of kWikipediaPuzzle: a given's one digit, an open cell's nine.
-std::string Pencilmarks(const std::string& puzzle) {
-  std::string text;
-  for (char c : puzzle) {
-    for (char d = '1'; d <= '9'; ++d) text += c == '.' || c == d ? d : '.';
-  }
-  return text;
-}
 
 struct Reply {
   unsigned status = 0;

@@ -14,19 +14,9 @@ namespace sudoku {
 namespace {
 
 using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::Pencilmarks;
 
 
-// The pencilmark form of an 81-character puzzle: a given keeps only its digit, a blank all nine.
-std::string Pencilmarks(std::string_view puzzle) {
-  std::string out;
-  for (const char c : puzzle) {
-    const bool blank = c < '1' || c > '9';
-    for (int d = 1; d <= 9; ++d) {
-      out += (blank || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
-    }
-  }
-  return out;
-}
 
 std::string ErrorOf(std::string_view text) {
   CandidateGrid grid;

@@ -16,6 +16,7 @@ namespace {
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::kSeventeenClues;
+using ::sudoku::testing::Pencilmarks;
 
 const std::vector<std::string> kPuzzles = {
     kWikipediaPuzzle,
@@ -39,16 +40,6 @@ std::vector<std::string> Texts(const std::vector<PuzzleRecord>& records) {
                                  : std::string(record.text()));
   }
   return texts;
-}
-
-std::string Pencilmarks(std::string_view puzzle) {
-  std::string out;
-  for (const char c : puzzle) {
-    for (int d = 1; d <= 9; ++d) {
-      out += (c == '.' || c == static_cast<char>('0' + d)) ? static_cast<char>('0' + d) : '.';
-    }
-  }
-  return out;
 }
 
 // The writers each format's users have: one per line (.sdm), a grid with metadata (.sdk), CSV.

@@ -113,4 +113,13 @@ std::vector<std::string> GeneratePuzzles(int count, int givens, uint32_t seed) {
   return out;
 }
 
+std::string Pencilmarks(std::string_view puzzle) {
+  std::string out;
+  for (const char c : puzzle) {
+    const bool blank = c < '1' || c > '9';
+    for (char d = '1'; d <= '9'; ++d) out += blank || c == d ? d : '.';
+  }
+  return out;
+}
+
 }  // namespace sudoku::testing

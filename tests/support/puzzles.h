@@ -43,6 +43,10 @@ std::string WithBlanks(std::string_view grid, int blanks, uint64_t seed);
 // boxes, holding a b / b a): exactly two completions. Empty if `grid` has no such rectangle.
 std::string DeadlyRectangle(std::string_view grid);
 
+// The pencilmark form of an 81-character puzzle (729 characters, nine a cell): a given keeps
+// only its digit ("....5...." for a 5), a blank (any character but 1-9) all nine.
+std::string Pencilmarks(std::string_view puzzle);
+
 // `count` puzzles with `givens` clues each (they may have several solutions), each blanked from
 // a shuffled solved grid (so each has a solution); the same seed gives the same puzzles.
 std::vector<std::string> GeneratePuzzles(int count, int givens, uint32_t seed);
