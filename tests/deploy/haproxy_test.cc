@@ -343,6 +343,23 @@ class HaproxyTest : public ::testing::Test {
     return std::stol(match[1]);
   }
 
+  // Starts sudoku-client on puzzles.txt (six connections through HAProxy, batches of 500),
+  // writing its answers to `answers`, and returns once a tenth of the `puzzles` answers are out,
+  // so that a test can break an instance in the middle of the run.
+  std::unique_ptr<Child> StartClientAndWaitForATenth(size_t puzzles, const fs::path& answers) {
+    auto client = std::make_unique<Child>(
+        std::vector<std::string>{"sh", "-c",
+                                 Client({"--connections", "6", "--batch", "500",
+                                         (dir_ / "puzzles.txt").string()})},
+        answers, dir_ / "client.log");
+    const auto deadline = Clock::now() + std::chrono::seconds(300);
+    while (client->Running() && fs::file_size(answers) < puzzles * 82 / 10 &&
+           Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return client;
+  }
+
   Hosts hosts_;
   fs::path dir_;
   std::string frontend_;
@@ -367,17 +384,9 @@ TEST_F(HaproxyTest, SolvesALargeSetThroughThreeInstances) {
 TEST_F(HaproxyTest, GetsEveryAnswerWhenAnInstanceIsKilledMidRun) {
   const auto puzzles = WritePuzzles(300000, dir_ / "puzzles.txt");
   const fs::path answers = dir_ / "answers.txt";
-  Child client({"sh", "-c", Client({"--connections", "6", "--batch", "500",
-                                    (dir_ / "puzzles.txt").string()})},
-               answers, dir_ / "client.log");
-  // Kill daemon 1 once a tenth of the answers are out.
-  const auto deadline = Clock::now() + std::chrono::seconds(300);
-  while (client.Running() && fs::file_size(answers) < puzzles.size() * 82 / 10 &&
-         Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const auto client = StartClientAndWaitForATenth(puzzles.size(), answers);
   daemons_[1]->Signal(SIGKILL);
-  EXPECT_EQ(client.Wait(), 0) << client.Log();
+  EXPECT_EQ(client->Wait(), 0) << client->Log();
   ExpectEveryAnswer(puzzles, answers);
 }
 
@@ -391,18 +400,10 @@ TEST_F(HaproxyTest, TakesOutAWedgedInstanceAndBringsItBackWhenReleased) {
   const auto puzzles = WritePuzzles(100000, dir_ / "puzzles.txt");
   const fs::path answers = dir_ / "answers.txt";
   {
-    Child client({"sh", "-c", Client({"--connections", "6", "--batch", "500",
-                                      (dir_ / "puzzles.txt").string()})},
-                 answers, dir_ / "client.log");
-    // Wedge daemon 1 once a tenth of the answers are out.
-    const auto deadline = Clock::now() + std::chrono::seconds(300);
-    while (client.Running() && fs::file_size(answers) < puzzles.size() * 82 / 10 &&
-           Clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const auto client = StartClientAndWaitForATenth(puzzles.size(), answers);
     std::ofstream(WedgeFile(1)) << "";
     EXPECT_EQ(WaitForStatus("sudokud2", "DOWN"), "DOWN") << daemons_[1]->Log();
-    EXPECT_EQ(client.Wait(), 0) << ReadFile(dir_ / "client.log");
+    EXPECT_EQ(client->Wait(), 0) << ReadFile(dir_ / "client.log");
     ExpectEveryAnswer(puzzles, answers);
   }
   EXPECT_THAT(daemons_[1]->Log(), ::testing::HasSubstr(
