@@ -385,9 +385,7 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
                        std::ostream& out) {
   std::vector<std::string> connect;
   std::string connections, duration, requests, batch, in_flight, rate, limit;
-  SessionFlags session_flags;
-  session_flags.timeout = DurationText(options->timeout);
-  session_flags.retry_for = DurationText(options->retry_for);
+  SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()
       ("connect", po::value(&connect)->value_name("HOST:PORT"),

@@ -161,9 +161,7 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                          std::ostream& out) {
   std::vector<std::string> connect;
   std::vector<std::string> inputs;
-  SessionFlags session_flags;
-  session_flags.timeout = DurationText(options->timeout);
-  session_flags.retry_for = DurationText(options->retry_for);
+  SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(

@@ -119,6 +119,14 @@ std::chrono::milliseconds ParseDuration(const char* flag, const std::string& tex
   return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
 }
 
+SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
+                                 std::chrono::milliseconds retry_for) {
+  SessionFlags values;
+  values.timeout = DurationText(timeout);
+  values.retry_for = DurationText(retry_for);
+  return values;
+}
+
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values) {
   flags->add_options()
       ("timeout", boost::program_options::value(&values->timeout)->value_name("DURATION"),

@@ -63,6 +63,10 @@ struct SessionFlags {
   std::string tls_cert;
   std::string tls_key;
 };
+// The flags before parsing: --timeout and --retry-for hold the command's defaults as text, as
+// --help shows them ("30s"), and nothing else is set.
+SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
+                                 std::chrono::milliseconds retry_for);
 // Adds them to `flags`, their defaults taken from `values`.
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values);
 // Parses them, or throws ClientError as ParseDuration() does (and as MakeClientTls() does for

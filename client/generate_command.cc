@@ -210,9 +210,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
                           std::ostream& out) {
   std::vector<std::string> connect;
   std::string count = "1", seed, clues, difficulty;
-  SessionFlags session_flags;
-  session_flags.timeout = DurationText(options->timeout);
-  session_flags.retry_for = DurationText(options->retry_for);
+  SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       "where sudokud listens (default 127.0.0.1:9810)")(

@@ -234,9 +234,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   std::string batch = std::to_string(options->batch_size);
   std::string in_flight = std::to_string(options->in_flight);
   std::string connections = std::to_string(options->connections);
-  SessionFlags session_flags;
-  session_flags.timeout = DurationText(options->timeout);
-  session_flags.retry_for = DurationText(options->retry_for);
+  SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   std::string format = Name(options->format);
   std::string input_format = Name(options->input_format);
 
