@@ -81,6 +81,34 @@ TEST(ClientTls, SolvesOverMutualTls) {
   EXPECT_THAT(daemon.Log(), ::testing::Not(::testing::HasSubstr("refused")));
 }
 
+// explain, generate and bench take the same TLS flags as solve, through the same session.
+TEST(ClientTls, EveryCommandWorksOverMutualTls) {
+  DaemonProcess daemon(ServerFlags(true));
+  const std::vector<std::string> tls = Presenting("client");
+  auto run = [&](std::vector<std::string> argv) {
+    argv.insert(argv.begin() + 2, {"--connect", Localhost(daemon), "--retry-for", "1ms"});
+    argv.insert(argv.begin() + 6, tls.begin(), tls.end());
+    return RunToExit(argv);
+  };
+  const std::string client = TestPath("SUDOKU_CLIENT_BIN");
+
+  const ProcessResult explained = run({client, "explain", "--json", kWikipediaPuzzle});
+  EXPECT_EQ(explained.exit_code, 0) << explained.err;
+  EXPECT_THAT(explained.out, ::testing::HasSubstr("\"verdict\": \"solved\""));
+  EXPECT_THAT(explained.out, ::testing::HasSubstr(kWikipediaSolution));
+
+  const ProcessResult generated = run({client, "generate", "--count", "3", "--seed", "1"});
+  EXPECT_EQ(generated.exit_code, 0) << generated.err;
+  EXPECT_THAT(generated.out, ::testing::MatchesRegex("([1-9.]{81}\n){3}"));
+
+  const ProcessResult benched =
+      run({client, "bench", "--requests", "5", "--batch", "2", "--verify", "--json", PuzzleFile()});
+  EXPECT_EQ(benched.exit_code, 0) << benched.err;
+  EXPECT_THAT(benched.out, ::testing::HasSubstr("\"batches\":5,\"puzzles\":10,"));
+  EXPECT_THAT(benched.out, ::testing::HasSubstr("\"verified\":10,\"wrong\":0,\"errors\":{}"));
+  EXPECT_THAT(daemon.Log(), ::testing::Not(::testing::HasSubstr("refused")));
+}
+
 // Each refusal, as the client words it; exit status 2 (a connection error), nothing on stdout.
 struct Refusal {
   const char* name;
