@@ -194,6 +194,42 @@ TEST(Bounded, TheIdlestConnectionMakesRoom) {
   EXPECT_TRUE(std::regex_match(fault.message(), std::regex(kEvictedMessage))) << fault.message();
 }
 
+// Two connections counting the empty grid's solutions to the cap (runs that end only when
+// cancelled) do not hold up a normal client: counting batches run on threads of their own, at
+// most --threads minus one, so a batch's solver thread stays free. The counts go on meanwhile,
+// and end when their connections are reset.
+TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--threads", "2"}), {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
+  const std::vector<std::string> endless(100, std::string(81, '.'));
+  std::vector<std::unique_ptr<WireClient>> counting;
+  for (uint64_t id = 1; id <= 2; ++id) {
+    counting.push_back(std::make_unique<WireClient>(daemon.port()));
+    counting.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
+  }
+  long in_flight = 0;
+  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
+       in_flight < 200 && Clock::now() < give_up;) {
+    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
+  }
+  ASSERT_EQ(in_flight, 200) << "the two counting batches never were both in flight";
+  for (uint64_t id = 10; id < 13; ++id) {  // one after another, each answered
+    WireClient normal(daemon.port());
+    const auto puzzles = GeneratePuzzles(20, 28, id);
+    normal.SendSolve(id, puzzles);
+    const auto response = normal.Read();
+    ASSERT_TRUE(response && response->has_solve()) << "no answer beside the counting batches";
+    ASSERT_EQ(response->solve().verdicts_size(), 20);
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(response->solve().verdicts(i), wire::SOLVED);
+  }
+  // The counts were still running: nothing of theirs has been answered.
+  EXPECT_EQ(PuzzlesInFlight(notify.WaitFor("STATUS=")), 200);
+  for (auto& client : counting) client->Reset();
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+  EXPECT_THAT(daemon.Log(), HasSubstr("3 batches answered, 2 cancelled, 60 puzzles (60 solved, "));
+}
+
 // Every connection has a batch in flight (the empty grid's solutions counted to the cap, which
 // runs until cancelled), so none may be closed to make room: the newcomer is refused, told why.
 // Once one of the busy connections is reset, its slot is free at once, even when its batch was
