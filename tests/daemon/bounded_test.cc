@@ -147,6 +147,18 @@ long PuzzlesInFlight(const std::string& datagram) {
   return at == std::string::npos ? -1 : std::stol(datagram.substr(at + 10));
 }
 
+// Reads the daemon's STATUS= updates (the watchdog interval makes them frequent) until the
+// puzzles in flight satisfy `reached`, for at most a minute; returns the last count seen.
+template <typename Reached>
+long WaitForPuzzlesInFlight(NotifySocket& notify, Reached reached) {
+  long in_flight = -1;
+  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
+       !reached(in_flight) && Clock::now() < give_up;) {
+    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
+  }
+  return in_flight;
+}
+
 // ---- Connections ----
 
 const char kEvictedMessage[] =
@@ -207,12 +219,8 @@ TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
     counting.push_back(std::make_unique<WireClient>(daemon.port()));
     counting.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
   }
-  long in_flight = 0;
-  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
-       in_flight < 200 && Clock::now() < give_up;) {
-    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
-  }
-  ASSERT_EQ(in_flight, 200) << "the two counting batches never were both in flight";
+  ASSERT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 200; }), 200)
+      << "the two counting batches never were both in flight";
   for (uint64_t id = 10; id < 13; ++id) {  // one after another, each answered
     WireClient normal(daemon.port());
     const auto puzzles = GeneratePuzzles(20, 28, id);
@@ -222,8 +230,9 @@ TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
     ASSERT_EQ(response->solve().verdicts_size(), 20);
     for (int i = 0; i < 20; ++i) EXPECT_EQ(response->solve().verdicts(i), wire::SOLVED);
   }
-  // The counts were still running: nothing of theirs has been answered.
-  EXPECT_EQ(PuzzlesInFlight(notify.WaitFor("STATUS=")), 200);
+  // The counts are still running: once the last normal batch is off the books (older STATUS=
+  // lines may still be queued), their 200 puzzles are what is in flight.
+  EXPECT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n == 200; }), 200);
   for (auto& client : counting) client->Reset();
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0);
@@ -245,13 +254,8 @@ TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
     busy.push_back(std::make_unique<WireClient>(daemon.port()));
     busy.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
   }
-  // Until both batches are in flight (the watchdog interval makes STATUS= frequent); bounded.
-  long in_flight = 0;
-  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
-       in_flight < 200 && Clock::now() < give_up;) {
-    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
-  }
-  ASSERT_EQ(in_flight, 200) << "the two batches never were both in flight";
+  ASSERT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 200; }), 200)
+      << "the two batches never were both in flight";
   WireClient newcomer(daemon.port());
   const wire::ProtocolFault fault = ReadFault(newcomer);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
@@ -356,13 +360,9 @@ TEST(Bounded, TwoClientsThatNeverReadDoNotStarveAThird) {
       }
     });
   }
-  // Until the two hold everything (answers unread, the kernel's buffers full); bounded.
-  long in_flight = 0;
-  for (const auto give_up = Clock::now() + std::chrono::seconds(60);
-       in_flight < 131072 && Clock::now() < give_up;) {
-    in_flight = PuzzlesInFlight(notify.WaitFor("STATUS="));
-  }
-  EXPECT_GE(in_flight, 131072) << "the two clients never filled --max-in-flight";
+  // Until the two hold everything (answers unread, the kernel's buffers full).
+  EXPECT_GE(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 131072; }), 131072)
+      << "the two clients never filled --max-in-flight";
   WireClient client(daemon.port());
   ExpectServed(client, 7, 20);
   client.Close();
