@@ -124,6 +124,17 @@ class TlsRefusalTest : public ::testing::Test {
     EXPECT_THAT(line, StartsWith("sudokud: 127.0.0.1:"));
     EXPECT_THAT(line, HasSubstr(": refused: " + message + "; closing the connection")) << line;
     ExpectServed(*bystander_, 2, kTlsBatch);
+    // One line for the one refusal, written before the bystander's second batch was read.
+    EXPECT_EQ(RefusedLines(daemon_->Log()), 1u) << daemon_->Log();
+  }
+
+  static size_t RefusedLines(const std::string& log) {
+    size_t lines = 0;
+    for (size_t at = log.find(": refused: "); at != std::string::npos;
+         at = log.find(": refused: ", at + 1)) {
+      ++lines;
+    }
+    return lines;
   }
 
   void TearDown() override {
@@ -139,6 +150,24 @@ TEST_F(TlsRefusalTest, NoClientCertificate) {
   TlsClient client(daemon_->port(), As());
   EXPECT_EQ(ClientError(client), "tlsv13 alert certificate required");
   ExpectLogged("no client certificate (--tls-client-ca requires one signed by its CA)");
+}
+
+// A storm of refused handshakes is logged as any client-caused lines are: the first ten of the
+// kind, then one line with the count (here at exit, within the ten seconds); the metrics and the
+// final line still count all of them, and the bystander is served throughout.
+TEST_F(TlsRefusalTest, AStormOfRefusalsLogsTenLinesAndACount) {
+  Start(true);
+  for (int i = 0; i < 25; ++i) {
+    TlsClient client(daemon_->port(), As());
+    EXPECT_EQ(ClientError(client), "tlsv13 alert certificate required");
+  }
+  ExpectServed(*bystander_, 2, kTlsBatch);
+  StopCleanly(*daemon_);
+  const std::string log = daemon_->Log();
+  EXPECT_EQ(RefusedLines(log), 10u) << log;
+  EXPECT_THAT(log, HasSubstr("sudokud: TLS no client certificate: 15 more like this suppressed in "))
+      << log;
+  daemon_.reset();
 }
 
 TEST_F(TlsRefusalTest, ClientCertificateFromAnotherCa) {
