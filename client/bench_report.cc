@@ -1,8 +1,8 @@
 #include "client/bench_report.h"
 
 #include <cmath>
-#include <cstdio>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "client/bench_command.h"
@@ -10,11 +10,7 @@
 namespace sudoku::client {
 namespace {
 
-std::string Fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
+std::string Fixed(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 
 std::string Micros(uint64_t nanos) { return Fixed(static_cast<double>(nanos) / 1000, 1); }
 

@@ -1,6 +1,5 @@
 #include "client/connection.h"
 
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -10,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <fmt/format.h>
 
 #include "client/client_error.h"
 
@@ -34,10 +34,7 @@ Connection::Connection(const asio::any_io_executor& executor, Endpoint endpoint,
       in_(kInitialReadBytes) {}
 
 std::string Connection::ConnectTimeoutText() const {
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%g",
-                static_cast<double>(connect_timeout_.count()) / 1000);
-  return seconds;
+  return fmt::format("{:g}", static_cast<double>(connect_timeout_.count()) / 1000);
 }
 
 std::string Connection::PeerName() const { return "sudokud at " + endpoint_.ToString(); }

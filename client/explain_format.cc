@@ -1,10 +1,10 @@
 #include "client/explain_format.h"
 
 #include <bit>
-#include <cstdio>
 #include <vector>
 
 #include "client/client_error.h"
+#include "client/result_format.h"
 #include "proto/verdict_name.h"
 #include "solver/explain_text.h"
 
@@ -61,23 +61,11 @@ void CheckShape(const Step& step, int number) {
   }
 }
 
-// JSON string escaping for the ASCII texts written here (messages may quote control bytes).
+// The texts written here (messages may quote control bytes), escaped as solve --format json does.
 std::string JsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", byte);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonString(text, &out);
+  return out;
 }
 
 std::string JsonCellDigits(const std::vector<CellDigit>& list) {

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <random>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 
 #include "client/client_error.h"
 #include "client/flags.h"
@@ -185,17 +185,12 @@ class GenerateWork : public SessionWork {
 
 std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
                           const GenerateSummary& summary, double seconds) {
-  char text[512];
   const double mean =
       summary.generated > 0 ? static_cast<double>(summary.clue_total) / summary.generated : 0;
-  std::snprintf(text, sizeof text,
-                "generated %llu, failed %llu, seed %llu, clues %u-%u (mean %.1f), %.3f s, "
-                "%.0f puzzles/s",
-                static_cast<unsigned long long>(summary.generated),
-                static_cast<unsigned long long>(summary.failed),
-                static_cast<unsigned long long>(seed), summary.fewest, summary.most, mean, seconds,
-                seconds > 0 ? static_cast<double>(summary.generated) / seconds : 0.0);
-  std::string line = text;
+  std::string line = fmt::format(
+      "generated {}, failed {}, seed {}, clues {}-{} (mean {:.1f}), {:.3f} s, {:.0f} puzzles/s",
+      summary.generated, summary.failed, seed, summary.fewest, summary.most, mean, seconds,
+      seconds > 0 ? static_cast<double>(summary.generated) / seconds : 0.0);
   if (summary.short_of_target > 0) {
     line += "\n--clues " + std::to_string(options.clues) + " not reached for " +
             std::to_string(summary.short_of_target) + " puzzles: they keep as few clues as " +

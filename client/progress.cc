@@ -1,8 +1,8 @@
 #include "client/progress.h"
 
-#include <cinttypes>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace sudoku::client {
 namespace {
@@ -11,14 +11,8 @@ constexpr int kBarCells = 20;
 
 std::string Duration(double seconds) {
   const auto total = static_cast<uint64_t>(std::llround(seconds));
-  char text[32];
-  if (total >= 3600) {
-    std::snprintf(text, sizeof text, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, total / 3600,
-                  total / 60 % 60, total % 60);
-  } else {
-    std::snprintf(text, sizeof text, "%" PRIu64 ":%02" PRIu64, total / 60, total % 60);
-  }
-  return text;
+  if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+  return fmt::format("{}:{:02}", total / 60, total % 60);
 }
 
 }  // namespace
@@ -46,9 +40,7 @@ std::string RenderProgress(const ProgressSnapshot& snapshot) {
     line.append(static_cast<size_t>(filled), '#');
     line.append(static_cast<size_t>(kBarCells - filled), '.');
     line += "] ";
-    char percent[8];
-    std::snprintf(percent, sizeof percent, "%3d%%", static_cast<int>(fraction * 100));
-    line += percent;
+    line += fmt::format("{:3}%", static_cast<int>(fraction * 100));
     line += "  " + std::to_string(snapshot.done) + "/" + std::to_string(snapshot.expected);
   } else {
     line += std::to_string(snapshot.done);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
+#include <iterator>
+
+#include <fmt/format.h>
 
 #include "client/client_error.h"
 #include "solver/logic.h"
@@ -28,6 +30,25 @@ std::string LevelToken(int level) {
   }
   return logic::Name(static_cast<logic::Level>(level));
 }
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  out->push_back('"');
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      // Bytes outside printable ASCII (puzzle text is ASCII; anything else is a typo) as
+      // escapes, so that the output stays valid JSON whatever the input held.
+      fmt::format_to(std::back_inserter(*out), "\\u{:04x}", byte);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
 namespace {
 
 // One puzzle's result, before it is written in the chosen format.
@@ -41,25 +62,6 @@ struct Outcome {
   std::string rating = {};  // solved with --rate: "intermediate pointing 57 0"
 };
 
-void AppendJsonString(std::string_view text, std::string* out) {
-  out->push_back('"');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      // Bytes outside printable ASCII (puzzle text is ASCII; anything else is a typo) as
-      // escapes, so that the output stays valid JSON whatever the input held.
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
-      out->append(escape);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
 
 // A CSV field, quoted when it holds a comma, a quote or a line break.
 void AppendCsvField(std::string_view text, std::string* out) {
@@ -366,16 +368,10 @@ std::vector<std::string> LocationPrefixes(const std::vector<std::string>& displa
 
 std::string FormatSummary(const Summary& summary, double seconds) {
   const double rate = seconds > 0 ? static_cast<double>(summary.puzzles) / seconds : 0;
-  char text[256];
-  std::snprintf(text, sizeof(text),
-                "puzzles %llu, solved %llu, multiple %llu, unsolvable %llu, invalid %llu, %.3f s, "
-                "%.0f puzzles/s",
-                static_cast<unsigned long long>(summary.puzzles),
-                static_cast<unsigned long long>(summary.solved),
-                static_cast<unsigned long long>(summary.multiple),
-                static_cast<unsigned long long>(summary.unsolvable),
-                static_cast<unsigned long long>(summary.invalid), seconds, std::round(rate));
-  return text;
+  return fmt::format(
+      "puzzles {}, solved {}, multiple {}, unsolvable {}, invalid {}, {:.3f} s, {:.0f} puzzles/s",
+      summary.puzzles, summary.solved, summary.multiple, summary.unsolvable, summary.invalid,
+      seconds, std::round(rate));
 }
 
 int ExitStatus(const Summary& summary) { return summary.solved == summary.puzzles ? 0 : 1; }

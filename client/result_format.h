@@ -58,6 +58,10 @@ struct Summary {
 
 enum class OutputFormat : uint8_t { kLine, kGrid, kJson, kCsv };
 
+// Appends `text` to `out` as a JSON string: quotes and backslashes escaped, and every byte
+// outside printable ASCII as \u00XX, so that the output is valid JSON whatever the input held.
+void AppendJsonString(std::string_view text, std::string* out);
+
 // "line", "grid", "json", "csv".
 const char* Name(OutputFormat format);
 // The inverse of Name(); false for anything else.

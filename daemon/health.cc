@@ -1,6 +1,5 @@
 #include "daemon/health.h"
 
-#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/verb.hpp>
+#include <fmt/format.h>
 
 #include "daemon/log.h"
 #include "solver/solver.h"
@@ -27,11 +27,7 @@ namespace {
 constexpr std::string_view kCanaryPuzzle =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
-std::string Seconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", seconds);
-  return text;
-}
+std::string Seconds(double seconds) { return fmt::format("{:.1f}", seconds); }
 
 HttpResponse Text(http::status status, std::string body) {
   HttpResponse response = MakeResponse(status, "text/plain; charset=utf-8", std::move(body));

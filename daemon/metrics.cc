@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include <boost/beast/http/verb.hpp>
+#include <fmt/format.h>
 
 namespace sudoku::daemon {
 
@@ -46,15 +46,7 @@ std::string Number(double value) {
   if (value == std::floor(value) && std::fabs(value) < 1e15) {
     return std::to_string(static_cast<int64_t>(value));
   }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  // Prefer the shortest text that reads back the same.
-  for (int precision = 1; precision < 17; ++precision) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
-    if (std::strtod(shorter, nullptr) == value) return shorter;
-  }
-  return text;
+  return fmt::format("{}", value);  // the shortest text that reads back the same
 }
 
 class Exposition {

@@ -15,7 +15,7 @@ build_dir=${SUDOKU_BUILD_DIR:-$top/build}
 packages=(
   cmake ninja-build g++ pkg-config python3
   libboost-dev libboost-program-options-dev libtbb-dev
-  libprotobuf-dev protobuf-compiler nlohmann-json3-dev
+  libprotobuf-dev protobuf-compiler nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev libssl-dev
   dpkg-dev
 )
