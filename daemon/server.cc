@@ -24,8 +24,10 @@ using asio::ip::tcp;
 namespace {
 
 // After a drain timeout, how long to wait for cancelled batches to notice before giving up on
-// them (the search polls the cancellation every 1024 guesses: milliseconds at most).
-constexpr auto kAbandonAfter = std::chrono::seconds(1);
+// them. The search polls the cancellation every 1024 guesses, milliseconds of CPU; but batches
+// counting past two solutions run at nice 19 and, on a loaded machine, may wait that long for a
+// core (a second was too short with both cores busy). Well inside TimeoutStopSec's margin.
+constexpr auto kAbandonAfter = std::chrono::seconds(5);
 
 std::string EndpointText(const tcp::endpoint& endpoint) {
   std::ostringstream out;
