@@ -206,6 +206,19 @@ TEST(Bounded, TheIdlestConnectionMakesRoom) {
   EXPECT_TRUE(std::regex_match(fault.message(), std::regex(kEvictedMessage))) << fault.message();
 }
 
+// Two connections to `daemon`, each with a batch of 100 empty grids whose solutions are counted
+// to the cap: batches that run until cancelled. Returns once both are in flight.
+void StartTwoEndlessCounts(const DaemonProcess& daemon, NotifySocket& notify,
+                           std::vector<std::unique_ptr<WireClient>>* counting) {
+  const std::vector<std::string> endless(100, std::string(81, '.'));
+  for (uint64_t id = 1; id <= 2; ++id) {
+    counting->push_back(std::make_unique<WireClient>(daemon.port()));
+    counting->back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
+  }
+  ASSERT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 200; }), 200)
+      << "the two counting batches never were both in flight";
+}
+
 // Two connections counting the empty grid's solutions to the cap (runs that end only when
 // cancelled) do not hold up a normal client: counting batches run on threads of their own, at
 // most --threads minus one, so a batch's solver thread stays free. The counts go on meanwhile,
@@ -213,14 +226,8 @@ TEST(Bounded, TheIdlestConnectionMakesRoom) {
 TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--threads", "2"}), {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
-  const std::vector<std::string> endless(100, std::string(81, '.'));
   std::vector<std::unique_ptr<WireClient>> counting;
-  for (uint64_t id = 1; id <= 2; ++id) {
-    counting.push_back(std::make_unique<WireClient>(daemon.port()));
-    counting.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
-  }
-  ASSERT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 200; }), 200)
-      << "the two counting batches never were both in flight";
+  ASSERT_NO_FATAL_FAILURE(StartTwoEndlessCounts(daemon, notify, &counting));
   for (uint64_t id = 10; id < 13; ++id) {  // one after another, each answered
     WireClient normal(daemon.port());
     const auto puzzles = GeneratePuzzles(20, 28, id);
@@ -248,14 +255,8 @@ TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--max-connections", "2", "--threads", "2"}),
                        {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
-  const std::vector<std::string> endless(100, std::string(81, '.'));
   std::vector<std::unique_ptr<WireClient>> busy;
-  for (uint64_t id = 1; id <= 2; ++id) {
-    busy.push_back(std::make_unique<WireClient>(daemon.port()));
-    busy.back()->SendSolve(id, endless, wire::kMaxSolutionLimit);
-  }
-  ASSERT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 200; }), 200)
-      << "the two batches never were both in flight";
+  ASSERT_NO_FATAL_FAILURE(StartTwoEndlessCounts(daemon, notify, &busy));
   WireClient newcomer(daemon.port());
   const wire::ProtocolFault fault = ReadFault(newcomer);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
