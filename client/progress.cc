@@ -11,7 +11,9 @@ constexpr int kBarCells = 20;
 
 std::string Duration(double seconds) {
   const auto total = static_cast<uint64_t>(std::llround(seconds));
-  if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+  if (total >= 3600) {
+    return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+  }
   return fmt::format("{}:{:02}", total / 60, total % 60);
 }
 
