@@ -307,6 +307,32 @@ PuzzleReader::~PuzzleReader() = default;
 
 uint64_t PuzzleReader::lines() const { return source_->lines(); }
 
+bool PuzzleReader::ReadLine(std::string_view* line, size_t* length) {
+  if (!source_->Next(line, length)) return false;
+  // A UTF-8 byte-order mark, as some editors on Windows write one, is not a cell.
+  if (source_->lines() == 1 && line->starts_with("\xEF\xBB\xBF")) {
+    line->remove_prefix(3);
+    *length -= 3;
+  }
+  // Full-width digits (U+FF10-FF19, three bytes each in UTF-8), as an East Asian input method
+  // types them, are read as the digits they are, so that cells and columns count characters.
+  if (line->find("\xEF\xBC") != std::string_view::npos) {
+    narrowed_.clear();
+    for (size_t i = 0; i < line->size(); ++i) {
+      const auto next = static_cast<unsigned char>(i + 2 < line->size() ? (*line)[i + 2] : 0);
+      if (line->compare(i, 2, "\xEF\xBC") == 0 && next >= 0x90 && next <= 0x99) {
+        narrowed_.push_back(static_cast<char>('0' + (next - 0x90)));
+        i += 2;
+      } else {
+        narrowed_.push_back((*line)[i]);
+      }
+    }
+    *line = narrowed_;
+    *length = narrowed_.size();
+  }
+  return true;
+}
+
 bool PuzzleReader::Next(PuzzleRecord* record) {
   record->error = {};
   record->size = kCells;
@@ -323,29 +349,8 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
 
   std::string_view raw;
   size_t raw_length = 0;
-  while (source_->Next(&raw, &raw_length)) {
+  while (ReadLine(&raw, &raw_length)) {
     const uint64_t number = source_->lines();
-    // A UTF-8 byte-order mark, as some editors on Windows write one, is not a cell.
-    if (number == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF") {
-      raw.remove_prefix(3);
-      raw_length -= 3;
-    }
-    // Full-width digits (U+FF10-FF19, three bytes each in UTF-8), as an East Asian input method
-    // types them, are read as the digits they are, so that cells and columns count characters.
-    if (raw.find("\xEF\xBC") != std::string_view::npos) {
-      narrowed_.clear();
-      for (size_t i = 0; i < raw.size(); ++i) {
-        const auto next = static_cast<unsigned char>(i + 2 < raw.size() ? raw[i + 2] : 0);
-        if (raw.compare(i, 2, "\xEF\xBC") == 0 && next >= 0x90 && next <= 0x99) {
-          narrowed_.push_back(static_cast<char>('0' + (next - 0x90)));
-          i += 2;
-        } else {
-          narrowed_.push_back(raw[i]);
-        }
-      }
-      raw = narrowed_;
-      raw_length = narrowed_.size();
-    }
     if (raw_length > kMaxLineBytes) {
       if (rows == 0) {
         record->layout = PuzzleRecord::Layout::kLine;
@@ -430,7 +435,7 @@ bool PuzzleReader::NextCsv(PuzzleRecord* record, const std::string_view* pending
     if (!have) {
       std::string_view raw;
       size_t length = 0;
-      if (!source_->Next(&raw, &length)) return false;
+      if (!ReadLine(&raw, &length)) return false;
       if (length > kMaxLineBytes) {
         record->first_line = source_->lines();
         return fail(LayoutError::Kind::kLineTooLong, source_->lines(), length, 0);
@@ -440,12 +445,10 @@ bool PuzzleReader::NextCsv(PuzzleRecord* record, const std::string_view* pending
     }
     const uint64_t number = source_->lines();
     record->first_line = number;
-    size_t skipped = 0;  // a byte-order mark before the header
-    if (!csv_header_done_ && line.substr(0, 3) == "\xEF\xBB\xBF") skipped = 3;
 
     // Split into fields; a quoted field keeps the characters inside its quotes.
     fields_.clear();
-    size_t at = skipped;
+    size_t at = 0;
     for (;;) {
       CsvField field;
       if (at < line.size() && line[at] == '"') {

@@ -176,6 +176,9 @@ class PuzzleReader {
  private:
   class LineSource;
 
+  // The next line from source_ as the reader sees it: a byte-order mark opening the input
+  // dropped, full-width digits made ASCII (in narrowed_). As LineSource::Next().
+  bool ReadLine(std::string_view* line, size_t* length);
   // Next() once the input is known to be CSV; `line` is the first line not yet handled, if any.
   bool NextCsv(PuzzleRecord* record, const std::string_view* line);
 

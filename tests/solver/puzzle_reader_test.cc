@@ -86,6 +86,20 @@ TEST(PuzzleReader, ReadsFullWidthDigitsAsDigits) {
   EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
 }
 
+// Every CSV row, not just the first, reads full-width digits as digits and counts columns in
+// characters, in the puzzle field and in the fields before it.
+TEST(PuzzleReader, ReadsFullWidthDigitsOnEveryCsvRow) {
+  const auto records = ReadAll("id,puzzle\n" + FullWidth("1,") + FullWidth(kWikipediaPuzzle) + "\n" +
+                               FullWidth("22,") + std::string(kWikipediaPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& record : records) {
+    EXPECT_FALSE(record.error) << ErrorText(record);
+    EXPECT_EQ(record.text(), kWikipediaPuzzle);
+  }
+  EXPECT_EQ(LocateCell(records[0], 0), "line 2, column 3");
+  EXPECT_EQ(LocateCell(records[1], 80), "line 3, column 84");
+}
+
 TEST(PuzzleReader, KeepsCellsAsWritten) {
   // Validation is ParsePuzzle's job: the reader passes any 81 characters on.
   const std::string odd = std::string(80, 'x') + "0";
