@@ -6,9 +6,11 @@
 #   tests/fuzz/run_fuzzers.sh BUILD_DIR [TARGET...]
 #
 # Environment: SUDOKU_FUZZ_SECONDS (default 60) per target; SUDOKU_FUZZ_JOBS (default: the
-# number of cores) targets at once. Exits non-zero when any target finds a crash, a leak, a
-# sanitizer report, a failed check or an input slower than 10 s (libFuzzer's -timeout); the
-# input is kept under BUILD_DIR/fuzz-artifacts/ and the log under BUILD_DIR/fuzz-logs/.
+# number of cores) targets at once; SUDOKU_FUZZ_SEED (default 1) libFuzzer's seed, fixed so that
+# a run that fails fails again the same way (pick another seed, or "random", to explore). Exits
+# non-zero when any target finds a crash, a leak, a sanitizer report, a failed check or an input
+# slower than 10 s (libFuzzer's -timeout); the input is kept under BUILD_DIR/fuzz-artifacts/ and
+# the log under BUILD_DIR/fuzz-logs/.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,6 +22,9 @@ if ((${#targets[@]} == 0)); then
 fi
 seconds=${SUDOKU_FUZZ_SECONDS:-60}
 jobs=${SUDOKU_FUZZ_JOBS:-$(nproc)}
+seed=${SUDOKU_FUZZ_SEED:-1}
+seed_flag=(-seed="$seed")
+[[ $seed == random ]] && seed_flag=()
 
 logs=$build_dir/fuzz-logs
 artifacts=$build_dir/fuzz-artifacts
@@ -34,7 +39,7 @@ run_one() {
   # The reader gets longer inputs, so that its line-length limit can be reached.
   local max_len=4096
   [[ $target == fuzz_puzzle_reader ]] && max_len=100000
-  "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+  "$binary" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$scratch/$target" "$top/tests/fuzz/corpus/$target" >"$logs/$target.log" 2>&1
 }
