@@ -121,8 +121,19 @@ std::unique_ptr<DaemonProcess> StartDaemon(std::vector<std::string> flags = {}) 
 
 // Stops `daemon` as systemd does and expects it gone in time (a frozen one takes the SIGTERM once
 // it runs again); generous, as a sanitized daemon on a busy machine has taken over 10 s to drain.
+// When it does not, the failure says where each of its threads waits and what it logged.
 void ExpectStopsOnSigterm(DaemonProcess& daemon) {
-  EXPECT_NE(daemon.Stop(std::chrono::seconds(60)), -1) << "sudokud did not stop on SIGTERM";
+  if (daemon.Stop(std::chrono::seconds(60)) != -1) return;
+  std::string threads;
+  const std::filesystem::path tasks = "/proc/" + std::to_string(daemon.pid()) + "/task";
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+    std::string stat = ReadFile((task.path() / "stat").string());
+    if (!stat.empty() && stat.back() == '\n') stat.pop_back();
+    threads += "  " + stat + " wchan=" + ReadFile((task.path() / "wchan").string()) + "\n";
+  }
+  ADD_FAILURE() << "sudokud did not stop on SIGTERM; its threads:\n"
+                << threads << "its log:\n" << daemon.Log();
 }
 
 class ClientEndToEnd : public ::testing::Test {
