@@ -78,6 +78,12 @@ class U32x16 {
     r.v_ = _mm512_xor_si512(a.v_, b.v_);
     return r;
   }
+  // Lane by lane, modulo 2^32.
+  friend U32x16 operator-(U32x16 a, U32x16 b) {
+    U32x16 r;
+    r.v_ = _mm512_maskz_sub_epi32(kAllLanes, a.v_, b.v_);
+    return r;
+  }
   // a & ~b: the bits of `a` not in `b` (the intrinsic's andnot is ~first & second).
   friend U32x16 AndNot(U32x16 a, U32x16 b) {
     U32x16 r;
