@@ -79,6 +79,7 @@ class U32x16 {
   SUDOKU_AVX2_BINARY(operator|, _mm256_or_si256)
   SUDOKU_AVX2_BINARY(operator^, _mm256_xor_si256)
   // Lane by lane, modulo 2^32.
+  SUDOKU_AVX2_BINARY(operator+, _mm256_add_epi32)
   SUDOKU_AVX2_BINARY(operator-, _mm256_sub_epi32)
   // a & ~b: the bits of `a` not in `b`.
   SUDOKU_AVX2_BINARY(AndNot, SUDOKU_ANDNOT256)

@@ -79,6 +79,11 @@ class U32x16 {
     return r;
   }
   // Lane by lane, modulo 2^32.
+  friend U32x16 operator+(U32x16 a, U32x16 b) {
+    U32x16 r;
+    r.v_ = _mm512_maskz_add_epi32(kAllLanes, a.v_, b.v_);
+    return r;
+  }
   friend U32x16 operator-(U32x16 a, U32x16 b) {
     U32x16 r;
     r.v_ = _mm512_maskz_sub_epi32(kAllLanes, a.v_, b.v_);

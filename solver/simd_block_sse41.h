@@ -40,6 +40,7 @@ class U32x4 {
   friend U32x4 operator&(U32x4 a, U32x4 b) { U32x4 r; r.v_ = _mm_and_si128(a.v_, b.v_); return r; }
   friend U32x4 operator|(U32x4 a, U32x4 b) { U32x4 r; r.v_ = _mm_or_si128(a.v_, b.v_); return r; }
   // Lane by lane, modulo 2^32.
+  friend U32x4 operator+(U32x4 a, U32x4 b) { U32x4 r; r.v_ = _mm_add_epi32(a.v_, b.v_); return r; }
   friend U32x4 operator-(U32x4 a, U32x4 b) { U32x4 r; r.v_ = _mm_sub_epi32(a.v_, b.v_); return r; }
   // a & ~b; the intrinsic's andnot is (~first & second).
   friend U32x4 AndNot(U32x4 a, U32x4 b) { U32x4 r; r.v_ = _mm_andnot_si128(b.v_, a.v_); return r; }

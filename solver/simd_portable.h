@@ -46,6 +46,7 @@ class U32x4 {
   SUDOKU_PORTABLE_BINARY4(operator|, a.v_[i] | b.v_[i])
   SUDOKU_PORTABLE_BINARY4(AndNot, a.v_[i] & ~b.v_[i])
   // Lane by lane, modulo 2^32.
+  SUDOKU_PORTABLE_BINARY4(operator+, a.v_[i] + b.v_[i])
   SUDOKU_PORTABLE_BINARY4(operator-, a.v_[i] - b.v_[i])
 #undef SUDOKU_PORTABLE_BINARY4
   U32x4& operator&=(U32x4 b) { return *this = *this & b; }
@@ -131,6 +132,7 @@ class U32x16 {
   SUDOKU_PORTABLE_BINARY(operator|, a.v_[i] | b.v_[i])
   SUDOKU_PORTABLE_BINARY(operator^, a.v_[i] ^ b.v_[i])
   // Lane by lane, modulo 2^32.
+  SUDOKU_PORTABLE_BINARY(operator+, a.v_[i] + b.v_[i])
   SUDOKU_PORTABLE_BINARY(operator-, a.v_[i] - b.v_[i])
   // a & ~b: the bits of `a` not in `b`.
   SUDOKU_PORTABLE_BINARY(AndNot, a.v_[i] & ~b.v_[i])

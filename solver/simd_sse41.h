@@ -78,6 +78,7 @@ class U32x16 {
   SUDOKU_SSE41_BINARY(operator|, _mm_or_si128)
   SUDOKU_SSE41_BINARY(operator^, _mm_xor_si128)
   // Lane by lane, modulo 2^32.
+  SUDOKU_SSE41_BINARY(operator+, _mm_add_epi32)
   SUDOKU_SSE41_BINARY(operator-, _mm_sub_epi32)
   // a & ~b: the bits of `a` not in `b`.
   SUDOKU_SSE41_BINARY(AndNot, SUDOKU_ANDNOT128)
