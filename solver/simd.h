@@ -3,7 +3,8 @@
 //
 //   U32x16  sixteen 32-bit lanes, seen as four 128-bit blocks of four lanes
 //   U32x4   one such block
-//   Boards  the nine digits' candidate boards (two U32x16 and a U32x4), the value kernel.inc
+//   Boards  the nine digits' candidate boards (two U32x16 and a U32x4; with AVX-512, two
+//           registers: see SUDOKU_SIMD_SPARE_LANES), the value kernel.inc
 //           works on: bitwise operations, shifts, band rotations, counts across digits, and
 //           Map() to run a step a part at a time
 //
@@ -42,6 +43,9 @@
 #ifndef SUDOKU_SIMD_MAP_BY_BLOCK
 #error "the kernel's simd_<isa>.h must say how Boards::Map splits a step (SUDOKU_SIMD_MAP_BY_BLOCK)"
 #endif
+#ifndef SUDOKU_SIMD_SPARE_LANES
+#error "the kernel's simd_<isa>.h must say where Boards keeps the ninth digit (SUDOKU_SIMD_SPARE_LANES)"
+#endif
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {
 namespace {
@@ -67,6 +71,148 @@ constexpr uint32_t kDigitBlocks[4][16] = {
 // bit that no live word had. (Packing the 27 words into two AVX-512 vectors instead measured
 // 4-18% slower: band and digit rotations then cross 128-bit lanes, and those permutes cost more
 // than the third vector saves.)
+//
+// With AVX-512 (SUDOKU_SIMD_SPARE_LANES), digit 9 lives in the unused lanes of the first register
+// instead, lane 3 of blocks 0-2 (U32x16Spare), and Boards is two registers: each operation takes
+// two instructions instead of three, and only that register's band rotations and the counts
+// across digits cross blocks, one permute each. (1-4% less time on serg, top1465, SE 11+ and
+// 17-clue than three registers, alternated A/B on an AVX-512 AMD EPYC, whose 512-bit operations
+// take two passes of a 256-bit unit and whose 128-bit ones one.)
+#if SUDOKU_SIMD_SPARE_LANES
+
+// Digit 9's lanes all ones, for Boards::Digit().
+constexpr uint32_t kSpareDigit[16] = {0, 0, 0, ~0u, 0, 0, 0, ~0u, 0, 0, 0, ~0u, 0, 0, 0, 0};
+
+class Boards {
+ public:
+  Boards() = default;
+
+  static Boards Zero() {
+    Boards r;
+    r.low_ = U32x16Spare::Zero();
+    r.high_ = U32x16::Zero();
+    return r;
+  }
+  static Boards Bands(uint32_t value) {
+    Boards r;
+    r.low_ = U32x16Spare::Bands(value);
+    r.high_ = U32x16::Bands(value);
+    return r;
+  }
+  static Boards PerBand(uint32_t band0, uint32_t band1, uint32_t band2) {
+    Boards r;
+    r.low_ = U32x16Spare::PerBand(band0, band1, band2);
+    r.high_ = U32x16::Blocks(band0, band1, band2, 0);
+    return r;
+  }
+  static Boards Digit(int digit) {
+    Boards r = Zero();
+    if (digit == 8) {
+      r.low_ = U32x16Spare::Load(kSpareDigit);
+    } else if (digit < 4) {
+      r.low_ = U32x16Spare::Load(kDigitBlocks[digit]);
+    } else {
+      r.high_ = U32x16::Load(kDigitBlocks[digit - 4]);
+    }
+    return r;
+  }
+  void StoreBands(uint32_t* bands) const {
+    uint32_t lanes[16];
+    high_.Store(lanes);
+    bands[0] = lanes[0];
+    bands[1] = lanes[1];
+    bands[2] = lanes[2];
+  }
+  static Boards Load(const uint32_t* words) {
+    uint32_t lanes[32] = {};
+    for (int d = 0; d < 8; ++d) {
+      for (int b = 0; b < 3; ++b) lanes[4 * d + b] = words[3 * d + b];
+    }
+    for (int b = 0; b < 3; ++b) lanes[4 * b + 3] = words[24 + b];
+    Boards r;
+    r.low_ = U32x16Spare::Load(lanes);
+    r.high_ = U32x16::Load(lanes + 16);
+    return r;
+  }
+  void Store(uint32_t* words) const {
+    uint32_t lanes[32];
+    low_.Store(lanes);
+    high_.Store(lanes + 16);
+    for (int d = 0; d < 8; ++d) {
+      for (int b = 0; b < 3; ++b) words[3 * d + b] = lanes[4 * d + b];
+    }
+    for (int b = 0; b < 3; ++b) words[24 + b] = lanes[4 * b + 3];
+  }
+
+  friend Boards operator&(const Boards& a, const Boards& b) {
+    return {a.low_ & b.low_, a.high_ & b.high_};
+  }
+  friend Boards operator|(const Boards& a, const Boards& b) {
+    return {a.low_ | b.low_, a.high_ | b.high_};
+  }
+  friend Boards AndNot(const Boards& a, const Boards& b) {
+    return {AndNot(a.low_, b.low_), AndNot(a.high_, b.high_)};
+  }
+  Boards& operator&=(const Boards& b) { return *this = *this & b; }
+  Boards& operator|=(const Boards& b) { return *this = *this | b; }
+
+  template <int N> Boards ShiftLeft() const {
+    return {low_.ShiftLeft<N>(), high_.ShiftLeft<N>()};
+  }
+  template <int N> Boards ShiftRight() const {
+    return {low_.ShiftRight<N>(), high_.ShiftRight<N>()};
+  }
+  template <int N> Boards RotateBands() const {
+    return {low_.RotateBands<N>(), high_.RotateBands<N>()};
+  }
+
+  bool IsZero() const { return (low_.AllLanes() | high_).IsZero(); }
+  friend bool Intersects(const Boards& a, const Boards& b) {
+    return !((a.low_ & b.low_).AllLanes() | (a.high_ & b.high_)).IsZero();
+  }
+  friend bool SubsetOf(const Boards& a, const Boards& b) { return AndNot(a, b).IsZero(); }
+
+  template <typename F, typename... B> static Boards Map(F f, const B&... boards) {
+    return {f(boards.low_...), f(boards.high_...)};
+  }
+
+  // As below: the ninth digit comes out of the spare lanes as a block of its own, and the
+  // counts go back into them.
+  template <int N> friend void CountDigits(const Boards& x, Boards (&out)[N]) {
+    const U32x16 low = x.low_.WithoutSpare();
+    U32x16 count[N];
+    count[0] = low | x.high_;
+    if constexpr (N > 1) count[1] = low & x.high_;
+    for (int i = 2; i < N; ++i) count[i] = U32x16::Zero();
+    for (int step = 0; step < 2; ++step) {
+      U32x16 other[N];
+      for (int i = 0; i < N; ++i) {
+        other[i] = step == 0 ? count[i].SwapAdjacentBlocks() : count[i].SwapBlockPairs();
+      }
+      for (int i = N - 1; i >= 0; --i) {
+        U32x16 sum = count[i] | other[i];
+        for (int j = 0; j < i; ++j) sum = sum | (count[j] & other[i - 1 - j]);
+        count[i] = sum;
+      }
+    }
+    const U32x16 last = x.low_.SpareAsBlocks();
+    for (int i = N - 1; i > 0; --i) count[i] = count[i] | (count[i - 1] & last);
+    count[0] = count[0] | last;
+    for (int i = 0; i < N; ++i) {
+      out[i].low_ = U32x16Spare::FromBlocks(count[i]);
+      out[i].high_ = count[i];
+    }
+  }
+
+ private:
+  Boards(U32x16Spare low, U32x16 high) : low_(low), high_(high) {}
+
+  U32x16Spare low_;  // digits 1-4, a block each, and digit 9 in lanes 3, 7 and 11
+  U32x16 high_;      // digits 5-8
+};
+
+#else  // !SUDOKU_SIMD_SPARE_LANES
+
 class Boards {
  public:
   Boards() = default;
@@ -241,9 +387,12 @@ class Boards {
   U32x4 last_;   // digit 8
 };
 
+#endif  // SUDOKU_SIMD_SPARE_LANES
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 
 #undef SUDOKU_SIMD_MAP_BY_BLOCK
+#undef SUDOKU_SIMD_SPARE_LANES
 
 #endif  // SUDOKU_SOLVER_SIMD_H_

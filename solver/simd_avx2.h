@@ -17,6 +17,8 @@
 
 // Boards::Map runs a step on whole U32x16s: 16 ymm registers hold a step's working set of them.
 #define SUDOKU_SIMD_MAP_BY_BLOCK 0
+// Boards keeps the ninth digit in a block of its own.
+#define SUDOKU_SIMD_SPARE_LANES 0
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {
 namespace {

@@ -1,4 +1,6 @@
 // simd.h's U32x16 for AVX-512: one __m512i. U32x4 is the SSE4.1 block (simd_block_sse41.h).
+// U32x16Spare is the same register with the ninth digit's three band words in its spare lanes
+// (lane 3 of blocks 0-2), so that Boards fits in two registers (see simd.h).
 //
 // Thread-safety: values only; no state.
 #ifndef SUDOKU_SOLVER_SIMD_AVX512_H_
@@ -16,6 +18,8 @@
 
 // Boards::Map runs a step on whole U32x16s, one register each.
 #define SUDOKU_SIMD_MAP_BY_BLOCK 0
+// Boards keeps the ninth digit in the spare lanes of its first register (U32x16Spare).
+#define SUDOKU_SIMD_SPARE_LANES 1
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {
 namespace {
@@ -160,7 +164,90 @@ class U32x16 {
   }
 
  private:
+  friend class U32x16Spare;
   __m512i v_;
+};
+
+// A U32x16 whose lanes 3, 7 and 11 hold band words 0, 1 and 2 of one more digit: band constants
+// fill them too, and band rotations move them among themselves. Lane 15 stays zero. Each
+// operation is U32x16's but those two.
+class U32x16Spare {
+ public:
+  U32x16Spare() = default;
+
+  static U32x16Spare Zero() { return U32x16Spare(U32x16::Zero()); }
+  // `band_value` in every lane but 15.
+  static U32x16Spare Bands(uint32_t band_value) {
+    U32x16 r;
+    r.v_ = _mm512_maskz_set1_epi32(0x7fff, int(band_value));
+    return U32x16Spare(r);
+  }
+  // Band N's word in lane N of every block and in lane 4N + 3.
+  static U32x16Spare PerBand(uint32_t band0, uint32_t band1, uint32_t band2) {
+    U32x16 r;
+    r.v_ = _mm512_setr_epi32(int(band0), int(band1), int(band2), int(band0),
+                             int(band0), int(band1), int(band2), int(band1),
+                             int(band0), int(band1), int(band2), int(band2),
+                             int(band0), int(band1), int(band2), 0);
+    return U32x16Spare(r);
+  }
+  static U32x16Spare Load(const uint32_t* p) { return U32x16Spare(U32x16::Load(p)); }
+  void Store(uint32_t* p) const { v_.Store(p); }
+
+  friend U32x16Spare operator&(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ & b.v_); }
+  friend U32x16Spare operator|(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ | b.v_); }
+  friend U32x16Spare operator+(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ + b.v_); }
+  friend U32x16Spare operator-(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ - b.v_); }
+  friend U32x16Spare AndNot(U32x16Spare a, U32x16Spare b) { return U32x16Spare(AndNot(a.v_, b.v_)); }
+  U32x16Spare& operator&=(U32x16Spare b) { return *this = *this & b; }
+  U32x16Spare& operator|=(U32x16Spare b) { return *this = *this | b; }
+
+  template <int N> U32x16Spare ShiftLeft() const { return U32x16Spare(v_.ShiftLeft<N>()); }
+  template <int N> U32x16Spare ShiftRight() const { return U32x16Spare(v_.ShiftRight<N>()); }
+
+  // As U32x16::RotateBands, and lane 4i + 3 takes lane 4((i + N) % 3) + 3.
+  template <int N> U32x16Spare RotateBands() const {
+    static_assert(N == 1 || N == 2);
+    constexpr int a = N, b = (1 + N) % 3, c = (2 + N) % 3;
+    U32x16 r;
+    r.v_ = _mm512_maskz_permutexvar_epi32(
+        U32x16::kAllLanes,
+        _mm512_setr_epi32(a, b, c, 4 * a + 3, 4 + a, 4 + b, 4 + c, 4 * b + 3,
+                          8 + a, 8 + b, 8 + c, 4 * c + 3, 12 + a, 12 + b, 12 + c, 15),
+        v_.v_);
+    return U32x16Spare(r);
+  }
+
+  bool IsZero() const { return v_.IsZero(); }
+  // All sixteen lanes as they are.
+  U32x16 AllLanes() const { return v_; }
+
+  // Lanes 3, 7 and 11 as lanes 0-2 of every block (lane 3 zero).
+  U32x16 SpareAsBlocks() const {
+    U32x16 r;
+    r.v_ = _mm512_maskz_permutexvar_epi32(
+        U32x16::kAllLanes,
+        _mm512_setr_epi32(3, 7, 11, 15, 3, 7, 11, 15, 3, 7, 11, 15, 3, 7, 11, 15), v_.v_);
+    return r;
+  }
+  // The lanes other than the spare ones.
+  U32x16 WithoutSpare() const {
+    U32x16 r;
+    r.v_ = _mm512_maskz_mov_epi32(0x7777, v_.v_);
+    return r;
+  }
+  // `x`, the same in every block with lane 3 zero, and its block 0 in the spare lanes too.
+  static U32x16Spare FromBlocks(U32x16 x) {
+    U32x16 r;
+    r.v_ = _mm512_maskz_permutexvar_epi32(
+        U32x16::kAllLanes,
+        _mm512_setr_epi32(0, 1, 2, 0, 4, 5, 6, 1, 8, 9, 10, 2, 12, 13, 14, 15), x.v_);
+    return U32x16Spare(r);
+  }
+
+ private:
+  explicit U32x16Spare(U32x16 v) : v_(v) {}
+  U32x16 v_;
 };
 // clang-format on
 

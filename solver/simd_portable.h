@@ -9,6 +9,8 @@
 
 // Boards::Map runs a step a block (a U32x4) at a time, as with SSE4.1.
 #define SUDOKU_SIMD_MAP_BY_BLOCK 1
+// Boards keeps the ninth digit in a block of its own.
+#define SUDOKU_SIMD_SPARE_LANES 0
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {
 namespace {

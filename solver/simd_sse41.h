@@ -18,6 +18,8 @@
 // Boards::Map runs a step a block (a U32x4) at a time: 16 xmm registers do not hold a step's
 // working set of whole U32x16s.
 #define SUDOKU_SIMD_MAP_BY_BLOCK 1
+// Boards keeps the ninth digit in a block of its own.
+#define SUDOKU_SIMD_SPARE_LANES 0
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {
 namespace {
