@@ -178,8 +178,11 @@ class U32x16Spare {
   static U32x16Spare Zero() { return U32x16Spare(U32x16::Zero()); }
   // `band_value` in every lane but 15.
   static U32x16Spare Bands(uint32_t band_value) {
+    // (Written out lane by lane, a constant value becomes one constant in memory, which the
+    // compiler keeps out of loops; a masked broadcast is rebuilt at each use.)
+    const int v = int(band_value);
     U32x16 r;
-    r.v_ = _mm512_maskz_set1_epi32(0x7fff, int(band_value));
+    r.v_ = _mm512_setr_epi32(v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, 0);
     return U32x16Spare(r);
   }
   // Band N's word in lane N of every block and in lane 4N + 3.
