@@ -163,6 +163,13 @@ class U32x16 {
 };
 // clang-format on
 
+// Bit i set where p[i] == value, for the 32 bytes at p (the kernel reads a band's 27 cells).
+inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
+  return static_cast<uint32_t>(_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                        _mm256_set1_epi8(static_cast<char>(value)))));
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 

@@ -219,6 +219,13 @@ class U32x16 {
 };
 // clang-format on
 
+// Bit i set where p[i] == value, for the 32 bytes at p (the kernel reads a band's 27 cells).
+inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
+  uint32_t bits = 0;
+  for (int i = 0; i < 32; ++i) bits |= uint32_t{p[i] == value} << i;
+  return bits;
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 

@@ -167,6 +167,16 @@ class U32x16 {
 };
 // clang-format on
 
+// Bit i set where p[i] == value, for the 32 bytes at p (the kernel reads a band's 27 cells).
+inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
+  const __m128i v = _mm_set1_epi8(static_cast<char>(value));
+  const auto half = [&v](const uint8_t* q) {
+    return static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)), v)));
+  };
+  return half(p) | half(p + 16) << 16;
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 
