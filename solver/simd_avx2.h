@@ -170,6 +170,22 @@ inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
                         _mm256_set1_epi8(static_cast<char>(value)))));
 }
 
+// Writes 32 bytes at `out`: byte i is '1' + d for the digit d whose word words[3 * d + band] has
+// bit i, or 0 when none has (bits 27-31 are never set: those bytes are 0).
+inline void WriteDigits(const uint32_t* words, int band, char* out) {
+  // Byte i of a mask spread to a whole byte: byte i takes mask byte i / 8, keeps bit i % 8.
+  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bit = _mm256_set1_epi64x(0x8040201008040201);
+  __m256i digits = _mm256_setzero_si256();
+  for (int d = 0; d < 9; ++d) {
+    const __m256i bytes = _mm256_shuffle_epi8(_mm256_set1_epi32(int(words[3 * d + band])), pick);
+    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit);
+    digits = _mm256_or_si256(digits, _mm256_and_si256(set, _mm256_set1_epi8(char('1' + d))));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), digits);
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 

@@ -260,6 +260,16 @@ inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
                                 _mm256_set1_epi8(static_cast<char>(value)));
 }
 
+// Writes 32 bytes at `out`: byte i is '1' + d for the digit d whose word words[3 * d + band] has
+// bit i, or 0 when none has (bits 27-31 are never set: those bytes are 0).
+inline void WriteDigits(const uint32_t* words, int band, char* out) {
+  __m256i digits = _mm256_setzero_si256();
+  for (int d = 0; d < 9; ++d) {
+    digits = _mm256_mask_mov_epi8(digits, words[3 * d + band], _mm256_set1_epi8(char('1' + d)));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), digits);
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 

@@ -226,6 +226,17 @@ inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
   return bits;
 }
 
+// Writes 32 bytes at `out`: byte i is '1' + d for the digit d whose word words[3 * d + band] has
+// bit i, or 0 when none has (bits 27-31 are never set: those bytes are 0).
+inline void WriteDigits(const uint32_t* words, int band, char* out) {
+  for (int i = 0; i < 32; ++i) out[i] = 0;
+  for (int d = 0; d < 9; ++d) {
+    for (uint32_t bits = words[3 * d + band]; bits != 0; bits &= bits - 1) {
+      out[__builtin_ctz(bits)] = static_cast<char>('1' + d);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 

@@ -177,6 +177,28 @@ inline uint32_t MatchBytes(const uint8_t* p, uint8_t value) {
   return half(p) | half(p + 16) << 16;
 }
 
+// Writes 32 bytes at `out`: byte i is '1' + d for the digit d whose word words[3 * d + band] has
+// bit i, or 0 when none has (bits 27-31 are never set: those bytes are 0).
+inline void WriteDigits(const uint32_t* words, int band, char* out) {
+  // As the AVX2 one, in two halves: byte i takes mask byte i / 8, keeps bit i % 8.
+  const __m128i pick_low = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+  const __m128i pick_high = _mm_setr_epi8(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m128i bit = _mm_set1_epi64x(0x8040201008040201);
+  __m128i low = _mm_setzero_si128(), high = _mm_setzero_si128();
+  for (int d = 0; d < 9; ++d) {
+    const __m128i mask = _mm_set1_epi32(int(words[3 * d + band]));
+    const __m128i digit = _mm_set1_epi8(char('1' + d));
+    const auto spread = [&](__m128i pick) {
+      const __m128i bytes = _mm_and_si128(_mm_shuffle_epi8(mask, pick), bit);
+      return _mm_and_si128(_mm_cmpeq_epi8(bytes, bit), digit);
+    };
+    low = _mm_or_si128(low, spread(pick_low));
+    high = _mm_or_si128(high, spread(pick_high));
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), low);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), high);
+}
+
 }  // namespace
 }  // namespace sudoku::SUDOKU_KERNEL_NAMESPACE
 
