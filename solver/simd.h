@@ -58,6 +58,13 @@ constexpr uint32_t kDigitBlocks[4][16] = {
     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ~0u, ~0u, ~0u, 0},
 };
 
+// For lanes in blocks of four (one block per digit): bit k set when lanes 0-2 of block k hold a
+// set bit, from the blocks' NonZeroLanes().
+inline uint32_t BlocksMeeting(uint32_t lanes) {
+  const uint32_t t = (lanes | lanes >> 1 | lanes >> 2) & 0x1111u;
+  return (t & 1u) | (t >> 3 & 2u) | (t >> 6 & 4u) | (t >> 9 & 8u);
+}
+
 // Boards: the candidates of the nine digits, as 27 words of 27 bits: word (d, b) holds digit d's
 // board in band b (see kernel.inc for the bits).
 //
@@ -164,6 +171,13 @@ class Boards {
   }
   template <int N> Boards RotateBands() const {
     return {low_.RotateBands<N>(), high_.RotateBands<N>()};
+  }
+
+  // Bit d set when digit d's words share a set bit with `x`'s.
+  uint32_t DigitsMeeting(const Boards& x) const {
+    const uint32_t low = (low_ & x.low_).NonZeroLanes();
+    return BlocksMeeting(low) | BlocksMeeting((high_ & x.high_).NonZeroLanes()) << 4 |
+           uint32_t{(low & 0x888u) != 0} << 8;
   }
 
   bool IsZero() const { return (low_.AllLanes() | high_).IsZero(); }
@@ -323,6 +337,13 @@ class Boards {
     r.v_[1] = v_[1].RotateBands<N>();
     r.last_ = last_.RotateBands<N>();
     return r;
+  }
+
+  // Bit d set when digit d's words share a set bit with `x`'s.
+  uint32_t DigitsMeeting(const Boards& x) const {
+    return BlocksMeeting((v_[0] & x.v_[0]).NonZeroLanes()) |
+           BlocksMeeting((v_[1] & x.v_[1]).NonZeroLanes()) << 4 |
+           uint32_t{(last_ & x.last_).NonZeroLanes() != 0} << 8;
   }
 
   bool IsZero() const { return (v_[0] | v_[1] | U32x16::ZeroExtend(last_)).IsZero(); }

@@ -131,6 +131,14 @@ class U32x16 {
     const __m256i x = _mm256_or_si256(v_[0], v_[1]);
     return _mm256_testz_si256(x, x) != 0;
   }
+  // Bit i set when lane i is not zero.
+  uint32_t NonZeroLanes() const {
+    const auto zero = [](__m256i x) {
+      return uint32_t(_mm256_movemask_ps(
+          _mm256_castsi256_ps(_mm256_cmpeq_epi32(x, _mm256_setzero_si256()))));
+    };
+    return 0xffffu & ~(zero(v_[0]) | zero(v_[1]) << 8);
+  }
 
   // Do `a` and `b` share a set bit?
   friend bool Intersects(U32x16 a, U32x16 b) {

@@ -139,6 +139,8 @@ class U32x16 {
   }
 
   bool IsZero() const { return _mm512_test_epi32_mask(v_, v_) == 0; }
+  // Bit i set when lane i is not zero.
+  uint32_t NonZeroLanes() const { return _mm512_test_epi32_mask(v_, v_); }
 
   // Do `a` and `b` share a set bit?
   friend bool Intersects(U32x16 a, U32x16 b) { return _mm512_test_epi32_mask(a.v_, b.v_) != 0; }
@@ -222,6 +224,7 @@ class U32x16Spare {
   }
 
   bool IsZero() const { return v_.IsZero(); }
+  uint32_t NonZeroLanes() const { return v_.NonZeroLanes(); }
   // All sixteen lanes as they are.
   U32x16 AllLanes() const { return v_; }
 

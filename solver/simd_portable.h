@@ -76,6 +76,12 @@ class U32x4 {
   }
 
   bool IsZero() const { return (v_[0] | v_[1] | v_[2] | v_[3]) == 0; }
+  // Bit i set when lane i is not zero.
+  uint32_t NonZeroLanes() const {
+    uint32_t lanes = 0;
+    for (int i = 0; i < 4; ++i) lanes |= uint32_t{v_[i] != 0} << i;
+    return lanes;
+  }
   friend bool Intersects(U32x4 a, U32x4 b) { return !(a & b).IsZero(); }
 
  private:
@@ -186,6 +192,12 @@ class U32x16 {
     uint32_t x = 0;
     for (int i = 0; i < 16; ++i) x |= v_[i];
     return x == 0;
+  }
+  // Bit i set when lane i is not zero.
+  uint32_t NonZeroLanes() const {
+    uint32_t lanes = 0;
+    for (int i = 0; i < 16; ++i) lanes |= uint32_t{v_[i] != 0} << i;
+    return lanes;
   }
 
   // Do `a` and `b` share a set bit?

@@ -130,6 +130,12 @@ class U32x16 {
     const __m128i x = _mm_or_si128(_mm_or_si128(v_[0], v_[1]), _mm_or_si128(v_[2], v_[3]));
     return _mm_testz_si128(x, x) != 0;
   }
+  // Bit i set when lane i is not zero.
+  uint32_t NonZeroLanes() const {
+    uint32_t lanes = 0;
+    for (int i = 0; i < 4; ++i) lanes |= Block(i).NonZeroLanes() << (4 * i);
+    return lanes;
+  }
 
   // Do `a` and `b` share a set bit?
   friend bool Intersects(U32x16 a, U32x16 b) { return !(a & b).IsZero(); }
