@@ -1,8 +1,11 @@
 // The solving kernels, each one the CPU supports run through the same suite (parameterised
 // over AllKernels()), against fixtures and against an independent reference solver.
+#include <pthread.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -85,6 +88,38 @@ TEST_P(KernelTest, SolvesTheEmptyGrid) {
   EXPECT_EQ(two.solutions, 2u);
   EXPECT_EQ(SolutionText(two), SolutionText(one)) << "the solution reported is the first found";
   EXPECT_EQ(Run(empty, 1000).solutions, 1000u);
+}
+
+// Runs `body` on a thread with a stack of `bytes`.
+void RunOnStackOf(size_t bytes, const std::function<void()>& body) {
+  pthread_attr_t attributes;
+  ASSERT_EQ(pthread_attr_init(&attributes), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, bytes), 0);
+  pthread_t thread;
+  const auto run = [](void* function) -> void* {
+    (*static_cast<const std::function<void()>*>(function))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attributes, run, const_cast<std::function<void()>*>(&body)),
+            0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attributes);
+}
+
+// The daemon solves on oneTBB's workers, whose stacks are 4 MiB, and the search takes a stack
+// frame per guess: the empty grid goes some fifty guesses deep. (A sanitizer build's frames are
+// the largest: its avx512 search once took 88 KB a guess, and overflowed there.)
+TEST_P(KernelTest, SearchesDeepWithinTheStackOfAOneTbbWorker) {
+  RunOnStackOf(4 << 20, [this] {
+    const std::string empty(kCells, '.');
+    EXPECT_EQ(Run(empty, 2).solutions, 2u);
+    EXPECT_EQ(Run(empty, 1000).solutions, 1000u);
+    for (const auto& f : testing::LoadFixtures("solver_puzzles.txt")) {
+      if (f.count != "invalid") {
+        EXPECT_EQ(std::to_string(Run(f.puzzle, 2).solutions), f.count);
+      }
+    }
+  });
 }
 
 TEST_P(KernelTest, SolvesAFullGridWithoutGuessing) {
