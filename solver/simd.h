@@ -65,6 +65,31 @@ inline uint32_t BlocksMeeting(uint32_t lanes) {
   return (t & 1u) | (t >> 3 & 2u) | (t >> 6 & 4u) | (t >> 9 & 8u);
 }
 
+// For every lane: count[i] = "at least i + 1 of the nine digits have the bit", where `first` and
+// `second` hold eight digits a block each and `ninth` the last one in every block; the counts
+// come out the same in every block. Per block first (digits d and d + 4), then the four blocks
+// folded, then the ninth digit added.
+template <int N>
+inline void CountAcrossDigits(const U32x16& first, const U32x16& second, const U32x16& ninth,
+                              U32x16 (&count)[N]) {
+  count[0] = first | second;
+  if constexpr (N > 1) count[1] = first & second;
+  for (int i = 2; i < N; ++i) count[i] = U32x16::Zero();
+  for (int step = 0; step < 2; ++step) {
+    U32x16 other[N];
+    for (int i = 0; i < N; ++i) {
+      other[i] = step == 0 ? count[i].SwapAdjacentBlocks() : count[i].SwapBlockPairs();
+    }
+    for (int i = N - 1; i >= 0; --i) {
+      U32x16 sum = count[i] | other[i];
+      for (int j = 0; j < i; ++j) sum = sum | (count[j] & other[i - 1 - j]);
+      count[i] = sum;
+    }
+  }
+  for (int i = N - 1; i > 0; --i) count[i] = count[i] | (count[i - 1] & ninth);
+  count[0] = count[0] | ninth;
+}
+
 // Boards: the candidates of the nine digits, as 27 words of 27 bits: word (d, b) holds digit d's
 // board in band b (see kernel.inc for the bits).
 //
@@ -193,25 +218,8 @@ class Boards {
   // As below: the ninth digit comes out of the spare lanes as a block of its own, and the
   // counts go back into them.
   template <int N> friend void CountDigits(const Boards& x, Boards (&out)[N]) {
-    const U32x16 low = x.low_.WithoutSpare();
     U32x16 count[N];
-    count[0] = low | x.high_;
-    if constexpr (N > 1) count[1] = low & x.high_;
-    for (int i = 2; i < N; ++i) count[i] = U32x16::Zero();
-    for (int step = 0; step < 2; ++step) {
-      U32x16 other[N];
-      for (int i = 0; i < N; ++i) {
-        other[i] = step == 0 ? count[i].SwapAdjacentBlocks() : count[i].SwapBlockPairs();
-      }
-      for (int i = N - 1; i >= 0; --i) {
-        U32x16 sum = count[i] | other[i];
-        for (int j = 0; j < i; ++j) sum = sum | (count[j] & other[i - 1 - j]);
-        count[i] = sum;
-      }
-    }
-    const U32x16 last = x.low_.SpareAsBlocks();
-    for (int i = N - 1; i > 0; --i) count[i] = count[i] | (count[i - 1] & last);
-    count[0] = count[0] | last;
+    CountAcrossDigits(x.low_.WithoutSpare(), x.high_, x.low_.SpareAsBlocks(), count);
     for (int i = 0; i < N; ++i) {
       out[i].low_ = U32x16Spare::FromBlocks(count[i]);
       out[i].high_ = count[i];
@@ -379,24 +387,7 @@ class Boards {
   // the same in every digit's words.
   template <int N> friend void CountDigits(const Boards& x, Boards (&out)[N]) {
     U32x16 count[N];
-    count[0] = x.v_[0] | x.v_[1];
-    if constexpr (N > 1) count[1] = x.v_[0] & x.v_[1];
-    for (int i = 2; i < N; ++i) count[i] = U32x16::Zero();
-    // Per block so far (digits d and d + 4); fold the four blocks, then add digit 8.
-    for (int step = 0; step < 2; ++step) {
-      U32x16 other[N];
-      for (int i = 0; i < N; ++i) {
-        other[i] = step == 0 ? count[i].SwapAdjacentBlocks() : count[i].SwapBlockPairs();
-      }
-      for (int i = N - 1; i >= 0; --i) {
-        U32x16 sum = count[i] | other[i];
-        for (int j = 0; j < i; ++j) sum = sum | (count[j] & other[i - 1 - j]);
-        count[i] = sum;
-      }
-    }
-    const U32x16 last = U32x16::Broadcast(x.last_);
-    for (int i = N - 1; i > 0; --i) count[i] = count[i] | (count[i - 1] & last);
-    count[0] = count[0] | last;
+    CountAcrossDigits(x.v_[0], x.v_[1], U32x16::Broadcast(x.last_), count);
     for (int i = 0; i < N; ++i) {
       out[i].v_[0] = out[i].v_[1] = count[i];
       out[i].last_ = count[i].FirstBlock();
