@@ -58,25 +58,18 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
 }  // namespace
 
 void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
-  auto sent = std::span(batch.records.data(), batch.size) |
-              std::views::filter([](const PuzzleRecord& record) { return !record.error; });
   const wire::SolveFields fields{.batch_id = batch.sequence,
                                  .solution_limit = solution_limit,
                                  .rate = rate,
                                  .pack_solutions = true};
-  // Packed when every puzzle sent is 81 characters of digits and blanks. Anything else goes as
-  // text, for the daemon to report (a bad character) or to take in its own form (pencilmarks).
-  const bool packable = std::ranges::all_of(
-      sent, [](const PuzzleRecord& record) { return record.size == kCells; });
-  if (packable &&
-      wire::AppendPackedSolveFrame(fields, sent,
-                                   [](const PuzzleRecord& record,
-                                      std::span<uint8_t, wire::kPackedPuzzleBytes> packed) {
-                                     return PackPuzzle(record.text(), packed);
-                                   },
-                                   frame)) {
+  if (batch.packed.size() == batch.sent * wire::kPackedPuzzleBytes) {
+    wire::AppendPackedSolveFrame(fields, batch.packed, frame);
     return;
   }
+  // Anything that does not pack goes as text, for the daemon to report (a bad character) or to
+  // take in its own form (pencilmarks).
+  auto sent = std::span(batch.records.data(), batch.size) |
+              std::views::filter([](const PuzzleRecord& record) { return !record.error; });
   wire::AppendSolveFrame(
       fields, sent, [](const PuzzleRecord& record) { return record.text(); }, frame);
 }
@@ -158,6 +151,9 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   batch->size = 0;
   batch->sent = 0;
   batch->lost = 0;
+  batch->packed.clear();
+  batch->packed.reserve(batch_size_ * kPackedBytes);
+  bool packs = true;  // every record sent so far is in batch->packed
 
   while (batch->size < batch_size_) {
     if (reader_ == nullptr && !OpenNext()) break;
@@ -185,8 +181,19 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     }
     batch->inputs[batch->size] = current_input_;
     ++batch->size;
-    if (!record.error) ++batch->sent;
+    if (record.error) continue;
+    ++batch->sent;
+    if (!packs) continue;
+    if (!record.packed_cells) {
+      // Read by the reader's general path (a grid, a line with trailing spaces): packed here.
+      record.packed_cells = record.size == kCells && PackPuzzle(record.text(), record.packed);
+      packs = record.packed_cells;
+    }
+    if (packs) {
+      batch->packed.append(reinterpret_cast<const char*>(record.packed.data()), kPackedBytes);
+    }
   }
+  if (!packs) batch->packed.clear();
   batch->frame.clear();
   if (batch->sent > 0) AppendSolveFrame(*batch, solution_limit_, rate_, &batch->frame);
   return batch->size > 0;

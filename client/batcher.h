@@ -29,15 +29,18 @@ struct Batch {
   std::vector<PuzzleRecord> records;
   std::vector<uint32_t> inputs;  // the input each record came from (index into the input list)
   size_t sent = 0;               // records without a layout error: the puzzles in `frame`
+  // The records sent, packed (kPackedBytes each) in order as they were read, while their cells
+  // were at hand; empty when one of them does not pack (a bad character, a pencilmark puzzle).
+  std::string packed;
   std::string frame;             // the length-prefixed Request; empty when sent == 0
   unsigned lost = 0;             // connections that broke with this batch unanswered
 };
 
 // Appends the frame of a Request holding the SolveRequest for `batch`: batch id `sequence`, the
 // records without a layout error, `solution_limit`, `rate`, and pack_solutions. The puzzles go
-// packed (half the bytes) when every one is 81 digits and blanks, else as text. Encoded straight
-// from the records by the codec (proto/codec.h), to the very bytes protobuf writes for that
-// message, without first copying each puzzle into a string of the message.
+// packed (half the bytes), from `packed`, when it holds every one of them, else as text. Encoded
+// straight from the batch by the codec (proto/codec.h), to the very bytes protobuf writes for
+// that message, without first copying each puzzle into a string of the message.
 void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame);
 
 class Batcher {

@@ -177,17 +177,24 @@ size_t SolvedRun(const wire::SolveResponse& results, int first, size_t available
 // unpacked in.
 void AppendSolutionLines(const SolutionColumn& column, size_t offset, size_t count,
                          std::string* out) {
-  size_t at = out->size();
-  out->resize(at + count * (kCells + 1));
-  char* line = out->data() + at;
+  // Lines go through a small buffer that stays in the cache, a few at a time: growing `out` by
+  // the whole run first would zero-fill it (a batch's lines are over 100 KB) only to overwrite it.
+  constexpr size_t kLinesAtOnce = 16;
+  std::array<char, kLinesAtOnce * (kCells + 1)> lines;
   const std::string_view solutions = std::string_view(column.bytes).substr(offset);
-  for (size_t k = 0; k < count; ++k, line += kCells + 1) {
-    if (column.packed) {
-      UnpackDigits(PackedAt(solutions, k), line);
-    } else {
-      std::memcpy(line, solutions.data() + k * kCells, kCells);
+  out->reserve(out->size() + count * (kCells + 1));
+  for (size_t first = 0; first < count; first += kLinesAtOnce) {
+    const size_t n = std::min(kLinesAtOnce, count - first);
+    char* line = lines.data();
+    for (size_t k = first; k < first + n; ++k, line += kCells + 1) {
+      if (column.packed) {
+        UnpackDigits(PackedAt(solutions, k), line);
+      } else {
+        std::memcpy(line, solutions.data() + k * kCells, kCells);
+      }
+      line[kCells] = '\n';
     }
-    line[kCells] = '\n';
+    out->append(lines.data(), n * (kCells + 1));
   }
 }
 

@@ -120,18 +120,21 @@ size_t ScalarFieldBytes(const SolveFields& fields) {
   return bytes;
 }
 
-uint8_t* BeginSolveFrame(const SolveFields& fields, size_t solve_bytes, std::string* frame) {
-  const size_t request_bytes = DelimitedBytes(solve_bytes);
-  const size_t start = frame->size();
-  frame->resize(start + CodedOutputStream::VarintSize64(request_bytes) + request_bytes);
-  auto* target = reinterpret_cast<uint8_t*>(frame->data() + start);
-  target = CodedOutputStream::WriteVarint64ToArray(request_bytes, target);
+uint8_t* WriteSolveStart(const SolveFields& fields, size_t solve_bytes, uint8_t* target) {
+  target = CodedOutputStream::WriteVarint64ToArray(DelimitedBytes(solve_bytes), target);
   target = WriteDelimitedHeader(Request::kSolveFieldNumber, solve_bytes, target);
   if (fields.batch_id != 0) {
     target = WireFormatLite::WriteUInt64ToArray(SolveRequest::kBatchIdFieldNumber,
                                                 fields.batch_id, target);
   }
   return target;
+}
+
+uint8_t* BeginSolveFrame(const SolveFields& fields, size_t solve_bytes, std::string* frame) {
+  const size_t request_bytes = DelimitedBytes(solve_bytes);
+  const size_t start = frame->size();
+  frame->resize(start + CodedOutputStream::VarintSize64(request_bytes) + request_bytes);
+  return WriteSolveStart(fields, solve_bytes, reinterpret_cast<uint8_t*>(frame->data() + start));
 }
 
 uint8_t* WriteLimitAndRate(const SolveFields& fields, uint8_t* target) {
@@ -145,12 +148,36 @@ uint8_t* WriteLimitAndRate(const SolveFields& fields, uint8_t* target) {
   return target;
 }
 
-void EndSolveFrame(const SolveFields& fields, uint8_t* target) {
+uint8_t* EndSolveFrame(const SolveFields& fields, uint8_t* target) {
   if (fields.pack_solutions) {
-    WireFormatLite::WriteBoolToArray(SolveRequest::kPackSolutionsFieldNumber, true, target);
+    target = WireFormatLite::WriteBoolToArray(SolveRequest::kPackSolutionsFieldNumber, true, target);
   }
+  return target;
 }
 
 }  // namespace codec_internal
+
+// Proto3 leaves out fields at their default, and protobuf writes fields in number order:
+// batch_id, solution_limit, rate, packed_puzzles, pack_solutions.
+void AppendPackedSolveFrame(const SolveFields& fields, std::string_view packed,
+                            std::string* frame) {
+  using namespace codec_internal;
+  size_t solve_bytes = ScalarFieldBytes(fields);
+  if (!packed.empty()) solve_bytes += DelimitedBytes(packed.size());
+  // Everything before the puzzles: the frame's length, the Request's and SolveRequest's fields
+  // and the puzzles' tag and length.
+  uint8_t start[kMaxSolveStartBytes + 1 + 10];
+  uint8_t* target = WriteLimitAndRate(fields, WriteSolveStart(fields, solve_bytes, start));
+  if (!packed.empty()) {
+    target = WriteDelimitedHeader(SolveRequest::kPackedPuzzlesFieldNumber, packed.size(), target);
+  }
+  uint8_t end[2];
+  const auto end_bytes = static_cast<size_t>(EndSolveFrame(fields, end) - end);
+  const auto start_bytes = static_cast<size_t>(target - start);
+  frame->reserve(frame->size() + start_bytes + packed.size() + end_bytes);
+  frame->append(reinterpret_cast<const char*>(start), start_bytes);
+  frame->append(packed);
+  frame->append(reinterpret_cast<const char*>(end), end_bytes);
+}
 
 }  // namespace sudoku::wire

@@ -79,11 +79,10 @@ struct SolveFields {
 template <typename Puzzles, typename TextOf>
 void AppendSolveFrame(const SolveFields& fields, Puzzles&& puzzles, TextOf text_of,
                       std::string* frame);
-// Packed: `pack(puzzle, out)` writes the puzzle's kPackedPuzzleBytes bytes to `out` (a
-// std::span<uint8_t, kPackedPuzzleBytes>) and returns false when it does not pack; the function
-// then returns false, `frame` as it was.
-template <typename Puzzles, typename Pack>
-bool AppendPackedSolveFrame(const SolveFields& fields, Puzzles&& puzzles, Pack pack,
+// Packed: `packed` is the puzzles' kPackedPuzzleBytes bytes each, back to back (the content of
+// packed_puzzles). Copied once, straight after the few bytes before it: a frame sized first
+// would be zero-filled (a batch is tens of kilobytes) only to be overwritten.
+void AppendPackedSolveFrame(const SolveFields& fields, std::string_view packed,
                             std::string* frame);
 
 namespace codec_internal {
@@ -107,13 +106,20 @@ inline uint8_t* WriteDelimitedHeader(uint32_t field, size_t length, uint8_t* tar
 
 // The bytes of the SolveRequest's fields other than its puzzles.
 size_t ScalarFieldBytes(const SolveFields& fields);
+// Writes the start of the frame of a SolveRequest of `solve_bytes`, up to and including
+// batch_id, at `target`; returns where the puzzles (field 2) go.
+uint8_t* WriteSolveStart(const SolveFields& fields, size_t solve_bytes, uint8_t* target);
+// The most bytes WriteSolveStart() and then WriteLimitAndRate() write: the frame's length (a
+// varint of up to 10 bytes), the Request's tag, the SolveRequest's length, batch_id (a tag and
+// up to 10), solution_limit (a tag and up to 5) and rate.
+inline constexpr size_t kMaxSolveStartBytes = 10 + 1 + 10 + 11 + 6 + 2;
 // Grows `frame` by the whole frame of a SolveRequest of `solve_bytes` and writes its start, up
 // to and including batch_id; returns where the puzzles (field 2) go.
 uint8_t* BeginSolveFrame(const SolveFields& fields, size_t solve_bytes, std::string* frame);
 // Fields 3 and 4: solution_limit, rate.
 uint8_t* WriteLimitAndRate(const SolveFields& fields, uint8_t* target);
-// Field 6: pack_solutions, the last.
-void EndSolveFrame(const SolveFields& fields, uint8_t* target);
+// Field 6: pack_solutions, the last. Returns where the frame ends.
+uint8_t* EndSolveFrame(const SolveFields& fields, uint8_t* target);
 
 }  // namespace codec_internal
 
@@ -135,29 +141,6 @@ void AppendSolveFrame(const SolveFields& fields, Puzzles&& puzzles, TextOf text_
   EndSolveFrame(fields, WriteLimitAndRate(fields, target));
 }
 
-template <typename Puzzles, typename Pack>
-bool AppendPackedSolveFrame(const SolveFields& fields, Puzzles&& puzzles, Pack pack,
-                            std::string* frame) {
-  using namespace codec_internal;
-  const auto count = static_cast<size_t>(std::ranges::distance(puzzles));
-  const size_t packed_bytes = count * kPackedPuzzleBytes;
-  size_t solve_bytes = ScalarFieldBytes(fields);
-  if (count > 0) solve_bytes += DelimitedBytes(packed_bytes);
-  const size_t start = frame->size();
-  uint8_t* target = WriteLimitAndRate(fields, BeginSolveFrame(fields, solve_bytes, frame));
-  if (count > 0) {
-    target = WriteDelimitedHeader(SolveRequest::kPackedPuzzlesFieldNumber, packed_bytes, target);
-    for (const auto& puzzle : puzzles) {
-      if (!pack(puzzle, std::span<uint8_t, kPackedPuzzleBytes>(target, kPackedPuzzleBytes))) {
-        frame->resize(start);
-        return false;
-      }
-      target += kPackedPuzzleBytes;
-    }
-  }
-  EndSolveFrame(fields, target);
-  return true;
-}
 
 }  // namespace sudoku::wire
 

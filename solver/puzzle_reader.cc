@@ -135,6 +135,27 @@ class PuzzleReader::LineSource {
     }
   }
 
+  // The next line when it is 81 digits and blanks (PackPuzzle()'s characters) ended by '\n' or
+  // "\r\n" and already buffered whole: the common line, taken without searching for its end and
+  // packed into `packed` as it is checked. False, taking nothing, for any other line.
+  bool NextPuzzleLine(std::string_view* line, std::span<uint8_t, kPackedBytes> packed) {
+    // Reading more when nothing is buffered waits no longer than Next() would. (A line cut by
+    // the end of the buffer is left to Next(), which moves it down: once a buffer.)
+    if (begin_ == end_ && !eof_) Fill();
+    const size_t buffered = end_ - begin_;
+    if (buffered <= kCells || skipped_ > 0) return false;
+    const char* begin = buffer_.data() + begin_;
+    size_t ending = 1;
+    if (begin[kCells] == '\r' && buffered > kCells + 1) ++ending;
+    if (begin[kCells + ending - 1] != '\n') return false;
+    const std::string_view text(begin, kCells);
+    if (!PackPuzzle(text, packed)) return false;
+    begin_ += kCells + ending;
+    ++lines_;
+    *line = text;
+    return true;
+  }
+
   uint64_t lines() const { return lines_; }
 
  private:
@@ -333,10 +354,26 @@ bool PuzzleReader::ReadLine(std::string_view* line, size_t* length) {
   return true;
 }
 
+bool PuzzleReader::NextPuzzleLine(PuzzleRecord* record) {
+  if (format_ == InputFormat::kSdk || format_ == InputFormat::kCsv) return false;
+  // The common case: a puzzle on its line, of nothing but digits and blanks, so no byte-order
+  // mark, full-width digit, comment, comma or trailing space either. The general path in
+  // Next() would take it the same way, a character at a time.
+  std::string_view line;
+  if (!source_->NextPuzzleLine(&line, record->packed)) return false;
+  if (format_ == InputFormat::kAuto) format_ = InputFormat::kText;
+  record->layout = PuzzleRecord::Layout::kLine;
+  record->first_line = source_->lines();
+  record->packed_cells = true;
+  std::memcpy(record->cells.data(), line.data(), kCells);
+  return true;
+}
+
 bool PuzzleReader::Next(PuzzleRecord* record) {
   record->error = {};
   record->size = kCells;
   record->column_offset = 0;
+  record->packed_cells = false;
   if (csv_stopped_) return false;
   if (format_ == InputFormat::kCsv && csv_header_done_) return NextCsv(record, nullptr);
   // Rows of the open grid so far (0 = no grid open). A line inside a grid that is not a row
@@ -349,7 +386,9 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
 
   std::string_view raw;
   size_t raw_length = 0;
-  while (ReadLine(&raw, &raw_length)) {
+  while (true) {
+    if (rows == 0 && NextPuzzleLine(record)) return true;
+    if (!ReadLine(&raw, &raw_length)) break;
     const uint64_t number = source_->lines();
     if (raw_length > kMaxLineBytes) {
       if (rows == 0) {

@@ -93,7 +93,8 @@ struct CellSource {
 
 // One puzzle as read, or the layout error that kept it from being formed.
 //
-// Small for the common case, an 81-character line: its fields and cells take two cache lines.
+// Small for the common case, an 81-character line: its fields, cells and packed cells take three
+// cache lines.
 // Clients keep thousands of records in flight and reuse them, so the size is what their reading
 // costs: records of over a kilobyte (room for a pencilmark puzzle and a grid's positions in each)
 // left the cache between uses, and writing them took most of a client's reading time. A
@@ -112,6 +113,12 @@ struct PuzzleRecord {
   LayoutError error;
   // The 81 cells in row-major order, as written (valid when !error and size == kCells).
   std::array<char, kCells> cells{};
+  // `cells` packed two to a byte as PackPuzzle() packs them, when `packed_cells` says so: the
+  // reader packs a line of 81 digits and blanks as it checks it, so that a client sends it
+  // without converting it a second time. Unset for every other record, whose cells are not
+  // checked here.
+  bool packed_cells = false;
+  PackedGrid packed{};
   // The 729 characters of a pencilmark puzzle (valid when !error and size == kCandidateChars).
   std::string pencilmarks;
   // Grid records only: the line of each row and the column of each cell. Left stale for line
@@ -179,6 +186,9 @@ class PuzzleReader {
   // The next line from source_ as the reader sees it: a byte-order mark opening the input
   // dropped, full-width digits made ASCII (in narrowed_). As LineSource::Next().
   bool ReadLine(std::string_view* line, size_t* length);
+  // Next() for a line of 81 digits and blanks (see LineSource::NextPuzzleLine()), packing it
+  // as it checks it; false, reading nothing, for anything else.
+  bool NextPuzzleLine(PuzzleRecord* record);
   // Next() once the input is known to be CSV; `line` is the first line not yet handled, if any.
   bool NextCsv(PuzzleRecord* record, const std::string_view* line);
 

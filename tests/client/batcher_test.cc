@@ -133,6 +133,8 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
                 texts.push_back(text);
               }
             }
+            // As Batcher::Fill() leaves it: every puzzle sent, packed, or nothing.
+            batch.sent = texts.size();
             for (const std::string& text : texts) {
               if (content != Content::kPackable) {
                 solve->add_puzzles(text);
@@ -141,6 +143,7 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
               PackedGrid packed;
               ASSERT_TRUE(PackPuzzle(text, packed));
               solve->mutable_packed_puzzles()->append(packed.begin(), packed.end());
+              batch.packed.append(packed.begin(), packed.end());
             }
             std::string expected = "prefix";
             wire::AppendFrame(request, &expected);
@@ -166,6 +169,35 @@ TEST(Batcher, KeepsLayoutErrorsInPlaceButDoesNotSendThem) {
   const wire::Request request = DecodeRequest(batch);
   EXPECT_EQ(SentPuzzles(request.solve()),
             (std::vector<std::string>{Digits(Puzzle(0)), Digits(Puzzle(1))}));
+}
+
+// Fill() packs every puzzle it sends, whichever way the reader took it (a plain line, a grid, a
+// line with trailing spaces); one that does not pack sends the whole batch as text.
+TEST(Batcher, PacksWhatItSendsOrSendsText) {
+  std::string grid;
+  for (int r = 0; r < 9; ++r) grid += Puzzle(2).substr(r * 9, 9) + "\n";
+  std::istringstream in(Puzzle(0) + "\n" + grid + Puzzle(1) + "  \n" + "short\n");
+  Batcher batcher({"-"}, 10, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  ASSERT_EQ(batch.sent, 3u);
+  std::string expected;
+  for (const int i : {0, 2, 1}) {
+    PackedGrid packed;
+    ASSERT_TRUE(PackPuzzle(Puzzle(i), packed));
+    expected.append(packed.begin(), packed.end());
+  }
+  EXPECT_EQ(batch.packed, expected);
+  EXPECT_EQ(DecodeRequest(batch).solve().packed_puzzles(), expected);
+
+  std::istringstream bad(Puzzle(0) + "\n" + std::string(80, '.') + "x\n");
+  Batcher text_batcher({"-"}, 10, 1, &bad);
+  ASSERT_TRUE(text_batcher.Fill(0, &batch));
+  EXPECT_EQ(batch.sent, 2u);
+  EXPECT_EQ(batch.packed, "");
+  const wire::Request request = DecodeRequest(batch);
+  EXPECT_EQ(request.solve().packed_puzzles(), "");
+  EXPECT_EQ(request.solve().puzzles_size(), 2);
 }
 
 TEST(Batcher, BatchOfLayoutErrorsOnlyHasNoFrame) {

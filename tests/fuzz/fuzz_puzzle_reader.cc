@@ -72,6 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(source.column >= 1 && source.column <= line.size());
       FUZZ_CHECK(line[source.column - 1] == record.text()[static_cast<size_t>(cell)]);
     }
+    if (record.packed_cells) {
+      // Packed by the reader: the bytes PackPuzzle() writes for the same text.
+      sudoku::PackedGrid packed;
+      FUZZ_CHECK(sudoku::PackPuzzle(record.text(), packed) && packed == record.packed);
+    }
     sudoku::Grid grid;
     const sudoku::PuzzleError error = sudoku::ParsePuzzle(record.text(), &grid);
     FUZZ_CHECK(!sudoku::Locate(record, error).empty());

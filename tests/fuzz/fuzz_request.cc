@@ -143,18 +143,7 @@ void CheckEncoder(const wire::SolveRequest& solve) {
         fields, solve.puzzles(), [](const std::string& text) { return std::string_view(text); },
         &frame);
   } else {
-    const std::string_view bytes = solve.packed_puzzles();
-    std::vector<std::string_view> packed;
-    for (size_t i = 0; i < bytes.size(); i += wire::kPackedPuzzleBytes) {
-      packed.push_back(bytes.substr(i, wire::kPackedPuzzleBytes));
-    }
-    FUZZ_CHECK(wire::AppendPackedSolveFrame(
-        fields, packed,
-        [](std::string_view bytes, std::span<uint8_t, wire::kPackedPuzzleBytes> out) {
-          std::copy(bytes.begin(), bytes.end(), out.begin());
-          return true;
-        },
-        &frame));
+    wire::AppendPackedSolveFrame(fields, solve.packed_puzzles(), &frame);
   }
   FUZZ_CHECK(frame == expected);
 }

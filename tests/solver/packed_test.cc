@@ -78,7 +78,7 @@ TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
   EXPECT_FALSE(PackPuzzle(std::string(kWikipediaPuzzle) + "1", packed));
   EXPECT_FALSE(PackPuzzle(std::string(729, '1'), packed));
   // Every byte in every cell, so that each lane of the sixteen-at-a-time paths and the cell
-  // after them is covered: refused unless it is a digit or a blank.
+  // after them is covered: refused unless it is a digit or a blank, which packs as its value.
   for (int cell = 0; cell < kCells; ++cell) {
     for (int byte = 0; byte < 256; ++byte) {
       std::string text(kWikipediaPuzzle);
@@ -86,6 +86,10 @@ TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
       const bool ok = (byte >= '1' && byte <= '9') || byte == '.' || byte == '0' ||
                       byte == '_' || byte == '-';
       ASSERT_EQ(PackPuzzle(text, packed), ok) << "cell " << cell << ", byte " << byte;
+      if (!ok) continue;
+      const int nibble = cell % 2 == 0 ? packed[cell / 2] & 0x0f : packed[cell / 2] >> 4;
+      ASSERT_EQ(nibble, byte >= '1' && byte <= '9' ? byte - '0' : 0)
+          << "cell " << cell << ", byte " << byte;
     }
   }
 }

@@ -52,6 +52,62 @@ TEST(PuzzleReader, ReadsOnePuzzlePerLine) {
   EXPECT_EQ(records[1].first_line, 2u);
 }
 
+// A line of 81 digits and blanks comes packed as well, the very bytes PackPuzzle() writes,
+// whether it ends with '\n' or "\r\n"; any other record is not packed (its cells unchecked).
+// Either way, records and line numbers are as the general path makes them.
+TEST(PuzzleReader, PacksALineOfDigitsAndBlanksAsItReadsIt) {
+  std::string blanks(81, '0');
+  blanks[80] = '_';
+  blanks[3] = '-';
+  const std::string text = std::string(kWikipediaPuzzle) + "\n" +  // line 1
+                           "# a comment\n\n" +                    // lines 2-3
+                           blanks + "\r\n" +                      // line 4
+                           std::string(kWikipediaPuzzle) + "  \n" + // line 5: trailing spaces
+                           GridText(kWikipediaPuzzle) +             // lines 6-14
+                           std::string(80, '.') + "x\n" +          // line 15: a bad character
+                           std::string(kWikipediaPuzzle);           // line 16: no '\n'
+  const auto records = ReadAll(text);
+  ASSERT_EQ(records.size(), 6u);
+  const std::vector<uint64_t> lines = {1, 4, 5, 6, 15, 16};
+  const std::vector<bool> packed = {true, true, false, false, false, false};
+  for (size_t i = 0; i < records.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_FALSE(records[i].error);
+    EXPECT_EQ(records[i].first_line, lines[i]);
+    EXPECT_EQ(records[i].packed_cells, packed[i]);
+    if (!records[i].packed_cells) continue;
+    PackedGrid expected;
+    ASSERT_TRUE(PackPuzzle(records[i].text(), expected));
+    EXPECT_EQ(records[i].packed, expected);
+  }
+  EXPECT_EQ(records[1].text(), blanks);
+  EXPECT_EQ(records[2].text(), kWikipediaPuzzle);
+  EXPECT_EQ(records[4].text(), std::string(80, '.') + "x");
+}
+
+// Lines cut by the end of the reader's buffer (a few hundred kilobytes) are read whole, by the
+// general path, between lines taken packed.
+TEST(PuzzleReader, ReadsLinesAcrossItsBufferWhole) {
+  constexpr int kLines = 10000;  // 820 KB
+  std::string text;
+  for (int i = 0; i < kLines; ++i) {
+    std::string puzzle(kWikipediaPuzzle);
+    puzzle[2] = static_cast<char>('1' + i % 9);
+    puzzle[3] = static_cast<char>('1' + i / 9 % 9);
+    text += puzzle + "\n";
+  }
+  const auto records = ReadAll(text);
+  ASSERT_EQ(records.size(), static_cast<size_t>(kLines));
+  int packed = 0;
+  for (int i = 0; i < kLines; ++i) {
+    ASSERT_FALSE(records[i].error) << i;
+    ASSERT_EQ(records[i].first_line, static_cast<uint64_t>(i + 1));
+    ASSERT_EQ(records[i].text(), std::string_view(text).substr(i * 82, 81)) << i;
+    packed += records[i].packed_cells;
+  }
+  EXPECT_GT(packed, kLines - 10);
+}
+
 TEST(PuzzleReader, SkipsAByteOrderMarkAtTheStart) {
   const auto records = ReadAll("\xEF\xBB\xBF" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
