@@ -15,7 +15,9 @@
 #   SETS (file names in DATA_DIR), EASY_COUNT (1000000), BIG_COUNT (10000000; 0 skips part 2),
 #   MIN_PUZZLES (puzzles per end-to-end run: a small set is given several times; 1000000),
 #   SECONDS_EACH (2), ROUNDS (5: in-process and end-to-end runs per set, alternated; the table
-#   gives the medians), TMPDIR (/tmp: the generated files and the outputs go there, not the repo).
+#   gives the medians), TMPDIR (/tmp: the generated files and the outputs go there, not the repo),
+#   OUTPUT (where part 1's results go: a file in TMPDIR by default; /dev/null leaves out the
+#   filesystem's share, writing some 80 MB a run and truncating it the next).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +30,7 @@ big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
 seconds=${SECONDS_EACH:-2}
 rounds=${ROUNDS:-5}
+output_name=${OUTPUT:-a file}
 tmp_root=${TMPDIR:-/tmp}
 
 sudokud=$build/daemon/sudokud
@@ -40,6 +43,7 @@ done
 [[ -x /usr/bin/time ]] || { echo "e2e_bench.sh: needs /usr/bin/time (package time)" >&2; exit 2; }
 
 work=$(mktemp -d "$tmp_root/sudoku_e2e.XXXXXX")
+output=${OUTPUT:-$work/out.txt}
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -89,7 +93,7 @@ for set in $sets; do
 done
 files+=("$easy")
 
-echo "## End to end: sudoku-client solve FILE > out, daemon --threads 2, loopback (median of $rounds)"
+echo "## End to end: sudoku-client solve FILE... > $output_name, daemon --threads 2, loopback (median of $rounds; wall clock, client start included)"
 echo
 echo "| set | puzzles | in-process puzzles/s | end-to-end puzzles/s | ratio | client peak RSS | daemon peak RSS |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -108,9 +112,12 @@ for file in "${files[@]}"; do
   for _ in $(seq "$rounds"); do
     "$bench" --threads 2 --json --min-seconds "$seconds" "$file" | json_field puzzles_per_sec \
       >> "$work/inproc.txt"
+    # Timed from outside, client start, reading and writing included.
+    started=$(date +%s%N)
     /usr/bin/time -v -o "$work/time.txt" "$client" solve --no-progress --connect "$address" \
-      "${args[@]}" > "$work/out.txt" 2> "$work/summary.txt" || true
-    sed -n 's/.* s, \([0-9]*\) puzzles\/s$/\1/p' "$work/summary.txt" >> "$work/e2e.txt"
+      "${args[@]}" > "$output" 2> "$work/summary.txt" || true
+    ended=$(date +%s%N)
+    echo $(( count * repeat * 1000000000 / (ended - started) )) >> "$work/e2e.txt"
   done
   inproc=$(median < "$work/inproc.txt")
   e2e=$(median < "$work/e2e.txt")
