@@ -150,7 +150,8 @@ uint8_t* WriteLimitAndRate(const SolveFields& fields, uint8_t* target) {
 
 uint8_t* EndSolveFrame(const SolveFields& fields, uint8_t* target) {
   if (fields.pack_solutions) {
-    target = WireFormatLite::WriteBoolToArray(SolveRequest::kPackSolutionsFieldNumber, true, target);
+    target =
+        WireFormatLite::WriteBoolToArray(SolveRequest::kPackSolutionsFieldNumber, true, target);
   }
   return target;
 }
