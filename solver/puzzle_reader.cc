@@ -404,9 +404,10 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
       if (rows == 0 && line.size() == kCells && line[0] != '#' && format_ != InputFormat::kSdk &&
           format_ != InputFormat::kCsv &&
           (format_ != InputFormat::kAuto || line.find(',') == std::string_view::npos)) {
-        // The common case, a puzzle on its line, without the character-by-character Shape():
-        // any line of 81 characters is a puzzle whatever its characters (the solver judges
-        // them), as the general path below decides too.
+        // A line of 81 characters that NextPuzzleLine() did not take (a character other than a
+        // digit or blank, trailing spaces, a line cut by the buffer's end), without the
+        // character-by-character Shape(): it is a puzzle whatever its characters (the solver
+        // judges them), as the general path below decides too.
         if (format_ == InputFormat::kAuto) format_ = InputFormat::kText;
         record->layout = PuzzleRecord::Layout::kLine;
         record->first_line = number;
