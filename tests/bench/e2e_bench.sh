@@ -17,7 +17,9 @@
 #   SECONDS_EACH (2), ROUNDS (5: in-process and end-to-end runs per set, alternated; the table
 #   gives the medians), TMPDIR (/tmp: the generated files and the outputs go there, not the repo),
 #   OUTPUT (where part 1's results go: a file in TMPDIR by default; /dev/null leaves out the
-#   filesystem's share, writing some 80 MB a run and truncating it the next).
+#   filesystem's share, writing some 80 MB a run and truncating it the next), NEW_OUTPUT (1:
+#   remove that file before each run, untimed, so that every run writes a new file; by default
+#   `>` truncates the last run's, and ext4 then writes the new one out when it is closed).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +32,9 @@ big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
 seconds=${SECONDS_EACH:-2}
 rounds=${ROUNDS:-5}
+new_output=${NEW_OUTPUT:-0}
 output_name=${OUTPUT:-a file}
+[[ $new_output == 1 && $output_name != /dev/null ]] && output_name="$output_name (new each run)"
 tmp_root=${TMPDIR:-/tmp}
 
 sudokud=$build/daemon/sudokud
@@ -112,6 +116,7 @@ for file in "${files[@]}"; do
   for _ in $(seq "$rounds"); do
     "$bench" --threads 2 --json --min-seconds "$seconds" "$file" | json_field puzzles_per_sec \
       >> "$work/inproc.txt"
+    [[ $new_output == 1 && $output != /dev/null ]] && rm -f "$output"
     # Timed from outside, client start, reading and writing included.
     started=$(date +%s%N)
     /usr/bin/time -v -o "$work/time.txt" "$client" solve --no-progress --connect "$address" \
