@@ -98,8 +98,8 @@ TEST(RetryFor, RefusedConnectionsAreRetriedThenNamed) {
   EXPECT_EQ(run.out, "");
 }
 
-// The lock-out: a daemon full of other connections answers TOO_MANY_CONNECTIONS for
-// longer than a batch may be lost; the client waits it out and every puzzle is answered once.
+// A daemon full of other connections (a lock-out) answers TOO_MANY_CONNECTIONS for longer than a
+// batch may be lost; the client waits it out and every puzzle is answered once.
 TEST(RetryFor, ADaemonTurningConnectionsAwayIsWaitedOut) {
   FakeDaemon daemon(TurnsAway(9));  // one more than a batch may be lost
   SolveOptions options = Solve(daemon.address());
