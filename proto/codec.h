@@ -12,8 +12,6 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
-#include <ranges>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -140,7 +138,6 @@ void AppendSolveFrame(const SolveFields& fields, Puzzles&& puzzles, TextOf text_
   }
   EndSolveFrame(fields, WriteLimitAndRate(fields, target));
 }
-
 
 }  // namespace sudoku::wire
 
