@@ -17,10 +17,8 @@
 // the solver has its own fuzz target (fuzz_kernels) under the same rule.
 #include <algorithm>
 #include <atomic>
-#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "daemon/batch.h"
 #include "proto/codec.h"

@@ -4,9 +4,7 @@
 #include "proto/codec.h"
 
 #include <cstdint>
-#include <cstring>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,7 +49,6 @@ std::string PackedStandIn(size_t i) {
   for (size_t k = 0; k < packed.size(); ++k) packed[k] = static_cast<char>(i * 7 + k * 13);
   return packed;
 }
-
 
 std::vector<SolveFields> EveryFieldCombination() {
   std::vector<SolveFields> all;
