@@ -467,11 +467,10 @@ bool Connection::HandleExplain(std::unique_ptr<Job> job) {
 
 bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
   const wire::GenerateRequest& generate = request->request.generate();
-  const std::string refusal = CheckGenerateRequest(generate, server_.options_.max_batch);
-  if (!refusal.empty()) {
+  if (const auto refusal = CheckGenerateRequest(generate, server_.options_.max_batch)) {
     server_.jobs_.Recycle(std::move(request));
     Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST,
-          "frame " + std::to_string(frames_) + ": " + refusal);
+          "frame " + std::to_string(frames_) + ": " + *refusal);
     return false;
   }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.

@@ -20,7 +20,7 @@ static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
 
 }  // namespace
 
-std::string CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count) {
+std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count) {
   const std::string what = "generate request " + std::to_string(request.request_id());
   if (request.count() == 0 || request.count() > max_count) {
     return what + " asks for " + std::to_string(request.count()) +
@@ -33,7 +33,7 @@ std::string CheckGenerateRequest(const wire::GenerateRequest& request, size_t ma
   if (request.has_difficulty() && !wire::Level_IsValid(request.difficulty())) {
     return what + " asks for unknown difficulty " + std::to_string(request.difficulty());
   }
-  return "";
+  return std::nullopt;
 }
 
 bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_t end,

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "proto/sudoku.pb.h"
@@ -19,8 +20,8 @@ namespace sudoku::daemon {
 inline constexpr uint32_t kGenerateChunk = 64;
 
 // Why the daemon refuses `request` (the ProtocolFault message, e.g. "generate request 3 asks for
-// 0 puzzles (expected 1 to --max-batch 65536)"), or "" when it serves it.
-std::string CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count);
+// 0 puzzles (expected 1 to --max-batch 65536)"), or std::nullopt when it serves it.
+std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count);
 
 // Generates puzzles [begin, end) of `request` (a checked one) in parallel on the calling arena
 // and fills `response` for them (`last` when end is the count). Returns false, with `response`

@@ -404,8 +404,9 @@ class GenerateJob : public ApiJob {
     const auto seed = fields.Whole("seed", 0, std::numeric_limits<uint64_t>::max());
     request_.set_seed(seed ? *seed : RandomSeed());
     // The protocol's own check, which the fields above already satisfy.
-    const std::string refusal = CheckGenerateRequest(request_, options.max_generate);
-    if (!refusal.empty()) BadRequest(refusal);
+    if (const auto refusal = CheckGenerateRequest(request_, options.max_generate)) {
+      BadRequest(*refusal);
+    }
   }
 
  private:

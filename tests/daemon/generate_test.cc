@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,7 +47,7 @@ void ExpectUnique(const std::string& puzzles, size_t count) {
 }
 
 TEST(CheckGenerateRequest, RefusesEachBadFieldWithItsMessage) {
-  EXPECT_EQ(CheckGenerateRequest(MakeGenerate(3, 10), 100), "");
+  EXPECT_EQ(CheckGenerateRequest(MakeGenerate(3, 10), 100), std::nullopt);
   EXPECT_EQ(CheckGenerateRequest(MakeGenerate(3, 0), 100),
             "generate request 3 asks for 0 puzzles (expected 1 to --max-batch 100)");
   EXPECT_EQ(CheckGenerateRequest(MakeGenerate(4, 101), 100),
