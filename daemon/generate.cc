@@ -20,7 +20,8 @@ static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
 
 }  // namespace
 
-std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count) {
+std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request,
+                                                size_t max_count) {
   const std::string what = "generate request " + std::to_string(request.request_id());
   if (request.count() == 0 || request.count() > max_count) {
     return what + " asks for " + std::to_string(request.count()) +

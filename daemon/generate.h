@@ -21,7 +21,8 @@ inline constexpr uint32_t kGenerateChunk = 64;
 
 // Why the daemon refuses `request` (the ProtocolFault message, e.g. "generate request 3 asks for
 // 0 puzzles (expected 1 to --max-batch 65536)"), or std::nullopt when it serves it.
-std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request, size_t max_count);
+std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request,
+                                                size_t max_count);
 
 // Generates puzzles [begin, end) of `request` (a checked one) in parallel on the calling arena
 // and fills `response` for them (`last` when end is the count). Returns false, with `response`
