@@ -32,9 +32,11 @@ big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
 seconds=${SECONDS_EACH:-2}
 rounds=${ROUNDS:-5}
-new_output=${NEW_OUTPUT:-0}
 output_name=${OUTPUT:-a file}
-[[ $new_output == 1 && $output_name != /dev/null ]] && output_name="$output_name (new each run)"
+# Whether each run writes a new file (there is nothing to remove for /dev/null).
+fresh_output=0
+[[ ${NEW_OUTPUT:-0} == 1 && $output_name != /dev/null ]] && fresh_output=1
+(( fresh_output )) && output_name="$output_name (new each run)"
 tmp_root=${TMPDIR:-/tmp}
 
 sudokud=$build/daemon/sudokud
@@ -116,7 +118,7 @@ for file in "${files[@]}"; do
   for _ in $(seq "$rounds"); do
     "$bench" --threads 2 --json --min-seconds "$seconds" "$file" | json_field puzzles_per_sec \
       >> "$work/inproc.txt"
-    [[ $new_output == 1 && $output != /dev/null ]] && rm -f "$output"
+    (( fresh_output )) && rm -f "$output"
     # Timed from outside, client start, reading and writing included.
     started=$(date +%s%N)
     /usr/bin/time -v -o "$work/time.txt" "$client" solve --no-progress --connect "$address" \
