@@ -36,11 +36,11 @@ void OrderedOutput::Put(uint64_t sequence, std::string text) {
     spare_.push_back(std::move(written));
   };
   errno = 0;  // so that a failure below says why when the system said
-  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+  Write(text);
   keep(std::move(text));
   ++next_;
   for (auto it = held_.begin(); it != held_.end() && it->first == next_; it = held_.erase(it)) {
-    out_->write(it->second.data(), static_cast<std::streamsize>(it->second.size()));
+    Write(it->second);
     keep(std::move(it->second));
     ++next_;
   }
@@ -50,6 +50,11 @@ void OrderedOutput::Put(uint64_t sequence, std::string text) {
     throw OutputError(std::string("cannot write the results to standard output") +
                       (error != 0 ? std::string(": ") + std::strerror(error) : ""));
   }
+}
+
+void OrderedOutput::Write(const std::string& text) {
+  if (preallocation_ != nullptr) preallocation_->Reserve(text.size());
+  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 }  // namespace sudoku::client

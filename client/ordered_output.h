@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "client/client_error.h"
+#include "client/output_preallocation.h"
 
 namespace sudoku::client {
 
@@ -28,8 +29,10 @@ class OutputError : public ClientError {
 
 class OrderedOutput {
  public:
-  // Writes to `out`, which must outlive this. Sequence numbers start at 0.
-  explicit OrderedOutput(std::ostream* out) : out_(out) {}
+  // Writes to `out`, which must outlive this, as does `preallocation` (null: none), which is
+  // told of each write before it is made. Sequence numbers start at 0.
+  explicit OrderedOutput(std::ostream* out, OutputPreallocation* preallocation = nullptr)
+      : out_(out), preallocation_(preallocation) {}
 
   // Takes the text of batch `sequence` (each sequence exactly once). Writes it, and every held
   // batch that follows without a gap, once all batches before it are written; then flushes, so
@@ -47,7 +50,11 @@ class OrderedOutput {
   size_t held() const { return held_.size(); }
 
  private:
+  // Writes `text` to out_.
+  void Write(const std::string& text);
+
   std::ostream* out_;
+  OutputPreallocation* preallocation_;
   uint64_t next_ = 0;
   std::map<uint64_t, std::string> held_;
   std::vector<std::string> spare_;  // written texts, emptied, for TakeBuffer()

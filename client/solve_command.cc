@@ -26,6 +26,7 @@
 #include "client/connection.h"
 #include "client/flags.h"
 #include "client/ordered_output.h"
+#include "client/output_preallocation.h"
 #include "client/progress.h"
 #include "client/result_format.h"
 #include "client/session.h"
@@ -304,13 +305,15 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     batcher.set_rate(options.rate);
     batcher.CheckInputs();
     out << OutputHeader(options.format);
-    OrderedOutput output(&out);
+    OutputPreallocation preallocation(options.output_fd);
+    OrderedOutput output(&out, &preallocation);
     if (WantProgress(options.progress, options.stderr_is_tty)) progress.emplace(&err, start);
     asio::io_context io(1);
     SolveWork work(io.get_executor(), options, &batcher, &output,
                    LocationPrefixes(batcher.DisplayNames()), progress ? &*progress : nullptr);
     asio::co_spawn(io, work.session().Run(), work.session().Guard());
     io.run();
+    preallocation.Release();  // every result is written (each Put() flushes)
     if (progress) progress->Finish();
     if (work.session().failed()) std::rethrow_exception(work.session().error());
     const SolveWork& session = work;
@@ -339,6 +342,7 @@ int SolveMain(const std::vector<std::string>& args, std::istream& in, std::ostre
   try {
     if (!ParseSolveOptions(args, &options, out)) return kExitSolved;
     options.stderr_is_tty = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+    if (&out == &std::cout) options.output_fd = STDOUT_FILENO;
   } catch (const ClientError& error) {
     err << "sudoku-client: " << error.what() << "\n";
     return kExitError;

@@ -48,6 +48,9 @@ struct SolveOptions {
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
   bool stderr_is_tty = false;       // set by SolveMain for the process's own stderr
+  // The descriptor the results go to, for OutputPreallocation: set by SolveMain for the
+  // process's own standard output; -1 for any other stream.
+  int output_fd = -1;
   InputFormat input_format = InputFormat::kAuto;  // kAuto: by extension, then content
   OutputFormat format = OutputFormat::kLine;
 };

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -187,6 +188,23 @@ TEST_F(ClientEndToEnd, SolvesTheBundledSamples) {
   }
   ExpectSummary(exit.err, "puzzles 20, solved 20, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(exit.status, 0);
+}
+
+// Results over a megabyte go to a file whose blocks the client allocates ahead of its writes
+// (client/output_preallocation.h): what it did not write into is given back by the end.
+TEST_F(ClientEndToEnd, AResultsFileKeepsNoBlocksPastItsEnd) {
+  const std::string samples = ReadFile(TestPath("SUDOKU_TEST_DATA_DIR") + "/samples.txt");
+  std::string many;
+  for (int i = 0; i < 700; ++i) many += samples;
+  const Exit exit = RunClient({"--connect", address(), WriteTemp("many.txt", many)});
+  ASSERT_EQ(exit.status, 0) << exit.err;
+  const std::vector<std::string> lines = Lines(exit.out);
+  ASSERT_EQ(lines.size(), 14000u);
+  for (size_t i = 20; i < lines.size(); ++i) ASSERT_EQ(lines[i], lines[i % 20]) << "line " << i + 1;
+  struct stat results {};
+  ASSERT_EQ(::stat(TempPath("stdout").c_str(), &results), 0);
+  EXPECT_EQ(static_cast<size_t>(results.st_size), exit.out.size());
+  EXPECT_LT(results.st_blocks * 512, results.st_size + 64 * 1024);
 }
 
 TEST_F(ClientEndToEnd, MixedInputWithDefaults) {
