@@ -1,7 +1,9 @@
 #include "client/output_preallocation.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,10 @@ OutputPreallocation::OutputPreallocation(int fd) {
   if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) return;
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || (flags & O_APPEND) != 0 || (flags & O_ACCMODE) == O_RDONLY) return;
+  // A file in memory has no write-back to spare, and its pages would be allocated (and zeroed)
+  // ahead for nothing.
+  struct statfs file_system;
+  if (::fstatfs(fd, &file_system) != 0 || file_system.f_type == TMPFS_MAGIC) return;
   const off_t offset = ::lseek(fd, 0, SEEK_CUR);
   if (offset < 0) return;
   fd_ = fd;

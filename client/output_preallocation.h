@@ -11,8 +11,9 @@
 // allocated beforehand leave the close nothing to allocate, and writing into them costs less
 // than delayed allocation (80 MB in 164 KB writes: 15 ms instead of 22).
 //
-// Only for a regular file that is not open for appending: another process may append to such a
-// file too, and giving back the blocks past its end could then cut off what it wrote. Any
+// Only for a regular file on a disk (not tmpfs) that is not open for appending: another process
+// may append to such a file too, and giving back the blocks past its end could then cut off what
+// it wrote. Any
 // failure (a file system without fallocate(), a disk too full for the blocks ahead) stops the
 // preallocation and nothing else: the writes themselves report real errors.
 //
@@ -33,8 +34,8 @@ class OutputPreallocation {
   static constexpr uint64_t kMaxAhead = uint64_t{32} << 20;
 
   // `fd` stays the caller's and must stay open until Release(). A descriptor that is not a
-  // regular file open for writing without O_APPEND (a pipe, a terminal, /dev/null, -1) is left
-  // alone: every call then does nothing.
+  // regular file open for writing without O_APPEND, outside tmpfs (a pipe, a terminal,
+  // /dev/null, -1) is left alone: every call then does nothing.
   explicit OutputPreallocation(int fd);
   // Release().
   ~OutputPreallocation();

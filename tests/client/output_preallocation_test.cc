@@ -1,7 +1,9 @@
 #include "client/output_preallocation.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -148,6 +150,24 @@ TEST(OutputPreallocation, LeavesAllButAFileOpenForWritingAlone) {
   TempFile read_only("read_only", O_RDONLY | O_CREAT);
   ASSERT_GE(read_only.fd(), 0);
   EXPECT_FALSE(OutputPreallocation(read_only.fd()).active());
+}
+
+TEST(OutputPreallocation, LeavesAFileInMemoryAlone) {
+  struct statfs shm {};
+  if (::statfs("/dev/shm", &shm) != 0 || shm.f_type != TMPFS_MAGIC) {
+    GTEST_SKIP() << "no tmpfs at /dev/shm";
+  }
+  const std::string path = "/dev/shm/output_preallocation_" + std::to_string(::getpid());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  OutputPreallocation preallocation(fd);
+  EXPECT_FALSE(preallocation.active());
+  preallocation.Reserve(kMiB);
+  struct stat status {};
+  ASSERT_EQ(::fstat(fd, &status), 0);
+  EXPECT_EQ(status.st_blocks, 0);
+  ::close(fd);
+  ::unlink(path.c_str());
 }
 
 TEST(OutputPreallocation, OrderedOutputReservesBeforeEachWrite) {
