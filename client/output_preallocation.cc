@@ -52,10 +52,11 @@ void OutputPreallocation::Release() {
   if (!allocated_any_) return;
   allocated_any_ = false;
   // Truncating to the size the file has frees the blocks past its end and changes nothing else.
-  // On failure the blocks past the end stay allocated, as after a run that was killed: the
-  // results are whole either way.
+  // On failure they stay allocated, as after a run that was killed: the results are whole
+  // either way.
   struct stat status;
-  if (::fstat(fd_, &status) != 0 || ::ftruncate(fd_, status.st_size) != 0) return;
+  [[maybe_unused]] const bool trimmed =
+      ::fstat(fd_, &status) == 0 && ::ftruncate(fd_, status.st_size) == 0;
 }
 
 }  // namespace sudoku::client

@@ -29,9 +29,11 @@ namespace sudoku::client {
 class OutputPreallocation {
  public:
   // Blocks are allocated ahead of the writes by as much as has been written so far, within these
-  // bounds: a few calls for a large output, little to give back for a small one.
+  // bounds: a call every few megabytes of a large output, little to give back for a small one,
+  // and at most kMaxAhead left allocated past the end of the file when the client is killed
+  // before Release() (freed when the file is next truncated or removed).
   static constexpr uint64_t kMinAhead = uint64_t{1} << 20;
-  static constexpr uint64_t kMaxAhead = uint64_t{32} << 20;
+  static constexpr uint64_t kMaxAhead = uint64_t{8} << 20;
 
   // `fd` stays the caller's and must stay open until Release(). A descriptor that is not a
   // regular file open for writing without O_APPEND, outside tmpfs (a pipe, a terminal,

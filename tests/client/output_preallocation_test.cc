@@ -98,9 +98,9 @@ TEST(OutputPreallocation, AheadGrowsWithTheOutputUpToItsBound) {
   EXPECT_GE(file.allocated(), 8 * kMiB);
   EXPECT_LT(file.allocated(), 9 * kMiB);
   // ...but never by more than kMaxAhead.
-  preallocation.Reserve(60 * kMiB);
-  EXPECT_GE(file.allocated(), 64 * kMiB + OutputPreallocation::kMaxAhead);
-  EXPECT_LT(file.allocated(), 65 * kMiB + OutputPreallocation::kMaxAhead);
+  preallocation.Reserve(28 * kMiB);
+  EXPECT_GE(file.allocated(), 32 * kMiB + OutputPreallocation::kMaxAhead);
+  EXPECT_LT(file.allocated(), 33 * kMiB + OutputPreallocation::kMaxAhead);
   // Nothing was written: everything goes back, and the file stays empty.
   preallocation.Release();
   EXPECT_EQ(file.size(), 0u);
