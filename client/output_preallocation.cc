@@ -44,13 +44,12 @@ void OutputPreallocation::Reserve(size_t bytes) {
     return;
   }
   allocated_ = end;
-  allocated_any_ = true;
 }
 
 void OutputPreallocation::Release() {
   active_ = false;
-  if (!allocated_any_) return;
-  allocated_any_ = false;
+  if (allocated_ == start_) return;
+  allocated_ = start_;  // given back once
   // Truncating to the size the file has frees the blocks past its end and changes nothing else.
   // On failure they stay allocated, as after a run that was killed: the results are whole
   // either way.

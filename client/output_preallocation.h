@@ -13,9 +13,8 @@
 //
 // Only for a regular file on a disk (not tmpfs) that is not open for appending: another process
 // may append to such a file too, and giving back the blocks past its end could then cut off what
-// it wrote. Any
-// failure (a file system without fallocate(), a disk too full for the blocks ahead) stops the
-// preallocation and nothing else: the writes themselves report real errors.
+// it wrote. Any failure (a file system without fallocate(), a disk too full for the blocks
+// ahead) stops the preallocation and nothing else: the writes themselves report real errors.
 //
 // Thread-safety: none; use from one thread.
 #ifndef SUDOKU_CLIENT_OUTPUT_PREALLOCATION_H_
@@ -57,10 +56,9 @@ class OutputPreallocation {
  private:
   int fd_ = -1;
   bool active_ = false;
-  bool allocated_any_ = false;  // something to give back
-  uint64_t start_ = 0;          // the offset the output started at
-  uint64_t offset_ = 0;         // where the next write goes
-  uint64_t allocated_ = 0;      // blocks are allocated up to this offset
+  uint64_t start_ = 0;      // the offset the output started at
+  uint64_t offset_ = 0;     // where the next write goes
+  uint64_t allocated_ = 0;  // blocks are allocated up to this offset (start_: none to give back)
 };
 
 }  // namespace sudoku::client
