@@ -404,8 +404,7 @@ bool Connection::HandleFrame(std::string_view body) {
 }
 
 bool Connection::AnswerAtOnce(std::unique_ptr<Job> job) {
-  job->frame.clear();
-  wire::AppendFrame(job->response, &job->frame);
+  wire::SetFrame(job->response, &job->frame);
   job->at_once = true;
   job->cost = 1;
   Charge(job->cost);
@@ -504,8 +503,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
             job->complete =
                 GenerateChunk(generate, begin, end, *cancel, job->response.mutable_generate());
             if (job->complete) {
-              job->frame.clear();
-              wire::AppendFrame(job->response, &job->frame);
+              wire::SetFrame(job->response, &job->frame);
             }
           },
           use_awaitable);
@@ -561,8 +559,7 @@ void Connection::SolveJob(Job* job) {
   job->complete =
       SolveBatch(job->request.solve(), cancel_, job->response.mutable_solve(), &job->counts);
   if (job->complete) {
-    job->frame.clear();
-    wire::AppendFrame(job->response, &job->frame);
+    wire::SetFrame(job->response, &job->frame);
   }
   job->solve_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -571,8 +568,7 @@ void Connection::ExplainJob(Job* job) {
   ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
   job->counts = BatchCounts{};
   job->complete = true;
-  job->frame.clear();
-  wire::AppendFrame(job->response, &job->frame);
+  wire::SetFrame(job->response, &job->frame);
 }
 
 void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*),
@@ -817,8 +813,7 @@ void Connection::Fault(Kind kind, const std::string& message) {
   fault->response.Clear();
   fault->response.mutable_fault()->set_kind(kind);
   fault->response.mutable_fault()->set_message(message);
-  fault->frame.clear();
-  wire::AppendFrame(fault->response, &fault->frame);
+  wire::SetFrame(fault->response, &fault->frame);
   Queue(std::move(fault));
 }
 

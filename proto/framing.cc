@@ -26,15 +26,27 @@ FrameHeader DecodeFrameHeader(std::string_view buffer, size_t max_body_bytes) no
   return header;
 }
 
-void AppendFrame(const google::protobuf::MessageLite& message, std::string* out) {
+namespace {
+
+// Writes `message`, length-prefixed, into `out` from byte `start` on, sizing `out` to end there.
+void WriteFrameAt(const google::protobuf::MessageLite& message, size_t start, std::string* out) {
   const size_t body_bytes = message.ByteSizeLong();
   const size_t prefix_bytes = google::protobuf::io::CodedOutputStream::VarintSize64(body_bytes);
-  const size_t start = out->size();
   out->resize(start + prefix_bytes + body_bytes);
   auto* target = reinterpret_cast<uint8_t*>(out->data() + start);
   target = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(body_bytes, target);
   // ByteSizeLong() above cached the sizes this call relies on.
   message.SerializeWithCachedSizesToArray(target);
+}
+
+}  // namespace
+
+void AppendFrame(const google::protobuf::MessageLite& message, std::string* out) {
+  WriteFrameAt(message, out->size(), out);
+}
+
+void SetFrame(const google::protobuf::MessageLite& message, std::string* frame) {
+  WriteFrameAt(message, 0, frame);
 }
 
 bool ParseFrameBody(std::string_view body, google::protobuf::MessageLite* message) {

@@ -46,6 +46,11 @@ FrameHeader DecodeFrameHeader(std::string_view buffer, size_t max_body_bytes) no
 // Appends `message`, length-prefixed, to `out`.
 void AppendFrame(const google::protobuf::MessageLite& message, std::string* out);
 
+// Makes `frame` hold `message`, length-prefixed, and nothing else. Written over what `frame`
+// held: a string reused for frames of about the same size (the daemon's replies, one batch after
+// another) is not zero-filled before each is written in, as clearing it and appending would.
+void SetFrame(const google::protobuf::MessageLite& message, std::string* frame);
+
 // Parses one frame body into `message` (after clearing it). False when it does not decode.
 bool ParseFrameBody(std::string_view body, google::protobuf::MessageLite* message);
 

@@ -69,6 +69,22 @@ TEST(Framing, PrefixIsProtobufDelimitedVarint) {
   EXPECT_EQ(stream.size(), body + 2);
 }
 
+TEST(Framing, SetFrameReplacesWhateverTheStringHeld) {
+  const Request small = MakeRequest(3, 2);
+  const Request large = MakeRequest(4, 30);
+  std::string expected_small, expected_large;
+  AppendFrame(small, &expected_small);
+  AppendFrame(large, &expected_large);
+
+  std::string frame = "left over from before";
+  SetFrame(large, &frame);  // longer than what it held
+  EXPECT_EQ(frame, expected_large);
+  SetFrame(small, &frame);  // shorter: nothing of the larger frame is left behind
+  EXPECT_EQ(frame, expected_small);
+  SetFrame(small, &frame);  // the same size again
+  EXPECT_EQ(frame, expected_small);
+}
+
 TEST(Framing, CostPerPuzzleIsSmall) {
   // Both batches' lengths take three varint bytes, so the difference is the puzzles alone.
   const size_t small = MakeRequest(1, 1000).ByteSizeLong();
