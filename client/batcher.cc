@@ -23,11 +23,9 @@ namespace {
 constexpr size_t kFileBufferBytes = 1 << 16;
 
 // A batch's records were last written a round of batches ago (megabytes of records back), so
-// the reader's first write to each record misses the cache. Fetching the fields and cells of
+// the reader's first write to each record misses the cache. Fetching the fields (and cells) of
 // the record this many ahead overlaps those misses with the reading.
 constexpr size_t kPrefetchRecords = 4;
-// The line fields and the first 81 cells: what reading a line record writes.
-constexpr size_t kPrefetchBytes = offsetof(PuzzleRecord, cells) + kCells;
 
 // Opens `name` or throws with the reason. A directory opens fine but fails on the first read,
 // with a less clear message, so it is caught here.
@@ -53,6 +51,24 @@ std::unique_ptr<std::ifstream> Open(const std::string& name, std::vector<char>* 
     throw ClientError("cannot open " + Quoted(name) + ": " + std::strerror(error));
   }
   return file;
+}
+
+// The batch goes as text after all (its last record does not pack): the records before it that
+// the reader packed without their cells get them back from their packed form, blanks as '0'.
+void PutBackCells(Batch* batch) {
+  const auto* packed = reinterpret_cast<const uint8_t*>(batch->packed.data());
+  size_t slot = 0;  // the packed puzzle of the next record sent
+  for (size_t i = 0; i + 1 < batch->size; ++i) {
+    PuzzleRecord& record = batch->records[i];
+    if (record.error) continue;
+    if (record.cells_left_out) {
+      const std::span<const uint8_t, kPackedBytes> puzzle(packed + slot * kPackedBytes,
+                                                          kPackedBytes);
+      UnpackDigits(puzzle, record.cells.data());
+      record.cells_left_out = false;
+    }
+    ++slot;
+  }
 }
 
 }  // namespace
@@ -151,21 +167,29 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   batch->size = 0;
   batch->sent = 0;
   batch->lost = 0;
-  batch->packed.clear();
-  batch->packed.reserve(batch_size_ * kPackedBytes);
+  // Room for a full batch, written in place and cut to what was sent at the end (a batch reused
+  // at full size is not zero-filled again).
+  batch->packed.resize(batch_size_ * kPackedBytes);
+  auto* packed = reinterpret_cast<uint8_t*>(batch->packed.data());
   bool packs = true;  // every record sent so far is in batch->packed
+  // What reading a line record writes: its fields, and its cells unless they are left out.
+  const size_t prefetch_bytes = offsetof(PuzzleRecord, cells) + (keep_cells_ ? kCells : 0);
 
   while (batch->size < batch_size_) {
     if (reader_ == nullptr && !OpenNext()) break;
     if (batch->size + kPrefetchRecords < batch_size_) {
       const auto address =
           reinterpret_cast<uintptr_t>(&batch->records[batch->size + kPrefetchRecords]);
-      for (uintptr_t line = address & ~uintptr_t{63}; line < address + kPrefetchBytes; line += 64) {
+      for (uintptr_t line = address; line < address + prefetch_bytes; line += 64) {
         __builtin_prefetch(reinterpret_cast<const void*>(line), /*rw=*/1);
       }
     }
     PuzzleRecord& record = batch->records[batch->size];
-    if (!reader_->Next(&record)) {
+    // Where this record's puzzle goes if it is sent packed.
+    const std::span<uint8_t, kPackedBytes> slot(packed + batch->sent * kPackedBytes,
+                                                kPackedBytes);
+    // Once the batch goes as text, every record keeps its cells.
+    if (!(packs ? reader_->Next(&record, slot, keep_cells_) : reader_->Next(&record))) {
       if (in_->bad()) {
         throw ClientError("cannot read " + Quoted(DisplayNames()[current_input_]) +
                           ": read error");
@@ -183,17 +207,15 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     ++batch->size;
     if (record.error) continue;
     ++batch->sent;
-    if (!packs) continue;
+    if (!packs || record.packed_cells) continue;
+    // Read by the reader's general path (a grid, a line with trailing spaces): packed here.
+    record.packed_cells = record.size == kCells && PackPuzzle(record.text(), slot);
     if (!record.packed_cells) {
-      // Read by the reader's general path (a grid, a line with trailing spaces): packed here.
-      record.packed_cells = record.size == kCells && PackPuzzle(record.text(), record.packed);
-      packs = record.packed_cells;
-    }
-    if (packs) {
-      batch->packed.append(reinterpret_cast<const char*>(record.packed.data()), kPackedBytes);
+      packs = false;
+      if (!keep_cells_) PutBackCells(batch);
     }
   }
-  if (!packs) batch->packed.clear();
+  batch->packed.resize(packs ? batch->sent * kPackedBytes : 0);
   batch->frame.clear();
   if (batch->sent > 0) AppendSolveFrame(*batch, solution_limit_, rate_, &batch->frame);
   return batch->size > 0;

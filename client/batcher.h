@@ -31,6 +31,7 @@ struct Batch {
   size_t sent = 0;               // records without a layout error: the puzzles in `frame`
   // The records sent, packed (kPackedBytes each) in order as they were read, while their cells
   // were at hand; empty when one of them does not pack (a bad character, a pencilmark puzzle).
+  // The common line is packed straight into it by the reader.
   std::string packed;
   std::string frame;             // the length-prefixed Request; empty when sent == 0
   unsigned lost = 0;             // connections that broke with this batch unanswered
@@ -70,6 +71,11 @@ class Batcher {
   // Asks the daemon to rate every solved puzzle (SolveRequest.rate).
   void set_rate(bool rate) { rate_ = rate; }
 
+  // Whether every record keeps its cells (the puzzle as written), as by default. A command that
+  // prints solutions alone turns it off: a line the reader packs into the batch then leaves its
+  // record's cells out (PuzzleRecord::cells_left_out), unless the batch goes as text after all.
+  void set_keep_cells(bool keep) { keep_cells_ = keep; }
+
  private:
   bool OpenNext();
 
@@ -77,6 +83,7 @@ class Batcher {
   size_t batch_size_;
   uint32_t solution_limit_;
   bool rate_ = false;
+  bool keep_cells_ = true;
   std::istream* stdin_stream_;
   InputFormat format_;
 

@@ -241,6 +241,10 @@ std::string OutputHeader(OutputFormat format) {
   return format == OutputFormat::kCsv ? "puzzle,solution,verdict,error,rating\n" : "";
 }
 
+bool ShowsPuzzles(OutputFormat format) {
+  return format == OutputFormat::kJson || format == OutputFormat::kCsv;
+}
+
 void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                    std::span<const std::string> prefixes, Summary* summary, std::string* out,
                    OutputFormat format) {

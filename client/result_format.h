@@ -68,6 +68,8 @@ const char* Name(OutputFormat format);
 bool ParseOutputFormat(std::string_view name, OutputFormat* format);
 // What goes before the first result: the CSV header line, or nothing.
 std::string OutputHeader(OutputFormat format);
+// Whether results in `format` show the puzzle as written (json, csv).
+bool ShowsPuzzles(OutputFormat format);
 
 // Appends the result of each record of `batch` to `out` in `format` and counts them in
 // `summary`. `response` holds the results of the records that were sent, in order (null when

@@ -303,6 +303,8 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in,
                     options.input_format);
     batcher.set_rate(options.rate);
+    // Line and grid results never show the puzzle: its cells need not be kept once it is packed.
+    batcher.set_keep_cells(ShowsPuzzles(options.format));
     batcher.CheckInputs();
     out << OutputHeader(options.format);
     OutputPreallocation preallocation(options.output_fd);

@@ -354,26 +354,32 @@ bool PuzzleReader::ReadLine(std::string_view* line, size_t* length) {
   return true;
 }
 
-bool PuzzleReader::NextPuzzleLine(PuzzleRecord* record) {
+bool PuzzleReader::NextPuzzleLine(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> packed,
+                                  bool copy_cells) {
   if (format_ == InputFormat::kSdk || format_ == InputFormat::kCsv) return false;
   // The common case: a puzzle on its line, of nothing but digits and blanks, so no byte-order
   // mark, full-width digit, comment, comma or trailing space either. The general path in
   // Next() would take it the same way, a character at a time.
   std::string_view line;
-  if (!source_->NextPuzzleLine(&line, record->packed)) return false;
+  if (!source_->NextPuzzleLine(&line, packed)) return false;
   if (format_ == InputFormat::kAuto) format_ = InputFormat::kText;
   record->layout = PuzzleRecord::Layout::kLine;
   record->first_line = source_->lines();
   record->packed_cells = true;
-  std::memcpy(record->cells.data(), line.data(), kCells);
+  record->cells_left_out = !copy_cells;
+  if (copy_cells) std::memcpy(record->cells.data(), line.data(), kCells);
   return true;
 }
 
-bool PuzzleReader::Next(PuzzleRecord* record) {
+bool PuzzleReader::Next(PuzzleRecord* record) { return Next(record, record->packed, true); }
+
+bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> packed,
+                        bool copy_cells) {
   record->error = {};
   record->size = kCells;
   record->column_offset = 0;
   record->packed_cells = false;
+  record->cells_left_out = false;
   if (csv_stopped_) return false;
   if (format_ == InputFormat::kCsv && csv_header_done_) return NextCsv(record, nullptr);
   // Rows of the open grid so far (0 = no grid open). A line inside a grid that is not a row
@@ -387,7 +393,7 @@ bool PuzzleReader::Next(PuzzleRecord* record) {
   std::string_view raw;
   size_t raw_length = 0;
   while (true) {
-    if (rows == 0 && NextPuzzleLine(record)) return true;
+    if (rows == 0 && NextPuzzleLine(record, packed, copy_cells)) return true;
     if (!ReadLine(&raw, &raw_length)) break;
     const uint64_t number = source_->lines();
     if (raw_length > kMaxLineBytes) {

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,31 +94,36 @@ struct CellSource {
 
 // One puzzle as read, or the layout error that kept it from being formed.
 //
-// Small for the common case, an 81-character line: its fields, cells and packed cells take three
-// cache lines.
+// Small for the common case, an 81-character line: its fields and cells take two cache lines,
+// its fields alone one (the record starts a cache line).
 // Clients keep thousands of records in flight and reuse them, so the size is what their reading
 // costs: records of over a kilobyte (room for a pencilmark puzzle and a grid's positions in each)
 // left the cache between uses, and writing them took most of a client's reading time. A
 // pencilmark puzzle's text and a grid's positions live in storage of their own, allocated by
 // the first record that needs it and kept when the record is reused.
-struct PuzzleRecord {
+struct alignas(64) PuzzleRecord {
   enum class Layout : uint8_t { kLine, kGrid };
 
-  // The fields a line record sets come first, next to `cells`.
+  // The fields every record sets come first, within 64 bytes: a line record read without its
+  // cells (PuzzleReader::Next() with a packed destination) writes nothing else.
   uint16_t size = kCells;
   Layout layout = Layout::kLine;
-  // The line of the puzzle, or of the grid's first row.
-  uint64_t first_line = 0;
+  // The reader packed the cells two to a byte as PackPuzzle() packs them (into `packed`, or
+  // where the caller asked): it packs a line of 81 digits and blanks as it checks it, so that a
+  // client sends it without converting it a second time. Unset for every other record, whose
+  // cells are not checked here.
+  bool packed_cells = false;
   // Line records: the column before the puzzle's first character (0, or more for a CSV field).
   uint32_t column_offset = 0;
+  // The line of the puzzle, or of the grid's first row.
+  uint64_t first_line = 0;
   LayoutError error;
-  // The 81 cells in row-major order, as written (valid when !error and size == kCells).
+  // The caller asked for the packed cells only, and `cells` was left as it was: text() is empty.
+  bool cells_left_out = false;
+  // The 81 cells in row-major order, as written (valid when !error, size == kCells and
+  // !cells_left_out).
   std::array<char, kCells> cells{};
-  // `cells` packed two to a byte as PackPuzzle() packs them, when `packed_cells` says so: the
-  // reader packs a line of 81 digits and blanks as it checks it, so that a client sends it
-  // without converting it a second time. Unset for every other record, whose cells are not
-  // checked here.
-  bool packed_cells = false;
+  // Where Next(record) packs the cells (see `packed_cells`).
   PackedGrid packed{};
   // The 729 characters of a pencilmark puzzle (valid when !error and size == kCandidateChars).
   std::string pencilmarks;
@@ -126,9 +132,10 @@ struct PuzzleRecord {
   std::vector<uint64_t> row_lines;
   std::vector<uint32_t> columns;
 
-  // The puzzle as written: size characters.
+  // The puzzle as written: size characters, or none when the cells were left out.
   std::string_view text() const {
-    return size == kCells ? std::string_view(cells.data(), kCells) : std::string_view(pencilmarks);
+    if (size != kCells) return pencilmarks;
+    return cells_left_out ? std::string_view() : std::string_view(cells.data(), kCells);
   }
   // Where `size` characters of text go (81, or 729 for a pencilmark puzzle); sets `size`.
   char* TextBuffer(size_t text_size);
@@ -177,6 +184,13 @@ class PuzzleReader {
   // the stream's bad() for a read error then).
   bool Next(PuzzleRecord* record);
 
+  // Next() for a caller that sends puzzles packed: a line of 81 digits and blanks is packed into
+  // `packed` instead of record->packed, and its cells are copied into the record only when
+  // `copy_cells` (else record->cells_left_out is set). A client that prints solutions alone never
+  // reads those cells again, and leaving them out leaves one cache line of the record to write.
+  // Any other record is read as Next() reads it, cells included, and `packed` is not written.
+  bool Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> packed, bool copy_cells);
+
   // Lines read so far.
   uint64_t lines() const;
 
@@ -188,7 +202,8 @@ class PuzzleReader {
   bool ReadLine(std::string_view* line, size_t* length);
   // Next() for a line of 81 digits and blanks (see LineSource::NextPuzzleLine()), packing it
   // as it checks it; false, reading nothing, for anything else.
-  bool NextPuzzleLine(PuzzleRecord* record);
+  bool NextPuzzleLine(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> packed,
+                      bool copy_cells);
   // Next() once the input is known to be CSV; `line` is the first line not yet handled, if any.
   bool NextCsv(PuzzleRecord* record, const std::string_view* line);
 

@@ -200,6 +200,59 @@ TEST(Batcher, PacksWhatItSendsOrSendsText) {
   EXPECT_EQ(request.solve().puzzles_size(), 2);
 }
 
+// Without keep_cells, the common line is packed into the batch and its record keeps no cells;
+// a line the reader takes by its general path keeps them. What is sent does not change.
+TEST(Batcher, LeavesCellsOutOfPackedLinesWhenAskedTo) {
+  std::istringstream in(Puzzle(0) + "\n" + Puzzle(1) + "  \n" + Puzzle(2) + "\n");
+  Batcher batcher({"-"}, 10, 1, &in);
+  batcher.set_keep_cells(false);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  ASSERT_EQ(batch.sent, 3u);
+  EXPECT_TRUE(batch.records[0].cells_left_out);
+  EXPECT_EQ(batch.records[0].text(), "");
+  EXPECT_EQ(batch.records[0].first_line, 1u);
+  EXPECT_FALSE(batch.records[1].cells_left_out);  // trailing spaces: the general path
+  EXPECT_EQ(batch.records[1].text(), Puzzle(1));
+  EXPECT_TRUE(batch.records[2].cells_left_out);
+  EXPECT_EQ(batch.records[2].first_line, 3u);
+  EXPECT_EQ(SentPuzzles(DecodeRequest(batch).solve()),
+            (std::vector<std::string>{Digits(Puzzle(0)), Digits(Puzzle(1)), Digits(Puzzle(2))}));
+
+  // The same batch object, reused by a batcher that keeps cells, has them all again.
+  std::istringstream again(Puzzle(3) + "\n");
+  Batcher keeping({"-"}, 10, 1, &again);
+  ASSERT_TRUE(keeping.Fill(1, &batch));
+  EXPECT_FALSE(batch.records[0].cells_left_out);
+  EXPECT_EQ(batch.records[0].text(), Puzzle(3));
+}
+
+// A batch that goes as text after all (a bad character after packed lines) sends every puzzle
+// as text: the lines packed without their cells get them back from the packed form, blanks as
+// '0', and the lines after it are read with theirs.
+TEST(Batcher, PutsCellsBackWhenTheBatchGoesAsText) {
+  const std::string bad = std::string(80, '.') + "x";
+  std::istringstream in(Puzzle(0) + "\nshort\n" + Puzzle(1) + "\n" + bad + "\n" + Puzzle(2) +
+                        "\n");
+  Batcher batcher({"-"}, 10, 1, &in);
+  batcher.set_keep_cells(false);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  ASSERT_EQ(batch.size, 5u);
+  ASSERT_EQ(batch.sent, 4u);
+  EXPECT_EQ(batch.packed, "");
+  EXPECT_TRUE(batch.records[1].error);
+  for (const size_t i : {0, 2, 3, 4}) EXPECT_FALSE(batch.records[i].cells_left_out) << i;
+  EXPECT_EQ(batch.records[0].text(), Digits(Puzzle(0)));
+  EXPECT_EQ(batch.records[2].text(), Digits(Puzzle(1)));
+  EXPECT_EQ(batch.records[3].text(), bad);
+  EXPECT_EQ(batch.records[4].text(), Puzzle(2));  // read after: as written
+  const wire::Request request = DecodeRequest(batch);
+  EXPECT_EQ(request.solve().packed_puzzles(), "");
+  EXPECT_EQ(SentPuzzles(request.solve()),
+            (std::vector<std::string>{Digits(Puzzle(0)), Digits(Puzzle(1)), bad, Puzzle(2)}));
+}
+
 TEST(Batcher, BatchOfLayoutErrorsOnlyHasNoFrame) {
   std::istringstream in("short\n1 2 3\n");
   Batcher batcher({}, 10, 1, &in);

@@ -85,6 +85,40 @@ TEST(PuzzleReader, PacksALineOfDigitsAndBlanksAsItReadsIt) {
   EXPECT_EQ(records[4].text(), std::string(80, '.') + "x");
 }
 
+// Given a place to pack into, the reader packs the common line there and, unless asked for
+// them, leaves its cells out of the record; any other record is read whole and not packed.
+TEST(PuzzleReader, PacksWhereItIsToldAndLeavesTheCellsOutWhenAsked) {
+  std::istringstream in(std::string(kWikipediaPuzzle) + "\n" + kWikipediaPuzzle + "  \n" +
+                        kWikipediaPuzzle + "\n");
+  PuzzleReader reader(&in);
+  PuzzleRecord record;
+  PackedGrid expected;
+  ASSERT_TRUE(PackPuzzle(kWikipediaPuzzle, expected));
+
+  PackedGrid packed{};
+  ASSERT_TRUE(reader.Next(&record, packed, /*copy_cells=*/false));
+  EXPECT_TRUE(record.packed_cells);
+  EXPECT_TRUE(record.cells_left_out);
+  EXPECT_EQ(record.text(), "");
+  EXPECT_EQ(record.first_line, 1u);
+  EXPECT_EQ(packed, expected);
+  EXPECT_EQ(record.packed, PackedGrid{});  // the record's own is not written
+
+  packed = {};
+  ASSERT_TRUE(reader.Next(&record, packed, /*copy_cells=*/false));  // trailing spaces
+  EXPECT_FALSE(record.packed_cells);
+  EXPECT_FALSE(record.cells_left_out);
+  EXPECT_EQ(record.text(), kWikipediaPuzzle);
+  EXPECT_EQ(packed, PackedGrid{});
+
+  ASSERT_TRUE(reader.Next(&record, packed, /*copy_cells=*/true));
+  EXPECT_TRUE(record.packed_cells);
+  EXPECT_FALSE(record.cells_left_out);
+  EXPECT_EQ(record.text(), kWikipediaPuzzle);
+  EXPECT_EQ(packed, expected);
+  EXPECT_FALSE(reader.Next(&record, packed, /*copy_cells=*/false));
+}
+
 // Lines cut by the end of the reader's buffer (a few hundred kilobytes) are read whole, by the
 // general path, between lines taken packed.
 TEST(PuzzleReader, ReadsLinesAcrossItsBufferWhole) {
