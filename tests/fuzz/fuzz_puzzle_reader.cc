@@ -3,7 +3,8 @@
 //
 // Input: a whole file. Checked: the reader ends; every record is a layout error naming a line
 // it has read, or 81 cells each of which sits in the input at the line and column the record
-// gives for it; records come in input order; every location and description renders.
+// gives for it; records come in input order; every location and description renders; reading
+// packed without cells (as the client does) gives the same records and the same packed bytes.
 //
 // Columns count characters as a person sees them: a UTF-8 byte-order mark opening the file is
 // not one, and a full-width digit (U+FF10-FF19, three bytes) is one. The target rebuilds each
@@ -54,8 +55,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sudoku::PuzzleRecord record;
   uint64_t records = 0;
   uint64_t last_line = 0;
+  std::vector<sudoku::PuzzleRecord> read;  // for the second reading below
   while (reader.Next(&record)) {
     FUZZ_CHECK(++records <= size + 1);  // each record uses up at least one line
+    read.push_back(record);
     if (record.error) {
       FUZZ_CHECK(record.error.line >= 1 && record.error.line <= reader.lines());
       FUZZ_CHECK(!sudoku::Describe(record.error).empty());
@@ -83,5 +86,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (error) FUZZ_CHECK(!sudoku::Describe(error).empty());
   }
   FUZZ_CHECK(!in.bad());
+
+  // Read again as a client that sends packed puzzles and shows solutions alone reads: the same
+  // records, each line the reader packs packed into the caller's slot with its cells left out.
+  std::istringstream again(input);
+  sudoku::PuzzleReader packing(&again);
+  sudoku::PackedGrid slot{};
+  size_t index = 0;
+  while (packing.Next(&record, slot, /*copy_cells=*/false)) {
+    FUZZ_CHECK(index < read.size());
+    const sudoku::PuzzleRecord& first = read[index++];
+    FUZZ_CHECK(record.error.kind == first.error.kind && record.error.line == first.error.line);
+    if (record.error) continue;
+    FUZZ_CHECK(record.first_line == first.first_line && record.packed_cells == first.packed_cells);
+    if (record.packed_cells) {
+      FUZZ_CHECK(record.cells_left_out && record.text().empty() && slot == first.packed);
+    } else {
+      FUZZ_CHECK(!record.cells_left_out && record.text() == first.text());
+    }
+  }
+  FUZZ_CHECK(index == read.size());
   return 0;
 }
