@@ -75,6 +75,18 @@ TEST(OutputFormat, Names) {
   EXPECT_EQ(OutputHeader(OutputFormat::kJson), "");
 }
 
+// The client keeps a packed puzzle's text only for the formats that show it
+// (Batcher::set_keep_cells()): ShowsPuzzles() must say which those are.
+TEST(OutputFormat, OnlyJsonAndCsvShowThePuzzle) {
+  for (const OutputFormat f :
+       {OutputFormat::kLine, OutputFormat::kGrid, OutputFormat::kJson, OutputFormat::kCsv}) {
+    const bool shown = Format(f).find(kWikipediaPuzzle) != std::string::npos;
+    EXPECT_EQ(ShowsPuzzles(f), shown) << Name(f);
+  }
+  EXPECT_TRUE(ShowsPuzzles(OutputFormat::kJson));
+  EXPECT_FALSE(ShowsPuzzles(OutputFormat::kLine));
+}
+
 TEST(OutputFormat, LineIsTheDefault) {
   EXPECT_EQ(Format(OutputFormat::kLine),
             kWikipediaSolution +
