@@ -117,6 +117,13 @@ void Batcher::CheckInputs() const {
   }
 }
 
+bool Batcher::ReadsStandardInput() const {
+  for (const std::string& name : inputs_) {
+    if (name == kStdinName) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> Batcher::DisplayNames() const {
   std::vector<std::string> names;
   for (const std::string& name : inputs_) names.push_back(name == kStdinName ? "stdin" : name);

@@ -65,6 +65,9 @@ class Batcher {
   uint64_t TotalBytes() const;
   uint64_t BytesRead();
 
+  // Whether one of the inputs is standard input.
+  bool ReadsStandardInput() const;
+
   // How the inputs are named in messages: "stdin" for kStdinName.
   std::vector<std::string> DisplayNames() const;
 

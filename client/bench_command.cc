@@ -429,7 +429,8 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
         ParsePositive("--batches-per-second", rate, "a number of batches per second", kMaxRate);
   }
   if (values.count("unique")) options->solution_limit = 2;
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
+                    &options->retry_for_given, &options->open);
   options->verify = values.count("verify") > 0;
   options->json = values.count("json") > 0;
   options->echo = values.count("echo") > 0;
@@ -442,13 +443,30 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   return true;
 }
 
+std::string NothingMeasured(const BenchReport& report) {
+  std::string errors;
+  for (const auto& [kind, count] : report.errors) {
+    errors += (errors.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  }
+  return "bench measured nothing: no batch was answered (errors: " + errors +
+         "); no report is printed";
+}
+
 int RunBench(const BenchOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
              BenchReport* report_out) {
   try {
     const std::vector<Template> templates = LoadTemplates(options, in);
     BenchReport report;
+    BenchOptions run_options = options;
+    // The batch size the report shows is that of the largest batch sent: fewer puzzles than
+    // --batch make smaller batches.
+    size_t largest = 0;
+    for (const Template& t : templates) largest = std::max(largest, t.puzzles);
+    run_options.batch_size = std::min(options.batch_size, largest);
+    std::optional<StatusLine> status_line;
+    ReportWaitsTo(err, IsTerminal(err), &run_options, &status_line);
     asio::io_context io(1);
-    BenchWork work(io.get_executor(), options, templates, &report);
+    BenchWork work(io.get_executor(), run_options, templates, &report);
     asio::co_spawn(io, work.Run(), work.session().Guard());
     io.run();
     if (work.session().error()) std::rethrow_exception(work.session().error());
@@ -456,7 +474,14 @@ int RunBench(const BenchOptions& options, std::istream& in, std::ostream& out, s
     if (!work.session().gave_up().empty()) {
       err << "sudoku-client: " << work.session().gave_up() << "\n";
     }
-    out << (options.json ? FormatBenchJson(options, report) : FormatBenchReport(options, report))
+    if (report.batches == 0 && !report.errors.empty()) {
+      // Nothing was measured: a report of zeros would read as a result.
+      err << "sudoku-client: " << NothingMeasured(report) << "\n";
+      if (report_out != nullptr) *report_out = std::move(report);
+      return 2;
+    }
+    out << (options.json ? FormatBenchJson(run_options, report)
+                         : FormatBenchReport(run_options, report))
         << std::flush;
     const bool clean = report.errors.empty() && report.wrong == 0;
     if (report_out != nullptr) *report_out = std::move(report);

@@ -52,6 +52,11 @@ struct BenchOptions {
   bool echo = false;
   std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
   std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
+  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
+  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
+  // Run function from its `err`.
+  std::ostream* status = nullptr;
+  StatusLine* status_line = nullptr;
   ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   std::vector<std::string> inputs;
 };
@@ -64,8 +69,13 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
 
 
 
+// Why a run in which no batch was answered has no report: "bench measured nothing: no batch was
+// answered (errors: connect 2); no report is printed".
+std::string NothingMeasured(const BenchReport& report);
+
 // Runs the load test; prints the report to `out`; returns 0 when there was no error and nothing
-// wrong, 1 otherwise, 2 on a usage or input error (printed to `err`).
+// wrong, 1 otherwise, 2 on a usage or input error (printed to `err`), or when no batch was
+// answered at all (then no report is printed: NothingMeasured()).
 int RunBench(const BenchOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
              BenchReport* report = nullptr);
 

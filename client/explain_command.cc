@@ -176,7 +176,8 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                       " (see: sudoku-client explain --help)");
   }
   options->endpoints = ParseEndpoints(connect);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
+                    &options->retry_for_given, &options->open);
   options->candidates = values.count("candidates") > 0;
   options->json = values.count("json") > 0;
   options->input = inputs[0];
@@ -197,8 +198,11 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
     std::string frame;
     wire::AppendFrame(request, &frame);
 
+    ExplainOptions run_options = options;
+    std::optional<StatusLine> status_line;
+    ReportWaitsTo(err, IsTerminal(err), &run_options, &status_line);
     asio::io_context io(1);
-    ExplainWork work(io.get_executor(), options, std::move(frame));
+    ExplainWork work(io.get_executor(), run_options, std::move(frame));
     asio::co_spawn(io, work.session().Run(), work.session().Guard());
     io.run();
     if (work.session().failed()) std::rethrow_exception(work.session().error());

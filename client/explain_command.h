@@ -27,6 +27,11 @@ struct ExplainOptions {
   std::string input;  // the puzzle text, a file name, or "-"
   std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
   std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
+  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
+  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
+  // Run function from its `err`.
+  std::ostream* status = nullptr;
+  StatusLine* status_line = nullptr;
   ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
 };
 

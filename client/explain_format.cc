@@ -244,8 +244,10 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   } else {
     out += "solution: " + response.solution() + "\n";
     out += "rating: level " + level + ", hardest technique " + hardest + ", " +
-           std::to_string(response.steps_size()) + " steps, " + std::to_string(response.guesses()) +
-           " guesses by the solver\n";
+           std::to_string(response.steps_size()) +
+           (response.steps_size() == 1 ? " step, " : " steps, ") +
+           std::to_string(response.guesses()) +
+           (response.guesses() == 1 ? " guess" : " guesses") + " by the solver\n";
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 #include <system_error>
 
 #include "client/client_error.h"
@@ -56,7 +57,13 @@ std::optional<boost::program_options::variables_map> ParseCommandLine(
     throw ClientError(std::string(error.what()) + " (see: sudoku-client " + command + " --help)");
   }
   if (values.count("help")) {
-    out << visible << "\n";
+    // Program_options puts a blank line before a nested group's caption: the help starts with
+    // the usage line instead.
+    std::ostringstream help;
+    help << visible;
+    std::string text = help.str();
+    text.erase(0, text.find_first_not_of('\n'));
+    out << text << "\n";
     return std::nullopt;
   }
   if (values.count("version")) {
@@ -131,10 +138,15 @@ void AddSessionFlags(boost::program_options::options_description* flags, Session
   flags->add_options()
       ("timeout", boost::program_options::value(&values->timeout)->value_name("DURATION"),
        "a connection with requests out that answers nothing for this long (e.g. 30s, 2m, "
-       "500ms; default 30s) counts as broken: its requests go to another connection")
-      ("retry-for", boost::program_options::value(&values->retry_for)->value_name("DURATION"),
+       "500ms; default 30s) counts as broken: its requests go to another connection, and an "
+       "address silent twice in a row is given up")
+      ("retry-for",
+       boost::program_options::value(&values->retry_for)
+           ->value_name("DURATION")
+           ->notifier([values](const std::string&) { values->retry_for_given = true; }),
        "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
-       "reconnecting, with growing waits, for this long (default 60s) before giving up")
+       "reconnecting, with growing waits, for this long (default 60s) before giving up; "
+       "before the first answer, a refused connect is retried for 5s unless this is given")
       ("tls", boost::program_options::bool_switch(&values->tls),
        "connect over TLS, verifying the daemon's certificate and the name (or address) of "
        "--connect against it")
@@ -148,9 +160,11 @@ void AddSessionFlags(boost::program_options::options_description* flags, Session
 }
 
 void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for, ConnectionOpener* open) {
+                       std::chrono::milliseconds* retry_for, bool* retry_for_given,
+                       ConnectionOpener* open) {
   *timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
   *retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
+  *retry_for_given = values.retry_for_given;
   *open = TlsOpener(MakeClientTls(TlsFlags{.tls = values.tls,
                                            .ca = values.tls_ca,
                                            .cert = values.tls_cert,

@@ -58,6 +58,7 @@ void ReportError(std::ostream& err);
 struct SessionFlags {
   std::string timeout;
   std::string retry_for;
+  bool retry_for_given = false;  // --retry-for was on the command line
   bool tls = false;
   std::string tls_ca;
   std::string tls_cert;
@@ -71,8 +72,10 @@ SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values);
 // Parses them, or throws ClientError as ParseDuration() does (and as MakeClientTls() does for
 // the TLS files); `open` is how the session connects (TLS, or empty for plain TCP).
+// `retry_for_given` says whether --retry-for was given (then it bounds the first connect too).
 void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for, ConnectionOpener* open);
+                       std::chrono::milliseconds* retry_for, bool* retry_for_given,
+                       ConnectionOpener* open);
 
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <random>
 
 #include <boost/asio/co_spawn.hpp>
@@ -16,6 +17,7 @@
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "client/connection.h"
+#include "client/result_format.h"
 #include "client/session.h"
 #include "client/solve_command.h"
 #include "proto/framing.h"
@@ -188,9 +190,9 @@ std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
   const double mean =
       summary.generated > 0 ? static_cast<double>(summary.clue_total) / summary.generated : 0;
   std::string line = fmt::format(
-      "generated {}, failed {}, seed {}, clues {}-{} (mean {:.1f}), {:.3f} s, {:.0f} puzzles/s",
+      "generated {}, failed {}, seed {}, clues {}-{} (mean {:.1f}), {:.3f} s, {} puzzles/s",
       summary.generated, summary.failed, seed, summary.fewest, summary.most, mean, seconds,
-      seconds > 0 ? static_cast<double>(summary.generated) / seconds : 0.0);
+      RateText(seconds > 0 ? static_cast<double>(summary.generated) / seconds : 0.0));
   if (summary.short_of_target > 0) {
     line += "\n--clues " + std::to_string(options.clues) + " not reached for " +
             std::to_string(summary.short_of_target) + " puzzles: they keep as few clues as " +
@@ -240,7 +242,8 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
   if (values.count("clues")) {
     options->clues = static_cast<uint32_t>(ParseNumber("--clues", clues, kMinClues, kCells));
   }
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
+                    &options->retry_for_given, &options->open);
   options->symmetric = values.count("symmetric") > 0;
   options->minimal = values.count("minimal") > 0;
   if (values.count("difficulty")) {
@@ -259,9 +262,12 @@ int RunGenerate(const GenerateCommandOptions& options, std::ostream& out, std::o
                             ? *options.seed
                             : std::random_device{}() * 0x100000000ULL + std::random_device{}();
   GenerateSummary summary;
+  GenerateCommandOptions run_options = options;
+  std::optional<StatusLine> status_line;
+  ReportWaitsTo(err, IsTerminal(err), &run_options, &status_line);
   try {
     asio::io_context io(1);
-    GenerateWork work(io.get_executor(), options, seed, out, err, &summary);
+    GenerateWork work(io.get_executor(), run_options, seed, out, err, &summary);
     asio::co_spawn(io, work.session().Run(), work.session().Guard());
     io.run();
     out.flush();

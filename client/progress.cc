@@ -1,5 +1,7 @@
 #include "client/progress.h"
 
+#include <sys/ioctl.h>
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -54,22 +56,39 @@ std::string RenderProgress(const ProgressSnapshot& snapshot) {
   return line;
 }
 
-void ProgressMeter::Update(uint64_t done, uint64_t expected, Clock::time_point now) {
-  if (drawn_ > 0 && now - last_ < interval_) return;
-  last_ = now;
-  const std::chrono::duration<double> seconds = now - start_;
-  const std::string line = RenderProgress({done, expected, seconds.count()});
+void StatusLine::Draw(std::string line, const void* owner) {
+  if (width_ > 1 && line.size() >= width_) line.resize(width_ - 1);
   // Pad over a longer previous line instead of clearing first: no flicker.
   *err_ << '\r' << line;
   if (line.size() < drawn_) *err_ << std::string(drawn_ - line.size(), ' ');
   *err_ << std::flush;
   drawn_ = line.size();
+  owner_ = owner;
 }
 
-void ProgressMeter::Finish() {
-  if (drawn_ == 0) return;
-  *err_ << '\r' << std::string(drawn_, ' ') << '\r' << std::flush;
-  drawn_ = 0;
+void StatusLine::Clear(const void* owner) {
+  if (owner_ == owner) Clear();
 }
+
+void StatusLine::Clear() {
+  if (drawn_ > 0) *err_ << '\r' << std::string(drawn_, ' ') << '\r' << std::flush;
+  drawn_ = 0;
+  owner_ = nullptr;
+}
+
+size_t TerminalWidth(int fd) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
+}
+
+void ProgressMeter::Update(uint64_t done, uint64_t expected, Clock::time_point now) {
+  if (line_->owner() == this && now - last_ < interval_) return;
+  last_ = now;
+  const std::chrono::duration<double> seconds = now - start_;
+  line_->Draw(RenderProgress({done, expected, seconds.count()}), this);
+}
+
+void ProgressMeter::Finish() { line_->Clear(this); }
 
 }  // namespace sudoku::client

@@ -32,25 +32,56 @@ struct ProgressSnapshot {
 // rate is known; a total below `done` is taken as unknown.
 std::string RenderProgress(const ProgressSnapshot& snapshot);
 
+// One line of a terminal kept up to date in place ('\r'): the progress bar, or what the session
+// waits for. Whoever draws last owns it; Clear(owner) wipes it only when `owner` drew it, so that
+// the session's status does not wipe a progress bar drawn since.
+class StatusLine {
+ public:
+  // `width`: the terminal's columns (a longer line is cut to width - 1, so that it never wraps
+  // and '\r' still reaches its start); 0 for no limit.
+  explicit StatusLine(std::ostream* err, size_t width = 0) : err_(err), width_(width) {}
+
+  void Draw(std::string line, const void* owner);
+  void Clear(const void* owner);
+  // Wipes the line whoever drew it.
+  void Clear();
+  size_t drawn() const { return drawn_; }
+  const void* owner() const { return owner_; }
+
+ private:
+  std::ostream* err_;
+  size_t width_;
+  size_t drawn_ = 0;  // characters on screen
+  const void* owner_ = nullptr;
+};
+
+// The columns of the terminal on `fd`, or 0 when it is not one or does not say.
+size_t TerminalWidth(int fd);
+
 // Redraws the bar in place at most every `interval`, and wipes it at the end so that the summary
-// line takes its place.
+// line takes its place. The bar is drawn on `line` when given (shared with the session's status),
+// else on a line of its own on `err`.
 class ProgressMeter {
  public:
   using Clock = std::chrono::steady_clock;
 
   ProgressMeter(std::ostream* err, Clock::time_point start,
-                Clock::duration interval = std::chrono::milliseconds(200))
-      : err_(err), start_(start), interval_(interval) {}
+                Clock::duration interval = std::chrono::milliseconds(200),
+                StatusLine* line = nullptr)
+      : own_line_(err), line_(line != nullptr ? line : &own_line_), start_(start),
+        interval_(interval) {}
+  ProgressMeter(const ProgressMeter&) = delete;  // line_ may point into it
+  ProgressMeter& operator=(const ProgressMeter&) = delete;
 
   void Update(uint64_t done, uint64_t expected, Clock::time_point now);
   void Finish();
 
  private:
-  std::ostream* err_;
+  StatusLine own_line_;
+  StatusLine* line_;
   Clock::time_point start_;
   Clock::duration interval_;
   Clock::time_point last_{};
-  size_t drawn_ = 0;  // characters of the bar on screen
 };
 
 }  // namespace sudoku::client

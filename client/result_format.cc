@@ -380,9 +380,15 @@ std::vector<std::string> LocationPrefixes(const std::vector<std::string>& displa
 std::string FormatSummary(const Summary& summary, double seconds) {
   const double rate = seconds > 0 ? static_cast<double>(summary.puzzles) / seconds : 0;
   return fmt::format(
-      "puzzles {}, solved {}, multiple {}, unsolvable {}, invalid {}, {:.3f} s, {:.0f} puzzles/s",
+      "puzzles {}, solved {}, multiple {}, unsolvable {}, invalid {}, {:.3f} s, {} puzzles/s",
       summary.puzzles, summary.solved, summary.multiple, summary.unsolvable, summary.invalid,
-      seconds, std::round(rate));
+      seconds, RateText(rate));
+}
+
+std::string RateText(double per_second) {
+  if (!(per_second > 0)) return "0";
+  if (per_second >= 9.95) return fmt::format("{:.0f}", std::round(per_second));
+  return fmt::format("{:.2g}", per_second);
 }
 
 int ExitStatus(const Summary& summary) { return summary.solved == summary.puzzles ? 0 : 1; }

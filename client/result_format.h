@@ -103,6 +103,10 @@ std::string LevelToken(int level);
 
 std::string FormatSummary(const Summary& summary, double seconds);
 
+// A rate per second as the summaries print it: whole from 10 up ("1667"), two significant
+// digits below ("2.5", "0.41"), so that a short run does not read "0 puzzles/s"; "0" for none.
+std::string RateText(double per_second);
+
 // 0 when every puzzle was solved (or there were none), 1 otherwise.
 int ExitStatus(const Summary& summary);
 

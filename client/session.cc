@@ -1,6 +1,11 @@
 #include "client/session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -19,9 +24,9 @@ using Clock = std::chrono::steady_clock;
 // together do not all come back together.
 constexpr std::chrono::milliseconds kFirstBackoff{50};
 constexpr std::chrono::milliseconds kMaxBackoff{2000};
-// Other breaks (closed early, silent past --timeout, a connect that timed out) give up after this
-// many in a row without an answer: those daemons are there but failing, and waiting longer
-// rarely helps.
+// Other breaks (closed early, a connect that timed out) give up after this many in a row without
+// an answer: those daemons are there but failing, and waiting longer rarely helps. (Silent past
+// --timeout is stricter still: see Session::Watch().)
 constexpr unsigned kMaxBreaksInARow = 5;
 
 // Whether the daemon refused the connection, reset it or turned it away (TOO_MANY_CONNECTIONS):
@@ -37,6 +42,16 @@ bool TurnedAway(const Lane& lane) {
 std::string DurationText(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
+bool IsTerminal(const std::ostream& err) {
+  return &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+}
+
+std::string SecondsText(std::chrono::steady_clock::duration duration) {
+  const double seconds = std::max(0.0, std::chrono::duration<double>(duration).count());
+  if (seconds < 9.95) return fmt::format("{:.1f}s", seconds);
+  return fmt::format("{:.0f}s", seconds);
 }
 
 std::string What(std::exception_ptr error) {
@@ -67,6 +82,10 @@ Session::Session(const asio::any_io_executor& executor, SessionOptions options, 
       work_(work),
       lane_ended_(executor),
       endpoint_errors_(options_.endpoints.size()),
+      endpoint_silent_since_(options_.endpoints.size()),
+      endpoint_given_up_(options_.endpoints.size(), false),
+      quiet_since_(Clock::now()),
+      narrate_timer_(executor),
       jitter_(std::random_device{}()) {
   for (size_t i = 0; i < options_.connections; ++i) {
     lanes_.push_back(std::make_unique<Lane>(executor_, i));
@@ -80,8 +99,120 @@ std::unique_ptr<Connection> Session::Open(const Endpoint& endpoint) {
 
 asio::awaitable<void> Session::Run() {
   lanes_running_ = lanes_alive_ = lanes_.size();
+  quiet_since_ = Clock::now();
   for (auto& lane : lanes_) asio::co_spawn(executor_, Drive(*lane), Guard());
+  if (options_.status != nullptr || options_.status_line != nullptr) {
+    narrating_ = true;
+    asio::co_spawn(executor_, Narrate(), Guard());
+  }
   while (lanes_running_ > 0) co_await lane_ended_.Wait();
+  narrating_ = false;
+  narrate_timer_.cancel();
+}
+
+bool Session::NextEndpoint(size_t* endpoint) const {
+  const size_t count = options_.endpoints.size();
+  for (size_t step = 1; step <= count; ++step) {
+    const size_t next = (*endpoint + step) % count;
+    if (!endpoint_given_up_[next]) {
+      *endpoint = next;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The words of every wait (each then followed by "; K answers written" when the command has
+// written some):
+//   waiting for sudokud at ADDR: 4 batches out, no answer for 2.0s (--timeout 30s)
+//   cannot connect to ADDR (Connection refused); retrying in 0.9s, giving up in 3.0s
+//   sudokud at ADDR is full (TOO_MANY_CONNECTIONS); retrying in 0.9s, giving up in 58s
+//   sudokud at ADDR answered nothing for 30s; retrying in 0.1s
+//   lost the connection to sudokud at ADDR (Connection reset by peer); retrying in 0.1s
+//   connecting to ADDR
+std::string Session::DescribeWait(Clock::time_point now) const {
+  const Lane* open = nullptr;
+  const Lane* backing_off = nullptr;
+  const Lane* connecting = nullptr;
+  for (const auto& lane : lanes_) {
+    switch (lane->phase) {
+      case Lane::Phase::kOpen:
+        if (lane->outstanding > 0 && !lane->broken &&
+            (open == nullptr || lane->last_progress < open->last_progress)) {
+          open = lane.get();
+        }
+        break;
+      case Lane::Phase::kBackingOff:
+        if (backing_off == nullptr || lane->retry_at < backing_off->retry_at) {
+          backing_off = lane.get();
+        }
+        break;
+      case Lane::Phase::kConnecting:
+        if (connecting == nullptr) connecting = lane.get();
+        break;
+      case Lane::Phase::kStopped:
+        break;
+    }
+  }
+  std::string text;
+  if (open != nullptr) {
+    text = "waiting for sudokud at " + options_.endpoints[open->endpoint].ToString() + ": " +
+           std::to_string(open->outstanding) + " " + options_.requests_noun +
+           " out, no answer for " + SecondsText(now - open->last_progress) + " (--timeout " +
+           DurationText(options_.timeout) + ")";
+  } else if (backing_off != nullptr) {
+    const Lane& lane = *backing_off;
+    const std::string address = options_.endpoints[lane.endpoint].ToString();
+    const boost::system::error_code error =
+        lane.connection != nullptr ? lane.connection->last_error() : boost::system::error_code();
+    if (lane.turned_away) {
+      text = "sudokud at " + address + " is full (TOO_MANY_CONNECTIONS)";
+    } else if (lane.connect_failed) {
+      text = "cannot connect to " + address + " (" + (error ? error.message() : "failed") + ")";
+    } else if (lane.timed_out) {
+      text = "sudokud at " + address + " answered nothing for " + DurationText(options_.timeout);
+    } else {
+      text = "lost the connection to sudokud at " + address;
+      if (error) text += " (" + error.message() + ")";
+    }
+    text += "; retrying in " + SecondsText(lane.retry_at - now);
+    if (lane.give_up_at) text += ", giving up in " + SecondsText(*lane.give_up_at - now);
+  } else if (connecting != nullptr) {
+    text = "connecting to " + options_.endpoints[connecting->endpoint].ToString();
+  } else {
+    return {};
+  }
+  const std::string written = work_->Written();
+  if (!written.empty()) text += "; " + written;
+  return text;
+}
+
+// Says what the session waits for: on a terminal, in place, from kTerminalWait on, until an
+// answer comes; elsewhere one line per period without an answer, once it passes kQuietWait.
+asio::awaitable<void> Session::Narrate() {
+  const bool terminal = options_.status_line != nullptr;
+  const auto tick = terminal ? std::chrono::milliseconds(100) : std::chrono::milliseconds(250);
+  const auto threshold = terminal ? kTerminalWait : kQuietWait;
+  std::optional<Clock::time_point> told;  // the quiet_since_ of the last line written
+  boost::system::error_code ignored;
+  while (narrating_ && !over_) {
+    narrate_timer_.expires_after(tick);
+    co_await narrate_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    if (!narrating_ || over_) break;
+    const Clock::time_point now = Clock::now();
+    const std::string text = now - quiet_since_ >= threshold ? DescribeWait(now) : std::string();
+    if (terminal) {
+      if (text.empty()) {
+        options_.status_line->Clear(this);
+      } else {
+        options_.status_line->Draw(text, this);
+      }
+    } else if (!text.empty() && told != quiet_since_) {
+      told = quiet_since_;
+      *options_.status << "sudoku-client: " << text << "\n" << std::flush;
+    }
+  }
+  if (terminal) options_.status_line->Clear(this);
 }
 
 void Session::Fail(std::exception_ptr error) {
@@ -118,12 +249,21 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
   unsigned other_breaks = 0;  // of those, the ones not TurnedAway()
   Clock::time_point failing_since;
   bool gave_up = false;
-  bool gave_up_retrying = false;  // on a TurnedAway() break, after --retry-for
+  // Why the lane gave up, when it did on a TurnedAway() break: after --retry-for, or (before
+  // any answer, --retry-for not given) after first_connect_for.
+  enum class Limit { kNone, kRetryFor, kFirstConnect } limit_reached = Limit::kNone;
   while (!over_ && work_->WantsConnection()) {
+    if (endpoint_given_up_[endpoint] && !NextEndpoint(&endpoint)) {
+      gave_up = true;
+      break;
+    }
     lane.connection = Open(options_.endpoints[endpoint]);
     lane.broken = lane.writer_done = lane.answered = false;
     lane.connect_failed = lane.timed_out = lane.turned_away = lane.closed_idle = false;
     lane.error = nullptr;
+    lane.endpoint = endpoint;
+    lane.opened = Clock::now();
+    lane.phase = Lane::Phase::kConnecting;
     try {
       co_await lane.connection->Connect();
     } catch (const ConnectionLost&) {
@@ -135,6 +275,7 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       Fail(std::current_exception());
     }
     if (lane.error == nullptr && !over_) {
+      lane.phase = Lane::Phase::kOpen;
       lane.running = 2;
       asio::co_spawn(executor_, Write(lane), LaneGuard(lane));
       asio::co_spawn(executor_, Read(lane), LaneGuard(lane));
@@ -157,25 +298,44 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       failing_since = now;
     }
     const std::chrono::milliseconds wait = Backoff(++breaks);
+    lane.give_up_at.reset();
     if (TurnedAway(lane)) {
-      // Give up once this lane has been turned away, without one answer, for --retry-for.
-      if (now + wait - failing_since > options_.retry_for) {
-        gave_up = gave_up_retrying = true;
+      // Give up once this lane has been turned away, without one answer, for --retry-for; or,
+      // refused before the first answer, for first_connect_for when that is shorter.
+      std::chrono::milliseconds limit = options_.retry_for;
+      Limit which = Limit::kRetryFor;
+      if (!answered_ && lane.connect_failed && options_.first_connect_for < limit) {
+        limit = options_.first_connect_for;
+        which = Limit::kFirstConnect;
+      }
+      if (now + wait - failing_since > limit) {
+        gave_up = true;
+        limit_reached = which;
         break;
       }
+      lane.give_up_at = failing_since + limit;
     } else if (++other_breaks >= kMaxBreaksInARow) {
       gave_up = true;
       break;
     }
-    endpoint = (endpoint + 1) % options_.endpoints.size();
+    if (!NextEndpoint(&endpoint)) {  // every address fell silent twice
+      gave_up = true;
+      break;
+    }
+    lane.phase = Lane::Phase::kBackingOff;
+    lane.retry_at = now + wait;
     lane.backoff.expires_after(wait);
     boost::system::error_code ignored;
     co_await lane.backoff.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
   }
+  lane.phase = Lane::Phase::kStopped;
   if (gave_up && --lanes_alive_ == 0) {
     gave_up_ = EveryEndpointFailed();
-    if (gave_up_retrying) {
+    if (limit_reached == Limit::kRetryFor) {
       gave_up_ += " (still failing after --retry-for " + DurationText(options_.retry_for) + ")";
+    } else if (limit_reached == Limit::kFirstConnect) {
+      gave_up_ += " (still failing after " + DurationText(options_.first_connect_for) +
+                  "; to wait longer, give --retry-for)";
     }
     if (options_.fail_when_every_lane_gives_up) {
       Fail(std::make_exception_ptr(ClientError(gave_up_)));
@@ -225,11 +385,29 @@ asio::awaitable<void> Session::Watch(Lane& lane, uint64_t generation) {
     const auto now = Clock::now();
     if (lane.outstanding > 0 && now - lane.last_progress >= options_.timeout) {
       const std::string timeout = DurationText(options_.timeout);
+      const auto error = std::make_exception_ptr(ConnectionLost(
+          peer + " answered nothing for " + timeout + " with " +
+          std::to_string(lane.outstanding) + " " + options_.requests_noun + " out (--timeout " +
+          timeout + ")"));
       lane.timed_out = true;
-      Break(lane, std::make_exception_ptr(ConnectionLost(
-                      peer + " answered nothing for " + timeout + " with " +
-                      std::to_string(lane.outstanding) + " " + options_.requests_noun +
-                      " out (--timeout " + timeout + ")")));
+      // An address gets one more connection after one of its connections fell silent (those
+      // open at the time may fall silent too); when a connection made since falls silent as
+      // well, the address is given up, with every connection to it, until an answer comes
+      // from any address.
+      auto& silent_since = endpoint_silent_since_[lane.endpoint];
+      if (!silent_since) {
+        silent_since = now;
+      } else if (lane.opened > *silent_since) {
+        endpoint_given_up_[lane.endpoint] = true;
+        for (auto& other : lanes_) {
+          if (other.get() != &lane && other->phase == Lane::Phase::kOpen &&
+              other->endpoint == lane.endpoint && !other->broken && other->running > 0) {
+            other->timed_out = true;
+            Break(*other, error);
+          }
+        }
+      }
+      Break(lane, error);
       co_return;
     }
     lane.deadline.expires_at(lane.outstanding == 0 ? now + options_.timeout
@@ -268,6 +446,13 @@ asio::awaitable<void> Session::Read(Lane& lane) {
                            " unanswered (see its log)");
     }
     lane.last_progress = Clock::now();
+    if (!response.has_fault()) {
+      // An answer: the wait is over, and every address may be tried again.
+      quiet_since_ = lane.last_progress;
+      answered_ = true;
+      std::fill(endpoint_silent_since_.begin(), endpoint_silent_since_.end(), std::nullopt);
+      std::fill(endpoint_given_up_.begin(), endpoint_given_up_.end(), false);
+    }
     if (response.has_fault()) work_->Fault(lane, response.fault());
     if (work_->Take(lane, response)) {
       --lane.outstanding;

@@ -9,8 +9,16 @@
 // connects again after an exponential backoff with jitter. How long a lane keeps trying without
 // one answer depends on the break: a daemon that refuses or resets connections, or turns them
 // away (TOO_MANY_CONNECTIONS), is restarting or full, and is waited out for --retry-for; one that
-// accepts and then fails (closes early, falls silent) is given kMaxBreaksInARow attempts. When
-// every lane has given up, the run fails with the last error of each address.
+// accepts and then fails (closes early) is given kMaxBreaksInARow attempts. Two limits keep the
+// defaults short where waiting cannot help: before the first answer, a refused connect is waited
+// out for kDefaultFirstConnectFor only, unless the user gave --retry-for (no daemon is running);
+// and an address whose connection fell silent for --timeout gets one more connection, then is
+// given up until an answer comes from any address (a stopped or wedged daemon). When every lane
+// has given up, the run fails with the last error of each address.
+//
+// Waits are never silent (SessionOptions::status): on a terminal a status line says at once what
+// the session waits for (connecting, retrying in N s, answers written); elsewhere one line is
+// written when a wait passes kQuietWait.
 //
 // What a command sends, what it does with an answer and what becomes of the requests of a broken
 // connection is its own: it implements SessionWork. The transport lives in one place: the session
@@ -29,6 +37,8 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -39,12 +49,19 @@
 #include "client/async_signal.h"
 #include "client/connection.h"
 #include "client/endpoint.h"
+#include "client/progress.h"
 #include "proto/sudoku.pb.h"
 
 namespace sudoku::client {
 
 inline constexpr std::chrono::milliseconds kDefaultTimeout{30000};
 inline constexpr std::chrono::milliseconds kDefaultRetryFor{60000};
+// Before the first answer, how long refused connects are retried when --retry-for is not given.
+inline constexpr std::chrono::milliseconds kDefaultFirstConnectFor{5000};
+// Off a terminal, a wait this long without an answer gets one line saying what it waits for.
+inline constexpr std::chrono::milliseconds kQuietWait{2000};
+// On a terminal, the status line shows a wait this long (at once, to a person).
+inline constexpr std::chrono::milliseconds kTerminalWait{200};
 // The largest --timeout and --retry-for.
 inline constexpr std::chrono::milliseconds kMaxSessionDuration = std::chrono::hours(24);
 
@@ -56,6 +73,14 @@ struct SessionOptions {
   std::chrono::milliseconds timeout = kDefaultTimeout;
   // How long a lane goes on reconnecting without one answer before it gives up (--retry-for).
   std::chrono::milliseconds retry_for = kDefaultRetryFor;
+  // Before the first answer from any address, how long refused connects are retried: the
+  // lesser of this and retry_for. Commands set it to retry_for when the user gave --retry-for.
+  std::chrono::milliseconds first_connect_for = kDefaultFirstConnectFor;
+  // Where the session says what it waits for: null for nowhere. With `status_line` (a terminal)
+  // the status is drawn in place from kTerminalWait on; else one line goes to `status` once a
+  // wait passes kQuietWait.
+  std::ostream* status = nullptr;
+  StatusLine* status_line = nullptr;
   // What the requests are called in messages: "batches", "requests".
   std::string requests_noun = "batches";
   // How a connection is made: a plain TCP Connection when empty. A secured transport (TLS) is a
@@ -79,13 +104,39 @@ SessionOptions SessionOptionsFrom(const CommandOptions& options) {
   if constexpr (requires { options.in_flight; }) session.in_flight = options.in_flight;
   session.timeout = options.timeout;
   session.retry_for = options.retry_for;
+  if constexpr (requires { options.retry_for_given; }) {
+    if (options.retry_for_given) session.first_connect_for = options.retry_for;
+  }
   session.open = options.open;
+  if constexpr (requires { options.status; }) {
+    session.status = options.status;
+    session.status_line = options.status_line;
+  }
   return session;
+}
+
+// Whether `err` is the process's standard error and a terminal: where the status is drawn in
+// place.
+bool IsTerminal(const std::ostream& err);
+
+// Points a command's options at `err` for the session's status, drawn in place on `line` (made
+// here) when `terminal`.
+template <typename CommandOptions>
+void ReportWaitsTo(std::ostream& err, bool terminal, CommandOptions* options,
+                   std::optional<StatusLine>* line) {
+  options->status = &err;
+  if (terminal) {
+    line->emplace(&err, TerminalWidth(2));
+    options->status_line = &**line;
+  }
 }
 
 // One connection slot: a connection, replaced when it breaks, and what the session knows of it.
 // A command keeps its own per-lane state by `index`.
 struct Lane {
+  // What the lane is doing, for the status (Session::DescribeWait()).
+  enum class Phase { kConnecting, kOpen, kBackingOff, kStopped };
+
   Lane(const boost::asio::any_io_executor& executor, size_t index)
       : index(index), slot_freed(executor), stopped(executor), backoff(executor),
         deadline(executor) {}
@@ -112,6 +163,13 @@ struct Lane {
   // had no request out: the input was slow, not the daemon, so it is no break.
   bool closed_idle = false;
   std::exception_ptr error;  // why `connection` broke
+  Phase phase = Phase::kConnecting;
+  size_t endpoint = 0;  // the index in SessionOptions::endpoints of `connection`
+  std::chrono::steady_clock::time_point opened;    // when `connection` began connecting
+  std::chrono::steady_clock::time_point retry_at;  // kBackingOff: when the lane connects again
+  // kBackingOff: when it gives up if it is still refused (or turned away); unset when it gives
+  // up after a number of attempts instead.
+  std::optional<std::chrono::steady_clock::time_point> give_up_at;
 };
 
 // What a command plugs into a session.
@@ -151,6 +209,9 @@ class SessionWork {
   // Wake whatever the command's coroutines on `lane` (or on any lane, for a null lane) wait for:
   // the lane broke or the run is over.
   virtual void Wake(Lane* lane) = 0;
+
+  // For the status: what has been written so far ("78000 answers written"), or empty.
+  virtual std::string Written() const { return {}; }
 };
 
 class Session {
@@ -182,6 +243,9 @@ class Session {
   std::vector<std::unique_ptr<Lane>>& lanes() { return lanes_; }
   // The last error of each address tried, in the order of --connect, joined by "; ".
   std::string EveryEndpointFailed() const;
+  // What the session waits for at `now`, in words without "sudoku-client: " ("connecting to
+  // 127.0.0.1:9810"); empty when it waits for nothing (see the .cc for every wording).
+  std::string DescribeWait(std::chrono::steady_clock::time_point now) const;
 
  private:
   std::unique_ptr<Connection> Open(const Endpoint& endpoint);
@@ -189,6 +253,10 @@ class Session {
   boost::asio::awaitable<void> Write(Lane& lane);
   boost::asio::awaitable<void> Read(Lane& lane);
   boost::asio::awaitable<void> Watch(Lane& lane, uint64_t generation);
+  boost::asio::awaitable<void> Narrate();
+  // The next address for a lane after `endpoint`, skipping those given up; false when every one
+  // is given up.
+  bool NextEndpoint(size_t* endpoint) const;
   std::function<void(std::exception_ptr)> LaneGuard(Lane& lane);
   void Break(Lane& lane, std::exception_ptr error);
   // The wait before attempt `breaks` + 1: exponential, capped, with jitter.
@@ -202,6 +270,16 @@ class Session {
   size_t lanes_alive_ = 0;  // lanes that have not given up
   AsyncSignal lane_ended_;
   std::vector<std::string> endpoint_errors_;  // by index in options_.endpoints
+  // By index in options_.endpoints: when a connection to it last fell silent for --timeout
+  // (unset: not since the last answer from any address), and whether it is given up (a
+  // connection opened after that fell silent too).
+  std::vector<std::optional<std::chrono::steady_clock::time_point>> endpoint_silent_since_;
+  std::vector<bool> endpoint_given_up_;
+  bool answered_ = false;  // any lane has had an answer
+  // The last answer, or the start: how long the session has waited.
+  std::chrono::steady_clock::time_point quiet_since_;
+  boost::asio::steady_timer narrate_timer_;
+  bool narrating_ = false;
   std::minstd_rand jitter_;
   std::string gave_up_;
   bool over_ = false;
@@ -210,6 +288,9 @@ class Session {
 
 // "30s", "1500ms": a duration as --timeout and --retry-for take it.
 std::string DurationText(std::chrono::milliseconds duration);
+
+// A wait as the status counts it down: "0.4s", "2.0s", "12s" (tenths below 10 s).
+std::string SecondsText(std::chrono::steady_clock::duration duration);
 
 // The message of an exception_ptr.
 std::string What(std::exception_ptr error);

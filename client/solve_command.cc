@@ -174,11 +174,24 @@ class SolveWork : public SessionWork {
 
   void Wake(Lane*) override { changed_.Notify(); }
 
+  std::string Written() const override {
+    if (summary_.puzzles == 0) return {};
+    return AnswersWritten(summary_.puzzles);
+  }
+
+  // Where the output stops: the input and line of the last answer written.
+  const std::optional<std::pair<uint32_t, uint64_t>>& last_written() const {
+    return last_written_;
+  }
+
  private:
   void Deliver(const Batch& batch, const wire::SolveResponse* response) {
     std::string text = output_->TakeBuffer();
     AppendResults(batch, response, prefixes_, &summary_, &text, options_.format);
     output_->Put(batch.sequence, std::move(text));
+    if (batch.size > 0) {
+      last_written_.emplace(batch.inputs[batch.size - 1], batch.records[batch.size - 1].first_line);
+    }
     changed_.Notify();
     if (progress_ != nullptr) {
       uint64_t expected = issued_puzzles_;
@@ -223,6 +236,7 @@ class SolveWork : public SessionWork {
   uint64_t issued_puzzles_ = 0;
   bool input_done_ = false;
   Summary summary_;
+  std::optional<std::pair<uint32_t, uint64_t>> last_written_;
   Session session_;  // last: its lanes refer to the work above
 };
 
@@ -271,7 +285,8 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   options->connections = ParseCount("--connections", connections, kMaxConnections);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for, &options->open);
+  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
+                    &options->retry_for_given, &options->open);
   if (!ParseOutputFormat(format, &options->format)) {
     throw ClientError("--format expects line, grid, json or csv, got " + Quoted(format));
   }
@@ -296,9 +311,25 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   return true;
 }
 
+std::string AnswersWritten(uint64_t answers) {
+  return std::to_string(answers) + (answers == 1 ? " answer" : " answers") + " written";
+}
+
+std::string PartialOutput(uint64_t answers, const std::string& input, uint64_t line) {
+  return "the output is partial: " + AnswersWritten(answers) + ", the last for line " +
+         std::to_string(line) + " of " + input + "; the puzzles after it have no answer";
+}
+
 int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
+  SolveOptions run_options = options;
+  std::optional<StatusLine> status_line;
+  ReportWaitsTo(err, options.stderr_is_tty, &run_options, &status_line);
   std::optional<ProgressMeter> progress;
+  asio::io_context io(1);
+  // Once the run is under way: what was written, for a run that ends early.
+  std::optional<SolveWork> work;
+  std::vector<std::string> names;
   try {
     Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in,
                     options.input_format);
@@ -309,16 +340,23 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     out << OutputHeader(options.format);
     OutputPreallocation preallocation(options.output_fd);
     OrderedOutput output(&out, &preallocation);
-    if (WantProgress(options.progress, options.stderr_is_tty)) progress.emplace(&err, start);
-    asio::io_context io(1);
-    SolveWork work(io.get_executor(), options, &batcher, &output,
-                   LocationPrefixes(batcher.DisplayNames()), progress ? &*progress : nullptr);
-    asio::co_spawn(io, work.session().Run(), work.session().Guard());
+    if (WantProgress(options.progress, options.stderr_is_tty)) {
+      progress.emplace(&err, start, std::chrono::milliseconds(200),
+                       status_line ? &*status_line : nullptr);
+    }
+    if (options.stdin_is_tty && batcher.ReadsStandardInput()) {
+      err << "sudoku-client: reading puzzles from standard input, one per line (end with Ctrl-D)"
+          << std::endl;
+    }
+    names = batcher.DisplayNames();
+    work.emplace(io.get_executor(), run_options, &batcher, &output, LocationPrefixes(names),
+                 progress ? &*progress : nullptr);
+    asio::co_spawn(io, work->session().Run(), work->session().Guard());
     io.run();
     preallocation.Release();  // every result is written (each Put() flushes)
     if (progress) progress->Finish();
-    if (work.session().failed()) std::rethrow_exception(work.session().error());
-    const SolveWork& session = work;
+    if (work->session().failed()) std::rethrow_exception(work->session().error());
+    const SolveWork& session = *work;
     if (output.next() != session.issued()) {
       throw std::logic_error("results of " + std::to_string(session.issued() - output.next()) +
                              " batches were not written");
@@ -333,7 +371,25 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
   } catch (...) {
     out.flush();
     if (progress) progress->Finish();
+    if (status_line) status_line->Clear();
     ReportError(err);
+    // A run that ends early after writing answers says how far its output goes (unless writing
+    // itself failed: then what reached the output is not known).
+    bool output_failed = false;
+    try {
+      throw;
+    } catch (const OutputError&) {
+      output_failed = true;
+    } catch (...) {
+    }
+    if (work && !output_failed && work->last_written()) {
+      const auto& [input, line] = *work->last_written();
+      err << "sudoku-client: "
+          << PartialOutput(work->summary().puzzles, input < names.size() ? names[input] : "?",
+                           line)
+          << "\n";
+      return kExitPartial;
+    }
     return kExitError;
   }
 }
@@ -344,6 +400,7 @@ int SolveMain(const std::vector<std::string>& args, std::istream& in, std::ostre
   try {
     if (!ParseSolveOptions(args, &options, out)) return kExitSolved;
     options.stderr_is_tty = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+    options.stdin_is_tty = &in == &std::cin && ::isatty(STDIN_FILENO) == 1;
     if (&out == &std::cout) options.output_fd = STDOUT_FILENO;
   } catch (const ClientError& error) {
     err << "sudoku-client: " << error.what() << "\n";

@@ -43,11 +43,18 @@ struct SolveOptions {
   // How long a connection slot goes on reconnecting, with growing waits, without one answer
   // before it gives up (--retry-for).
   std::chrono::milliseconds retry_for = kDefaultRetryFor;
+  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
+  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
+  // Run function from its `err`.
+  std::ostream* status = nullptr;
+  StatusLine* status_line = nullptr;
   ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
   bool stderr_is_tty = false;       // set by SolveMain for the process's own stderr
+  // Set by SolveMain for the process's own stdin: a prompt says that it is read.
+  bool stdin_is_tty = false;
   // The descriptor the results go to, for OutputPreallocation: set by SolveMain for the
   // process's own standard output; -1 for any other stream.
   int output_fd = -1;
@@ -59,6 +66,16 @@ struct SolveOptions {
 inline constexpr int kExitSolved = 0;     // every puzzle solved
 inline constexpr int kExitUnsolved = 1;   // some were multiple, unsolvable or invalid
 inline constexpr int kExitError = 2;      // usage, input, connection or protocol error
+// The run ended early (a connection or protocol error) after writing answers: the output holds
+// the answers to the first puzzles, in order, and its last line on standard error says how many
+// (PartialOutput()).
+inline constexpr int kExitPartial = 3;
+
+// "1 answer written", "78000 answers written".
+std::string AnswersWritten(uint64_t answers);
+// The last line of a run that ended early: "the output is partial: 78000 answers written, the
+// last for line 78003 of big.txt; the puzzles after it have no answer".
+std::string PartialOutput(uint64_t answers, const std::string& input, uint64_t line);
 
 // Parses the arguments after "solve". Returns false after printing help to `out` (--help);
 // throws ClientError on a usage error.

@@ -7,7 +7,7 @@
 //
 //   sudoku-bench FILE... [--threads N] [--unique] [--json] [--min-seconds S]
 //
-// Exit status: 0 on success, 2 on a usage error, an unreadable file or a malformed puzzle.
+// Exit status: 0 on success, 1 on an unreadable file or a malformed puzzle, 2 on a usage error.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -32,6 +32,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "solver/command_line.h"
+#include "solver/puzzle_reader.h"
 #include "solver/solver.h"
 #include "solver/tsan_fork_join.h"
 
@@ -42,6 +43,13 @@ namespace po = boost::program_options;
 
 // An error the user can fix: printed as "sudoku-bench: <what>", exit status 2.
 class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A file that cannot be read or holds a malformed puzzle: printed as "sudoku-bench: <what>",
+// exit status 1.
+class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -75,25 +83,30 @@ constexpr size_t kGrain = 64;
 // end within one chunk of each other.
 constexpr uint64_t kChunk = 16;
 
+// Every puzzle of the file, in any layout sudoku-client reads (81-character lines, 9-line grids,
+// .sdm, .sdk, CSV); pencilmark puzzles, which start from candidates, are not measured.
 std::vector<Grid> ReadPuzzles(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot open '" + path + "': " + std::strerror(errno));
+  if (!in) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+  PuzzleReader reader(&in, FormatOfFileName(path));
   std::vector<Grid> grids;
-  std::string line;
-  for (size_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
+  PuzzleRecord record;
+  while (reader.Next(&record)) {
+    if (record.error) {
+      throw InputError(path + " " + Locate(record.error) + ": " + Describe(record.error));
+    }
+    if (record.size != kCells) {
+      throw InputError(path + " " + LocateRecord(record) +
+                       ": a pencilmark puzzle (sudoku-bench measures puzzles of 81 cells)");
+    }
     Grid grid;
-    if (const PuzzleError error = ParsePuzzle(line, &grid)) {
-      std::string where = path + " line " + std::to_string(number);
-      if (error.kind != PuzzleError::Kind::kLength) {
-        where += ", column " + std::to_string(error.position + 1);
-      }
-      throw UsageError(where + ": " + Describe(error));
+    if (const PuzzleError error = ParsePuzzle(record.text(), &grid)) {
+      throw InputError(path + " " + Locate(record, error) + ": " + Describe(error));
     }
     grids.push_back(grid);
   }
-  if (grids.empty()) throw UsageError("no puzzles in '" + path + "'");
+  if (in.bad()) throw InputError("cannot read '" + path + "': " + std::strerror(errno));
+  if (grids.empty()) throw InputError("no puzzles in '" + path + "'");
   return grids;
 }
 
@@ -242,7 +255,8 @@ void PrintRow(const FileResult& r, int file_width) {
 
 const char kUsage[] =
     "Usage: sudoku-bench [--threads N] [--unique] [--json] [--min-seconds DURATION] FILE...\n"
-    "Solves each file of puzzles (81 characters a line; blank and '#' lines skipped) in-process\n"
+    "Solves each file of puzzles (81 characters a line or 9-line grids, as sudoku-client reads\n"
+    "them; blank and '#' lines skipped) in-process\n"
     "and prints puzzles/sec, usec/puzzle, %no_guess and guesses/puzzle. The puzzles are\n"
     "shuffled (fixed seed) and solved once to warm up, then repeatedly for --min-seconds.\n"
     "SUDOKU_FORCE_ISA=portable|sse4.1|avx2|avx512 forces a kernel.\n\nOptions";
@@ -337,6 +351,9 @@ int main(int argc, char** argv) {
   } catch (const sudoku::UsageError& e) {
     std::cerr << "sudoku-bench: " << e.what() << "\n";
     return 2;
+  } catch (const sudoku::InputError& e) {
+    std::cerr << "sudoku-bench: " << e.what() << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "sudoku-bench: " << e.what() << "\n";
     return 1;

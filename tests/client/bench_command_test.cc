@@ -118,7 +118,7 @@ TEST(BenchOptions, Help) {
   BenchOptions options;
   std::ostringstream out;
   EXPECT_FALSE(ParseBenchOptions({"--help"}, &options, out));
-  EXPECT_NE(out.str().find("usage: sudoku-client bench [options] FILE..."), std::string::npos);
+  EXPECT_EQ(out.str().rfind("usage: sudoku-client bench [options] FILE...\n", 0), 0u) << out.str();
   EXPECT_NE(out.str().find("--batches-per-second R"), std::string::npos);
   EXPECT_NE(out.str().find("--duration DURATION"), std::string::npos);
   EXPECT_NE(out.str().find("--version"), std::string::npos);
@@ -326,13 +326,16 @@ TEST(BenchRun, ErrorsByKind) {
   BenchOptions options = Against(daemon.address());
   options.in_flight = 2;
   const BenchRun run = RunOn(options, Puzzles(3));
-  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.report.batches, 0u);
   EXPECT_EQ(run.report.errors.at("connection lost"), 5u);  // then the connection slot gives up
   EXPECT_EQ(run.report.errors.at("unanswered batches"), 10u);
-  EXPECT_NE(run.out.find("  errors    connection lost 5, unanswered batches 10\n"),
+  // Nothing answered: the errors by kind are said instead of a report.
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("sudoku-client: bench measured nothing: no batch was answered (errors: "
+                         "connection lost 5, unanswered batches 10); no report is printed\n"),
             std::string::npos)
-      << run.out;
+      << run.err;
 }
 
 TEST(BenchRun, FaultsByKind) {
@@ -355,13 +358,32 @@ uint16_t UnusedPort() {
   return acceptor.local_endpoint().port();
 }
 
-TEST(BenchRun, NoDaemonCountsConnectErrors) {
-  BenchOptions options = Against("127.0.0.1:" + std::to_string(UnusedPort()));
+// Against a dead port there is nothing to report: a report of zeros would read as a result.
+TEST(BenchRun, NoDaemonFailsWithoutAReport) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  BenchOptions options = Against(address);
   options.retry_for = std::chrono::milliseconds(1);  // one attempt: the first wait is longer
   const BenchRun run = RunOn(options, Puzzles(3));
-  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.report.errors.at("connect"), 1u);
-  EXPECT_NE(run.out.find("  errors    connect 1\n"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "sudoku-client: cannot connect to " + address +
+                         ": Connection refused (is sudokud running? start it with: sudokud "
+                         "--listen " + address + ") (still failing after --retry-for 1ms)\n"
+                         "sudoku-client: bench measured nothing: no batch was answered (errors: "
+                         "connect 1); no report is printed\n");
+}
+
+// The header shows the batches as sent: a file of 3 puzzles makes batches of 3, whatever --batch.
+TEST(BenchRun, TheHeaderShowsTheBatchAsSent) {
+  FakeDaemon daemon;
+  BenchOptions options = Against(daemon.address());
+  options.batch_size = 100;
+  options.count = 2;
+  const BenchRun run = RunOn(options, Puzzles(3));
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("sudokud at " + daemon.address() + ": 1 connections, batch 3, ", 0), 0u)
+      << run.out;
 }
 
 TEST(BenchRun, NothingToReplay) {

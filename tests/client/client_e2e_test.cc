@@ -655,7 +655,7 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   EXPECT_EQ(lines[lines.size() - 2], std::string("solution: ") + kXWingSolution);
   EXPECT_THAT(lines.back(), ::testing::MatchesRegex(
                                 "rating: level expert, hardest technique guess, [0-9]+ steps, "
-                                "[0-9]+ guesses by the solver"));
+                                "[0-9]+ guess(es)? by the solver"));
   // Where logic runs out, it says so and shows the guess (a digit of the solution).
   const std::regex guess("step [0-9]+: no technique applies: guess r([1-9])c([1-9]) = ([1-9]) "
                          "\\(the solution's digit; the explanation goes on\\)");

@@ -156,5 +156,30 @@ TEST(FormatExplanation, RejectsResponsesThatDoNotFit) {
   expect_error(response, "unsolvable puzzle with 1 steps");
 }
 
+// The rating line counts in words: "1 step", "1 guess".
+TEST(FormatExplanation, RatingLineSaysOneGuessAndOneStep) {
+  const std::string puzzle =
+      "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+  const std::string solution =
+      "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+  const LocateError locate = [](uint32_t) { return std::string("argument"); };
+  wire::ExplainResponse response;
+  response.set_verdict(wire::SOLVED);
+  response.set_solution(solution);
+  wire::ExplainStep step = WireStep(wire::GUESS);
+  step.add_placements(2 * 9 + 3);  // r1c3 = 4: cell 2, digit 4 (candidate = cell * 9 + digit - 1)
+  step.add_cells(2);
+  step.add_digits(4);
+  *response.add_steps() = step;
+  response.set_guesses(1);
+  const std::string text = FormatExplanation(response, puzzle, locate, false, false);
+  const std::string last = text.substr(text.rfind("rating: "));
+  EXPECT_EQ(last.substr(last.find(", 1 ")), ", 1 step, 1 guess by the solver\n") << text;
+  response.set_guesses(3);
+  *response.add_steps() = step;
+  const std::string more = FormatExplanation(response, puzzle, locate, false, false);
+  EXPECT_NE(more.find(", 2 steps, 3 guesses by the solver\n"), std::string::npos) << more;
+}
+
 }  // namespace
 }  // namespace sudoku::client

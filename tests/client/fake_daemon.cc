@@ -125,7 +125,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
     script.fault_at = script.close_after = script.cut_at = -1;
     script.reset = false;
   }
-  if (script.reset) {
+  if (script.reset || dead_) {
     // A close with a zero linger time sends RST instead of FIN.
     boost::system::error_code ignored;
     socket.set_option(asio::socket_base::linger(true, 0), ignored);
@@ -150,6 +150,7 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
       if (script.tamper) script.tamper(response.mutable_solve());
       if (sent++ == script.cut_at) {
         send(response, true);
+        if (script.dies_at_cut) dead_ = true;
         return false;
       }
       answered_puzzles_ += static_cast<size_t>(wire::PuzzleCount(it->solve()));

@@ -41,6 +41,9 @@ class FakeDaemon {
     int cut_at = -1;
     // Reset each connection as soon as it is accepted (a daemon that crashed, or a firewall).
     bool reset = false;
+    // With cut_at: the daemon dies at the cut and is not restarted; every later connection is
+    // reset as soon as it is accepted.
+    bool dies_at_cut = false;
     // When >= 0: only the first this many connections follow fault_at, close_after, cut_at and
     // reset;
     // the later ones answer everything (a daemon that restarts, or the next one behind a load
@@ -77,6 +80,7 @@ class FakeDaemon {
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> dead_{false};  // Script::dies_at_cut happened
   std::atomic<size_t> connections_{0};
   std::atomic<size_t> requests_{0};
   std::atomic<size_t> answered_puzzles_{0};

@@ -196,5 +196,19 @@ TEST(ResultFormat, ExitStatusSaysWhetherAllWereSolved) {
   EXPECT_EQ(ExitStatus(Summary{3, 2, 0, 0, 1}), 1);
 }
 
+// A one-puzzle run does not read "0 puzzles/s".
+TEST(Summary, RatesBelowTenKeepTwoDigits) {
+  EXPECT_EQ(RateText(1667.4), "1667");
+  EXPECT_EQ(RateText(10), "10");
+  EXPECT_EQ(RateText(9.96), "10");
+  EXPECT_EQ(RateText(2.5), "2.5");
+  EXPECT_EQ(RateText(0.41), "0.41");
+  EXPECT_EQ(RateText(0), "0");
+  Summary summary;
+  summary.puzzles = summary.solved = 1;
+  EXPECT_EQ(FormatSummary(summary, 2.5),
+            "puzzles 1, solved 1, multiple 0, unsolvable 0, invalid 0, 2.500 s, 0.4 puzzles/s");
+}
+
 }  // namespace
 }  // namespace sudoku::client

@@ -5,6 +5,7 @@
 
 #include <utility>  // before Asio: asio issue 944
 
+#include <regex>
 #include <sstream>
 
 #include <boost/asio/co_spawn.hpp>
@@ -167,11 +168,15 @@ TEST(RetryFor, BenchReportsTheConnectionsItCouldNotMake) {
   std::istringstream in(kPuzzle + "\n");
   std::ostringstream out, err;
   BenchReport report;
-  EXPECT_EQ(RunBench(options, in, out, err, &report), 1);
+  EXPECT_EQ(RunBench(options, in, out, err, &report), 2);
+  EXPECT_GE(report.errors.at("connect"), 1u);
   EXPECT_EQ(err.str(), "sudoku-client: cannot connect to " + address +
                            ": Connection refused (is sudokud running? start it with: sudokud "
-                           "--listen " + address + ") (still failing after --retry-for 300ms)\n");
-  EXPECT_GE(report.errors.at("connect"), 1u);
+                           "--listen " + address + ") (still failing after --retry-for 300ms)\n"
+                           "sudoku-client: bench measured nothing: no batch was answered "
+                           "(errors: connect " + std::to_string(report.errors.at("connect")) +
+                           "); no report is printed\n");
+  EXPECT_EQ(out.str(), "");
   EXPECT_EQ(report.batches, 0u);
 }
 
@@ -189,13 +194,15 @@ TEST(Timeout, BenchCountsASilentConnectionAndNamesIt) {
   std::istringstream in(kPuzzle + "\n");
   std::ostringstream out, err;
   BenchReport report;
-  EXPECT_EQ(RunBench(options, in, out, err, &report), 1);
+  EXPECT_EQ(RunBench(options, in, out, err, &report), 2);
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
-                           " answered nothing for 100ms with 1 batches out (--timeout 100ms)\n");
+                           " answered nothing for 100ms with 1 batches out (--timeout 100ms)\n"
+                           "sudoku-client: bench measured nothing: no batch was answered "
+                           "(errors: timeout 2, unanswered batches 2); no report is printed\n");
   EXPECT_EQ(report.batches, 0u);
-  EXPECT_EQ(report.errors.at("timeout"), 5u);  // then the connection slot gives up
-  EXPECT_NE(out.str().find("  errors    timeout 5, unanswered batches 5\n"), std::string::npos)
-      << out.str();
+  // One more connection after the first fell silent, then the address is given up.
+  EXPECT_EQ(report.errors.at("timeout"), 2u);
+  EXPECT_EQ(out.str(), "");
 }
 
 TEST(Timeout, GenerateNamesASilentDaemon) {
@@ -211,7 +218,7 @@ TEST(Timeout, GenerateNamesASilentDaemon) {
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
                            " answered nothing for 100ms with 1 requests out (--timeout 100ms)\n");
   EXPECT_EQ(out.str(), "");
-  EXPECT_EQ(daemon.connections(), 5u);  // four more attempts, then it gives up
+  EXPECT_EQ(daemon.connections(), 2u);  // one more connection, then the address is given up
 }
 
 TEST(Timeout, ExplainNamesASilentDaemon) {
@@ -250,6 +257,197 @@ TEST(Timeout, ExplainGoesToTheNextAddress) {
                            ": Connection refused (is sudokud running? start it with: sudokud "
                            "--listen " + refusing + ")" +
                            " (still failing after --retry-for 300ms)\n");
+}
+
+// A frozen daemon (accepts, then answers nothing) with two connections at once: each address gets
+// one more connection after the first falls silent, then the run ends naming it, after about
+// twice --timeout.
+TEST(Timeout, AFrozenDaemonIsGivenUpAfterOneMoreRound) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  SolveOptions options = Solve(daemon.address());
+  options.connections = 2;
+  options.timeout = milliseconds(200);
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " answered nothing for 200ms with 1 batches out (--timeout 200ms)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_GE(daemon.connections(), 3u);
+  EXPECT_LE(daemon.connections(), 4u);  // the two first, and one more for each at most
+}
+
+// While another address answers, a silent one is not given up for good: it is tried again.
+TEST(Timeout, ASilentAddressBesideAnAnsweringOneLosesNoPuzzle) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon silent(script);
+  FakeDaemon good;
+  SolveOptions options = Solve(silent.address() + "," + good.address());
+  options.connections = 2;
+  options.timeout = milliseconds(100);
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 40));
+  EXPECT_EQ(run.out, Repeated(kSolution, 40));
+  EXPECT_EQ(run.status, 0) << run.err;
+}
+
+// --- the first connect: no daemon ---
+
+// Without --retry-for, a refused first connect gives up after kDefaultFirstConnectFor; off a
+// terminal, one line says what it waits for once the wait passes kQuietWait.
+TEST(FirstConnect, NoDaemonFailsWithinSecondsAndSaysWhatItWaitsFor) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const SolveOptions options = Solve(address);  // --retry-for not given: 60s
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome run = RunSolveWith(options, kPuzzle + "\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  const std::string last = "sudoku-client: cannot connect to " + address +
+                           ": Connection refused (is sudokud running? start it with: sudokud "
+                           "--listen " + address +
+                           ") (still failing after 5s; to wait longer, give --retry-for)\n";
+  const std::string waiting = "sudoku-client: cannot connect to " + address +
+                              " \\(Connection refused\\); retrying in [0-9]\\.[0-9]s, giving up in "
+                              "[0-9]\\.[0-9]s\n";
+  ASSERT_GT(run.err.size(), last.size());
+  EXPECT_EQ(run.err.substr(run.err.size() - last.size()), last);
+  EXPECT_TRUE(std::regex_match(run.err.substr(0, run.err.size() - last.size()),
+                               std::regex(waiting)))
+      << run.err;
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(FirstConnect, RetryForGivenBoundsTheFirstConnectToo) {
+  std::ostringstream out;
+  SolveOptions given;
+  ASSERT_TRUE(ParseSolveOptions({"--retry-for", "90s"}, &given, out));
+  EXPECT_TRUE(given.retry_for_given);
+  EXPECT_EQ(SessionOptionsFrom(given).first_connect_for, milliseconds(90000));
+  SolveOptions not_given;
+  ASSERT_TRUE(ParseSolveOptions({}, &not_given, out));
+  EXPECT_FALSE(not_given.retry_for_given);
+  EXPECT_EQ(SessionOptionsFrom(not_given).first_connect_for, kDefaultFirstConnectFor);
+  EXPECT_EQ(SessionOptionsFrom(not_given).retry_for, milliseconds(60000));
+}
+
+// --- a daemon that dies mid-run and is not restarted ---
+
+TEST(Partial, ARunThatEndsEarlySaysWhatWasWrittenAndWhereItStops) {
+  FakeDaemon::Script script;
+  script.cut_at = 2;  // answers two batches, cuts the third, then dies
+  script.dies_at_cut = true;
+  FakeDaemon daemon(script);
+  SolveOptions options = Solve(daemon.address());
+  options.retry_for = kShortRetry;
+  options.retry_for_given = true;
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
+  EXPECT_EQ(run.out, Repeated(kSolution, 10));
+  EXPECT_EQ(run.status, 3);
+  const std::string last =
+      "sudoku-client: the output is partial: 10 answers written, the last for line 10 of stdin; "
+      "the puzzles after it have no answer\n";
+  ASSERT_GT(run.err.size(), last.size()) << run.err;
+  EXPECT_EQ(run.err.substr(run.err.size() - last.size()), last);
+  const std::string before = run.err.substr(0, run.err.size() - last.size());
+  EXPECT_NE(before.find(daemon.address()), std::string::npos) << before;
+  EXPECT_NE(before.find("(still failing after --retry-for 300ms)\n"), std::string::npos) << before;
+}
+
+TEST(Partial, Words) {
+  EXPECT_EQ(AnswersWritten(1), "1 answer written");
+  EXPECT_EQ(AnswersWritten(78000), "78000 answers written");
+  EXPECT_EQ(PartialOutput(1, "big.txt", 3),
+            "the output is partial: 1 answer written, the last for line 3 of big.txt; the "
+            "puzzles after it have no answer");
+}
+
+// --- what a wait is called ---
+
+class Idle : public SessionWork {
+ public:
+  boost::asio::awaitable<const std::string*> Next(Lane&) override { co_return nullptr; }
+  bool Take(Lane&, const wire::Response&) override { return true; }
+  void ConnectionEnded(Lane&) override {}
+  void Wake(Lane*) override {}
+  std::string Written() const override { return written; }
+  std::string written;
+};
+
+TEST(Status, EveryWaitInWords) {
+  boost::asio::io_context io(1);
+  Idle work;
+  SessionOptions options;
+  options.endpoints = ParseEndpoints({"127.0.0.1:9811"});
+  options.connections = 1;
+  Session session(io.get_executor(), options, &work);
+  Lane& lane = *session.lanes()[0];
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_EQ(session.DescribeWait(now), "connecting to 127.0.0.1:9811");
+
+  lane.phase = Lane::Phase::kOpen;
+  lane.outstanding = 4;
+  lane.last_progress = now - milliseconds(2500);
+  EXPECT_EQ(session.DescribeWait(now),
+            "waiting for sudokud at 127.0.0.1:9811: 4 batches out, no answer for 2.5s "
+            "(--timeout 30s)");
+  lane.outstanding = 0;
+  EXPECT_EQ(session.DescribeWait(now), "");  // waiting for input, not for the daemon
+
+  lane.phase = Lane::Phase::kBackingOff;
+  lane.retry_at = now + milliseconds(900);
+  lane.give_up_at = now + milliseconds(58000);
+  lane.turned_away = true;
+  EXPECT_EQ(session.DescribeWait(now),
+            "sudokud at 127.0.0.1:9811 is full (TOO_MANY_CONNECTIONS); retrying in 0.9s, "
+            "giving up in 58s");
+  lane.turned_away = false;
+  lane.connect_failed = true;
+  work.written = "78000 answers written";
+  EXPECT_EQ(session.DescribeWait(now),
+            "cannot connect to 127.0.0.1:9811 (failed); retrying in 0.9s, giving up in 58s; "
+            "78000 answers written");
+  lane.connect_failed = false;
+  lane.timed_out = true;
+  lane.give_up_at.reset();
+  EXPECT_EQ(session.DescribeWait(now),
+            "sudokud at 127.0.0.1:9811 answered nothing for 30s; retrying in 0.9s; 78000 answers "
+            "written");
+  lane.timed_out = false;
+  EXPECT_EQ(session.DescribeWait(now),
+            "lost the connection to sudokud at 127.0.0.1:9811; retrying in 0.9s; 78000 answers "
+            "written");
+}
+
+TEST(Status, SecondsText) {
+  EXPECT_EQ(SecondsText(milliseconds(0)), "0.0s");
+  EXPECT_EQ(SecondsText(milliseconds(940)), "0.9s");
+  EXPECT_EQ(SecondsText(milliseconds(9940)), "9.9s");
+  EXPECT_EQ(SecondsText(milliseconds(57400)), "57s");
+  EXPECT_EQ(SecondsText(milliseconds(-5)), "0.0s");
+}
+
+// On a terminal the status is drawn in place, and wiped before the run's last words.
+TEST(Status, OnATerminalTheWaitIsDrawnInPlaceThenWiped) {
+  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  SolveOptions options = Solve(address);
+  options.retry_for = milliseconds(600);
+  options.retry_for_given = true;
+  options.stderr_is_tty = true;
+  options.progress = ProgressMode::kOff;
+  const Outcome run = RunSolveWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err.rfind("\r", 0), 0u) << run.err;
+  EXPECT_NE(run.err.find("\rcannot connect to " + address + " (Connection refused); retrying in "),
+            std::string::npos)
+      << run.err;
+  const std::string last = "sudoku-client: cannot connect to " + address +
+                           ": Connection refused (is sudokud running? start it with: sudokud "
+                           "--listen " + address + ") (still failing after --retry-for 600ms)\n";
+  ASSERT_GT(run.err.size(), last.size());
+  EXPECT_EQ(run.err.substr(run.err.size() - last.size()), last);
+  // Wiped: spaces over the status, and back to the start of the line.
+  EXPECT_TRUE(std::regex_search(run.err, std::regex(" +\r" + std::string("sudoku-client: "))))
+      << run.err;
 }
 
 // --- the transport ---

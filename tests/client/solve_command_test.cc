@@ -104,7 +104,9 @@ TEST(SolveOptions, HelpPrintsUsage) {
   SolveOptions options;
   std::ostringstream out;
   EXPECT_FALSE(ParseSolveOptions({"--help"}, &options, out));
-  EXPECT_NE(out.str().find("usage: sudoku-client solve [options] [FILE...]"), std::string::npos);
+  // The first line is the usage line, not a blank one.
+  EXPECT_EQ(out.str().rfind("usage: sudoku-client solve [options] [FILE...]\n", 0), 0u)
+      << out.str();
   EXPECT_NE(out.str().find("--in-flight K"), std::string::npos);
 }
 
@@ -279,8 +281,10 @@ TEST(SolveCommand, ProtocolFaultStopsTheRun) {
   const RunResult run = RunWith(Options(daemon, 5, 1, 1), input);
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
                          " reported a protocol fault: BATCH_TOO_LARGE: batch of 5 puzzles exceeds "
-                         "the limit of 4 (try a smaller --batch)\n");
-  EXPECT_EQ(run.status, 2);
+                         "the limit of 4 (try a smaller --batch)\n"
+                         "sudoku-client: the output is partial: 5 answers written, the last for "
+                         "line 5 of stdin; the puzzles after it have no answer\n");
+  EXPECT_EQ(run.status, 3);  // answers were written: not a run that failed outright
   // What was written is whole and in order: the first batch's results.
   std::string first;
   for (int i = 0; i < 5; ++i) first += kWikipediaSolution + "\n";
@@ -362,7 +366,7 @@ TEST(SolveCommand, GivesUpOnADaemonThatAnswersNothing) {
                          " answered nothing for 100ms with 2 batches out (--timeout 100ms)\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
-  EXPECT_EQ(daemon.connections(), 5u);  // four more attempts, then it gives up
+  EXPECT_EQ(daemon.connections(), 2u);  // one more connection, then the address is given up
 }
 
 TEST(SolveCommand, ResendsTheBatchesOfAConnectionThatHangsUp) {
@@ -501,6 +505,22 @@ TEST(SolveCommand, NoDaemonAtAnyEndpointNamesEach) {
                          ": Connection refused (is sudokud running? start it with: sudokud "
                          "--listen " + second + ") (still failing after --retry-for 300ms)\n");
   EXPECT_EQ(run.status, 2);
+}
+
+// Reading a terminal, solve says so before it waits for the first line.
+TEST(SolveCommand, SaysItReadsAStandardInputThatIsATerminal) {
+  FakeDaemon daemon;
+  SolveOptions options = Options(daemon, 5, 1, 1);
+  options.stdin_is_tty = true;
+  const RunResult run = RunWith(options, kWikipediaPuzzle + "\n");
+  EXPECT_EQ(run.err.rfind("sudoku-client: reading puzzles from standard input, one per line (end "
+                          "with Ctrl-D)\npuzzles 1, solved 1, ",
+                          0),
+            0u)
+      << run.err;
+  EXPECT_EQ(run.status, 0);
+  options.inputs = {"/dev/null"};  // a file: no prompt
+  EXPECT_EQ(RunWith(options, "").err.rfind("puzzles 0, ", 0), 0u);
 }
 
 TEST(SolveCommand, MissingFileStopsBeforeConnecting) {

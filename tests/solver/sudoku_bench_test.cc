@@ -211,7 +211,7 @@ TEST(SudokuBench, RunsTheKernelTheEnvironmentForces) {
 
 TEST(SudokuBench, RejectsAMissingFile) {
   const BenchRun run = Bench("/no/such/puzzles.txt");
-  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.status, 1);  // a file that cannot be read: 1, as a usage error is 2
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err,
             "sudoku-bench: cannot open '/no/such/puzzles.txt': No such file or directory\n");
@@ -223,16 +223,34 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
   malformed[4] = 'x';
   std::ofstream(path) << "# comment\n\n" << testing::kWikipediaSolution << "\n" << malformed << "\n";
   const BenchRun run = Bench("'" + path + "'");
-  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "sudoku-bench: " + path +
                          " line 4, column 5: bad character 'x' (expected 1-9, or . 0 _ - for a "
                          "blank)\n");
   std::ofstream(path) << std::string(80, '.') << "\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
             "sudoku-bench: " + path + " line 1: expected 81 cells, found 80\n");
+  std::ofstream(path) << "hello world\n";
+  EXPECT_EQ(Bench("'" + path + "'").err,
+            "sudoku-bench: " + path + " line 1: expected 9 cells in a grid row, found 10\n");
+  std::ofstream(path) << std::string(729, '1') << "\n";
+  EXPECT_EQ(Bench("'" + path + "'").err,
+            "sudoku-bench: " + path +
+                " line 1: a pencilmark puzzle (sudoku-bench measures puzzles of 81 cells)\n");
   std::ofstream(path) << "# nothing but a comment\n";
   EXPECT_EQ(Bench("'" + path + "'").err, "sudoku-bench: no puzzles in '" + path + "'\n");
   std::remove(path.c_str());
+}
+
+// The project's own sample file, in every layout it holds (lines, '0' '_' '-' blanks, a 9-line
+// grid with rulers), is measured.
+TEST(SudokuBench, MeasuresTheSampleFile) {
+  const BenchRun run = Bench(Quoted(DataFile("samples.txt")) + " --min-seconds 10ms");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const std::vector<std::string> lines = Lines(run.out);
+  ASSERT_EQ(lines.size(), 4u) << run.out;
+  EXPECT_THAT(lines[3], HasSubstr("samples.txt"));
 }
 
 TEST(SudokuBench, RejectsBadFlags) {
