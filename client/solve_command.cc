@@ -175,11 +175,13 @@ class SolveWork : public SessionWork {
   void Wake(Lane*) override { changed_.Notify(); }
 
   std::string Written() const override {
-    if (summary_.puzzles == 0) return {};
-    return AnswersWritten(summary_.puzzles);
+    if (written_ == 0) return {};
+    return AnswersWritten(written_);
   }
 
-  // Where the output stops: the input and line of the last answer written.
+  // The answers written to the output, in input order (those held back behind a late batch are
+  // not), and where they stop: the input and line of the last one.
+  uint64_t written() const { return written_; }
   const std::optional<std::pair<uint32_t, uint64_t>>& last_written() const {
     return last_written_;
   }
@@ -188,9 +190,17 @@ class SolveWork : public SessionWork {
   void Deliver(const Batch& batch, const wire::SolveResponse* response) {
     std::string text = output_->TakeBuffer();
     AppendResults(batch, response, prefixes_, &summary_, &text, options_.format);
-    output_->Put(batch.sequence, std::move(text));
+    // What the batch holds, until the output has written it (Put() writes in order).
+    Extent& extent = extents_[batch.sequence];
+    extent.answers = batch.size;
     if (batch.size > 0) {
-      last_written_.emplace(batch.inputs[batch.size - 1], batch.records[batch.size - 1].first_line);
+      extent.last.emplace(batch.inputs[batch.size - 1], batch.records[batch.size - 1].first_line);
+    }
+    output_->Put(batch.sequence, std::move(text));
+    for (auto it = extents_.begin(); it != extents_.end() && it->first < output_->next();
+         it = extents_.erase(it)) {
+      written_ += it->second.answers;
+      if (it->second.last) last_written_ = it->second.last;
     }
     changed_.Notify();
     if (progress_ != nullptr) {
@@ -236,6 +246,13 @@ class SolveWork : public SessionWork {
   uint64_t issued_puzzles_ = 0;
   bool input_done_ = false;
   Summary summary_;
+  // Per batch delivered and not yet written: its answers and the input and line of its last.
+  struct Extent {
+    size_t answers = 0;
+    std::optional<std::pair<uint32_t, uint64_t>> last;
+  };
+  std::map<uint64_t, Extent> extents_;
+  uint64_t written_ = 0;
   std::optional<std::pair<uint32_t, uint64_t>> last_written_;
   Session session_;  // last: its lanes refer to the work above
 };
@@ -385,8 +402,7 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     if (work && !output_failed && work->last_written()) {
       const auto& [input, line] = *work->last_written();
       err << "sudoku-client: "
-          << PartialOutput(work->summary().puzzles, input < names.size() ? names[input] : "?",
-                           line)
+          << PartialOutput(work->written(), input < names.size() ? names[input] : "?", line)
           << "\n";
       return kExitPartial;
     }

@@ -354,6 +354,36 @@ TEST(Partial, ARunThatEndsEarlySaysWhatWasWrittenAndWhereItStops) {
   EXPECT_NE(before.find("(still failing after --retry-for 300ms)\n"), std::string::npos) << before;
 }
 
+// Answers held back behind a batch that never came are not written, and not counted.
+TEST(Partial, OnlyTheAnswersWrittenInOrderCount) {
+  FakeDaemon::Script script;
+  script.hold = 2;    // answers two batches at a time, the second first: 1, 0, then 3, 2
+  script.cut_at = 3;  // the fourth response (batch 2) is cut: batch 3 is answered, not written
+  script.dies_at_cut = true;
+  FakeDaemon daemon(script);
+  SolveOptions options = Solve(daemon.address());
+  options.in_flight = 2;
+  options.retry_for = kShortRetry;
+  options.retry_for_given = true;
+  const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 30));
+  EXPECT_EQ(run.out, Repeated(kSolution, 10));
+  EXPECT_EQ(run.status, 3);
+  const std::string last =
+      "sudoku-client: the output is partial: 10 answers written, the last for line 10 of stdin; "
+      "the puzzles after it have no answer\n";
+  ASSERT_GT(run.err.size(), last.size()) << run.err;
+  EXPECT_EQ(run.err.substr(run.err.size() - last.size()), last);
+
+  // Nothing written in order (batch 1 answered, batch 0 cut): a plain failure, exit status 2.
+  script.cut_at = 1;
+  FakeDaemon early(script);
+  options.endpoints = ParseEndpoints({early.address()});
+  const Outcome none = RunSolveWith(options, Repeated(kPuzzle, 30));
+  EXPECT_EQ(none.out, "");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_EQ(none.err.find("partial"), std::string::npos) << none.err;
+}
+
 TEST(Partial, Words) {
   EXPECT_EQ(AnswersWritten(1), "1 answer written");
   EXPECT_EQ(AnswersWritten(78000), "78000 answers written");
