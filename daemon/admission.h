@@ -26,13 +26,15 @@ class Admission {
   Admission(const Admission&) = delete;
   Admission& operator=(const Admission&) = delete;
 
-  // Whether `connection`, holding `held` puzzles in flight, may read its next batch. A
-  // connection below its fair share (--max-in-flight divided among the connections holding
-  // puzzles or waiting) always may, even past the limit: two clients that never read cannot
-  // shut out a third. One at or past its share may only while the total is under the limit and
-  // nobody else waits. So the total stays under twice the limit. A connection refused joins the
-  // queue and is woken when capacity was released or a holder left.
-  bool TryAdmit(Connection* connection, size_t held);
+  // Whether `connection`, holding `held` puzzles in flight, may take a request costing `cost`
+  // more. A connection whose holding stays within its fair share (--max-in-flight divided among
+  // the connections holding puzzles or waiting) may, as long as the total stays under twice the
+  // limit: two clients that never read cannot shut out a third. Otherwise the connections wait
+  // in line, and the first may take its request when the total stays within the limit, or, for
+  // a request larger than the limit, when nothing else is in flight. So the total never passes
+  // twice the limit, or one request alone when a request is larger than the limit. A
+  // connection refused joins the line and is woken when capacity was released or a holder left.
+  bool TryAdmit(Connection* connection, size_t held, size_t cost);
   // Takes `connection` out of the queues (it stopped reading, or is gone).
   void Leave(Connection* connection);
 

@@ -51,6 +51,24 @@ Pool::Cost SolveCost(const wire::SolveRequest& request) {
                                                           : Pool::Cost::kBounded;
 }
 
+// What a decoded request is charged against the in-flight limits, in puzzles: a batch its
+// puzzles, a generation the puzzles it asks for, anything else (an empty batch too) one, so
+// that a flood of small requests stays bounded as well.
+size_t CostOf(const wire::Request& request, wire::RequestKind kind) {
+  switch (kind) {
+    case wire::RequestKind::kSolve:
+      return std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(request.solve())), 1);
+    case wire::RequestKind::kGenerate:
+      return std::max<size_t>(request.generate().count(), 1);
+    case wire::RequestKind::kExplain:
+    case wire::RequestKind::kStats:
+    case wire::RequestKind::kMalformed:
+    case wire::RequestKind::kNone:
+      return 1;
+  }
+  return 1;
+}
+
 }  // namespace
 
 // Logs what escaped a coroutine; the connection's own handler also tears it down.
@@ -79,8 +97,9 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   job->complete = false;
   job->fault = false;
   job->at_once = false;
+  job->long_work = false;
   job->asked = Job::Asked::kOther;
-  job->holds_batch_id = false;
+  job->held_id_kind = Job::HeldId::kNone;
   job->cost = 0;
   free_.push_back(std::move(job));
 }
@@ -102,7 +121,8 @@ Connection::Connection(Server& server, Stream stream, std::string peer)
       wake_(stream_.get_executor()),
       deadline_(stream_.get_executor()),
       last_activity_(Clock::now()),
-      connected_(last_activity_) {
+      connected_(last_activity_),
+      owner_(server.pool_.NewOwner()) {
   secured_ = !stream_.tls();
   server_.connections_.insert(this);
 }
@@ -129,8 +149,11 @@ void Connection::Refuse(Kind kind, const std::string& message) {
 }
 
 bool Connection::Evictable() const {
-  return counted_ && reading() && in_flight_ == 0 && solving_ == 0 && queue_.empty() &&
-         input_.size() == 0;
+  // A frame begun and not finished was not accepted: closing its connection loses nothing the
+  // daemon took on, and a stalled sender is as idle as a silent one. A request read whole and
+  // waiting for capacity was sent in full: that connection stays.
+  return counted_ && reading() && !held_back_ && in_flight_ == 0 && solving_ == 0 &&
+         queue_.empty();
 }
 
 void Connection::Evict(const std::string& message) {
@@ -151,6 +174,7 @@ void Connection::Advance(Stage stage) {
   server_.admission_.Leave(this);
   if (stage >= Stage::kFaulted) {
     cancel_.store(true, std::memory_order_relaxed);
+    cancel_long_.store(true, std::memory_order_relaxed);
     DropQueued();
   }
   if (stage == Stage::kClosed) {
@@ -215,14 +239,51 @@ void Connection::DropQueued() {
   queue_.clear();
 }
 
-void Connection::ReleaseBatchId(Job& job) {
-  if (!job.holds_batch_id) return;
-  job.holds_batch_id = false;
-  batch_ids_.erase(job.request.solve().batch_id());
+bool Connection::HoldId(Job& job, Job::HeldId kind, uint64_t id) {
+  std::unordered_set<uint64_t>& ids =
+      kind == Job::HeldId::kBatch ? batch_ids_
+                                  : kind == Job::HeldId::kExplain ? explain_ids_ : generate_ids_;
+  if (ids.insert(id).second) {
+    job.held_id_kind = kind;
+    job.held_id = id;
+    return true;
+  }
+  const std::string frame = "frame " + std::to_string(frames_) + ": ";
+  switch (kind) {
+    case Job::HeldId::kBatch:
+      Fault(wire::ProtocolFault::BAD_SOLVE_REQUEST,
+            frame + "batch " + std::to_string(id) +
+                " is already in flight on this connection; batch ids must be unique among "
+                "unanswered batches");
+      break;
+    case Job::HeldId::kExplain:
+      Fault(wire::ProtocolFault::BAD_EXPLAIN_REQUEST,
+            frame + "explain request " + std::to_string(id) +
+                " is already in flight on this connection; request ids must be unique among "
+                "unanswered explain requests");
+      break;
+    case Job::HeldId::kGenerate:
+    case Job::HeldId::kNone:
+      Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST,
+            frame + "generate request " + std::to_string(id) +
+                " is already in flight on this connection; request ids must be unique among "
+                "unfinished generate requests");
+      break;
+  }
+  return false;
+}
+
+void Connection::ReleaseId(Job& job) {
+  switch (std::exchange(job.held_id_kind, Job::HeldId::kNone)) {
+    case Job::HeldId::kNone: return;
+    case Job::HeldId::kBatch: batch_ids_.erase(job.held_id); return;
+    case Job::HeldId::kExplain: explain_ids_.erase(job.held_id); return;
+    case Job::HeldId::kGenerate: generate_ids_.erase(job.held_id); return;
+  }
 }
 
 void Connection::Ended(Job& job, bool written) {
-  ReleaseBatchId(job);
+  ReleaseId(job);
   ServerStats& stats = server_.stats_;
   switch (job.asked) {
     case Job::Asked::kOther:
@@ -261,19 +322,33 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       break;
     }
     if (scan.status == FrameScan::Status::kWhole) {
-      // Nothing is parsed before there is room for it: a connection waiting here holds one raw
-      // frame, and what is in flight stays within a batch of the limits.
-      if (!co_await WaitForCapacity()) break;
       ++frames_;
       Touch();
-      const bool ok = HandleFrame(
-          input_.data().substr(scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes));
+      std::unique_ptr<Job> job = server_.jobs_.New();
+      wire::RequestKind kind = wire::RequestKind::kNone;
+      const auto fault = wire::CheckRequest(
+          input_.data().substr(scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes), frames_,
+          options.max_batch, &job->request, &kind);
       input_.Consume(scan.frame_bytes);
-      if (!ok) break;
+      // The next frame's first bytes came with the last read at the latest: its time starts
+      // there, not at the first byte of the frame just handled.
+      if (input_.size() > 0) frame_started_ = last_read_;
+      if (fault) {
+        server_.jobs_.Recycle(std::move(job));
+        Fault(fault->kind(), fault->message());
+        break;
+      }
+      // Decoded, so its cost is known, and nothing of it is solved before there is room for
+      // that cost: what is in flight stays within the limits (see Admission::TryAdmit).
+      if (!co_await WaitForCapacity(CostOf(job->request, kind))) {
+        server_.jobs_.Recycle(std::move(job));
+        break;
+      }
+      if (!HandleRequest(std::move(job), kind)) break;
       continue;
     }
     // At a limit, the socket is left unread: TCP then pushes back on the sender.
-    if (!co_await WaitForCapacity()) break;
+    if (!co_await WaitForCapacity(1)) break;
     // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
     // before this read's first attempt (which finds nothing yet) costs the answer a system call.
     if (!queue_.empty()) co_await asio::post(stream_.get_executor(), use_awaitable);
@@ -310,6 +385,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       }
     }
     input_.Commit(n);
+    if (n > 0) last_read_ = Clock::now();
     server_.stats_.bytes_received += n;
     Touch();
   }
@@ -373,6 +449,17 @@ awaitable<bool> Connection::Secure() {
 // left over is reported.
 void Connection::EndOfInput() {
   peer_closed_ = true;
+  // A peer that only stopped sending cannot be told from one that left: both end their side.
+  // Bounded work is answered either way; work of unbounded cost is not done for a peer that may
+  // be gone (sudoku.proto says so), so leaving frees what it held at once.
+  cancel_long_.store(true, std::memory_order_relaxed);
+  if (long_solving_ > 0) {
+    ClientCausedLog().Log("peer left long work", LogLevel::kNotice,
+                          peer_ + ": the peer closed its side with " +
+                              std::to_string(long_solving_) +
+                              " requests of unbounded cost in flight (solution limit above 2, "
+                              "generate, explain); cancelling them");
+  }
   if (reading() && input_.size() > 0) {
     Fault(wire::ProtocolFault::MALFORMED,
           UnfinishedFrameMessage(input_.data(), server_.options_.max_frame_bytes, frames_ + 1));
@@ -381,15 +468,7 @@ void Connection::EndOfInput() {
   Wake();  // a writer lingering for the peer's close stops waiting
 }
 
-bool Connection::HandleFrame(std::string_view body) {
-  std::unique_ptr<Job> job = server_.jobs_.New();
-  wire::RequestKind kind;
-  const size_t max_batch = server_.options_.max_batch;
-  if (auto fault = wire::CheckRequest(body, frames_, max_batch, &job->request, &kind)) {
-    server_.jobs_.Recycle(std::move(job));
-    Fault(fault->kind(), fault->message());
-    return false;
-  }
+bool Connection::HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind) {
   switch (kind) {
     case wire::RequestKind::kSolve: return HandleSolve(std::move(job));
     case wire::RequestKind::kStats: return HandleStats(std::move(job));
@@ -421,17 +500,11 @@ bool Connection::HandleStats(std::unique_ptr<Job> job) {
 
 bool Connection::HandleSolve(std::unique_ptr<Job> job) {
   const wire::SolveRequest& solve = job->request.solve();
-  if (!batch_ids_.insert(solve.batch_id()).second) {
-    const uint64_t id = solve.batch_id();
+  if (!HoldId(*job, Job::HeldId::kBatch, solve.batch_id())) {
     server_.jobs_.Recycle(std::move(job));
-    Fault(wire::ProtocolFault::BAD_SOLVE_REQUEST,
-          "frame " + std::to_string(frames_) + ": batch " + std::to_string(id) +
-              " is already in flight on this connection; batch ids must be unique among "
-              "unanswered batches");
     return false;
   }
   job->asked = Job::Asked::kBatch;
-  job->holds_batch_id = true;
   // An empty batch still costs one, so that a flood of them stays bounded too.
   job->cost = std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(solve)), 1);
   job->received = Clock::now();
@@ -449,18 +522,24 @@ bool Connection::HandleSolve(std::unique_ptr<Job> job) {
     Solved(std::move(job), failure);
     return !discarding();
   }
-  RunOnPool(std::move(job), &Connection::SolveJob, SolveCost(solve));
+  job->long_work = SolveCost(solve) == Pool::Cost::kLong;
+  RunOnPool(std::move(job), &Connection::SolveJob);
   return true;
 }
 
 bool Connection::HandleExplain(std::unique_ptr<Job> job) {
+  if (!HoldId(*job, Job::HeldId::kExplain, job->request.explain().request_id())) {
+    server_.jobs_.Recycle(std::move(job));
+    return false;
+  }
   job->asked = Job::Asked::kExplain;
   job->cost = 1;  // one puzzle
   job->received = Clock::now();
   Charge(job->cost);
   ++solving_;  // as for a batch (HandleSolve)
-  // The logical solver is far slower than a few puzzles: always on the arena.
-  RunOnPool(std::move(job), &Connection::ExplainJob, Pool::Cost::kBounded);
+  // The logical solver's time has no useful bound (chains, trials): long work.
+  job->long_work = true;
+  RunOnPool(std::move(job), &Connection::ExplainJob);
   return true;
 }
 
@@ -472,10 +551,16 @@ bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
           "frame " + std::to_string(frames_) + ": " + *refusal);
     return false;
   }
+  // Held by the request until its last chunk is about to be written (or the rest is dropped).
+  if (!HoldId(*request, Job::HeldId::kGenerate, generate.request_id())) {
+    server_.jobs_.Recycle(std::move(request));
+    return false;
+  }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
   request->cost = generate.count();
   Charge(request->cost);
   ++solving_;
+  ++long_solving_;
   asio::co_spawn(stream_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
                  [self = shared_from_this()](std::exception_ptr error) {
                    if (!error) return;
@@ -490,7 +575,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   const wire::GenerateRequest& generate = request->request.generate();
   size_t unreleased = request->cost;
   for (uint32_t begin = 0; begin < generate.count();) {
-    if (discarding()) break;
+    if (discarding() || cancel_long_.load(std::memory_order_relaxed)) break;
     const uint32_t end = std::min(generate.count(), begin + kGenerateChunk);
     std::unique_ptr<Job> chunk = server_.jobs_.New();
     chunk->received = Clock::now();  // a chunk's latency: its generation and its write
@@ -499,14 +584,14 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     try {
       co_await server_.pool_.Run(
           stream_.get_executor(),
-          [job, &generate, begin, end, cancel = &cancel_] {
+          [job, &generate, begin, end, cancel = &cancel_long_] {
             job->complete =
                 GenerateChunk(generate, begin, end, *cancel, job->response.mutable_generate());
             if (job->complete) {
               wire::SetFrame(job->response, &job->frame);
             }
           },
-          use_awaitable);
+          use_awaitable, Pool::Cost::kLong, owner_);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -525,16 +610,23 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     chunk->cost = end - begin;
     unreleased -= chunk->cost;
     server_.stats_.puzzles_generated += chunk->cost;
-    if (end == generate.count()) ++server_.stats_.generates;
+    if (end == generate.count()) {
+      ++server_.stats_.generates;
+      // The request's id goes with its last chunk, freed as that is written.
+      chunk->held_id_kind = std::exchange(request->held_id_kind, Job::HeldId::kNone);
+      chunk->held_id = request->held_id;
+    }
     Queue(std::move(chunk));
     begin = end;
   }
   --solving_;
+  --long_solving_;
+  ReleaseId(*request);  // stopped before its last chunk
   Release(unreleased);
   server_.jobs_.Recycle(std::move(request));
 }
 
-awaitable<bool> Connection::WaitForCapacity() {
+awaitable<bool> Connection::WaitForCapacity(size_t cost) {
   const size_t limit = server_.options_.max_in_flight_per_connection;
   for (bool waited = false;; waited = true) {
     if (!reading()) {
@@ -542,7 +634,9 @@ awaitable<bool> Connection::WaitForCapacity() {
       server_.admission_.Leave(this);
       co_return false;
     }
-    if (in_flight_ < limit && server_.admission_.TryAdmit(this, in_flight_)) {
+    // A request larger than the connection's limit is taken when it holds nothing else.
+    if ((in_flight_ == 0 || in_flight_ + cost <= limit) &&
+        server_.admission_.TryAdmit(this, in_flight_, cost)) {
       held_back_ = false;
       // The frame in the buffer waited on the daemon, not on the peer: its time starts again.
       if (waited && input_.size() > 0) frame_started_ = Clock::now();
@@ -556,8 +650,8 @@ awaitable<bool> Connection::WaitForCapacity() {
 // Solves `job`'s batch and frames its response; where is the caller's choice (see SolveHere).
 void Connection::SolveJob(Job* job) {
   const auto start = Clock::now();
-  job->complete =
-      SolveBatch(job->request.solve(), cancel_, job->response.mutable_solve(), &job->counts);
+  job->complete = SolveBatch(job->request.solve(), job->long_work ? cancel_long_ : cancel_,
+                             job->response.mutable_solve(), &job->counts);
   if (job->complete) {
     wire::SetFrame(job->response, &job->frame);
   }
@@ -565,15 +659,20 @@ void Connection::SolveJob(Job* job) {
 }
 
 void Connection::ExplainJob(Job* job) {
+  // The logical solver cannot be stopped once started; it is not started for nobody.
+  if (cancel_long_.load(std::memory_order_relaxed)) {
+    job->complete = false;
+    return;
+  }
   ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
   job->counts = BatchCounts{};
   job->complete = true;
   wire::SetFrame(job->response, &job->frame);
 }
 
-void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*),
-                           Pool::Cost cost) {
-  asio::co_spawn(stream_.get_executor(), RunJob(shared_from_this(), std::move(job), work, cost),
+void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*)) {
+  if (job->long_work) ++long_solving_;
+  asio::co_spawn(stream_.get_executor(), RunJob(shared_from_this(), std::move(job), work),
                  [self = shared_from_this()](std::exception_ptr error) {
                    if (!error) return;
                    LogException(self->peer_, error);
@@ -582,14 +681,13 @@ void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Jo
 }
 
 awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> self,
-                                   std::unique_ptr<Job> job, void (Connection::*work)(Job*),
-                                   Pool::Cost cost) {
+                                   std::unique_ptr<Job> job, void (Connection::*work)(Job*)) {
   Job* running = job.get();
   std::string failure;
   try {
     co_await server_.pool_.Run(
         stream_.get_executor(), [this, running, work] { (this->*work)(running); }, use_awaitable,
-        cost);
+        running->long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, owner_);
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -598,6 +696,7 @@ awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> 
 
 void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
   --solving_;
+  if (job->long_work) --long_solving_;
   Touch();
   if (discarding() || !job->complete) {
     Ended(*job, false);
@@ -632,6 +731,11 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       co_await wake_.Wait();
     }
     if (stage_ == Stage::kClosed) co_return;
+    if (queue_.empty() && pending_fault_) {
+      // Everything accepted before the fault is answered: the fault goes last.
+      Advance(Stage::kFaulted);
+      Queue(std::move(pending_fault_));
+    }
     if (queue_.empty()) break;  // nothing more will come
     while (!queue_.empty() && writing.size() < kMaxGather && !last) {
       last = queue_.front()->fault;
@@ -639,7 +743,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       // The batch_id is free once its answer is about to be written, not once the write is seen
       // to complete: the peer may read the answer and send that id again before this coroutine
       // resumes, and the reader may take that frame first.
-      ReleaseBatchId(*queue_.front());
+      ReleaseId(*queue_.front());
       writing.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
@@ -697,7 +801,13 @@ std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
   const ServerOptions& options = server_.options_;
   std::optional<Clock::time_point> deadline;
   if (input_.size() > 0 && options.frame_timeout.count() > 0) {
-    deadline = frame_started_ + options.frame_timeout;
+    // Progress moves the deadline: every kMinFrameRate bytes received buys a second more, so a
+    // peer that keeps sending at that rate or faster is never timed out, however large its
+    // frame, while one that drips a byte now and then is, after about frame_timeout.
+    deadline = frame_started_ + options.frame_timeout +
+               std::chrono::duration_cast<Clock::duration>(
+                   std::chrono::duration<double>(static_cast<double>(input_.size()) /
+                                                 static_cast<double>(kMinFrameRate)));
   }
   if (frames_ == 0 && options.first_frame_timeout.count() > 0) {
     const auto first = connected_ + options.first_frame_timeout;
@@ -773,7 +883,8 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
         const auto limit = server_.options_.frame_timeout.count();
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
               "frame " + std::to_string(frames_ + 1) + " not whole within " +
-                  std::to_string(limit) + " s of its first byte (--frame-timeout " +
+                  std::to_string(limit) + " s of its first byte, plus a second for every " +
+                  std::to_string(kMinFrameRate) + " bytes received (--frame-timeout " +
                   std::to_string(limit) + "); " +
                   FrameProgress(input_.data(), server_.options_.max_frame_bytes));
       }
@@ -799,14 +910,21 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
 }
 
 void Connection::Fault(Kind kind, const std::string& message) {
-  if (discarding()) return;
+  if (discarding() || pending_fault_) return;
   ++server_.stats_.faults;
   ++server_.stats_.faults_by_kind[static_cast<size_t>(kind)];
   const std::string& kind_name = wire::ProtocolFault::Kind_Name(kind);
+  // Requests read whole before the fault were accepted: they are answered first, then the fault
+  // is sent, then the connection closes. An internal error is no request's fault, and the
+  // others' answers could not be trusted after it: it ends everything at once.
+  const size_t owed = solving_ + queue_.size() + batches_writing_;
+  const bool answer_first = owed > 0 && kind != wire::ProtocolFault::UNKNOWN &&
+                            stage_ <= Stage::kAnswering;
   ClientCausedLog().Log("protocol fault " + kind_name, LogLevel::kNotice,
                         peer_ + ": protocol fault " + kind_name + ": " + message +
-                            "; closing the connection");
-  Advance(Stage::kFaulted);
+                            (answer_first ? "; answering the requests accepted before it, then "
+                                            "closing the connection"
+                                          : "; closing the connection"));
   std::unique_ptr<Job> fault = server_.jobs_.New();
   fault->fault = true;
   fault->cost = 0;
@@ -814,6 +932,15 @@ void Connection::Fault(Kind kind, const std::string& message) {
   fault->response.mutable_fault()->set_kind(kind);
   fault->response.mutable_fault()->set_message(message);
   wire::SetFrame(fault->response, &fault->frame);
+  if (answer_first) {
+    // Work of unbounded cost is not done for a peer that broke the protocol: cancelled, as when
+    // a peer closes its side (see EndOfInput).
+    cancel_long_.store(true, std::memory_order_relaxed);
+    pending_fault_ = std::move(fault);
+    Advance(Stage::kAnswering);  // the writer sends it once the rest is answered
+    return;
+  }
+  Advance(Stage::kFaulted);
   Queue(std::move(fault));
 }
 

@@ -35,11 +35,17 @@
 #include "daemon/frame_reader.h"
 #include "daemon/pool.h"
 #include "daemon/tls.h"
+#include "proto/codec.h"
 #include "proto/sudoku.pb.h"
 
 namespace sudoku::daemon {
 
 class Server;
+
+// A frame being read gets a second more than --frame-timeout for every this many bytes received
+// (as Apache's mod_reqtimeout's MinRate): the deadline measures progress, so a peer sending at
+// least this fast is never timed out.
+inline constexpr size_t kMinFrameRate = 1024;
 
 // Logs what escaped a coroutine (`where`: the peer, or "accept loop").
 void LogException(const std::string& where, std::exception_ptr error);
@@ -58,11 +64,18 @@ struct Job {
   bool complete = false;  // solved to the end (not cancelled)
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
   bool at_once = false;   // answered on the event loop as it was read (Stats): not a batch
+  // Work of unbounded cost (Pool::Cost::kLong): cancelled when the peer closes its side.
+  bool long_work = false;
   // What the peer asked for, counted once its answer is written (answered) or dropped
   // (cancelled): a batch, an explanation, or neither (a fault, stats, a generated chunk).
   enum class Asked : uint8_t { kOther, kBatch, kExplain };
   Asked asked = Asked::kOther;
-  bool holds_batch_id = false;  // its batch_id is among the connection's ids in flight
+  // The request id this job holds among the connection's ids in flight (IdsInFlight), freed
+  // once its answer is about to be written or is dropped: a batch's batch_id, an explanation's
+  // request_id, or on a generated chunk that ends its request, the request's request_id.
+  enum class HeldId : uint8_t { kNone, kBatch, kExplain, kGenerate };
+  HeldId held_id_kind = HeldId::kNone;
+  uint64_t held_id = 0;
   Clock::time_point received;  // when its frame was read, for the latency histogram
   double solve_seconds = 0;    // time on the pool
 };
@@ -112,8 +125,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Drops everything and closes now. Batches on the arena are cancelled and their results
   // discarded when they come back.
   void Abort() { Advance(Stage::kClosed); }
-  // Whether it may be closed to make room for a newcomer: served, reading, nothing in flight,
-  // nothing buffered.
+  // Whether it may be closed to make room for a newcomer: served, reading, nothing in flight
+  // and no whole request waiting (an unfinished frame may be buffered).
   bool Evictable() const;
   Clock::time_point last_activity() const { return last_activity_; }
   // Closes it to make room (a TOO_MANY_CONNECTIONS fault with `message`); its slot is free at once.
@@ -154,10 +167,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // TLS: looks at the first bytes (plaintext gets a NOT_THIS_PROTOCOL fault, in plaintext), then
   // does the handshake. False when the connection cannot go on.
   boost::asio::awaitable<bool> Secure();
-  // Runs `work` on `job` on the solver pool, then hands it to Solved().
-  void RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*), Pool::Cost cost);
+  // Runs `work` on `job` on the solver pool (as long work when job->long_work), then hands it
+  // to Solved().
+  void RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*));
   boost::asio::awaitable<void> RunJob(std::shared_ptr<Connection> self, std::unique_ptr<Job> job,
-                                      void (Connection::*work)(Job*), Pool::Cost cost);
+                                      void (Connection::*work)(Job*));
   // The work of a batch and of an explanation: each fills its response and frames it.
   void SolveJob(Job* job);
   void ExplainJob(Job* job);
@@ -179,12 +193,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // limits, as an empty batch does, so that a peer sending such requests without reading the
   // answers is stopped like any other.
   bool AnswerAtOnce(std::unique_ptr<Job> job);
-  // Waits until this connection and the daemon are both below their in-flight limits. False
-  // when reading stopped meanwhile.
-  boost::asio::awaitable<bool> WaitForCapacity();
-  // Handles one whole frame body: decoded and checked once (wire::CheckRequest), then given to
-  // its kind's handler, or answered with a fault. False when it faulted.
-  bool HandleFrame(std::string_view body);
+  // Waits until this connection and the daemon may take `cost` more puzzles in flight
+  // (Admission::TryAdmit). False when reading stopped meanwhile.
+  boost::asio::awaitable<bool> WaitForCapacity(size_t cost);
+  // Gives a request decoded and checked once (wire::CheckRequest) to its kind's handler. False
+  // when it faulted.
+  bool HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind);
   void EndOfInput();
   // When the frame being read (or, before any, the first) must be whole; none once reading
   // stopped or when the timeouts are off.
@@ -200,8 +214,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // The end of what the peer asked for in `job`: counted as answered when its answer was
   // written, else as cancelled; a batch's id is free again.
   void Ended(Job& job, bool written);
-  // `job`'s batch_id may be used again (its answer is in the kernel's hands, or dropped).
-  void ReleaseBatchId(Job& job);
+  // Takes `id` of `kind` among the ids in flight for `job`; false (and a fault naming `frame`'s
+  // request) when it is already there.
+  bool HoldId(Job& job, Job::HeldId kind, uint64_t id);
+  // The id `job` holds may be used again (its answer is in the kernel's hands, or dropped).
+  void ReleaseId(Job& job);
   void DropQueued();
   // Tells Admission what the read buffer and the queued responses hold now.
   void UpdateMemory();
@@ -218,19 +235,29 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
   const Clock::time_point connected_;
   Clock::time_point frame_started_;       // when the first byte of the frame being read came
+  Clock::time_point last_read_;           // when the last read that brought bytes completed
   bool held_back_ = false;  // the reader waits for capacity (WaitForCapacity), reading nothing
   Clock::time_point last_write_progress_;  // when the pending write last moved (or began)
   Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 
   std::deque<std::unique_ptr<Job>> queue_;  // responses waiting for the writer
   std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches
+  // Read by its work of unbounded cost: set with cancel_, and when the peer closes its side.
+  std::atomic<bool> cancel_long_{false};
+  size_t long_solving_ = 0;  // requests of unbounded cost on the pool
+  const uint64_t owner_;     // its kLong jobs take their turns as this owner (Pool::NewOwner)
   size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
   size_t solving_ = 0;               // batches on the arena
   size_t batches_writing_ = 0;       // responses (not faults or stats) the writer holds
-  // The batch_ids of the batches accepted whose answers are not yet being written (or dropped): one
-  // sent again while
-  // its first is solving or queued is refused, so that each answer names one batch.
+  // The ids of the requests accepted whose answers are not yet being written (or dropped), one
+  // set per kind of request: one sent again while its first is in flight is refused, so that
+  // each answer names one request.
   std::unordered_set<uint64_t> batch_ids_;
+  std::unordered_set<uint64_t> explain_ids_;
+  std::unordered_set<uint64_t> generate_ids_;
+  // A fault found while requests accepted before it are still in flight: sent once they are all
+  // answered (the reader stopped at it).
+  std::unique_ptr<Job> pending_fault_;
   size_t answer_bytes_ = 0;          // bytes of responses queued or being written
   size_t memory_ = 0;                // what Admission was last told this connection holds
 

@@ -1,11 +1,18 @@
 #include "daemon/http_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <sys/socket.h>
+
 #include <exception>
 #include <memory>
 #include <optional>
 #include <sstream>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -35,6 +42,11 @@ namespace {
 // it; so the rest is read and dropped, up to this much and this long.
 constexpr size_t kDiscardBytes = 4 << 20;
 constexpr std::chrono::seconds kDiscardTime{2};
+// Newcomers answered 503 at once when every connection is busy; more are closed unanswered, so
+// that a flood cannot turn refusals into a way to hold descriptors.
+constexpr size_t kMaxTurningAway = 16;
+// How often a connection whose request is being worked on looks whether its peer has gone.
+constexpr std::chrono::milliseconds kWatchInterval{100};
 
 void LogError(const std::string& name, std::exception_ptr error) {
   if (!error) return;
@@ -47,38 +59,44 @@ void LogError(const std::string& name, std::exception_ptr error) {
 
 }  // namespace
 
-HttpResponse MakeResponse(http::status status, std::string_view content_type, std::string body) {
-  HttpResponse response{status, 11};
-  response.set(http::field::content_type,
-               beast::string_view(content_type.data(), content_type.size()));
-  response.body() = std::move(body);
-  response.prepare_payload();
-  return response;
-}
-
 HttpResponse HttpHandler::Refuse(http::status status, std::string_view /*target*/,
                                  const std::string& why) {
-  const char* what = status == http::status::payload_too_large ? "payload too large: "
-                                                               : "bad request: ";
-  return MakeResponse(status, "text/plain; charset=utf-8", what + why + "\n");
+  return MakeResponse(status, "text/plain; charset=utf-8", RefusalText(status, why) + "\n");
 }
 
 // One client's connection: requests answered in turn while it keeps the connection alive.
-class HttpServer::Connection {
+class HttpServer::Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(HttpServer& server, tcp::socket socket, std::shared_ptr<TlsContext> tls)
-      : server_(server), plain_(std::move(socket)), tls_context_(std::move(tls)) {
-    server_.connections_.insert(this);
+  // `served`: counted among the server's connections (a turned-away newcomer is not).
+  Connection(HttpServer& server, tcp::socket socket, std::shared_ptr<TlsContext> tls, bool served)
+      : server_(server),
+        plain_(std::move(socket)),
+        tls_context_(std::move(tls)),
+        served_(served),
+        waiting_since_(std::chrono::steady_clock::now()) {  // for its first request
+    if (served_) server_.connections_.insert(this);
   }
-  ~Connection() { server_.connections_.erase(this); }
+  ~Connection() {
+    if (served_) server_.connections_.erase(this);
+  }
+
+  // Since when it has waited for its next request (empty: working on one, or writing). A
+  // connection that has read part of a request counts as waiting from its start: what it has
+  // sent does not make it a request the server is working on.
+  const std::optional<std::chrono::steady_clock::time_point>& waiting_since() const {
+    return waiting_since_;
+  }
 
   void Close() {
+    waiting_since_.reset();
     boost::system::error_code ignored;
     Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     Tcp().close();
   }
 
   asio::awaitable<void> Serve(std::shared_ptr<Connection> self);
+  // Answers `response` (a refusal before any request was read) and closes.
+  asio::awaitable<void> TurnAway(std::shared_ptr<Connection> self, HttpResponse response);
 
  private:
   // The TCP stream under TLS, or the plain one.
@@ -90,33 +108,62 @@ class HttpServer::Connection {
   template <typename Stream>
   asio::awaitable<void> Exchange(Stream& stream, beast::flat_buffer& buffer);
   // The answer to a request that could not be read (see HttpHandler::Refuse).
-  HttpResponse Refusal(const boost::system::error_code& error,
-                       const http::request_parser<http::string_body>& parser);
+  HttpResponse Refusal(const boost::system::error_code& error, const HttpRequestParser& parser);
+  // Writes a refusal (Connection: close) and lingers.
+  template <typename Stream>
+  asio::awaitable<void> WriteRefusal(Stream& stream, HttpResponse response);
   // Ends our side and reads what the peer still sends (see kDiscardBytes), then closes.
   asio::awaitable<void> Linger();
+  // While a handler works: looks every kWatchInterval whether the peer has gone (its side
+  // closed, or reset), and if so sets `peer_gone`. Ends when `timer` is cancelled.
+  asio::awaitable<void> WatchPeer(std::shared_ptr<Connection> self,
+                                  std::shared_ptr<asio::steady_timer> timer, PeerGone peer_gone);
 
   HttpServer& server_;
   beast::tcp_stream plain_;                  // moved into tls_ once TLS starts
   std::shared_ptr<TlsContext> tls_context_;  // outlives tls_; null: plain HTTP
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  const bool served_;
+  std::optional<std::chrono::steady_clock::time_point> waiting_since_;
+  std::string certificate_;  // the verified client certificate's subject (HttpPeer)
 };
 
-HttpResponse HttpServer::Connection::Refusal(
-    const boost::system::error_code& error,
-    const http::request_parser<http::string_body>& parser) {
-  const HttpLimits& limits = server_.limits_;
-  // Set once the request line is read (a body over the limit is found with the header, before
-  // the parser counts the header as done); empty before that.
-  const std::string_view target(parser.get().target().data(), parser.get().target().size());
-  if (error != http::error::body_limit) {
-    return server_.handler_->Refuse(http::status::bad_request, target, error.message());
+HttpResponse HttpServer::Connection::Refusal(const boost::system::error_code& error,
+                                             const HttpRequestParser& parser) {
+  const HttpRefusal refusal = RefusalFor(error, parser, server_.limits_);
+  return server_.handler_->Refuse(refusal.status, refusal.target, refusal.why);
+}
+
+asio::awaitable<void> HttpServer::Connection::WatchPeer(
+    [[maybe_unused]] std::shared_ptr<Connection> self, std::shared_ptr<asio::steady_timer> timer,
+    PeerGone peer_gone) {
+  boost::system::error_code error;
+  for (;;) {
+    timer->expires_after(kWatchInterval);
+    co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, error));
+    if (error) co_return;  // the handler is done
+    // The kernel's view of the connection: past ESTABLISHED, the peer has sent its FIN (a
+    // request pipelined behind this one, or TLS records, would not move it) or a reset.
+    tcp_info info{};
+    socklen_t size = sizeof info;
+    if (::getsockopt(Tcp().socket().native_handle(), IPPROTO_TCP, TCP_INFO, &info, &size) != 0 ||
+        info.tcpi_state != TCP_ESTABLISHED) {
+      peer_gone->store(true, std::memory_order_relaxed);
+      co_return;
+    }
   }
-  const std::string limit = std::to_string(limits.max_body_bytes);
-  const auto length = parser.content_length();
-  const std::string why = length ? "the body is " + std::to_string(*length) +
-                                       " bytes, more than the limit of " + limit
-                                 : "the body is more than the limit of " + limit + " bytes";
-  return server_.handler_->Refuse(http::status::payload_too_large, target, why);
+}
+
+template <typename Stream>
+asio::awaitable<void> HttpServer::Connection::WriteRefusal(Stream& stream,
+                                                           HttpResponse response) {
+  boost::system::error_code error;
+  response.version(11);
+  response.set(http::field::server, "sudokud");
+  response.keep_alive(false);
+  Tcp().expires_after(server_.limits_.timeout);
+  co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, error));
+  if (!error) co_await Linger();
 }
 
 asio::awaitable<void> HttpServer::Connection::Linger() {
@@ -140,14 +187,9 @@ asio::awaitable<bool> HttpServer::Connection::Secure(beast::flat_buffer& buffer)
       plain_, buffer, asio::redirect_error(asio::use_awaitable, error));
   if (error) co_return false;  // gone, or silent for the whole timeout
   if (!speaks_tls) {
-    HttpResponse response =
-        MakeResponse(http::status::bad_request, "text/plain; charset=utf-8",
-                     "bad request: this port serves HTTPS (--http-tls): use https://\n");
-    response.version(11);
-    response.set(http::field::server, "sudokud");
-    response.keep_alive(false);
-    co_await http::async_write(plain_, response, asio::redirect_error(asio::use_awaitable, error));
-    if (!error) co_await Linger();
+    co_await WriteRefusal(plain_, server_.handler_->Refuse(
+                                      http::status::bad_request, "",
+                                      "this port serves HTTPS (--http-tls): use https://"));
     co_return false;
   }
   tls_.emplace(std::move(plain_), tls_context_->context());
@@ -166,12 +208,31 @@ asio::awaitable<bool> HttpServer::Connection::Secure(beast::flat_buffer& buffer)
     co_return false;
   }
   buffer.consume(used);
+  // Verified by the handshake when the context asks for one (an unverified certificate fails
+  // it); present only then.
+  if (X509* cert = SSL_get0_peer_certificate(tls_->native_handle());
+      cert != nullptr && SSL_get_verify_result(tls_->native_handle()) == X509_V_OK) {
+    certificate_ = SubjectText(cert);
+  }
   co_return true;
+}
+
+asio::awaitable<void> HttpServer::Connection::TurnAway(
+    [[maybe_unused]] std::shared_ptr<Connection> self, HttpResponse response) {
+  beast::flat_buffer buffer(server_.limits_.max_header_bytes);
+  if (!tls_context_) {
+    co_await WriteRefusal(plain_, std::move(response));
+  } else if (co_await Secure(buffer)) {
+    co_await WriteRefusal(*tls_, std::move(response));
+  }
+  Close();
 }
 
 asio::awaitable<void> HttpServer::Connection::Serve(
     [[maybe_unused]] std::shared_ptr<Connection> self) {
-  beast::flat_buffer buffer;
+  // Bounded: a header or a trailer must be whole in it to be parsed, and a body is taken as it
+  // comes. Without a bound, a trailer field that never ends would grow it without limit.
+  beast::flat_buffer buffer(ReadBufferLimit(server_.limits_));
   if (!tls_context_) {
     co_await Exchange(plain_, buffer);
   } else if (co_await Secure(buffer)) {
@@ -187,12 +248,13 @@ asio::awaitable<void> HttpServer::Connection::Exchange(Stream& stream,
   const HttpLimits& limits = server_.limits_;
   boost::system::error_code error;
   for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.header_limit(static_cast<uint32_t>(limits.max_header_bytes));
-    parser.body_limit(limits.max_body_bytes);
+    HttpRequestParser parser;
+    LimitParser(limits, &parser);
     Tcp().expires_after(limits.timeout);
+    waiting_since_ = std::chrono::steady_clock::now();
     co_await http::async_read(stream, buffer, parser,
                               asio::redirect_error(asio::use_awaitable, error));
+    waiting_since_.reset();
     if (error == http::error::end_of_stream || server_.stopped_) co_return;
     if (error) {
       if (error == beast::error::timeout || error == asio::error::operation_aborted ||
@@ -200,21 +262,23 @@ asio::awaitable<void> HttpServer::Connection::Exchange(Stream& stream,
           error == asio::ssl::error::stream_truncated) {  // a TLS peer gone without close_notify
         co_return;
       }
-      HttpResponse response = Refusal(error, parser);
-      response.version(11);
-      response.set(http::field::server, "sudokud");
-      response.keep_alive(false);
-      Tcp().expires_after(limits.timeout);
-      co_await http::async_write(stream, response,
-                                 asio::redirect_error(asio::use_awaitable, error));
-      if (!error) co_await Linger();
+      co_await WriteRefusal(stream, Refusal(error, parser));
       co_return;
     }
     const HttpRequest request = parser.release();
     HttpResponse response;
+    const HttpPeer peer{.gone = std::make_shared<std::atomic<bool>>(false),
+                        .tls = tls_.has_value(),
+                        .certificate = certificate_};
+    const auto watch = std::make_shared<asio::steady_timer>(Tcp().get_executor());
+    // The watcher keeps the connection alive: its last wake-up may come after the answer.
+    asio::co_spawn(Tcp().get_executor(), WatchPeer(shared_from_this(), watch, peer.gone),
+                   asio::detached);
     try {
-      response = co_await server_.handler_->Handle(request);
+      response = co_await server_.handler_->Handle(request, peer);
+      watch->cancel();
     } catch (const std::exception& e) {
+      watch->cancel();
       LogLine(server_.name_ + ": internal error on " +
               std::string(request.target().data(), request.target().size()) + ": " + e.what());
       response = MakeResponse(http::status::internal_server_error, "text/plain; charset=utf-8",
@@ -276,11 +340,43 @@ asio::awaitable<void> HttpServer::Accept() {
       co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, error));
       continue;
     }
-    if (connections_.size() >= limits_.max_connections) continue;  // the socket closes as it goes
-    auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_);
+    if (connections_.size() >= limits_.max_connections && !MakeRoom()) {
+      if (turning_away_ >= kMaxTurningAway) continue;  // the socket closes as it goes
+      ++turning_away_;
+      auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, false);
+      asio::co_spawn(io_, Turn(std::move(connection)),
+                     [name = name_](std::exception_ptr error) { LogError(name, error); });
+      continue;
+    }
+    auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, true);
     asio::co_spawn(io_, connection->Serve(connection),
                    [name = name_](std::exception_ptr error) { LogError(name, error); });
   }
+}
+
+bool HttpServer::MakeRoom() {
+  Connection* longest = nullptr;
+  for (Connection* connection : connections_) {
+    if (connection->waiting_since() &&
+        (longest == nullptr || *connection->waiting_since() < *longest->waiting_since())) {
+      longest = connection;
+    }
+  }
+  if (longest == nullptr) return false;
+  // Its coroutine sees the read fail, and the connection leaves the set as it ends; until then
+  // it is no longer waiting, so that one newcomer closes one connection.
+  longest->Close();
+  return true;
+}
+
+asio::awaitable<void> HttpServer::Turn(std::shared_ptr<Connection> connection) {
+  HttpResponse response = handler_->Refuse(
+      http::status::service_unavailable, "",
+      "all " + std::to_string(limits_.max_connections) +
+          " connections of this listener are working on requests; try again shortly");
+  response.set(http::field::retry_after, "1");
+  co_await connection->TurnAway(connection, std::move(response));
+  --turning_away_;
 }
 
 }  // namespace sudoku::daemon

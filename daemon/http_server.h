@@ -13,7 +13,6 @@
 
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -23,15 +22,13 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/status.hpp>
+
+#include "daemon/http_message.h"
 
 namespace sudoku::daemon {
 
 class TlsContext;
-
-using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
-using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
 // What a server answers, path by path.
 class HttpHandler {
@@ -41,31 +38,19 @@ class HttpHandler {
   // The answer to a request read whole. The server sets the version and keep-alive, and drops
   // the body of an answer to HEAD; the handler sets everything else (status, headers, body, and
   // Content-Length with prepare_payload(), answering HEAD as it would GET). It may suspend (for
-  // work on the solver pool); the connection waits for it.
-  virtual boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) = 0;
+  // work on the solver pool); the connection waits for it, and meanwhile sets `peer.gone` once
+  // the peer has closed its side or reset the connection.
+  virtual boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request,
+                                                      const HttpPeer& peer) = 0;
 
-  // The answer to a request that could not be read whole: `status` is 400 (it does not parse as
-  // HTTP) or 413 (its body is over the limit), `target` its target when the request line was
-  // read (else empty), `why` what went wrong ("bad target", "the body is 70000 bytes, more than the limit
-  // of 65536"). The connection closes after it. By default: "bad request: WHY" or "payload too
-  // large: WHY" as text.
+  // The answer to a request that could not be read whole or served at all: `status` is 400 (it
+  // does not parse as HTTP), 413 (its body is over the limit), 431 (its header or the trailer of
+  // its chunked body is over the limit) or 503 (every connection is busy), `target` its target
+  // when the request line was read (else empty), `why` what went wrong ("bad target", "the body
+  // is 70000 bytes, more than the limit of 65536"). The connection closes after it. By default
+  // the status's reason in lower case, then WHY, as text: "payload too large: WHY".
   virtual HttpResponse Refuse(boost::beast::http::status status, std::string_view target,
                               const std::string& why);
-};
-
-// A response of `status` with `body` as `content_type`, Content-Length set.
-HttpResponse MakeResponse(boost::beast::http::status status, std::string_view content_type,
-                          std::string body);
-
-struct HttpLimits {
-  // Connections served at once; one more is closed unanswered.
-  size_t max_connections = 16;
-  // A connection waits at most this long for the whole of a request (and for its answer to be
-  // written); past it, it is closed.
-  std::chrono::seconds timeout{30};
-  size_t max_header_bytes = 8192;
-  // Larger request bodies are refused with 413 before they are read.
-  size_t max_body_bytes = 0;
 };
 
 class HttpServer {
@@ -96,13 +81,19 @@ class HttpServer {
   class Connection;
 
   boost::asio::awaitable<void> Accept();
+  // At max_connections: closes the connection that has waited longest for its next request.
+  // False when none is waiting (every one is working or writing).
+  bool MakeRoom();
+  // Answers 503 to a newcomer that finds every connection busy, then closes it.
+  boost::asio::awaitable<void> Turn(std::shared_ptr<Connection> connection);
 
   boost::asio::io_context& io_;
   const std::string name_;
   const HttpLimits limits_;
   HttpHandler* const handler_;
   boost::asio::ip::tcp::acceptor acceptor_;
-  std::unordered_set<Connection*> connections_;
+  std::unordered_set<Connection*> connections_;  // served ones (turned-away ones are not counted)
+  size_t turning_away_ = 0;  // newcomers being answered 503; past kMaxTurningAway, closed unanswered
   std::shared_ptr<TlsContext> tls_;  // for new connections; null: plain HTTP
   bool stopped_ = false;
 };

@@ -111,6 +111,9 @@ struct Flags {
   std::optional<tcp::endpoint> metrics;
   std::optional<tcp::endpoint> http;
   bool http_tls = false;  // --metrics and --http serve HTTPS with --tls-cert and --tls-key
+  // The JSON API requires a verified client certificate, as the TCP port does (--tls-client-ca,
+  // unless --http-api-without-client-cert).
+  bool api_client_certificates = false;
 };
 
 // --http takes HOST:PORT, or a port alone for this host only (127.0.0.1).
@@ -230,8 +233,13 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "mutual TLS: only clients with a certificate signed by a CA in this PEM file get in; the "
        "certificate's subject goes into the connection's log lines")
       ("http-tls",
-       "serve --metrics and --http over HTTPS with --tls-cert and --tls-key (no client "
-       "certificate asked); SIGHUP reloads them there too");
+       "serve --metrics and --http over HTTPS with --tls-cert and --tls-key; SIGHUP reloads "
+       "them there too. With --tls-client-ca, a client certificate is asked for but not "
+       "required: the metrics, health checks and page stay open, the JSON API takes only "
+       "clients whose certificate it signed")
+      ("http-api-without-client-cert",
+       "with --tls-client-ca: let the JSON API of --http serve clients without a client "
+       "certificate (by default, where the TCP port requires one, the API answers them 403)");
 
   // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
   // off, a missing --), not something to ignore.
@@ -314,6 +322,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
     }
     out.http_tls = true;
   }
+  if (flags.count("http-api-without-client-cert") && !flags.count("tls-client-ca")) {
+    throw UsageError{"--http-api-without-client-cert goes with --tls-client-ca: without it, no "
+                     "listener asks for client certificates"};
+  }
+  out.api_client_certificates =
+      flags.count("tls-client-ca") && !flags.count("http-api-without-client-cert");
   if (flags.count("tls-cert")) {
     server.tls = TlsFiles{
         .cert = flags["tls-cert"].as<std::string>(),
@@ -401,6 +415,22 @@ class StopSignals {
   std::thread waiter_;
 };
 
+// Runs the event loop until it runs out of work. No input may end the process: an exception
+// that escapes a handler (a library's, thrown where no coroutine can catch it) is logged, and
+// the loop goes on; the connection whose handler threw loses that handler, and with it the
+// coroutine that served it, which closes its socket as it is destroyed.
+void RunEventLoop(asio::io_context& io) {
+  for (;;) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& e) {
+      Log(LogLevel::kError, std::string("internal error in an event handler: ") + e.what() +
+                                "; the connection it served is closed, the daemon goes on");
+    }
+  }
+}
+
 int Run(const Flags& flags) {
   // First, before any thread starts, so that every thread inherits the blocked mask and a signal
   // sent as soon as the log says "listening" starts a drain rather than killing the process.
@@ -427,14 +457,19 @@ int Run(const Flags& flags) {
       &health);
   HttpServer metrics(io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
-  WebApi web_api(pool, &metrics_routes);
+  WebApi web_api(pool, &metrics_routes,
+                 WebApiOptions{.client_certificates = flags.api_client_certificates});
   HttpServer http(io, "http", WebApi::Limits(), &web_api);
-  // --http-tls: the HTTP listeners' certificate, the port's without its client CA (a scraper or
-  // a load balancer's health check has no client certificate). Read again on SIGHUP.
+  // --http-tls: the HTTP listeners' certificate, the port's. Its client CA too when the API
+  // requires client certificates, but optional: a scraper or a load balancer's health check has
+  // none. Read again on SIGHUP.
   const auto secure_http = [&](const std::string& reason) {
     if (!flags.http_tls) return;
     const TlsFiles files{
-        .cert = flags.server.tls->cert, .key = flags.server.tls->key, .client_ca = ""};
+        .cert = flags.server.tls->cert,
+        .key = flags.server.tls->key,
+        .client_ca = flags.api_client_certificates ? flags.server.tls->client_ca : "",
+        .client_certificate_optional = true};
     std::shared_ptr<TlsContext> context;
     try {
       context = std::make_shared<TlsContext>(files);
@@ -497,6 +532,28 @@ int Run(const Flags& flags) {
       return kExitFailure;
     }
   }
+  // Anyone who reaches a listener bound beyond this host without TLS reads and sends in the
+  // clear: allowed (a private network, a proxy that ends TLS), but said.
+  const auto warn_if_open = [](const char* flag, const tcp::endpoint& endpoint, bool tls,
+                               const char* what) {
+    if (tls || endpoint.address().is_loopback()) return;
+    Log(LogLevel::kWarning, std::string(flag) + " " + EndpointText(endpoint) +
+                                " listens beyond this host without TLS: anyone who reaches it " +
+                                what + " in the clear; bind 127.0.0.1, or add " +
+                                (std::string(flag) == "--listen" ? "--tls-cert and --tls-key"
+                                                                 : "--http-tls"));
+  };
+  if (passed == 0) {
+    warn_if_open("--listen", bound, flags.server.tls.has_value(), "solves puzzles");
+  }
+  if (metrics_bound) {
+    warn_if_open("--metrics", *metrics_bound, flags.http_tls, "reads the metrics");
+  }
+  if (http_bound) {
+    warn_if_open("--http", *http_bound, flags.http_tls,
+                 flags.api_client_certificates ? "reads the page and the metrics"
+                                               : "solves and generates puzzles");
+  }
   const std::string_view note = KernelSelectionNote();
   if (!note.empty()) LogLine(std::string(note));
   LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
@@ -537,7 +594,7 @@ int Run(const Flags& flags) {
     // A second signal cancels what the drain still waits for.
     server.Drain(signal == SIGINT ? "SIGINT" : "SIGTERM");
   });
-  io.run();
+  RunEventLoop(io);
   signals.Stop();  // before `io` goes: the waiter posts to it
 
   ClientCausedLog().ReportSuppressed();
@@ -574,6 +631,10 @@ int main(int argc, char** argv) {
   if (!flags) return 0;
   try {
     return sudoku::daemon::Run(*flags);
+  } catch (const sudoku::daemon::TlsFileError& e) {
+    // A configuration mistake, as a bad flag is: the operator fixes the files and starts again.
+    Log(sudoku::daemon::LogLevel::kError, e.what());
+    return sudoku::daemon::kExitUsage;
   } catch (const std::exception& e) {
     Log(sudoku::daemon::LogLevel::kError, std::string("fatal: ") + e.what());
     return sudoku::daemon::kExitFailure;

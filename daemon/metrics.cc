@@ -329,7 +329,8 @@ std::optional<HttpResponse> MetricsRoutes::Route(const HttpRequest& request) con
   return std::nullopt;
 }
 
-asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request) {
+asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request,
+                                                    const HttpPeer& /*peer*/) {
   if (auto answer = Route(request)) co_return std::move(*answer);
   co_return MakeResponse(http::status::not_found, "text/plain; charset=utf-8",
                          health_ != nullptr

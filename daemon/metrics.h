@@ -144,7 +144,8 @@ class MetricsRoutes : public HttpHandler {
   explicit MetricsRoutes(std::function<std::string()> render, const Health* health = nullptr)
       : render_(std::move(render)), health_(health) {}
 
-  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) override;
+  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request,
+                                              const HttpPeer& peer) override;
   // The answer for /metrics, /healthz or /readyz whatever the method (the query string ignored),
   // or nullopt for another path.
   std::optional<HttpResponse> Route(const HttpRequest& request) const;

@@ -30,10 +30,12 @@ LowPriorityThreads::~LowPriorityThreads() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-void LowPriorityThreads::Enqueue(std::function<void()> job) {
+void LowPriorityThreads::Enqueue(uint64_t owner, std::function<void()> job) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(job));
+    std::deque<std::function<void()>>& queue = queues_[owner];
+    if (queue.empty()) turns_.push_back(owner);
+    queue.push_back(std::move(job));
   }
   wake_.notify_one();
 }
@@ -48,10 +50,19 @@ void LowPriorityThreads::Serve() {
     std::function<void()> job;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and every job handed over has run
-      job = std::move(queue_.front());
-      queue_.pop_front();
+      wake_.wait(lock, [this] { return stopping_ || !turns_.empty(); });
+      if (turns_.empty()) return;  // stopping, and every job handed over has run
+      const uint64_t owner = turns_.front();
+      turns_.pop_front();
+      const auto queue = queues_.find(owner);
+      job = std::move(queue->second.front());
+      queue->second.pop_front();
+      // Its next job, if any, waits for every other owner's turn.
+      if (queue->second.empty()) {
+        queues_.erase(queue);
+      } else {
+        turns_.push_back(owner);
+      }
     }
     arena.execute(job);
   }
@@ -62,7 +73,7 @@ Pool::Pool(int threads)
       parallelism_(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads) + 1),
       // No slot is reserved for a caller thread: only enqueued work runs here.
       arena_(threads, 0),
-      long_jobs_(std::max(threads - 1, 1), "sudokud-long") {
+      long_jobs_(threads, "sudokud-long") {
   arena_.initialize();
 }
 
@@ -72,7 +83,7 @@ Pool::~Pool() {
   // long_jobs_, destroyed after this body, runs what it was handed and joins its threads.
 }
 
-void Pool::Enqueue(Cost cost, std::function<void()> task) {
+void Pool::Enqueue(Cost cost, uint64_t owner, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
   auto job = [this, task = std::move(task)] {
     RangeBegins();
@@ -81,7 +92,7 @@ void Pool::Enqueue(Cost cost, std::function<void()> task) {
   };
   // Forking() once the task (with its captures) is built, just before a worker may run it.
   if (cost == Cost::kLong) {
-    long_jobs_.Enqueue(std::move(job));  // handed over under a mutex, which TSan sees
+    long_jobs_.Enqueue(owner, std::move(job));  // handed over under a mutex, which TSan sees
   } else {
     auto handle = group_.defer(std::move(job));
     Forking();

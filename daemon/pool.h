@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <boost/asio/associated_executor.hpp>
@@ -33,10 +34,11 @@
 
 namespace sudoku::daemon {
 
-// Threads at the lowest CPU priority (nice 19) that run jobs from one queue in turn, for work
-// whose time has no useful bound. Each thread runs its jobs inside a oneTBB arena of its own
-// with no worker, so a parallel algorithm in a job runs on that thread alone and takes none of
-// the batches' workers.
+// Threads at the lowest CPU priority (nice 19) that run jobs for work whose time has no useful
+// bound. Jobs are queued by owner (a connection, an HTTP request) and the owners take turns, a
+// job each, so that one owner's many jobs never make another's wait for all of them. Each
+// thread runs its jobs inside a oneTBB arena of its own with no worker, so a parallel algorithm
+// in a job runs on that thread alone and takes none of the batches' workers.
 class LowPriorityThreads {
  public:
   // Starts `count` threads named `name` (as `top -H` shows them).
@@ -47,14 +49,16 @@ class LowPriorityThreads {
   LowPriorityThreads(const LowPriorityThreads&) = delete;
   LowPriorityThreads& operator=(const LowPriorityThreads&) = delete;
 
-  void Enqueue(std::function<void()> job);
+  // Queues `job` behind `owner`'s earlier ones.
+  void Enqueue(uint64_t owner, std::function<void()> job);
 
  private:
   void Serve();
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void()>> queue_;
+  std::unordered_map<uint64_t, std::deque<std::function<void()>>> queues_;  // by owner
+  std::deque<uint64_t> turns_;  // owners with jobs queued, the next to be served first
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
@@ -93,31 +97,38 @@ class Pool {
   void Hold(bool held);
   bool held() const { return held_.load(); }
 
-  // How long one job may run. kLong is work whose time has no useful bound (counting a
-  // puzzle's solutions up to a large limit: the empty grid to 1,000,000 takes about 10 s of a
-  // core). It runs on threads of its own, one fewer than --threads (at least one), each job on
-  // one of them, at the lowest CPU priority (nice 19): it takes only the CPU that the batches
-  // and the event loop leave idle, so two clients counting at the cap cannot slow a normal
-  // batch, nor take one of its solver threads.
+  // How long one job may run. kLong is work whose time has no useful bound: counting a
+  // puzzle's solutions up to a large limit (the empty grid to 1,000,000 takes about 10 s of a
+  // core), generating puzzles (a minimal symmetric 17-clue one can take seconds), explaining
+  // one (the logical solver's chains). It runs on threads of its own, as many as --threads,
+  // each job on one of them, at the lowest CPU priority (nice 19), the owners taking turns (see
+  // LowPriorityThreads): it takes only the CPU that the batches, the health canary and the
+  // event loop leave idle, so no amount of it can slow a normal batch or keep the canary from
+  // answering, and one client's many jobs cannot starve another's.
   enum class Cost { kBounded, kLong };
 
   // Runs `work()` on the arena for `cost`, then completes `token` with a null exception_ptr, or
   // with the exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown).
   // `executor` is where the completion runs when the handler has no executor of its own; it is
-  // kept busy (io_context::run() does not return) until the completion is posted.
+  // kept busy (io_context::run() does not return) until the completion is posted. `owner` says
+  // whose work it is (Cost::kLong jobs take turns by owner; see NewOwner()).
   template <typename Executor, typename Work, typename CompletionToken>
   auto Run(const Executor& executor, Work work, CompletionToken&& token,
-           Cost cost = Cost::kBounded) {
+           Cost cost = Cost::kBounded, uint64_t owner = 0) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr)>(
-        [this, executor, cost](auto handler, Work work) {
-          Start(std::move(work), std::move(handler), executor, cost);
+        [this, executor, cost, owner](auto handler, Work work) {
+          Start(std::move(work), std::move(handler), executor, cost, owner);
         },
         token, std::move(work));
   }
 
+  // A new owner for Run(): one for each connection or request whose kLong jobs take their own
+  // turns.
+  uint64_t NewOwner() { return next_owner_.fetch_add(1, std::memory_order_relaxed); }
+
  private:
   template <typename Work, typename Handler, typename Executor>
-  void Start(Work work, Handler handler, const Executor& executor, Cost cost) {
+  void Start(Work work, Handler handler, const Executor& executor, Cost cost, uint64_t owner) {
     auto target = boost::asio::get_associated_executor(handler, executor);
     struct Op {
       Pool* pool;
@@ -129,7 +140,7 @@ class Pool {
     // shared_ptr.
     auto op = std::make_shared<Op>(
         Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
-    Enqueue(cost, [op, cost] {
+    Enqueue(cost, owner, [op, cost] {
       std::exception_ptr error;
       try {
         op->work();
@@ -153,7 +164,7 @@ class Pool {
 
   // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
   // is done).
-  void Enqueue(Cost cost, std::function<void()> task);
+  void Enqueue(Cost cost, uint64_t owner, std::function<void()> task);
   // Runs on the arena before each job: waits while Hold(true) is in force.
   void WaitWhileHeld() const;
   void Finished() {
@@ -169,6 +180,7 @@ class Pool {
   std::atomic<std::chrono::steady_clock::rep> last_finished_{
       std::chrono::steady_clock::now().time_since_epoch().count()};
   std::atomic<bool> held_{false};
+  std::atomic<uint64_t> next_owner_{1};
   // The arena's workers come from TBB's global pool, which by default has one thread fewer than
   // the cores; raise it so that --threads N gets N workers beside the event loop.
   tbb::global_control parallelism_;

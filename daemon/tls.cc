@@ -1,6 +1,8 @@
 #include "daemon/tls.h"
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -51,12 +53,28 @@ std::string TimeText(const ASN1_TIME* time) {
   return text;
 }
 
+// "RSA", "EC", "ED25519": a key's type as people name it.
+std::string KeyType(EVP_PKEY* key) {
+  switch (const int id = EVP_PKEY_get_base_id(key)) {
+    case EVP_PKEY_RSA: return "RSA";
+    case EVP_PKEY_RSA_PSS: return "RSA-PSS";
+    case EVP_PKEY_EC: return "EC";
+    case EVP_PKEY_ED25519: return "Ed25519";
+    case EVP_PKEY_ED448: return "Ed448";
+    case EVP_PKEY_DSA: return "DSA";
+    default: {
+      const char* name = OBJ_nid2sn(id);
+      return name != nullptr ? name : "unknown";
+    }
+  }
+}
+
 // The file must be there and readable: OpenSSL's own errors for a missing file are "system
 // library" and "BIO lib", which name neither the file nor the reason.
 void CheckReadable(const char* flag, const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "r");
   if (file == nullptr) {
-    throw std::runtime_error(std::string(flag) + " " + path + ": cannot read it: " +
+    throw TlsFileError(std::string(flag) + " " + path + ": cannot read it: " +
                              std::strerror(errno));
   }
   std::fclose(file);
@@ -78,6 +96,10 @@ int ReasonCode(const boost::system::error_code& error) {
 
 }  // namespace
 
+std::string SubjectText(X509* certificate) {
+  return certificate == nullptr ? std::string() : NameText(X509_get_subject_name(certificate));
+}
+
 TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_server) {
   CheckReadable("--tls-cert", files.cert);
   CheckReadable("--tls-key", files.key);
@@ -91,31 +113,57 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
   boost::system::error_code error;
   context_.use_certificate_chain_file(files.cert, error);
   if (error) {
-    throw std::runtime_error("--tls-cert " + files.cert + ": not a PEM certificate (" +
+    throw TlsFileError("--tls-cert " + files.cert + ": not a PEM certificate (" +
                              Reason(error) + ")");
   }
   context_.use_private_key_file(files.key, ssl::context::pem, error);
   if (error) {
     const bool mismatch = ReasonCode(error) == X509_R_KEY_VALUES_MISMATCH;
-    throw std::runtime_error(
+    throw TlsFileError(
         "--tls-key " + files.key + ": " +
         (mismatch ? "the key does not match the certificate in --tls-cert " + files.cert
                   : "not an unencrypted PEM private key (" + Reason(error) + ")"));
   }
+  // OpenSSL keeps a certificate and a key per key type: a key of another type than the
+  // certificate's (an EC key for an RSA certificate) loads without complaint into a slot of its
+  // own and leaves the context with a key and no certificate. The pair is checked here, once,
+  // before anything uses it.
   X509* cert = SSL_CTX_get0_certificate(ctx);
+  if (cert == nullptr || SSL_CTX_check_private_key(ctx) != 1) {
+    ERR_clear_error();
+    std::FILE* cert_file = std::fopen(files.cert.c_str(), "r");
+    X509* loaded =
+        cert_file == nullptr ? nullptr : PEM_read_X509(cert_file, nullptr, nullptr, nullptr);
+    if (cert_file != nullptr) std::fclose(cert_file);
+    EVP_PKEY* key = SSL_CTX_get0_privatekey(ctx);
+    EVP_PKEY* cert_key = loaded == nullptr ? nullptr : X509_get0_pubkey(loaded);
+    std::string kinds;
+    if (key != nullptr && cert_key != nullptr &&
+        EVP_PKEY_get_base_id(key) != EVP_PKEY_get_base_id(cert_key)) {
+      kinds = std::string(" (a key of type ") + KeyType(key) + " for a certificate of type " +
+              KeyType(cert_key) + ")";
+    }
+    X509_free(loaded);
+    ERR_clear_error();
+    throw TlsFileError("--tls-key " + files.key +
+                             ": the key does not match the certificate in --tls-cert " +
+                             files.cert + kinds);
+  }
   description_ = NameText(X509_get_subject_name(cert)) + ", expires " +
                  TimeText(X509_get0_notAfter(cert));
   if (!files.client_ca.empty()) {
     context_.load_verify_file(files.client_ca, error);
     STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(files.client_ca.c_str());
     if (error || names == nullptr) {
-      throw std::runtime_error("--tls-client-ca " + files.client_ca +
+      throw TlsFileError("--tls-client-ca " + files.client_ca +
                                ": no PEM CA certificate in it" +
                                (error ? " (" + Reason(error) + ")" : std::string()));
     }
     // Tells clients which CA to pick a certificate for.
     SSL_CTX_set_client_CA_list(ctx, names);
-    context_.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+    context_.set_verify_mode(files.client_certificate_optional
+                                 ? ssl::verify_peer
+                                 : ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
     verifies_clients_ = true;
     description_ += "; client certificates from " + files.client_ca;
   }
@@ -218,8 +266,7 @@ HandshakeFailure Stream::Failure(const boost::system::error_code& error) const {
 std::string Stream::PeerSubject() {
   Tls* tls = std::get_if<Tls>(&stream_);
   if (tls == nullptr) return {};
-  X509* cert = SSL_get0_peer_certificate(tls->stream->native_handle());
-  return cert == nullptr ? std::string() : NameText(X509_get_subject_name(cert));
+  return SubjectText(SSL_get0_peer_certificate(tls->stream->native_handle()));
 }
 
 awaitable<void> Stream::WaitRead(boost::system::error_code& error) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <variant>
 
@@ -33,13 +34,26 @@ struct TlsFiles {
   std::string cert;       // PEM: the server's certificate, then any intermediates
   std::string key;        // PEM: its private key, unencrypted
   std::string client_ca;  // PEM: CA certificates; empty: no client certificate asked for
+  // With client_ca: whether a client without a certificate is refused (the TCP port), or let
+  // in, its requests then told apart by whether one was verified (the HTTP listeners, whose
+  // scrapers and probes have none). A certificate that does not verify is refused either way.
+  bool client_certificate_optional = false;
+};
+
+// "CN=client,O=example": a certificate's subject as the log and the HTTP API name it.
+std::string SubjectText(X509* certificate);
+
+// A file named by --tls-cert, --tls-key or --tls-client-ca that cannot be used.
+struct TlsFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class TlsContext {
  public:
-  // Reads the files. Throws std::runtime_error saying which file and why ("--tls-key
-  // /etc/sudokud/tls/server.key: cannot read it: No such file or directory", "...: the key does
-  // not match --tls-cert ...").
+  // Reads the files and checks that the key is the certificate's. Throws TlsFileError saying
+  // which file and why ("--tls-key /etc/sudokud/tls/server.key: cannot read it: No such file or
+  // directory", "...: the key does not match the certificate in --tls-cert ... (a key of type
+  // EC for a certificate of type RSA)").
   explicit TlsContext(const TlsFiles& files);
 
   boost::asio::ssl::context& context() { return context_; }

@@ -29,7 +29,12 @@
 //        web site cannot make a visitor's browser post here without asking first)
 //   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), or the daemon
 //        is stopping
-// Every request's work (parsing aside) runs on the solver Pool, as the protocol's does.
+// Every request's work (parsing aside) runs on the solver Pool, as the protocol's does, at the
+// same cost: explanations, generations and counts past two solutions as long work, at the
+// lowest priority, each request taking its own turns (Pool::Cost). Work stops when its client
+// goes. Requests that cannot be read get the listener's refusals as {"error": ...}: 400, 413
+// (a body over the limit), 431 (a header or a chunked body's trailer over 8 KiB), 503 (every
+// connection busy).
 //
 // Thread-safety: a WebApi lives on the daemon's io_context and is used from its thread only;
 // the work it hands to the Pool touches nothing but its own request and the cancel flag.
@@ -45,24 +50,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include <boost/asio/awaitable.hpp>
 
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/web_requests.h"
 
 namespace sudoku::daemon {
-
-struct WebApiOptions {
-  // API requests working at once, over all connections; one more gets 503. A request holds its
-  // connection until answered, so this also bounds the solver time the page's users can take.
-  size_t max_in_flight = 8;
-  // Puzzles one /api/generate request may ask for (sudoku-client generate is for more).
-  uint32_t max_generate = 16;
-  // The largest "limit" /api/solve takes (solutions counted for one puzzle).
-  uint32_t max_solution_limit = 1000;
-};
 
 class WebApi : public HttpHandler {
  public:
@@ -77,12 +74,14 @@ class WebApi : public HttpHandler {
   // The limits an HttpServer for this handler takes.
   static HttpLimits Limits();
 
-  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request) override;
+  boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request,
+                                              const HttpPeer& peer) override;
   HttpResponse Refuse(boost::beast::http::status status, std::string_view target,
                       const std::string& why) override;
 
   // From now on API requests get 503 ("sudokud is stopping"), and the work in hand stops at
-  // its next chance (a generation between puzzles; a solve or explanation runs to its end).
+  // its next chance (a generation between puzzles, a count between guesses; an explanation
+  // started runs to its end). A request's work also stops when its client goes.
   void Stop();
 
   // API requests working now.
@@ -91,16 +90,17 @@ class WebApi : public HttpHandler {
  private:
   // The refusal of an API request before any work: an unknown path, a method or type it does
   // not take, a stopping daemon, or max_in_flight reached; nullopt when it may go on.
-  std::optional<HttpResponse> Admit(std::string_view path, const HttpRequest& request) const;
+  std::optional<HttpResponse> Admit(std::string_view path, const HttpRequest& request,
+                                    const HttpPeer& peer) const;
 
   Pool& pool_;
   MetricsRoutes* const metrics_;
   const WebApiOptions options_;
   size_t in_flight_ = 0;
   bool stopped_ = false;
-  // Read by the work on the Pool; shared so that work finishing after the WebApi is gone (it
-  // never does in the daemon, where the Pool outlives it) still reads valid memory.
-  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+  // The cancel flags of the requests working now (each request's PeerGone, which its work on
+  // the Pool reads and its connection keeps alive): Stop() sets them all.
+  std::unordered_set<std::atomic<bool>*> working_;
 };
 
 }  // namespace sudoku::daemon

@@ -12,7 +12,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -198,7 +200,7 @@ TEST(Bounded, TheIdlestConnectionMakesRoom) {
   ExpectServed(idlest, 1);
   WireClient busy(daemon.port());
   ExpectServed(busy, 2);
-  busy.SendBytes(LengthPrefix(100) + "ab");  // a frame begun: not idle
+  busy.SendBytes(LengthPrefix(100) + "ab");  // a frame begun: active more recently
   WireClient newcomer(daemon.port());
   ExpectServed(newcomer, 3);
   const wire::ProtocolFault fault = ReadFault(idlest);
@@ -220,8 +222,8 @@ void StartTwoEndlessCounts(const DaemonProcess& daemon, NotifySocket& notify,
 }
 
 // Two connections counting the empty grid's solutions to the cap (runs that end only when
-// cancelled) do not hold up a normal client: counting batches run on threads of their own, at
-// most --threads minus one, so a batch's solver thread stays free. The counts go on meanwhile,
+// cancelled) do not hold up a normal client: counting batches run on threads of their own at
+// the lowest priority, so the batches' solver threads stay free. The counts go on meanwhile,
 // and end when their connections are reset.
 TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
   NotifySocket notify;
@@ -249,8 +251,8 @@ TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
 // Every connection has a batch in flight (the empty grid's solutions counted to the cap, which
 // runs until cancelled), so none may be closed to make room: the newcomer is refused, told why.
 // Once one of the busy connections is reset, its slot is free at once, even when its batch was
-// still queued behind the other's, and the next newcomer is served: counting batches take at
-// most one solver thread fewer than --threads, so the other is free for it.
+// still queued behind the other's, and the next newcomer is served: counting batches run on
+// threads of their own, so the solver threads are free for it.
 TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--max-connections", "2", "--threads", "2"}),
@@ -441,8 +443,44 @@ TEST(Bounded, FrameLeftUnfinishedGetsTheFrameTimeout) {
   const wire::ProtocolFault fault = ReadFault(client);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "REQUEST_TIMEOUT");
   EXPECT_EQ(fault.message(),
-            "frame 2 not whole within 1 s of its first byte (--frame-timeout 1); 10 of 1000 body "
-            "bytes received");
+            "frame 2 not whole within 1 s of its first byte, plus a second for every 1024 bytes "
+            "received (--frame-timeout 1); 10 of 1000 body bytes received");
+}
+
+// ---- In flight ----
+
+// Eight connections each send a batch as large as --max-in-flight while the pool answers
+// nothing (the test hook holds it): one batch is taken, the others wait their turn, so what is
+// in flight stays within the limit (it used to be every batch: 8,000). Once the pool runs
+// again, every batch is answered.
+TEST(Bounded, InFlightStaysWithinTheLimitWhateverTheBatchSize) {
+  const std::string wedge = ::testing::TempDir() + "/sudokud_inflight_wedge";
+  std::ofstream(wedge) << "held\n";
+  NotifySocket notify;
+  DaemonProcess daemon(Flags({"--max-in-flight", "1000", "--max-batch", "1000"}),
+                       {notify.EnvEntry(), "WATCHDOG_USEC=20000",
+                        "SUDOKUD_TEST_WEDGE_FILE=" + wedge});
+  daemon.WaitForLog("the solver pool holds every job");
+  std::vector<std::unique_ptr<WireClient>> clients;
+  std::vector<std::vector<std::string>> sent;
+  for (uint64_t id = 1; id <= 8; ++id) {
+    clients.push_back(std::make_unique<WireClient>(daemon.port()));
+    sent.push_back(GeneratePuzzles(1000, 28, static_cast<uint32_t>(id)));
+    clients.back()->SendSolve(id, sent.back());
+  }
+  EXPECT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 1000; }), 1000);
+  // Long enough for every connection's frame to have been read.
+  long most = 0;
+  for (const auto until = Clock::now() + std::chrono::milliseconds(500); Clock::now() < until;) {
+    most = std::max(most, PuzzlesInFlight(notify.WaitFor("STATUS=")));
+  }
+  EXPECT_EQ(most, 1000);
+  std::remove(wedge.c_str());
+  for (uint64_t id = 1; id <= 8; ++id) {
+    const auto response = clients[id - 1]->Read();
+    ASSERT_TRUE(response && response->has_solve());
+    ExpectAllSolved(response->solve(), sent[id - 1]);
+  }
 }
 
 }  // namespace

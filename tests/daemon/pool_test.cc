@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <future>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -155,6 +157,44 @@ TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
     }
   }
   EXPECT_EQ(done.load(), 3);
+}
+
+// Long jobs take turns by owner: an owner with many queued jobs does not make a later owner's
+// one wait for all of them.
+TEST(Pool, LongJobsTakeTurnsByOwner) {
+  asio::io_context io;
+  Pool pool(1);  // one long-work thread: the order is the order of the turns
+  std::mutex mutex;
+  std::vector<std::string> order;
+  std::promise<void> started;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  const auto record = [&](std::string name) {
+    return [&, name] {
+      std::lock_guard lock(mutex);
+      order.push_back(name);
+    };
+  };
+  const uint64_t blocker = pool.NewOwner();
+  const uint64_t greedy = pool.NewOwner();
+  const uint64_t modest = pool.NewOwner();
+  pool.Run(
+      io.get_executor(),
+      [&] {
+        started.set_value();
+        released.wait();
+      },
+      [](std::exception_ptr) {}, Pool::Cost::kLong, blocker);
+  started.get_future().wait();  // the thread is busy: what follows is queued
+  for (const char* name : {"greedy 1", "greedy 2", "greedy 3"}) {
+    pool.Run(io.get_executor(), record(name), [](std::exception_ptr) {}, Pool::Cost::kLong,
+             greedy);
+  }
+  pool.Run(io.get_executor(), record("modest 1"), [](std::exception_ptr) {}, Pool::Cost::kLong,
+           modest);
+  release.set_value();
+  io.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"greedy 1", "modest 1", "greedy 2", "greedy 3"}));
 }
 
 }  // namespace

@@ -71,6 +71,9 @@ TestPki::TestPki() {
   // -days -1: valid from now to a day before now, so expired at once.
   Leaf("expired", "/CN=expired client", "ca", "extendedKeyUsage=clientAuth", -1);
   Leaf("stranger", "/CN=stranger", "other_ca", "extendedKeyUsage=clientAuth", 2);
+  // The one RSA pair, for a certificate and a key of different types.
+  Run("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=localhost rsa' "
+      "-keyout rsa_server.key -out rsa_server.pem");
 }
 
 TestPki::~TestPki() {
@@ -143,9 +146,24 @@ void TlsClient::Handshake(std::chrono::milliseconds timeout) {
 
 TlsClient::HttpReply TlsClient::Get(const std::string& target,
                                     std::chrono::milliseconds timeout) {
+  return Http(boost::beast::http::verb::get, target, "", timeout);
+}
+
+TlsClient::HttpReply TlsClient::Post(const std::string& target, const std::string& json,
+                                     std::chrono::milliseconds timeout) {
+  return Http(boost::beast::http::verb::post, target, json, timeout);
+}
+
+TlsClient::HttpReply TlsClient::Http(boost::beast::http::verb method, const std::string& target,
+                                     const std::string& json, std::chrono::milliseconds timeout) {
   namespace http = boost::beast::http;
-  http::request<http::empty_body> request{http::verb::get, target, 11};
+  http::request<http::string_body> request{method, target, 11};
   request.set(http::field::host, "localhost");
+  if (method == http::verb::post) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = json;
+    request.prepare_payload();
+  }
   bool done = false;
   boost::system::error_code error;
   http::async_write(*stream_, request, [&](const boost::system::error_code& e, size_t) {

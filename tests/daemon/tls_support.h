@@ -18,6 +18,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/http/verb.hpp>
 
 #include "proto/sudoku.pb.h"
 #include "tests/daemon/wire_client.h"
@@ -32,6 +33,8 @@ namespace sudoku::testing {
 //   expired.pem/.key            a client certificate signed by it that expired a day ago
 //   other_ca.pem                another CA ("CN=other CA")
 //   stranger.pem/.key           a client certificate signed by the other CA ("CN=stranger")
+//   rsa_server.pem/.key         a self-signed RSA certificate ("CN=localhost rsa"); the others
+//                               are all EC (P-256)
 class TestPki {
  public:
   TestPki();
@@ -87,8 +90,13 @@ class TlsClient {
     std::string body;
   };
   HttpReply Get(const std::string& target, std::chrono::milliseconds timeout = kReplyTimeout);
+  // An HTTP/1.1 POST of `json` (as application/json) to `target`.
+  HttpReply Post(const std::string& target, const std::string& json,
+                 std::chrono::milliseconds timeout = kReplyTimeout);
 
  private:
+  HttpReply Http(boost::beast::http::verb method, const std::string& target,
+                 const std::string& json, std::chrono::milliseconds timeout);
   // Runs the io_context until `done` or `timeout`; throws on timeout.
   void RunUntil(const bool& done, std::chrono::milliseconds timeout, const char* what);
 

@@ -246,19 +246,19 @@ TEST(Tls, FilesThatCannotBeUsedStopTheStartWithWhy) {
   const std::string missing = Pki().dir() + "/missing.pem";
   ProcessResult result = RunDaemonToExit(
       {"--listen", "127.0.0.1:0", "--tls-cert", missing, "--tls-key", Pki().Path("server.key")});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + missing +
-                            ": cannot read it: No such file or directory\n");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "sudokud: --tls-cert " + missing + ": cannot read it: No such file or directory\n");
   result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem"),
                             "--tls-key", Pki().Path("client.key")});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: fatal: --tls-key " + Pki().Path("client.key") +
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "sudokud: --tls-key " + Pki().Path("client.key") +
                             ": the key does not match the certificate in --tls-cert " +
                             Pki().Path("server.pem") + "\n");
   result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.key"),
                             "--tls-key", Pki().Path("server.key")});
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: fatal: --tls-cert " + Pki().Path("server.key") +
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "sudokud: --tls-cert " + Pki().Path("server.key") +
                             ": not a PEM certificate (no start line)\n");
   result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem")});
   EXPECT_EQ(result.exit_code, 2);
@@ -435,6 +435,130 @@ TEST(Tls, SighupReloadsTheCertificateForNewConnectionsUnderLoad) {
   StopCleanly(daemon);
   EXPECT_THAT(daemon.Log(), HasSubstr(" 0 cancelled, "));
   EXPECT_THAT(daemon.Log(), HasSubstr(" 0 protocol faults"));
+}
+
+// A certificate and a key of different types (an RSA certificate with an EC key, or the
+// reverse) are a pair that does not match, said as such: at start, exit 2 before anything
+// listens, on --http-tls too; on SIGHUP (a rotation that copied the certificate before its
+// key), a log line, and the pair in use stays, serving new connections.
+TEST(Tls, CertificateAndKeyOfDifferentTypesAreRefusedAsAPair) {
+  const std::string rsa_cert = Pki().Path("rsa_server.pem");
+  const std::string ec_key = Pki().Path("server.key");
+  ProcessResult result = RunDaemonToExit(
+      {"--listen", "127.0.0.1:0", "--tls-cert", rsa_cert, "--tls-key", ec_key});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "sudokud: --tls-key " + ec_key +
+                            ": the key does not match the certificate in --tls-cert " + rsa_cert +
+                            " (a key of type EC for a certificate of type RSA)\n");
+  const std::string ec_cert = Pki().Path("server.pem");
+  const std::string rsa_key = Pki().Path("rsa_server.key");
+  result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--tls-cert", ec_cert, "--tls-key",
+                            rsa_key, "--metrics", "127.0.0.1:0", "--http-tls"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err, "sudokud: --tls-key " + rsa_key +
+                            ": the key does not match the certificate in --tls-cert " + ec_cert +
+                            " (a key of type RSA for a certificate of type EC)\n");
+
+  const std::string cert = Pki().dir() + "/typed_live.pem";
+  const std::string key = Pki().dir() + "/typed_live.key";
+  std::filesystem::copy_file(ec_cert, cert, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(ec_key, key, std::filesystem::copy_options::overwrite_existing);
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key,
+                        "--metrics", "127.0.0.1:0", "--http-tls"});
+  // The new certificate is copied first: for a moment it is RSA and the key still EC.
+  std::filesystem::copy_file(rsa_cert, cert, std::filesystem::copy_options::overwrite_existing);
+  daemon.Signal(SIGHUP);
+  const std::string kept = daemon.WaitForLog("SIGHUP: kept the TLS certificate in use");
+  EXPECT_THAT(kept, HasSubstr("SIGHUP: kept the TLS certificate in use (CN=localhost, expires "));
+  EXPECT_THAT(kept, HasSubstr(" GMT): --tls-key " + key +
+                              ": the key does not match the certificate in --tls-cert " + cert +
+                              " (a key of type EC for a certificate of type RSA)"));
+  EXPECT_THAT(daemon.WaitForLog("SIGHUP: kept the HTTPS certificate in use"),
+              HasSubstr("(a key of type EC for a certificate of type RSA)"));
+  TlsClient client(daemon.port(), As());
+  client.Handshake();
+  EXPECT_EQ(client.ServerSubject(), "/CN=localhost");
+  ExpectServed(client, 1, kTlsBatch);
+  StopCleanly(daemon);
+}
+
+// Where the TCP port takes only clients with a certificate, the JSON API does too: on plain
+// --http it answers 403 saying how to open it, on --http-tls it asks for a certificate (without
+// requiring one: metrics and health stay open) and serves only clients that presented one;
+// --http-api-without-client-cert opens it. Health and the page stay open throughout.
+TEST(Tls, HttpApiRequiresAClientCertificateWhereThePortDoes) {
+  const std::string solve =
+      R"({"puzzle": "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"})";
+  const std::vector<std::string> port_flags = {
+      "--listen", "127.0.0.1:0", "--tls-cert", Pki().Path("server.pem"), "--tls-key",
+      Pki().Path("server.key"), "--tls-client-ca", Pki().Path("ca.pem")};
+  {
+    std::vector<std::string> flags = port_flags;
+    flags.insert(flags.end(), {"--http", "127.0.0.1:0"});
+    DaemonProcess daemon(flags);
+    const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+    const std::string reply = PlainExchange(
+        http, "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              "Connection: close\r\nContent-Length: " + std::to_string(solve.size()) +
+              "\r\n\r\n" + solve);
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 403 Forbidden\r\n"));
+    EXPECT_THAT(reply,
+                HasSubstr(R"({"error":"forbidden: the TCP port takes only clients with a )"
+                          R"(certificate (--tls-client-ca), and this listener is plain HTTP: )"
+                          R"(serve it with --http-tls (clients present their certificate )"
+                          R"(there), or pass --http-api-without-client-cert to open the API )"
+                          R"(to anyone who reaches it"})"));
+    EXPECT_THAT(PlainExchange(http, "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close"
+                                    "\r\n\r\n"),
+                StartsWith("HTTP/1.1 200 OK\r\n"));
+    StopCleanly(daemon);
+  }
+  {
+    std::vector<std::string> flags = port_flags;
+    flags.insert(flags.end(), {"--http", "127.0.0.1:0", "--http-tls"});
+    DaemonProcess daemon(flags);
+    const uint16_t http = PortAfter(daemon, "serving the page on https://127.0.0.1:");
+    TlsClient anonymous(http, As());
+    anonymous.Handshake();
+    EXPECT_EQ(anonymous.Get("/readyz").status, 200u);
+    const TlsClient::HttpReply refused = anonymous.Post("/api/solve", solve);
+    EXPECT_EQ(refused.status, 403u);
+    EXPECT_EQ(refused.body,
+              R"({"error":"forbidden: the API takes only clients with a certificate signed by )"
+              R"(--tls-client-ca, as the TCP port does, and this connection presented none"})"
+              "\n");
+    TlsClient client(http, As("client"));
+    client.Handshake();
+    const TlsClient::HttpReply solved = client.Post("/api/solve", solve);
+    EXPECT_EQ(solved.status, 200u) << solved.body;
+    EXPECT_THAT(solved.body, HasSubstr(R"("verdict":"solved")"));
+    // A certificate the CA did not sign is refused at the handshake, as on the port.
+    TlsClient stranger(http, As("stranger"));
+    EXPECT_ANY_THROW({
+      stranger.Handshake();
+      stranger.Get("/readyz");
+    });
+    StopCleanly(daemon);
+  }
+  {
+    std::vector<std::string> flags = port_flags;
+    flags.insert(flags.end(), {"--http", "127.0.0.1:0", "--http-api-without-client-cert"});
+    DaemonProcess daemon(flags);
+    const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+    EXPECT_THAT(PlainExchange(
+                    http, "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          "application/json\r\nConnection: close\r\nContent-Length: " +
+                              std::to_string(solve.size()) + "\r\n\r\n" + solve),
+                StartsWith("HTTP/1.1 200 OK\r\n"));
+    StopCleanly(daemon);
+  }
+  const ProcessResult result =
+      RunDaemonToExit({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+                       "--http-api-without-client-cert"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err,
+            "sudokud: --http-api-without-client-cert goes with --tls-client-ca: without it, no "
+            "listener asks for client certificates (see sudokud --help)\n");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ build_dir=${1:?usage: run_fuzzers.sh BUILD_DIR [TARGET...]}
 shift
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(fuzz_framing fuzz_request fuzz_puzzle fuzz_puzzle_reader fuzz_kernels)
+  targets=(fuzz_framing fuzz_request fuzz_http fuzz_puzzle fuzz_puzzle_reader fuzz_kernels)
 fi
 seconds=${SUDOKU_FUZZ_SECONDS:-60}
 jobs=${SUDOKU_FUZZ_JOBS:-$(nproc)}
@@ -36,9 +36,11 @@ run_one() {
   local binary=$build_dir/tests/fuzz/$target
   rm -rf "${scratch:?}/$target"
   mkdir -p "$scratch/$target"
-  # The reader gets longer inputs, so that its line-length limit can be reached.
+  # The reader gets longer inputs, so that its line-length limit can be reached; the HTTP path,
+  # so that its header, trailer and body limits can.
   local max_len=4096
   [[ $target == fuzz_puzzle_reader ]] && max_len=100000
+  [[ $target == fuzz_http ]] && max_len=80000
   "$binary" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$scratch/$target" "$top/tests/fuzz/corpus/$target" >"$logs/$target.log" 2>&1

@@ -1,0 +1,532 @@
+#include "daemon/web_requests.h"
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/http/verb.hpp>
+#include <nlohmann/json.hpp>
+
+#include "daemon/batch.h"
+#include "daemon/generate.h"
+#include "daemon/web_assets.h"
+#include "proto/verdict_name.h"
+#include "solver/explain_text.h"
+#include "solver/generator.h"
+#include "solver/logic.h"
+#include "solver/puzzle_reader.h"
+
+namespace sudoku::daemon {
+
+namespace http = boost::beast::http;
+// Keys stay in the order written, as in sudoku-client's JSON.
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::string_view kJsonType = "application/json";
+constexpr std::string_view kTextType = "text/plain; charset=utf-8";
+
+// A request the API answers with an error: thrown by the parsing below, caught in WebApi::Api.
+struct ApiError {
+  http::status status;
+  Json body;
+};
+
+[[noreturn]] void BadRequest(const std::string& message) {
+  throw ApiError{http::status::bad_request, Json{{"error", message}}};
+}
+
+// A puzzle that is not valid, worded as sudoku-client words it ("invalid: WHERE: REASON").
+[[noreturn]] void Invalid(const std::string& where, const std::string& reason) {
+  throw ApiError{http::status::bad_request,
+                 Json{{"error", "invalid: " + where + ": " + reason},
+                      {"where", where},
+                      {"reason", reason}}};
+}
+
+// Texts that came from the request may hold any Unicode; they are valid UTF-8 (the parser
+// checked), and messages are ASCII, but a replacement is cheaper than a thrown dump().
+std::string Dump(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+HttpResponse JsonResponse(http::status status, const Json& body) {
+  HttpResponse response = MakeResponse(status, kJsonType, Dump(body) + "\n");
+  response.set(http::field::cache_control, "no-store");
+  return response;
+}
+
+// A field's value as the error quotes it: its JSON, cut at 40 characters.
+std::string Shown(const Json& value) {
+  std::string text = Dump(value);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+// A request body's fields, read with messages that name the field and what it takes. A field
+// set to null counts as absent.
+class Fields {
+ public:
+  Fields(const Json& body, std::initializer_list<const char*> known) : body_(body) {
+    if (!body.is_object()) BadRequest("the body must be a JSON object, got " + Shown(body));
+    std::string names;
+    for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
+    for (const auto& item : body.items()) {
+      if (std::find_if(known.begin(), known.end(), [&](const char* name) {
+            return item.key() == name;
+          }) == known.end()) {
+        BadRequest("unknown field '" + item.key() + "' (expected " + names + ")");
+      }
+    }
+  }
+
+  std::optional<bool> Bool(const char* name) const {
+    const Json* value = Find(name);
+    if (value == nullptr) return std::nullopt;
+    if (!value->is_boolean()) BadRequest(Quoted(name) + " expects true or false, got " + Shown(*value));
+    return value->get<bool>();
+  }
+
+  // A whole number from `min` to `max`; `what` describes the range when the default wording
+  // ("a whole number from 1 to 16") is not what the field takes.
+  std::optional<uint64_t> Whole(const char* name, uint64_t min, uint64_t max,
+                                const std::string& what = "") const {
+    const Json* value = Find(name);
+    if (value == nullptr) return std::nullopt;
+    const bool whole = value->is_number_unsigned() ||
+                       (value->is_number_integer() && value->get<int64_t>() >= 0);
+    const uint64_t number = whole ? value->get<uint64_t>() : 0;
+    if (!whole || number < min || number > max) {
+      BadRequest(Quoted(name) + " expects " +
+             (what.empty() ? "a whole number from " + std::to_string(min) + " to " +
+                                 std::to_string(max)
+                           : what) +
+             ", got " + Shown(*value));
+    }
+    return number;
+  }
+
+  std::optional<std::string> String(const char* name) const {
+    const Json* value = Find(name);
+    if (value == nullptr) return std::nullopt;
+    if (!value->is_string()) BadRequest(Quoted(name) + " expects a string, got " + Shown(*value));
+    return value->get<std::string>();
+  }
+
+ private:
+  static std::string Quoted(const char* name) { return "'" + std::string(name) + "'"; }
+
+  const Json* Find(const char* name) const {
+    const auto it = body_.find(name);
+    return it == body_.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  const Json& body_;
+};
+
+// One puzzle read from the text of "puzzle" as sudoku-client reads a file, and where each of its
+// characters came from.
+struct PuzzleInput {
+  PuzzleRecord record;
+  std::string text;  // 81 (or 729) characters as the solver takes them
+
+  // "line 1, column 12" for a PuzzleError's 1-based position (0: the whole puzzle), as the
+  // client names it.
+  std::string Where(uint32_t position) const {
+    return position == 0 ? LocateRecord(record)
+                         : LocateCell(record, static_cast<int>(position) - 1);
+  }
+};
+
+PuzzleInput ReadPuzzle(const Fields& fields) {
+  const std::optional<std::string> text = fields.String("puzzle");
+  if (!text) {
+    BadRequest("missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)");
+  }
+  std::istringstream in(*text);
+  PuzzleReader reader(&in);
+  PuzzleInput input;
+  if (!reader.Next(&input.record)) {
+    BadRequest("'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)");
+  }
+  PuzzleRecord second;
+  if (reader.Next(&second)) {
+    BadRequest("'puzzle' holds more than one puzzle (the second starts at line " +
+           std::to_string(second.error ? second.error.line : second.first_line) +
+           "); give one at a time");
+  }
+  if (input.record.error) Invalid(Locate(input.record.error), Describe(input.record.error));
+  input.text.assign(input.record.text());
+  return input;
+}
+
+Json Rating(int level, int hardest, uint32_t steps, uint32_t guesses, uint32_t logic_guesses) {
+  return Json{{"level", logic::Name(static_cast<logic::Level>(level))},
+              {"hardest", logic::Name(static_cast<logic::Technique>(hardest))},
+              {"steps", steps},
+              {"guesses", guesses},
+              {"logic_guesses", logic_guesses}};
+}
+
+// A step as ExplainPuzzle() wrote it from the logical solver's (numbers as sudoku.proto gives
+// them; made by this daemon, so not checked again).
+logic::Step StepOf(const wire::ExplainStep& wire_step) {
+  logic::Step step;
+  step.technique = static_cast<logic::Technique>(wire_step.technique());
+  auto candidate = [](uint32_t value) {
+    return logic::CellDigit{static_cast<uint8_t>(value / 9), static_cast<uint8_t>(value % 9 + 1)};
+  };
+  for (uint32_t value : wire_step.placements()) step.placements.push_back(candidate(value));
+  for (uint32_t value : wire_step.eliminations()) step.eliminations.push_back(candidate(value));
+  for (uint32_t value : wire_step.units()) {
+    step.units.push_back(
+        {static_cast<logic::Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
+  }
+  for (uint32_t value : wire_step.cells()) step.cells.push_back(static_cast<uint8_t>(value));
+  for (uint32_t value : wire_step.digits()) step.digits.push_back(static_cast<uint8_t>(value));
+  return step;
+}
+
+Json CellDigits(const std::vector<logic::CellDigit>& list) {
+  Json out = Json::array();
+  for (const logic::CellDigit& item : list) {
+    out.push_back(Json{{"cell", logic::CellName(item.cell)}, {"digit", item.digit}});
+  }
+  return out;
+}
+
+// The explanation as `sudoku-client explain --json --candidates` writes it. `response` is SOLVED
+// or MULTIPLE, for the valid 81-character `puzzle`.
+Json Explanation(const wire::ExplainResponse& response, const std::string& puzzle) {
+  Grid grid{};
+  ParsePuzzle(puzzle, &grid);
+  logic::Candidates remaining = logic::InitialCandidates(grid);
+  Json steps = Json::array();
+  uint32_t logic_guesses = 0;
+  for (int i = 0; i < response.steps_size(); ++i) {
+    const logic::Step step = StepOf(response.steps(i));
+    if (step.technique == logic::Technique::kGuess) ++logic_guesses;
+    Json units = Json::array();
+    for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
+    Json cells = Json::array();
+    for (uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
+    Json candidates = Json::array();
+    for (int cell = 0; cell < kCells; ++cell) {
+      std::string digits;
+      for (int digit = 1; digit <= 9; ++digit) {
+        if ((remaining[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
+      }
+      candidates.push_back(std::move(digits));
+    }
+    steps.push_back(Json{{"step", i + 1},
+                         {"technique", logic::Name(step.technique)},
+                         {"text", logic::Describe(step)},
+                         {"placements", CellDigits(step.placements)},
+                         {"eliminations", CellDigits(step.eliminations)},
+                         {"units", std::move(units)},
+                         {"cells", std::move(cells)},
+                         {"digits", step.digits},
+                         {"candidates", std::move(candidates)}});
+    logic::Apply(step, &grid, &remaining);
+  }
+  return Json{{"puzzle", puzzle},
+              {"verdict", wire::VerdictName(response.verdict())},
+              {"steps", std::move(steps)},
+              {"solution", response.solution()},
+              {"rating", Rating(response.level(), response.hardest_technique(),
+                                static_cast<uint32_t>(response.steps_size()), response.guesses(),
+                                logic_guesses)}};
+}
+
+// "application/json; charset=utf-8" and the like.
+bool IsJsonType(std::string_view type) {
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+  constexpr std::string_view kExpected = "application/json";
+  return type.size() == kExpected.size() &&
+         std::equal(type.begin(), type.end(), kExpected.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
+std::string_view ContentTypeOf(std::string_view name) {
+  if (name.ends_with(".html")) return "text/html; charset=utf-8";
+  if (name.ends_with(".css")) return "text/css; charset=utf-8";
+  if (name.ends_with(".js")) return "text/javascript; charset=utf-8";
+  if (name.ends_with(".png")) return "image/png";
+  if (name.ends_with(".svg")) return "image/svg+xml";
+  return "application/octet-stream";
+}
+
+// A seed a page's script can hold exactly: JavaScript numbers are exact up to 2^53.
+uint64_t RandomSeed() {
+  std::random_device device;
+  const uint64_t high = device();
+  return ((high << 32) | device()) & ((uint64_t{1} << 53) - 1);
+}
+
+HttpResponse ErrorResponse(http::status status, const std::string& message) {
+  return JsonResponse(status, Json{{"error", message}});
+}
+
+class SolveJob : public ApiJob {
+ public:
+  SolveJob(const Json& body, const WebApiOptions& options) {
+    const Fields fields(body, {"puzzle", "unique", "limit", "rate"});
+    const bool unique = fields.Bool("unique").value_or(false);
+    const auto limit = fields.Whole("limit", 1, options.max_solution_limit);
+    if (unique && limit) {
+      BadRequest("'unique' and 'limit' cannot be used together ('unique' is 'limit': 2)");
+    }
+    rate_ = fields.Bool("rate").value_or(false);
+    input_ = ReadPuzzle(fields);
+    request_.add_puzzles(input_.text);
+    request_.set_solution_limit(unique ? 2 : static_cast<uint32_t>(limit.value_or(1)));
+    request_.set_rate(rate_);
+  }
+
+  // As a batch on the port: a solution or two is bounded work, counting more is not.
+  bool long_work() const override { return request_.solution_limit() > 2; }
+
+ private:
+  void Work(const std::atomic<bool>& cancel) override {
+    wire::SolveResponse response;
+    BatchCounts counts;
+    if (!SolveBatch(request_, cancel, &response, &counts)) return;
+    const int verdict = response.verdicts(0);
+    if (verdict == wire::INVALID) {
+      const wire::PuzzleError& error = response.errors(0);
+      Invalid(input_.Where(error.position()), error.message());
+    }
+    Json out{{"puzzle", input_.text}, {"verdict", wire::VerdictName(verdict)}};
+    const uint32_t solutions = response.solution_counts(0);
+    if (solutions > 0) out["solution"] = response.solutions();
+    out["solutions"] = solutions;
+    out["guesses"] = response.guesses(0);
+    // Pencilmark puzzles are not rated (the logical solver starts from givens).
+    if (rate_ && solutions > 0 && input_.text.size() == static_cast<size_t>(kCells)) {
+      out["rating"] = Rating(response.levels(0), response.hardest_techniques(0),
+                             response.steps(0), response.guesses(0), response.logic_guesses(0));
+    }
+    Reply(JsonResponse(http::status::ok, out));
+  }
+
+  PuzzleInput input_;
+  bool rate_ = false;
+  wire::SolveRequest request_;
+};
+
+class ExplainJob : public ApiJob {
+ public:
+  explicit ExplainJob(const Json& body) {
+    const Fields fields(body, {"puzzle"});
+    input_ = ReadPuzzle(fields);
+  }
+
+ private:
+  // The logical solver cannot be interrupted once started: it is not started for nobody.
+  void Work(const std::atomic<bool>& cancel) override {
+    if (cancel.load(std::memory_order_relaxed)) return;
+    wire::ExplainRequest request;
+    request.set_puzzle(input_.text);
+    wire::ExplainResponse response;
+    ExplainPuzzle(request, &response);
+    switch (response.verdict()) {
+      case wire::INVALID:
+        Invalid(input_.Where(response.error().position()), response.error().message());
+      case wire::UNSOLVABLE: Reply(JsonResponse(http::status::ok, Json{{"puzzle", input_.text}, {"verdict", "unsolvable"}})); return;
+      default: Reply(JsonResponse(http::status::ok, Explanation(response, input_.text))); return;
+    }
+  }
+
+  PuzzleInput input_;
+};
+
+class GenerateJob : public ApiJob {
+ public:
+  GenerateJob(const Json& body, const WebApiOptions& options) {
+    const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
+    request_.set_count(
+        static_cast<uint32_t>(fields.Whole("count", 1, options.max_generate).value_or(1)));
+    if (const auto level = fields.String("level")) {
+      const std::optional<logic::Level> parsed = logic::ParseLevel(*level);
+      if (!parsed) {
+        BadRequest("'level' expects simple, easy, intermediate or expert, got " +
+                   Shown(Json(*level)));
+      }
+      request_.set_difficulty(static_cast<wire::Level>(*parsed));
+    }
+    const std::string clue_range = "17 to 81, or 0 for no target";
+    const uint64_t clues = fields.Whole("clues", 0, kCells, clue_range).value_or(0);
+    if (clues != 0 && clues < kMinClues) {
+      BadRequest("'clues' expects " + clue_range + ", got " + std::to_string(clues));
+    }
+    request_.set_clues(static_cast<uint32_t>(clues));
+    request_.set_symmetric(fields.Bool("symmetric").value_or(false));
+    request_.set_minimal(fields.Bool("minimal").value_or(false));
+    const auto seed = fields.Whole("seed", 0, std::numeric_limits<uint64_t>::max());
+    request_.set_seed(seed ? *seed : RandomSeed());
+    // The protocol's own check, which the fields above already satisfy.
+    if (const auto refusal = CheckGenerateRequest(request_, options.max_generate)) {
+      BadRequest(*refusal);
+    }
+  }
+
+ private:
+  void Work(const std::atomic<bool>& cancel) override {
+    wire::GenerateResponse response;
+    if (!GenerateChunk(request_, 0, request_.count(), cancel, &response)) return;
+    Json puzzles = Json::array();
+    for (int i = 0; i < response.clues_size(); ++i) {
+      puzzles.push_back(
+          Json{{"puzzle", response.puzzles().substr(static_cast<size_t>(i) * kCells, kCells)},
+               {"clues", response.clues(i)}});
+    }
+    Json failures = Json::array();
+    for (const wire::GenerateFailure& failure : response.failures()) {
+      failures.push_back(Json{{"index", failure.index()}, {"message", failure.message()}});
+    }
+    Reply(JsonResponse(http::status::ok, Json{{"seed", request_.seed()},
+                                              {"puzzles", std::move(puzzles)},
+                                              {"failures", std::move(failures)}}));
+  }
+
+  wire::GenerateRequest request_;
+};
+
+}  // namespace
+
+void ApiJob::Run(const std::atomic<bool>& cancel) noexcept {
+  try {
+    Work(cancel);
+  } catch (const ApiError& error) {
+    answer_ = JsonResponse(error.status, error.body);
+  } catch (const std::exception& error) {
+    answer_ = ErrorResponse(http::status::internal_server_error,
+                            std::string("internal error: ") + error.what());
+  }
+}
+
+HttpResponse ApiJob::Answer() {
+  if (!answer_) return ErrorResponse(http::status::service_unavailable, "sudokud is stopping");
+  return std::move(*answer_);
+}
+
+HttpResponse ApiErrorResponse(http::status status, const std::string& message) {
+  return ErrorResponse(status, message);
+}
+
+PreparedApiRequest PrepareApiRequest(std::string_view path, const std::string& body,
+                                     const WebApiOptions& options) {
+  PreparedApiRequest prepared;
+  try {
+    Json parsed;
+    try {
+      parsed = Json::parse(body);
+    } catch (const Json::parse_error& e) {
+      std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ..."
+      what = what.substr(what.find(']') + 2);
+      BadRequest("the body is not JSON: " + what);
+    }
+    if (path == "/api/solve") {
+      prepared.job = std::make_shared<SolveJob>(parsed, options);
+    } else if (path == "/api/explain") {
+      prepared.job = std::make_shared<ExplainJob>(parsed);
+    } else {
+      prepared.job = std::make_shared<GenerateJob>(parsed, options);
+    }
+  } catch (const ApiError& error) {
+    prepared.refusal = JsonResponse(error.status, error.body);
+  }
+  return prepared;
+}
+
+HttpResponse PageResponse(std::string_view path, const HttpRequest& request) {
+  const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
+  const auto assets = WebAssets();
+  const auto asset = std::find_if(assets.begin(), assets.end(),
+                                  [&](const WebAsset& a) { return a.name == name; });
+  if (asset == assets.end()) {
+    return MakeResponse(http::status::not_found, kTextType,
+                        "not found: " + std::string(path) + " (the page is at /)\n");
+  }
+  if (request.method() != http::verb::get && request.method() != http::verb::head) {
+    HttpResponse response = MakeResponse(http::status::method_not_allowed, kTextType,
+                                         "method not allowed: use GET or HEAD\n");
+    response.set(http::field::allow, "GET, HEAD");
+    return response;
+  }
+  HttpResponse response =
+      MakeResponse(http::status::ok, ContentTypeOf(asset->name), std::string(asset->content));
+  // The page runs only its own files: no inline script, nothing from elsewhere.
+  response.set("Content-Security-Policy",
+               "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+               "frame-ancestors 'none'");
+  response.set("X-Content-Type-Options", "nosniff");
+  response.set("Referrer-Policy", "no-referrer");
+  // Built into the binary: a new daemon may bring new files, so the browser asks each time.
+  response.set(http::field::cache_control, "no-cache");
+  return response;
+}
+
+std::string PathOf(const HttpRequest& request) {
+  std::string path(request.target().data(), request.target().size());
+  return path.substr(0, path.find('?'));
+}
+
+HttpResponse ApiRefusal(http::status status, std::string_view target, const std::string& why) {
+  // Before the request line is read, nobody knows whether a page or the API was asked for: the
+  // API's form ({"error": ...}) is the one a program can read.
+  if (!target.empty() && !target.starts_with("/api/")) {
+    return MakeResponse(status, kTextType, RefusalText(status, why) + "\n");
+  }
+  return ErrorResponse(status, RefusalText(status, why));
+}
+
+std::optional<HttpResponse> CheckApiRequest(std::string_view path, const HttpRequest& request,
+                                            const HttpPeer& peer, const WebApiOptions& options) {
+  if (path != "/api/solve" && path != "/api/explain" && path != "/api/generate") {
+    return ErrorResponse(http::status::not_found,
+                         "not found: " + std::string(path) +
+                             " (the API has /api/solve, /api/explain and /api/generate)");
+  }
+  // The same rule as the TCP port's: where it takes only clients with a certificate, so does
+  // the API.
+  if (options.client_certificates && peer.certificate.empty()) {
+    return ErrorResponse(
+        http::status::forbidden,
+        peer.tls ? "forbidden: the API takes only clients with a certificate signed by "
+                   "--tls-client-ca, as the TCP port does, and this connection presented none"
+                 : "forbidden: the TCP port takes only clients with a certificate "
+                   "(--tls-client-ca), and this listener is plain HTTP: serve it with --http-tls "
+                   "(clients present their certificate there), or pass "
+                   "--http-api-without-client-cert to open the API to anyone who reaches it");
+  }
+  if (request.method() != http::verb::post) {
+    HttpResponse response =
+        ErrorResponse(http::status::method_not_allowed, "method not allowed: use POST");
+    response.set(http::field::allow, "POST");
+    return response;
+  }
+  const auto type = request.find(http::field::content_type);
+  const std::string_view type_text =
+      type == request.end() ? std::string_view()
+                            : std::string_view(type->value().data(), type->value().size());
+  if (type == request.end() || !IsJsonType(type_text)) {
+    const std::string got = type == request.end() ? "none" : "'" + std::string(type_text) + "'";
+    return ErrorResponse(
+        http::status::unsupported_media_type,
+        "the body must be JSON sent as Content-Type: application/json (got " + got + ")");
+  }
+  return std::nullopt;
+}
+
+}  // namespace sudoku::daemon

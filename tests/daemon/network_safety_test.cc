@@ -1,0 +1,385 @@
+// sudokud on a network, as an attacker tries it, with default flags unless a test says
+// otherwise: requests on the HTTP listeners that used to end the process or grow it without
+// bound, idle sockets that used to starve the health checks, work that used to pin the pool or
+// outlive its requester, a slow but steady sender, requests accepted before a fault. Each test
+// asserts the exact status, message or log line, and that the daemon still serves a bystander.
+// Loopback only; waits are bounded, and no speed is asserted.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include "proto/framing.h"
+#include "tests/daemon/http_client.h"
+#include "tests/daemon/solve_checks.h"
+#include "tests/daemon/wire_client.h"
+#include "tests/support/puzzles.h"
+
+namespace sudoku::testing {
+namespace {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// The port a log line names after `opening` ("serving metrics on http://127.0.0.1:").
+uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening) {
+  const std::string line = daemon.WaitForLog(opening);
+  return static_cast<uint16_t>(std::stoi(line.substr(line.find(opening) + opening.size())));
+}
+
+// A blocking loopback connection for raw HTTP bytes.
+class RawSocket {
+ public:
+  explicit RawSocket(uint16_t port) : socket_(io_) {
+    socket_.connect({asio::ip::address_v4::loopback(), port});
+  }
+  // Writes what it can of `bytes`; false once the daemon has stopped taking them (it answered
+  // and closed).
+  bool Send(const std::string& bytes) {
+    boost::system::error_code error;
+    asio::write(socket_, asio::buffer(bytes), error);
+    return !error;
+  }
+  // Everything until the daemon closes (or resets) the connection.
+  std::string ReadToEnd() {
+    std::string reply;
+    boost::system::error_code error;
+    asio::read(socket_, asio::dynamic_buffer(reply), error);
+    return reply;
+  }
+  tcp::socket& socket() { return socket_; }
+
+ private:
+  asio::io_context io_;
+  tcp::socket socket_;
+};
+
+const char kChunkedSolve[] =
+    "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    "Transfer-Encoding: chunked\r\n\r\n";
+
+// A body of one JSON puzzle as chunks, ending with the last chunk: the trailer comes next.
+std::string ChunkedBody() {
+  const std::string json = R"({"puzzle": ")" + kWikipediaPuzzle + R"("})";
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", json.size());
+  return std::string(size) + "\r\n" + json + "\r\n0\r\n";
+}
+
+// What the TCP port answers a small batch, after the attack: the process is alive and serves.
+void ExpectTheDaemonServes(const DaemonProcess& daemon, uint64_t batch_id) {
+  WireClient bystander(daemon.port());
+  ExpectServed(bystander, batch_id);
+}
+
+// Item 1: a trailer field of 65,535 bytes (past what an HTTP field may hold in the parser's
+// message) used to end the process with "fatal: field value too large". Now the trailer is
+// bounded like the header: 431, the connection closes, nothing else is touched. On --http the
+// answer is the API's JSON, on --metrics text.
+TEST(NetworkSafety, HugeTrailerFieldGets431AndTheDaemonLives) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--metrics",
+                        "127.0.0.1:0"});
+  const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  const std::string trailer = "X: " + std::string(65535, 'b') + "\r\n\r\n";
+  {
+    RawSocket attacker(http);
+    attacker.Send(kChunkedSolve + ChunkedBody() + trailer);
+    const std::string reply = attacker.ReadToEnd();
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    EXPECT_THAT(reply, EndsWith("\r\n\r\n{\"error\":\"request header fields too large: the "
+                                "chunked body's trailer is more than the limit of 8192 "
+                                "bytes\"}\n"));
+  }
+  {
+    RawSocket attacker(metrics);
+    attacker.Send(
+        "POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" +
+        trailer);
+    const std::string reply = attacker.ReadToEnd();
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    EXPECT_THAT(reply, EndsWith("\r\n\r\nrequest header fields too large: the chunked body's "
+                                "trailer is more than the limit of 8192 bytes\n"));
+  }
+  ExpectTheDaemonServes(daemon, 1);
+  EXPECT_EQ(HttpRequest(http, http::verb::get, "/readyz").result_int(), 200u);
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("fatal")));
+}
+
+// Item 3: trailer fields without end used to be buffered without bound (1 GB a connection).
+// Now the read buffer holds at most the limit: the sender gets 431 once it is full, and the
+// daemon stops reading what follows. A header over its limit gets 431 as well.
+TEST(NetworkSafety, EndlessTrailerAndOversizedHeaderGet431) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"});
+  const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+  {
+    RawSocket attacker(http);
+    attacker.Send(kChunkedSolve + ChunkedBody());
+    // 64 MiB of short fields, far past the limit, in pieces: the daemon answers and stops
+    // reading long before the end (the daemon drops at most 4 MiB after its answer).
+    const std::string fields = [] {
+      std::string piece;
+      for (int i = 0; i < 4096; ++i) piece += "X-Field: value\r\n";
+      return piece;
+    }();
+    size_t sent = 0;
+    while (sent < (size_t{64} << 20) && attacker.Send(fields)) sent += fields.size();
+    EXPECT_LT(sent, size_t{64} << 20) << "the daemon read the whole endless trailer";
+    const std::string reply = attacker.ReadToEnd();
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    EXPECT_THAT(reply, HasSubstr("the chunked body's trailer is more than the limit of 8192 "
+                                 "bytes"));
+  }
+  for (const std::string target : {"/api/solve", "/readyz"}) {
+    RawSocket attacker(http);
+    attacker.Send("POST " + target + " HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                  std::string(10000, 'a') + "\r\n\r\n");
+    const std::string reply = attacker.ReadToEnd();
+    EXPECT_THAT(reply, StartsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+    // The API answers in JSON, the rest of the listener in text.
+    EXPECT_THAT(reply, EndsWith(target == "/api/solve"
+                                    ? "{\"error\":\"request header fields too large: the header "
+                                      "is more than the limit of 8192 bytes\"}\n"
+                                    : "\r\n\r\nrequest header fields too large: the header is "
+                                      "more than the limit of 8192 bytes\n"));
+  }
+  ExpectTheDaemonServes(daemon, 1);
+}
+
+// Item 7: idle keep-alive sockets used to hold every slot of a listener (16 on --metrics, 64 on
+// --http), so /readyz failed. Now a newcomer closes the connection that has waited longest for
+// a request: probes are answered however many sockets sit idle, and the idlest one is closed.
+TEST(NetworkSafety, IdleSocketsDoNotStarveTheHealthChecks) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--metrics",
+                        "127.0.0.1:0"});
+  for (const auto& [opening, slots] :
+       {std::pair<std::string, int>{"serving metrics on http://127.0.0.1:", 16},
+        std::pair<std::string, int>{"serving the page on http://127.0.0.1:", 64}}) {
+    const uint16_t port = PortAfter(daemon, opening);
+    std::vector<std::unique_ptr<RawSocket>> idle;
+    for (int i = 0; i < 2 * slots; ++i) idle.push_back(std::make_unique<RawSocket>(port));
+    for (int probe = 0; probe < 5; ++probe) {
+      const auto response = HttpRequest(port, http::verb::get, "/readyz");
+      EXPECT_EQ(response.result_int(), 200u) << opening;
+      EXPECT_EQ(response.body(), "ready\n");
+    }
+    // The first idle socket was the one waiting longest: closed without a word.
+    EXPECT_EQ(idle.front()->ReadToEnd(), "");
+  }
+  ExpectTheDaemonServes(daemon, 1);
+}
+
+// A malformed request line on --http is answered as the API answers, in JSON.
+TEST(NetworkSafety, MalformedRequestLineGetsJsonOnTheHttpListener) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"});
+  const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+  RawSocket attacker(http);
+  attacker.Send("HELLO\r\n\r\n");
+  const std::string reply = attacker.ReadToEnd();
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 400 Bad Request\r\n"));
+  EXPECT_THAT(reply, HasSubstr("Content-Type: application/json\r\n"));
+  EXPECT_THAT(reply, EndsWith("{\"error\":\"bad request: bad method\"}\n"));
+}
+
+// Item 9: binding a listener beyond this host without TLS is said in the log.
+TEST(NetworkSafety, ListenersBeyondThisHostWithoutTlsAreWarnedAbout) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "0.0.0.0:0"});
+  EXPECT_THAT(daemon.WaitForLog("--http 0.0.0.0:"),
+              HasSubstr(" listens beyond this host without TLS: anyone who reaches it solves "
+                        "and generates puzzles in the clear; bind 127.0.0.1, or add "
+                        "--http-tls"));
+}
+
+// Item 4: generating and explaining are long work, at the lowest priority and off the pool the
+// batches and the health canary use: a large generation of minimal symmetric puzzles on a
+// one-thread daemon leaves /readyz ready and a normal batch answered.
+TEST(NetworkSafety, GenerationDoesNotPinThePool) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1", "--metrics",
+                        "127.0.0.1:0", "--canary-deadline", "2s"});
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  WireClient generator(daemon.port());
+  wire::Request request;
+  wire::GenerateRequest& generate = *request.mutable_generate();
+  generate.set_request_id(1);
+  generate.set_count(1024);
+  generate.set_minimal(true);
+  generate.set_symmetric(true);
+  generate.set_seed(7);
+  generator.Send(request);
+  // The generation runs all along (1,024 minimal puzzles take far longer than this test).
+  const auto until = Clock::now() + std::chrono::seconds(5);
+  uint64_t batch_id = 10;
+  while (Clock::now() < until) {
+    const auto response = HttpRequest(metrics, http::verb::get, "/readyz");
+    EXPECT_EQ(response.result_int(), 200u) << response.body();
+    ExpectTheDaemonServes(daemon, ++batch_id);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  generator.Reset();
+}
+
+// Item 6: a peer that closes its side while a count at the cap is in flight used to keep it
+// running (10 s a puzzle), its slot held, the batch counted as answered. Work of unbounded cost
+// is cancelled when the peer closes: the slot comes back at once and the batch counts as
+// cancelled.
+TEST(NetworkSafety, PeerThatLeavesCancelsItsLongWork) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1"});
+  {
+    WireClient leaver(daemon.port());
+    leaver.SendSolve(1, std::vector<std::string>(5, std::string(81, '.')),
+                     wire::kMaxSolutionLimit);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // on the pool by now
+    leaver.ShutdownSend();
+    EXPECT_THAT(daemon.WaitForLog("the peer closed its side"),
+                HasSubstr(": the peer closed its side with 1 requests of unbounded cost in "
+                          "flight (solution limit above 2, generate, explain); cancelling them"));
+    EXPECT_EQ(leaver.Read(), std::nullopt);  // nothing answered, then closed
+  }
+  ExpectTheDaemonServes(daemon, 2);
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+  EXPECT_THAT(daemon.Log(), HasSubstr("1 batches answered, 1 cancelled, "));
+}
+
+// Item 8: a client that sends frame after frame at a steady 2 KB/s, never leaving the read
+// buffer empty, used to be timed out from the first frame's first byte. The deadline measures
+// progress now: no timeout, every answer. One large frame at 4 KB/s, whole after 3 s against
+// --frame-timeout 1, is served too.
+TEST(NetworkSafety, SteadySlowSenderIsNeverTimedOut) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--frame-timeout", "1"});
+  WireClient client(daemon.port());
+  std::string stream;
+  const auto puzzles = GeneratePuzzles(40, 30, 3);
+  for (uint64_t id = 1; id <= 40; ++id) {
+    wire::Request request;
+    request.mutable_solve()->set_batch_id(id);
+    request.mutable_solve()->add_puzzles(puzzles[id - 1]);
+    wire::AppendFrame(request, &stream);
+  }
+  for (size_t at = 0; at < stream.size(); at += 100) {  // 100 bytes every 50 ms
+    client.SendBytes(stream.substr(at, 100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (int i = 0; i < 40; ++i) {
+    const auto response = client.Read();
+    ASSERT_TRUE(response && response->has_solve())
+        << (response ? response->ShortDebugString() : "closed");
+  }
+  wire::Request large;
+  large.mutable_solve()->set_batch_id(100);
+  for (const auto& puzzle : GeneratePuzzles(140, 30, 4)) large.mutable_solve()->add_puzzles(puzzle);
+  std::string frame;
+  wire::AppendFrame(large, &frame);
+  for (size_t at = 0; at < frame.size(); at += 400) {  // 400 bytes every 100 ms
+    client.SendBytes(frame.substr(at, 400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  EXPECT_EQ(response->solve().verdicts_size(), 140);
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+}
+
+// Item 11: requests read whole before a malformed frame are answered, then the fault, then the
+// close, even when all of it came in one write.
+TEST(NetworkSafety, RequestsBeforeAFaultAreAnsweredFirst) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0"});
+  WireClient client(daemon.port());
+  std::string bytes;
+  wire::Request batch;
+  batch.mutable_solve()->set_batch_id(1);
+  for (const auto& puzzle : GeneratePuzzles(300, 25, 5)) batch.mutable_solve()->add_puzzles(puzzle);
+  wire::AppendFrame(batch, &bytes);
+  wire::Request stats;
+  stats.mutable_stats();
+  wire::AppendFrame(stats, &bytes);
+  bytes += "\x03\xff\xff\xff";  // a frame of three bytes that do not decode
+  client.SendBytes(bytes);
+  std::vector<wire::Response> responses = client.ReadUntilClosed();
+  ASSERT_EQ(responses.size(), 3u);
+  bool solved = false;
+  bool counted = false;
+  for (size_t i = 0; i < 2; ++i) {
+    solved |= responses[i].has_solve() && responses[i].solve().verdicts_size() == 300;
+    counted |= responses[i].has_stats();
+  }
+  EXPECT_TRUE(solved && counted);
+  ASSERT_TRUE(responses[2].has_fault());
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(responses[2].fault().kind()), "MALFORMED");
+  EXPECT_THAT(daemon.WaitForLog("protocol fault MALFORMED"),
+              HasSubstr("; answering the requests accepted before it, then closing the "
+                        "connection"));
+}
+
+// Item 11: generate and explain ids are checked in flight, as batch ids are.
+TEST(NetworkSafety, GenerateAndExplainIdsAreCheckedInFlight) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1"});
+  {
+    WireClient client(daemon.port());
+    wire::Request request;
+    wire::GenerateRequest& generate = *request.mutable_generate();
+    generate.set_request_id(5);
+    generate.set_count(64);
+    generate.set_seed(1);
+    std::string bytes;
+    wire::AppendFrame(request, &bytes);
+    wire::AppendFrame(request, &bytes);
+    client.SendBytes(bytes);
+    const auto responses = client.ReadUntilClosed();
+    ASSERT_FALSE(responses.empty());
+    ASSERT_TRUE(responses.back().has_fault());
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(responses.back().fault().kind()),
+              "BAD_GENERATE_REQUEST");
+    EXPECT_EQ(responses.back().fault().message(),
+              "frame 2: generate request 5 is already in flight on this connection; request ids "
+              "must be unique among unfinished generate requests");
+  }
+  {
+    WireClient client(daemon.port());
+    wire::Request request;
+    request.mutable_explain()->set_request_id(9);
+    request.mutable_explain()->set_puzzle(kWikipediaPuzzle);
+    std::string bytes;
+    wire::AppendFrame(request, &bytes);
+    wire::AppendFrame(request, &bytes);
+    client.SendBytes(bytes);
+    const auto responses = client.ReadUntilClosed();
+    ASSERT_EQ(responses.size(), 2u);
+    EXPECT_TRUE(responses[0].has_explain());
+    ASSERT_TRUE(responses[1].has_fault());
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(responses[1].fault().kind()),
+              "BAD_EXPLAIN_REQUEST");
+    EXPECT_EQ(responses[1].fault().message(),
+              "frame 2: explain request 9 is already in flight on this connection; request ids "
+              "must be unique among unanswered explain requests");
+  }
+}
+
+}  // namespace
+}  // namespace sudoku::testing
