@@ -6,20 +6,23 @@
 # Environment: SUDOKU_BUILD_DIR, SUDOKU_BUILD_TYPE (default Release), SUDOKU_CMAKE_ARGS (extra
 # arguments for cmake), SUDOKU_EXTRA_PACKAGES (more Debian packages to ensure),
 # SUDOKU_BUILD_TARGETS (build only these, e.g. "sudokud sudoku-client"; default: everything),
-# SUDOKU_TEST_TOOLS (0: skip the tools only the tests use; default 1).
+# SUDOKU_TEST_TOOLS (0: build no tests nor benchmarks, and install neither their libraries nor
+# the tools only the tests use; default 1).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${SUDOKU_BUILD_DIR:-$top/build}
 
+# What building the three binaries needs.
 packages=(
   cmake ninja-build g++ pkg-config python3
   libboost-dev libboost-program-options-dev libtbb-dev
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libfmt-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libsystemd-dev libssl-dev
-  dpkg-dev
+  libsystemd-dev libssl-dev
 )
 test_tools=(
+  # The test and benchmark libraries, and dpkg-dev for the Debian package the tests build.
+  libgtest-dev libgmock-dev libbenchmark-dev dpkg-dev
   # What the tests run, so that none is skipped on a fresh machine: file (dpkg-shlibdeps, for
   # CPack), systemd (systemd-analyze, systemd-socket-activate), lintian, man-db and
   # bsdextrautils (man -l, col), prometheus (promtool check metrics), iproute2 (ip), binutils
@@ -27,7 +30,14 @@ test_tools=(
   # TLS tests make their certificates with it).
   haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git openssl
 )
-if [[ ${SUDOKU_TEST_TOOLS:-1} != 0 ]]; then packages+=("${test_tools[@]}"); fi
+# Without the test tools, the tests and benchmarks are not configured (they need GoogleTest and
+# Google Benchmark); with them, they are, even in a build directory the demo configured first.
+if [[ ${SUDOKU_TEST_TOOLS:-1} != 0 ]]; then
+  packages+=("${test_tools[@]}")
+  test_args=(-DSUDOKU_BUILD_TESTS=ON -DSUDOKU_BUILD_BENCHMARKS=ON)
+else
+  test_args=(-DSUDOKU_BUILD_TESTS=OFF -DSUDOKU_BUILD_BENCHMARKS=OFF)
+fi
 # shellcheck disable=SC2206
 packages+=(${SUDOKU_EXTRA_PACKAGES:-})
 
@@ -49,7 +59,7 @@ fi
 # shellcheck disable=SC2206
 extra_args=(${SUDOKU_CMAKE_ARGS:-})
 cmake -S "$top" -B "$build_dir" -G Ninja \
-  -DCMAKE_BUILD_TYPE="${SUDOKU_BUILD_TYPE:-Release}" "${extra_args[@]}" >/dev/null
+  -DCMAKE_BUILD_TYPE="${SUDOKU_BUILD_TYPE:-Release}" "${test_args[@]}" "${extra_args[@]}" >/dev/null
 # shellcheck disable=SC2206
 targets=(${SUDOKU_BUILD_TARGETS:-})
 cmake --build "$build_dir" -j "$(nproc)" ${targets[@]:+--target "${targets[@]}"}

@@ -27,7 +27,8 @@ if ((fuzz_seconds > 0)); then extra_packages+=" clang libclang-rt-14-dev"; fi
 
 results=()
 failed=0
-# record NAME STATUS DETAIL
+# record NAME STATUS DETAIL: DETAIL is short ("613 tests, 2 skipped"); what needs more words (each
+# skipped test and why) has its own lines before it.
 record() {
   local verdict=ok
   if (($2 != 0)); then verdict=FAILED; failed=1; fi
@@ -84,14 +85,16 @@ build_and_test() {
   detail=$(ctest_summary "$log")
   skipped=$(skipped_tests "$dir" "$log")
   if [[ -n $skipped ]]; then
-    detail+="; skipped: $(paste -sd';' <<<"$skipped" | sed 's/;/; /g')"
+    detail+=", $(wc -l <<<"$skipped") skipped"
     local line reason tool
     while IFS= read -r line; do
+      echo "run_all: $name: skipped $line" >&2
       reason=${line#*: }
       grep -qwE "no|missing" <<<"$reason" || continue
       for tool in $bootstrapped_tools; do
         if grep -qE "(^|[ (/,])$tool([ ),:;]|$)" <<<"$reason"; then
-          detail+="; $tool missing, which deploy/bootstrap.sh installs"
+          echo "run_all: $name: $tool missing, which deploy/bootstrap.sh installs" >&2
+          detail+=", $tool missing"
           status=1
         fi
       done
@@ -145,7 +148,8 @@ if ((fuzz_seconds > 0)); then
 fi
 
 elapsed=$((SECONDS - started))
-summary=$(IFS=';'; echo "${results[*]}" | sed 's/;/; /g')
+summary=$(printf '%s; ' "${results[@]}")
+summary=${summary%; }
 if ((failed)); then
   echo "run_all: FAILED in $((elapsed / 60))m$((elapsed % 60))s: $summary"
   exit 1

@@ -128,6 +128,9 @@ class Hosts {
     const int subnet = static_cast<int>(::getpid() % 60) * 4;
     if (::geteuid() == 0 && Shell("command -v ip") == 0) {
       namespaces_ = true;
+      // The first `ip netns add` on a machine makes /run/netns and bind-mounts it on itself;
+      // Cleanup() undoes that when it was this test that did it.
+      netns_dir_was_mounted_ = Shell("mountpoint -q /run/netns") == 0;
       for (int i = 0; i < kCount && namespaces_; ++i) {
         const std::string ns = "sudokud-test-" + tag + "-" + std::to_string(i);
         const std::string host_link = "sv" + tag + "h" + std::to_string(i);
@@ -177,6 +180,10 @@ class Hosts {
   void Cleanup() {
     // Deleting a namespace deletes the veth pair with it.
     for (const auto& ns : names_) Shell("ip netns del " + ns);
+    if (!names_.empty() && !netns_dir_was_mounted_) {
+      // Only when no namespace is left in it (another test may be using one).
+      Shell("test -z \"$(ls -A /run/netns)\" && umount /run/netns && rmdir /run/netns");
+    }
     names_.clear();
     addresses_.clear();
     hosts_.clear();
@@ -184,6 +191,7 @@ class Hosts {
   }
 
   bool namespaces_ = false;
+  bool netns_dir_was_mounted_ = true;  // /run/netns was a mount point before this test
   std::vector<std::string> names_;
   std::vector<std::string> addresses_;
   std::vector<std::string> hosts_;
