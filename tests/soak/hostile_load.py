@@ -820,8 +820,18 @@ class Attack:
         self.stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
 
+        parent = os.getppid()
+
+        def wait_for(event):
+            """Waits for the parent's `event`; False when the parent has gone first (so that a
+            group never outlives the run)."""
+            while not event.wait(1):
+                if os.getppid() != parent:
+                    return False
+            return True
+
         def wait_for_stop():
-            self.shared.stop.wait()
+            wait_for(self.shared.stop)
             loop.call_soon_threadsafe(self.stopping.set)
         loop.run_in_executor(None, wait_for_stop)
         tasks = []
@@ -853,8 +863,8 @@ class Attack:
                 if i % 200 == 199:
                     await asyncio.sleep(0.02)
         else:  # the storm, once the parent says go, to its end
-            await loop.run_in_executor(None, self.shared.storm_go.wait)
-            await self.storm()
+            if await loop.run_in_executor(None, wait_for, self.shared.storm_go):
+                await self.storm()
         await self.stopping.wait()
         pending = set(tasks)
         while pending:
@@ -919,6 +929,7 @@ class Attackers:
             for g, n in self.sizes.items() if n > 0}
         for process in self.processes.values():
             process.start()
+            RUNNING_ATTACKERS.append(process)
 
     def wait_established(self, timeout):
         """Until every held connection has connected once (or `timeout` s); how many did."""
@@ -961,6 +972,7 @@ class Attackers:
 # ---- The daemon ----
 
 RUNNING_DAEMON = []  # for --time-limit, which must not leave it running
+RUNNING_ATTACKERS = []  # the same for the group processes
 
 # Where the log says each listener's port (port 0 is asked for, the daemon picks).
 LISTENER_LINES = {
@@ -1187,6 +1199,8 @@ def main():
                  f"{held} held connections need; raise `ulimit -Hn` or lower the counts")
     def give_up():
         print(f"hostile_load: gave up after --time-limit {args.time_limit} s", flush=True)
+        for process in RUNNING_ATTACKERS:
+            process.kill()
         if RUNNING_DAEMON:
             RUNNING_DAEMON[0].kill()
         os._exit(1)
