@@ -31,6 +31,20 @@ std::string_view TrimRight(std::string_view line) {
   return line.substr(0, end);
 }
 
+// The offset of the first character of `line` that is neither a cell ('1'-'9', or '.', '0', '_',
+// '-' for a blank) nor what lays out a grid (space, tab, '|', '+', '='); npos when there is none.
+// A line of such characters that is not a puzzle is one of the wrong length or shape: a count
+// says more about it than a character would.
+size_t FirstBadCharacter(std::string_view line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if ((c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-') continue;
+    if (c == ' ' || c == '\t' || c == '|' || c == '+' || c == '=') continue;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
 LineShape Shape(std::string_view line) {
   LineShape shape;
   shape.length = line.size();
@@ -251,6 +265,12 @@ std::string Describe(const LayoutError& error) {
              (error.found == 1 ? " field" : " fields");
     case LayoutError::Kind::kCsvUnterminatedQuote:
       return "unterminated quote in CSV field " + std::to_string(error.field);
+    case LayoutError::Kind::kBadCharacter: {
+      PuzzleError bad;
+      bad.kind = PuzzleError::Kind::kCharacter;
+      bad.character = static_cast<char>(error.found);
+      return Describe(bad);  // the solver's words for the same mistake in a puzzle
+    }
   }
   return "unknown layout error";
 }
@@ -319,7 +339,12 @@ std::string Locate(const PuzzleRecord& record, const PuzzleError& error) {
   return LocateCell(record, static_cast<int>(error.position));
 }
 
-std::string Locate(const LayoutError& error) { return LineText(error.line); }
+std::string Locate(const LayoutError& error) {
+  if (error.kind == LayoutError::Kind::kBadCharacter) {
+    return LineText(error.line) + ", column " + std::to_string(error.column);
+  }
+  return LineText(error.line);
+}
 
 PuzzleReader::PuzzleReader(std::istream* in, InputFormat format)
     : source_(std::make_unique<LineSource>(in)), format_(format) {}
@@ -389,6 +414,17 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
   auto fail = [record](LayoutError::Kind kind, uint64_t line, size_t found) {
     if (!record->error) record->error = {kind, line, static_cast<uint32_t>(found)};
   };
+  // A line of the wrong shape: its first character that no puzzle or row holds is the mistake
+  // to name, else its length.
+  auto misshapen = [&fail, record](LayoutError::Kind kind, uint64_t line, size_t found,
+                                   std::string_view text) {
+    const size_t bad = FirstBadCharacter(text);
+    if (bad == std::string_view::npos) return fail(kind, line, found);
+    if (!record->error) {
+      record->error = {LayoutError::Kind::kBadCharacter, line,
+                       static_cast<unsigned char>(text[bad]), 0, static_cast<uint32_t>(bad + 1)};
+    }
+  };
 
   std::string_view raw;
   size_t raw_length = 0;
@@ -441,9 +477,9 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
           if (format_ == InputFormat::kSdm || (!shape.separated && lines_allowed)) {
-            fail(LayoutError::Kind::kLineLength, number, shape.length);
+            misshapen(LayoutError::Kind::kLineLength, number, shape.length, line);
           } else {
-            fail(LayoutError::Kind::kRowLength, number, shape.cells);
+            misshapen(LayoutError::Kind::kRowLength, number, shape.cells, line);
           }
           return true;
         }
@@ -458,7 +494,7 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
       if (IsRow(shape)) {
         if (!record->error) AddRow(line, number, rows, record);
       } else {
-        fail(LayoutError::Kind::kRowLength, number, shape.cells);
+        misshapen(LayoutError::Kind::kRowLength, number, shape.cells, line);
       }
       last_row_line = number;
     }

@@ -74,11 +74,17 @@ struct LayoutError {
     // A quote opened in field `field` (1-based) and not closed on its line.
     // "unterminated quote in CSV field 3"
     kCsvUnterminatedQuote,
+    // A line that is not a puzzle, a row or a ruler (what kLineLength and kRowLength describe)
+    // and holds a character no puzzle or row has: that one is named instead of the count.
+    // `found` = the byte, `column` = where (1-based). "bad character 'x' (expected 1-9, or .
+    // 0 _ - for a blank)", located "line 1, column 1".
+    kBadCharacter,
   };
   Kind kind = Kind::kNone;
   uint64_t line = 0;
   uint32_t found = 0;
   uint32_t field = 0;
+  uint32_t column = 0;  // kBadCharacter only
 
   explicit operator bool() const { return kind != Kind::kNone; }
 };
@@ -151,7 +157,7 @@ std::string Locate(const PuzzleRecord& record, const PuzzleError& error);
 std::string LocateCell(const PuzzleRecord& record, int cell);
 // "line 12": where the record starts.
 std::string LocateRecord(const PuzzleRecord& record);
-// "line 7": where a layout error is.
+// "line 7": where a layout error is ("line 7, column 3" for a bad character).
 std::string Locate(const LayoutError& error);
 
 // How an input is laid out (see the top of this file).

@@ -23,7 +23,7 @@ using ::sudoku::testing::Pencilmarks;
 
 const std::string kBad = kWikipediaPuzzle.substr(0, 80) + "\"";
 
-const std::string kInput = kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\nshort\n" + kBad + "\n";
+const std::string kInput = kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n12345\n" + kBad + "\n";
 
 // One of each result: solved, multiple, a layout error, invalid (a quote, for the escapes).
 std::string Format(OutputFormat format) {

@@ -74,7 +74,7 @@ TEST(ResultFormat, OneLinePerVerdict) {
 }
 
 TEST(ResultFormat, LayoutErrorsTakeTheirPlaceInOrder) {
-  const Batch batch = MakeBatch("# x\nshort\n" + kWikipediaPuzzle + "\n1 2 3\n" + kWikipediaPuzzle + "\n");
+  const Batch batch = MakeBatch("# x\n12345\n" + kWikipediaPuzzle + "\n1 2 3\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::UNSOLVABLE);
@@ -91,7 +91,7 @@ TEST(ResultFormat, LayoutErrorsTakeTheirPlaceInOrder) {
 }
 
 TEST(ResultFormat, BatchWithNothingSentNeedsNoResponse) {
-  const Batch batch = MakeBatch("short\n");
+  const Batch batch = MakeBatch("12345\n");
   EXPECT_EQ(Format(batch, nullptr), "invalid: line 1: expected 81 cells, found 5\n");
 }
 
@@ -111,7 +111,7 @@ TEST(ResultFormat, NamesTheFileWhenThereAreSeveral) {
   EXPECT_EQ(LocationPrefixes({"a.txt"}), std::vector<std::string>{""});
   EXPECT_EQ(LocationPrefixes({"a.txt", "stdin"}),
             (std::vector<std::string>{"a.txt, ", "stdin, "}));
-  Batch batch = MakeBatch(kWikipediaPuzzle + "\nshort\n");
+  Batch batch = MakeBatch(kWikipediaPuzzle + "\n12345\n");
   batch.inputs[0] = 1;
   wire::SolveResponse response;
   AddInvalid(&response, 0, 3, "bad character 'x'");

@@ -232,11 +232,17 @@ TEST(SolveCommand, EmptyInputExitsZero) {
 
 TEST(SolveCommand, LayoutErrorsNeverReachTheDaemon) {
   FakeDaemon daemon;
-  const RunResult run = RunWith(Options(daemon, 2, 4, 1), "short\n1 2 3\n" + kWikipediaPuzzle + "\nx\n");
+  const RunResult run = RunWith(Options(daemon, 2, 4, 1),
+                                "12345\n1 2 3\n" + kWikipediaPuzzle + "\nx\nhello world\n");
   EXPECT_EQ(run.out,
             "invalid: line 1: expected 81 cells, found 5\n"
             "invalid: line 2: expected 9 cells in a grid row, found 3\n" +
-                kWikipediaSolution + "\n" + "invalid: line 4: expected 81 cells, found 1\n");
+                kWikipediaSolution + "\n" +
+                // A line that is no puzzle and holds a character no puzzle has: that character.
+                "invalid: line 4, column 1: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                "blank)\n"
+                "invalid: line 5, column 1: bad character 'h' (expected 1-9, or . 0 _ - for a "
+                "blank)\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{1});
 }

@@ -422,6 +422,25 @@ TEST(PuzzleReader, RulerLikeLineWithOtherCharactersIsAnError) {
   EXPECT_EQ(ErrorText(records[0]), "line 1: expected 81 cells, found 7");
 }
 
+// A line that is neither a puzzle nor a row and holds a character no puzzle or grid has: the
+// character is named, where it is, in the solver's words, not the count of cells.
+TEST(PuzzleReader, ALineWithAForeignCharacterNamesIt) {
+  const auto records = ReadAll("x\nhello world\n12 4x\n| 5 3 . | 7 |\n5.3+..7\n");
+  ASSERT_EQ(records.size(), 5u);
+  auto bad = [](const char* where, char c) {
+    return std::string(where) + ": bad character '" + c +
+           "' (expected 1-9, or . 0 _ - for a blank)";
+  };
+  EXPECT_EQ(ErrorText(records[0]), bad("line 1, column 1", 'x'));
+  EXPECT_EQ(ErrorText(records[1]), bad("line 2, column 1", 'h'));
+  EXPECT_EQ(ErrorText(records[2]), bad("line 3, column 5", 'x'));
+  // Characters that lay out grids are no mistake of their own: the shape is.
+  EXPECT_EQ(ErrorText(records[3]), "line 4: expected 9 cells in a grid row, found 4");
+  EXPECT_EQ(ErrorText(records[4]), "line 5: expected 81 cells, found 7");
+  EXPECT_EQ(records[0].error.kind, LayoutError::Kind::kBadCharacter);
+  EXPECT_EQ(records[0].error.column, 1u);
+}
+
 // Produces `size` bytes of `fill` followed by `tail`, without holding them: the reader must
 // cope with lines longer than any buffer.
 class GeneratedBuf : public std::streambuf {

@@ -232,7 +232,8 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
             "sudoku-bench: " + path + " line 1: expected 81 cells, found 80\n");
   std::ofstream(path) << "hello world\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
-            "sudoku-bench: " + path + " line 1: expected 9 cells in a grid row, found 10\n");
+            "sudoku-bench: " + path +
+                " line 1, column 1: bad character 'h' (expected 1-9, or . 0 _ - for a blank)\n");
   std::ofstream(path) << std::string(729, '1') << "\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
             "sudoku-bench: " + path +
