@@ -917,7 +917,8 @@ void Connection::Fault(Kind kind, const std::string& message) {
   // Requests read whole before the fault were accepted: they are answered first, then the fault
   // is sent, then the connection closes. An internal error is no request's fault, and the
   // others' answers could not be trusted after it: it ends everything at once.
-  const size_t owed = solving_ + queue_.size() + batches_writing_;
+  // Work of unbounded cost is cancelled instead (below): only bounded work is waited for.
+  const size_t owed = solving_ - long_solving_ + queue_.size() + batches_writing_;
   const bool answer_first = owed > 0 && kind != wire::ProtocolFault::UNKNOWN &&
                             stage_ <= Stage::kAnswering;
   ClientCausedLog().Log("protocol fault " + kind_name, LogLevel::kNotice,

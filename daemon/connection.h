@@ -128,6 +128,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Whether it may be closed to make room for a newcomer: served, reading, nothing in flight
   // and no whole request waiting (an unfinished frame may be buffered).
   bool Evictable() const;
+  // Whether all it has in flight is work of unbounded cost, none of it answered yet: it may be
+  // closed to make room when no connection is idle (Server::MakeRoom).
+  bool HoldsOnlyLongWork() const {
+    return counted_ && reading() && solving_ > 0 && long_solving_ == solving_ &&
+           queue_.empty() && batches_writing_ == 0;
+  }
   Clock::time_point last_activity() const { return last_activity_; }
   // Closes it to make room (a TOO_MANY_CONNECTIONS fault with `message`); its slot is free at once.
   void Evict(const std::string& message);

@@ -126,20 +126,34 @@ awaitable<void> Server::Accept() {
 }
 
 void Server::MakeRoom() {
+  // First the connection idle longest (nothing in flight; at most an unfinished frame).
   Connection* idlest = nullptr;
+  // Failing that, the one holding the most work of unbounded cost and nothing else: such work
+  // runs only on what the batches leave idle, so its connections must not keep a newcomer out.
+  Connection* long_only = nullptr;
   for (Connection* connection : connections_) {
-    if (connection->Evictable() &&
-        (idlest == nullptr || connection->last_activity() < idlest->last_activity())) {
-      idlest = connection;
+    if (connection->Evictable()) {
+      if (idlest == nullptr || connection->last_activity() < idlest->last_activity()) {
+        idlest = connection;
+      }
+    } else if (connection->HoldsOnlyLongWork() &&
+               (long_only == nullptr || connection->in_flight() > long_only->in_flight())) {
+      long_only = connection;
     }
   }
-  if (idlest == nullptr) return;
-  const auto idle = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::steady_clock::now() - idlest->last_activity());
-  idlest->Evict("closed to make room for a new connection: the daemon serves " +
-                std::to_string(served_) + " connections (--max-connections " +
-                std::to_string(options_.max_connections) + ") and this one, with nothing in " +
-                "flight, was idle longest (" + std::to_string(idle.count()) + " s)");
+  const std::string full = "closed to make room for a new connection: the daemon serves " +
+                           std::to_string(served_) + " connections (--max-connections " +
+                           std::to_string(options_.max_connections) + ")";
+  if (idlest != nullptr) {
+    const auto idle = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::steady_clock::now() - idlest->last_activity());
+    idlest->Evict(full + " and this one, with nothing in flight, was idle longest (" +
+                  std::to_string(idle.count()) + " s)");
+  } else if (long_only != nullptr) {
+    long_only->Evict(full + ", none idle, and this one held only work of unbounded cost (" +
+                     std::to_string(long_only->in_flight()) +
+                     " puzzles: solution limit above 2, generate, explain), now cancelled");
+  }
 }
 
 void Server::Drain(const std::string& reason) {

@@ -431,8 +431,10 @@ PreparedApiRequest PrepareApiRequest(std::string_view path, const std::string& b
     Json parsed;
     try {
       parsed = Json::parse(body);
-    } catch (const Json::parse_error& e) {
-      std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ..."
+    } catch (const Json::exception& e) {
+      // A parse error ("[json.exception.parse_error.101] parse error at ..."), or a number too
+      // large for any field ("[json.exception.out_of_range.406] number overflow parsing ...").
+      std::string what = e.what();
       what = what.substr(what.find(']') + 2);
       BadRequest("the body is not JSON: " + what);
     }
@@ -450,13 +452,18 @@ PreparedApiRequest PrepareApiRequest(std::string_view path, const std::string& b
 }
 
 HttpResponse PageResponse(std::string_view path, const HttpRequest& request) {
-  const std::string_view name = path == "/" ? std::string_view("index.html") : path.substr(1);
+  // A target that is no path ("?x", "*", an absolute URI) names no file of the page either.
+  const std::string_view name = path == "/"               ? std::string_view("index.html")
+                                : path.starts_with('/') ? path.substr(1)
+                                                        : std::string_view();
   const auto assets = WebAssets();
   const auto asset = std::find_if(assets.begin(), assets.end(),
                                   [&](const WebAsset& a) { return a.name == name; });
-  if (asset == assets.end()) {
-    return MakeResponse(http::status::not_found, kTextType,
-                        "not found: " + std::string(path) + " (the page is at /)\n");
+  if (name.empty() || asset == assets.end()) {
+    return MakeResponse(
+        http::status::not_found, kTextType,
+        "not found: " + std::string(request.target().data(), request.target().size()) +
+            " (the page is at /)\n");
   }
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     HttpResponse response = MakeResponse(http::status::method_not_allowed, kTextType,

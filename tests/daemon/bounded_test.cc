@@ -248,22 +248,68 @@ TEST(Bounded, TwoMaximalCountsDoNotHoldUpANormalClient) {
   EXPECT_THAT(daemon.Log(), HasSubstr("3 batches answered, 2 cancelled, 60 puzzles (60 solved, "));
 }
 
-// Every connection has a batch in flight (the empty grid's solutions counted to the cap, which
-// runs until cancelled), so none may be closed to make room: the newcomer is refused, told why.
-// Once one of the busy connections is reset, its slot is free at once, even when its batch was
-// still queued behind the other's, and the next newcomer is served: counting batches run on
-// threads of their own, so the solver threads are free for it.
-TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
+// Every connection holds only work of unbounded cost (the empty grid's solutions counted to the
+// cap, which runs until cancelled) and none is idle: a newcomer closes the one holding the most,
+// whose count is cancelled and which is told why, and is served.
+TEST(Bounded, NewcomerClosesAConnectionHoldingOnlyLongWork) {
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--max-connections", "2", "--threads", "2"}),
                        {notify.EnvEntry(), "WATCHDOG_USEC=20000"});
   std::vector<std::unique_ptr<WireClient>> busy;
   ASSERT_NO_FATAL_FAILURE(StartTwoEndlessCounts(daemon, notify, &busy));
   WireClient newcomer(daemon.port());
+  ExpectServed(newcomer, 9);
+  // One of the two counting connections (they hold as much) was closed for it.
+  WireClient* closed = nullptr;
+  for (int i = 0; i < 500 && closed == nullptr; ++i) {
+    for (auto& client : busy) {
+      if (client->Unread() > 0) closed = client.get();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_NE(closed, nullptr) << "neither counting connection was told anything";
+  const wire::ProtocolFault fault = ReadFault(*closed);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
+  EXPECT_EQ(fault.message(),
+            "closed to make room for a new connection: the daemon serves 2 connections "
+            "(--max-connections 2), none idle, and this one held only work of unbounded cost "
+            "(100 puzzles: solution limit above 2, generate, explain), now cancelled");
+  for (auto& client : busy) {
+    if (client.get() != closed) client->Reset();
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+  EXPECT_THAT(daemon.Log(), HasSubstr("1 batches answered, 2 cancelled, "));
+}
+
+// Every connection has a bounded batch in flight (the test hook holds the pool, so they stay
+// there): none may be closed to make room, and the newcomer is refused, told why. Once the pool
+// runs again, every batch is answered and the next newcomer is served.
+TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
+  const std::string wedge = ::testing::TempDir() + "/sudokud_busy_wedge";
+  std::ofstream(wedge) << "held\n";
+  DaemonProcess daemon(Flags({"--max-connections", "2"}),
+                       {"SUDOKUD_TEST_WEDGE_FILE=" + wedge});
+  daemon.WaitForLog("the solver pool holds every job");
+  std::vector<std::unique_ptr<WireClient>> busy;
+  std::vector<std::vector<std::string>> sent;
+  for (uint64_t id = 1; id <= 2; ++id) {
+    busy.push_back(std::make_unique<WireClient>(daemon.port()));
+    sent.push_back(GeneratePuzzles(100, 28, static_cast<uint32_t>(id)));
+    busy.back()->SendSolve(id, sent.back());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // both batches read
+  WireClient newcomer(daemon.port());
   const wire::ProtocolFault fault = ReadFault(newcomer);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
   EXPECT_EQ(fault.message(), "the daemon already serves 2 connections (--max-connections 2)");
-  busy.front()->Reset();  // its batch is cancelled and its slot freed, as the daemon sees the reset
+  std::remove(wedge.c_str());
+  for (size_t i = 0; i < busy.size(); ++i) {
+    const auto response = busy[i]->Read();
+    ASSERT_TRUE(response && response->has_solve());
+    ExpectAllSolved(response->solve(), sent[i]);
+  }
+  busy.front()->Close();
   for (int attempt = 0;; ++attempt) {
     WireClient next(daemon.port());
     const auto puzzles = GeneratePuzzles(5, 28, 9);
@@ -275,12 +321,9 @@ TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
       break;
     }
     EXPECT_EQ(wire::ProtocolFault::Kind_Name(response->fault().kind()), "TOO_MANY_CONNECTIONS");
-    ASSERT_LT(attempt, 500) << "the reset connection's slot never came back";
+    ASSERT_LT(attempt, 500) << "the closed connection's slot never came back";
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  busy.back()->Reset();
-  daemon.Signal(SIGTERM);
-  EXPECT_EQ(daemon.Wait(), 0);
 }
 
 // ---- Memory ----

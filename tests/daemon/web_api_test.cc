@@ -189,7 +189,8 @@ TEST(WebPage, HeadAnswersWithTheLengthOfGet) {
 
 TEST(WebPage, OtherPathsAreNotFoundAndOtherMethodsNotAllowed) {
   WebServer server;
-  for (const char* target : {"/index", "/app.jsx", "/web/app.js", "/favicon.ico"}) {
+  // "?api/explain" is no path at all (found by fuzz_http: it used to end in 500).
+  for (const char* target : {"/index", "/app.jsx", "/web/app.js", "/favicon.ico", "?api/explain"}) {
     const Reply reply = Send(server.port(), http::verb::get, target, "", "");
     EXPECT_EQ(reply.status, 404u) << target;
     EXPECT_EQ(reply.body, "not found: " + std::string(target) + " (the page is at /)\n");
@@ -345,6 +346,11 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
   EXPECT_EQ(not_json.json()["error"],
             "the body is not JSON: parse error at line 1, column 12: syntax error while parsing "
             "value - unexpected end of input; expected '[', '{', or a literal");
+  // A number no field could hold (found by fuzz_http: it used to end in 500).
+  const Reply overflow = Send(port, http::verb::post, "/api/solve", "4E400");
+  EXPECT_EQ(overflow.status, 400u);
+  EXPECT_EQ(overflow.json()["error"],
+            "the body is not JSON: number overflow parsing '4E400'");
 }
 
 // ---- /api/explain ----
