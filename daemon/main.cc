@@ -87,7 +87,7 @@ tcp::endpoint ParseListen(const std::string& text, const char* name = "listen") 
   const std::string flag = "--" + std::string(name) + " '" + text + "'";
   const HostPort address = SplitHostPort(text);
   if (address.problem == HostPort::Problem::kShape) {
-    throw UsageError{flag + ": expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810"};
+    throw UsageError{flag + ": expected [HOST:]PORT, e.g. 9810, 127.0.0.1:9810 or [::1]:9810"};
   }
   if (address.problem == HostPort::Problem::kPort) {
     throw UsageError{flag + ": the port must be a number from 0 to 65535 (0 picks a free one)"};
@@ -116,11 +116,11 @@ struct Flags {
   bool api_client_certificates = false;
 };
 
-// --http takes HOST:PORT, or a port alone for this host only (127.0.0.1).
-tcp::endpoint ParseHttp(const std::string& text) {
+// Every listener takes HOST:PORT, or a port alone for this host only (127.0.0.1).
+tcp::endpoint ParseAddress(const std::string& text, const char* name) {
   const bool port_only =
       !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  return ParseListen(port_only ? "127.0.0.1:" + text : text, "http");
+  return ParseListen(port_only ? "127.0.0.1:" + text : text, name);
 }
 
 // Parses argv; std::nullopt after printing --help.
@@ -143,12 +143,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
       ("listen",
        po::value<std::string>()
            ->default_value(EndpointText(defaults.listen))
-           ->value_name("HOST:PORT"),
-       "address to listen on; port 0 picks a free port (the log says which). Ignored when "
-       "systemd passes a listening socket (socket activation)")
-      ("metrics", po::value<std::string>()->value_name("HOST:PORT"),
+           ->value_name("[HOST:]PORT"),
+       "address to listen on; a port alone listens on 127.0.0.1, port 0 picks a free port (the "
+       "log says which). Ignored when systemd passes a listening socket (socket activation)")
+      ("metrics", po::value<std::string>()->value_name("[HOST:]PORT"),
        "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics, and the health checks "
-       "/healthz and /readyz (default: off)")
+       "/healthz and /readyz; a port alone listens on 127.0.0.1 (default: off)")
       ("http", po::value<std::string>()->value_name("[HOST:]PORT"),
        "serve the web page (http://HOST:PORT/), its JSON API (/api/solve, /api/explain, "
        "/api/generate), the metrics (/metrics) and the health checks (/healthz, /readyz) over "
@@ -177,7 +177,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_connections))
            ->value_name("N"),
-       "connections served at once; more are refused with a protocol fault")
+       "connections served at once; a newcomer past it closes the connection idle longest (or, "
+       "none being idle, one holding only work of unbounded cost), else is refused with a "
+       "protocol fault")
       ("max-in-flight-per-connection",
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_in_flight_per_connection))
@@ -188,7 +190,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_in_flight))
            ->value_name("N"),
-       "the same limit over all connections")
+       "the same limit over all connections; a request is charged its real size (a "
+       "generation of N puzzles, N) and none of it runs before it fits, so what is in flight "
+       "stays under twice the limit")
       ("max-memory",
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_memory))
@@ -211,8 +215,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()
            ->default_value(Seconds(defaults.frame_timeout))
            ->value_name("DURATION"),
-       "a frame whose first byte has arrived must be whole this soon, or the connection gets "
-       "a REQUEST_TIMEOUT fault (0: never)")
+       "a frame whose first byte has arrived must be whole this soon, plus a second for every "
+       "1024 bytes received (a sender keeping that rate is never timed out), or the connection "
+       "gets a REQUEST_TIMEOUT fault (0: never)")
       ("first-frame-timeout",
        po::value<std::string>()
            ->default_value(Seconds(defaults.first_frame_timeout))
@@ -273,11 +278,11 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   Flags out;
   out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
   ServerOptions& server = out.server;
-  server.listen = ParseListen(flags["listen"].as<std::string>());
+  server.listen = ParseAddress(flags["listen"].as<std::string>(), "listen");
   if (flags.count("metrics")) {
-    out.metrics = ParseListen(flags["metrics"].as<std::string>(), "metrics");
+    out.metrics = ParseAddress(flags["metrics"].as<std::string>(), "metrics");
   }
-  if (flags.count("http")) out.http = ParseHttp(flags["http"].as<std::string>());
+  if (flags.count("http")) out.http = ParseAddress(flags["http"].as<std::string>(), "http");
   if (out.metrics && out.http && *out.metrics == *out.http && out.http->port() != 0) {
     throw UsageError{"--metrics and --http name the same address; --http serves /metrics too, "
                      "so give --http alone"};

@@ -24,11 +24,14 @@
 //        12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)", "where": "line 1,
 //        column 12", "reason": "bad character ..."}; a body that is not JSON, a field that is
 //        unknown or of the wrong kind ("'count' expects a whole number from 1 to 16, got 0")
+//   403  no verified client certificate where the API requires one (WebApiOptions::
+//        client_certificates: the TCP port takes only clients with one)
 //   404  a path the API does not have; 405 another method than POST (Allow says which)
 //   413  a body over kMaxBodyBytes; 415 a body not sent as application/json (so that another
 //        web site cannot make a visitor's browser post here without asking first)
-//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), or the daemon
-//        is stopping
+//   431  a header, or a chunked body's trailer, over 8 KiB (HttpLimits)
+//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), the daemon
+//        is stopping, or every connection of the listener is working (Retry-After: 1)
 // Every request's work (parsing aside) runs on the solver Pool, as the protocol's does, at the
 // same cost: explanations, generations and counts past two solutions as long work, at the
 // lowest priority, each request taking its own turns (Pool::Cost). Work stops when its client

@@ -363,7 +363,7 @@ TEST(Metrics, RejectsABadAddress) {
   const ProcessResult result = RunDaemonToExit({"--metrics", "localhost"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(result.err,
-            "sudokud: --metrics 'localhost': expected HOST:PORT, e.g. 127.0.0.1:9810 or "
+            "sudokud: --metrics 'localhost': expected [HOST:]PORT, e.g. 9810, 127.0.0.1:9810 or "
             "[::1]:9810 (see sudokud --help)\n");
 }
 

@@ -633,8 +633,8 @@ TEST(WebDaemon, RefusesBadAddresses) {
   const auto bad = RunDaemonToExit({"--http", "localhost"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err,
-            "sudokud: --http 'localhost': expected HOST:PORT, e.g. 127.0.0.1:9810 or [::1]:9810 "
-            "(see sudokud --help)\n");
+            "sudokud: --http 'localhost': expected [HOST:]PORT, e.g. 9810, 127.0.0.1:9810 or "
+            "[::1]:9810 (see sudokud --help)\n");
 }
 
 TEST(WebDaemon, ReportsAnAddressInUse) {
