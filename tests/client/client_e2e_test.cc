@@ -331,6 +331,48 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   ExpectStopsOnSigterm(*second);
 }
 
+// A daemon killed in the middle of a run and not restarted: the answers written are whole and in
+// order, the last line says how many and where they stop, and the exit status is 3.
+TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
+  const auto daemon = StartDaemon();
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += std::string(kSimplePuzzle) + "\n";  // line i: puzzle i
+  const std::string file = WriteTemp("killed.txt", text);
+  const std::string out = TempPath("killed_out"), err = TempPath("killed_err");
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
+                              daemon->address(), "--batch", "20", "--in-flight", "1",
+                              "--retry-for", "500ms", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;
+  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
+  daemon->Signal(SIGKILL);
+  daemon->Wait();
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  const std::string written = ReadFile(out);
+  const size_t lines = static_cast<size_t>(std::count(written.begin(), written.end(), '\n'));
+  ASSERT_GT(lines, 0u);
+  // What was written is whole: an answer to each of the first puzzles, one a line.
+  const std::string first = written.substr(0, written.find('\n') + 1);
+  EXPECT_EQ(first.size(), 82u) << first;
+  std::string expected;
+  for (size_t i = 0; i < lines; ++i) expected += first;
+  EXPECT_TRUE(written == expected) << "the output is not " << lines << " whole answers";
+  const std::string errors = ReadFile(err);
+  const std::string last = "sudoku-client: the output is partial: " + std::to_string(lines) +
+                           " answers written, the last for line " + std::to_string(lines) +
+                           " of " + file + "; the puzzles after it have no answer\n";
+  ASSERT_GT(errors.size(), last.size()) << errors;
+  EXPECT_EQ(errors.substr(errors.size() - last.size()), last) << errors;
+}
+
 // A daemon that accepted the connection and went silent (SIGSTOP: the kernel still completes
 // the handshake and takes the bytes): --timeout ends the wait with a message naming it.
 TEST(ClientEndToEndFaults, ADaemonThatStoppedAnsweringTimesOut) {
@@ -511,6 +553,26 @@ TEST_F(ClientEndToEnd, NoDaemonSaysWhatToDo) {
   EXPECT_EQ(exit.err, "sudoku-client: cannot connect to 127.0.0.1:1: Connection refused (is "
                       "sudokud running? start it with: sudokud --listen 127.0.0.1:1) (still "
                       "failing after --retry-for 200ms)\n");
+  EXPECT_EQ(exit.out, "");
+  EXPECT_EQ(exit.status, 2);
+}
+
+// With the default flags no daemon is waited for long: a refused first connect gives up after
+// 5 s (not --retry-for's 60 s), and off a terminal one line says what it waits for meanwhile.
+TEST_F(ClientEndToEnd, NoDaemonWithTheDefaultFlagsFailsWithinSeconds) {
+  const std::string address = "127.0.0.1:1";
+  const std::string file = WriteTemp("nodaemon_default.txt", std::string(81, '.') + "\n");
+  const auto start = std::chrono::steady_clock::now();
+  const Exit exit = RunClient({"--connect", address, file});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_TRUE(std::regex_match(
+      exit.err,
+      std::regex("sudoku-client: cannot connect to 127\\.0\\.0\\.1:1 \\(Connection refused\\); "
+                 "retrying in [0-9]\\.[0-9]s, giving up in [0-9]\\.[0-9]s\n"
+                 "sudoku-client: cannot connect to 127\\.0\\.0\\.1:1: Connection refused \\(is "
+                 "sudokud running\\? start it with: sudokud --listen 127\\.0\\.0\\.1:1\\) \\(still "
+                 "failing after 5s; to wait longer, give --retry-for\\)\n")))
+      << exit.err;
   EXPECT_EQ(exit.out, "");
   EXPECT_EQ(exit.status, 2);
 }
