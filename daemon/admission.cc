@@ -10,7 +10,10 @@ bool Admission::TryAdmit(Connection* connection, size_t held, size_t cost) {
   const bool queued = connection->queued_for_admission;
   const size_t others_waiting = queue_.size() - (queued ? 1 : 0);
   const size_t sharers = in_flight_holders_ + others_waiting + (held == 0 ? 1 : 0);
-  const size_t share = max_in_flight_ / std::max<size_t>(sharers, 1);
+  // Never below kMinShare, so that a client's few ordinary batches are taken while the total
+  // leaves room, however many connections hold or wait.
+  const size_t share =
+      std::max(max_in_flight_ / std::max<size_t>(sharers, 1), std::min(kMinShare, max_in_flight_));
   const bool within_share = held + cost <= share && in_flight_ + cost <= 2 * max_in_flight_;
   const bool first_in_line = queued ? queue_.front() == connection : queue_.empty();
   const bool fits = in_flight_ + cost <= max_in_flight_ || in_flight_ == 0;

@@ -28,8 +28,10 @@ class Admission {
 
   // Whether `connection`, holding `held` puzzles in flight, may take a request costing `cost`
   // more. A connection whose holding stays within its fair share (--max-in-flight divided among
-  // the connections holding puzzles or waiting) may, as long as the total stays under twice the
-  // limit: two clients that never read cannot shut out a third. Otherwise the connections wait
+  // the connections holding puzzles or waiting, but never less than kMinShare) may, as long as
+  // the total stays within twice the limit: two clients that never read cannot shut out a third,
+  // nor can a thousand connections in line with large batches keep a client's ordinary batches
+  // waiting behind them. Otherwise the connections wait
   // in line, and the first may take its request when the total stays within the limit, or, for
   // a request larger than the limit, when nothing else is in flight. So the total never passes
   // twice the limit, or one request alone when a request is larger than the limit. A
@@ -59,6 +61,9 @@ class Admission {
  private:
   void LeaveQueue(Connection* connection);
   void WakeMemoryWaiters();
+
+  // The least a connection's fair share may be: four of sudoku-client's default batches.
+  static constexpr size_t kMinShare = 8192;
 
   const size_t max_in_flight_;
   const size_t max_memory_;

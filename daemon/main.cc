@@ -192,7 +192,7 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
            ->value_name("N"),
        "the same limit over all connections; a request is charged its real size (a "
        "generation of N puzzles, N) and none of it runs before it fits, so what is in flight "
-       "stays under twice the limit")
+       "stays within twice the limit")
       ("max-memory",
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_memory))
