@@ -304,7 +304,7 @@ void Connection::Ended(Job& job, bool written) {
 }
 
 void Connection::UpdateMemory() {
-  const size_t now = input_.capacity() + answer_bytes_;
+  const size_t now = input_.capacity() + answer_bytes_ + waiting_request_bytes_;
   if (now == memory_) return;
   server_.admission_.MemoryChanged(memory_, now);
   memory_ = now;
@@ -322,6 +322,13 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       break;
     }
     if (scan.status == FrameScan::Status::kWhole) {
+      // Decoding takes about as much memory again as the frame: it waits for room in the memory
+      // budget as a read would (unless nothing else is held, when nothing could make room).
+      if (server_.admission_.memory() > memory_ &&
+          !server_.admission_.MayTakeMemory(this, memory_, scan.frame_bytes)) {
+        co_await wake_.Wait();
+        continue;
+      }
       ++frames_;
       Touch();
       std::unique_ptr<Job> job = server_.jobs_.New();
@@ -339,8 +346,14 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         break;
       }
       // Decoded, so its cost is known, and nothing of it is solved before there is room for
-      // that cost: what is in flight stays within the limits (see Admission::TryAdmit).
-      if (!co_await WaitForCapacity(CostOf(job->request, kind))) {
+      // that cost: what is in flight stays within the limits (see Admission::TryAdmit). While
+      // it waits, the decoded request counts against --max-memory.
+      waiting_request_bytes_ = job->request.SpaceUsedLong();
+      UpdateMemory();
+      const bool admitted = co_await WaitForCapacity(CostOf(job->request, kind));
+      waiting_request_bytes_ = 0;
+      UpdateMemory();
+      if (!admitted) {
         server_.jobs_.Recycle(std::move(job));
         break;
       }

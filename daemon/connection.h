@@ -265,6 +265,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // answered (the reader stopped at it).
   std::unique_ptr<Job> pending_fault_;
   size_t answer_bytes_ = 0;          // bytes of responses queued or being written
+  size_t waiting_request_bytes_ = 0;  // a decoded request waiting for in-flight capacity
   size_t memory_ = 0;                // what Admission was last told this connection holds
 
   Stage stage_ = Stage::kReading;

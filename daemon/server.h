@@ -60,8 +60,8 @@ struct ServerOptions {
   // divided among the connections holding puzzles or waiting) is admitted even past it, so that
   // clients that never read cannot shut the others out: the total stays under twice the limit.
   size_t max_in_flight = 131072;
-  // Bytes held for clients: unfinished frames in read buffers and answers not yet taken by their
-  // readers, all connections together. Past half of it, the connections holding more than their
+  // Bytes held for clients: unfinished frames in read buffers, decoded requests waiting for
+  // in-flight room, and answers not yet taken by their readers, all connections together. Past half of it, the connections holding more than their
   // share stop reading; at it, all do (see Admission::MayTakeMemory). The default, 4 GiB, suits
   // the 24 GiB machines sudokud is sized for: a sixth of the memory, leaving the rest to the
   // solver's in-flight work (near 70 MiB), the page cache and a client on the same machine; and
