@@ -161,6 +161,49 @@ long WaitForPuzzlesInFlight(NotifySocket& notify, Reached reached) {
   return in_flight;
 }
 
+// The test hook's file (SUDOKUD_TEST_WEDGE_FILE): while it exists, a daemon started with Env()
+// holds every job of its solver pool, so batches stay in flight as long as a test needs.
+class HeldPool {
+ public:
+  explicit HeldPool(const std::string& name) : path_(::testing::TempDir() + "/" + name) {
+    std::ofstream(path_) << "held\n";
+  }
+  ~HeldPool() { Release(); }
+  HeldPool(const HeldPool&) = delete;
+  HeldPool& operator=(const HeldPool&) = delete;
+
+  std::string Env() const { return "SUDOKUD_TEST_WEDGE_FILE=" + path_; }
+  void Release() { std::remove(path_.c_str()); }
+
+ private:
+  std::string path_;
+};
+
+// One batch of `size` puzzles on each of `count` new connections to `daemon`, ids 1 to count;
+// ExpectAllAnswered() reads and checks every answer.
+class BatchPerConnection {
+ public:
+  BatchPerConnection(const DaemonProcess& daemon, int count, int size) {
+    for (int id = 1; id <= count; ++id) {
+      clients_.push_back(std::make_unique<WireClient>(daemon.port()));
+      sent_.push_back(GeneratePuzzles(size, 28, static_cast<uint32_t>(id)));
+      clients_.back()->SendSolve(static_cast<uint64_t>(id), sent_.back());
+    }
+  }
+  void ExpectAllAnswered() {
+    for (size_t i = 0; i < clients_.size(); ++i) {
+      const auto response = clients_[i]->Read();
+      ASSERT_TRUE(response && response->has_solve());
+      ExpectAllSolved(response->solve(), sent_[i]);
+    }
+  }
+  WireClient& front() { return *clients_.front(); }
+
+ private:
+  std::vector<std::unique_ptr<WireClient>> clients_;
+  std::vector<std::vector<std::string>> sent_;
+};
+
 // ---- Connections ----
 
 const char kEvictedMessage[] =
@@ -286,30 +329,18 @@ TEST(Bounded, NewcomerClosesAConnectionHoldingOnlyLongWork) {
 // there): none may be closed to make room, and the newcomer is refused, told why. Once the pool
 // runs again, every batch is answered and the next newcomer is served.
 TEST(Bounded, NewcomerIsRefusedWhenEveryConnectionIsBusy) {
-  const std::string wedge = ::testing::TempDir() + "/sudokud_busy_wedge";
-  std::ofstream(wedge) << "held\n";
-  DaemonProcess daemon(Flags({"--max-connections", "2"}),
-                       {"SUDOKUD_TEST_WEDGE_FILE=" + wedge});
+  HeldPool held("sudokud_busy_wedge");
+  DaemonProcess daemon(Flags({"--max-connections", "2"}), {held.Env()});
   daemon.WaitForLog("the solver pool holds every job");
-  std::vector<std::unique_ptr<WireClient>> busy;
-  std::vector<std::vector<std::string>> sent;
-  for (uint64_t id = 1; id <= 2; ++id) {
-    busy.push_back(std::make_unique<WireClient>(daemon.port()));
-    sent.push_back(GeneratePuzzles(100, 28, static_cast<uint32_t>(id)));
-    busy.back()->SendSolve(id, sent.back());
-  }
+  BatchPerConnection busy(daemon, 2, 100);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // both batches read
   WireClient newcomer(daemon.port());
   const wire::ProtocolFault fault = ReadFault(newcomer);
   EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "TOO_MANY_CONNECTIONS");
   EXPECT_EQ(fault.message(), "the daemon already serves 2 connections (--max-connections 2)");
-  std::remove(wedge.c_str());
-  for (size_t i = 0; i < busy.size(); ++i) {
-    const auto response = busy[i]->Read();
-    ASSERT_TRUE(response && response->has_solve());
-    ExpectAllSolved(response->solve(), sent[i]);
-  }
-  busy.front()->Close();
+  held.Release();
+  ASSERT_NO_FATAL_FAILURE(busy.ExpectAllAnswered());
+  busy.front().Close();
   for (int attempt = 0;; ++attempt) {
     WireClient next(daemon.port());
     const auto puzzles = GeneratePuzzles(5, 28, 9);
@@ -498,20 +529,12 @@ TEST(Bounded, FrameLeftUnfinishedGetsTheFrameTimeout) {
 // stays at most twice the limit (it used to be every batch: 8,000). Once the pool runs again,
 // every batch is answered.
 TEST(Bounded, InFlightStaysWithinTheLimitWhateverTheBatchSize) {
-  const std::string wedge = ::testing::TempDir() + "/sudokud_inflight_wedge";
-  std::ofstream(wedge) << "held\n";
+  HeldPool held("sudokud_inflight_wedge");
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--max-in-flight", "1000", "--max-batch", "1000"}),
-                       {notify.EnvEntry(), "WATCHDOG_USEC=20000",
-                        "SUDOKUD_TEST_WEDGE_FILE=" + wedge});
+                       {notify.EnvEntry(), "WATCHDOG_USEC=20000", held.Env()});
   daemon.WaitForLog("the solver pool holds every job");
-  std::vector<std::unique_ptr<WireClient>> clients;
-  std::vector<std::vector<std::string>> sent;
-  for (uint64_t id = 1; id <= 8; ++id) {
-    clients.push_back(std::make_unique<WireClient>(daemon.port()));
-    sent.push_back(GeneratePuzzles(1000, 28, static_cast<uint32_t>(id)));
-    clients.back()->SendSolve(id, sent.back());
-  }
+  BatchPerConnection batches(daemon, 8, 1000);
   EXPECT_EQ(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 2000; }), 2000);
   // Long enough for every connection's frame to have been read.
   long most = 0;
@@ -519,12 +542,8 @@ TEST(Bounded, InFlightStaysWithinTheLimitWhateverTheBatchSize) {
     most = std::max(most, PuzzlesInFlight(notify.WaitFor("STATUS=")));
   }
   EXPECT_EQ(most, 2000);
-  std::remove(wedge.c_str());
-  for (uint64_t id = 1; id <= 8; ++id) {
-    const auto response = clients[id - 1]->Read();
-    ASSERT_TRUE(response && response->has_solve());
-    ExpectAllSolved(response->solve(), sent[id - 1]);
-  }
+  held.Release();
+  batches.ExpectAllAnswered();
 }
 
 }  // namespace
