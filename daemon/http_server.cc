@@ -115,9 +115,15 @@ class HttpServer::Connection : public std::enable_shared_from_this<Connection> {
   // Ends our side and reads what the peer still sends (see kDiscardBytes), then closes.
   asio::awaitable<void> Linger();
   // While a handler works: looks every kWatchInterval whether the peer has gone (its side
-  // closed, or reset), and if so sets `peer_gone`. Ends when `timer` is cancelled.
-  asio::awaitable<void> WatchPeer(std::shared_ptr<Connection> self,
-                                  std::shared_ptr<asio::steady_timer> timer, PeerGone peer_gone);
+  // closed, or reset), and if so sets `peer_gone`. Ends once the watch is done.
+  // The watch over one request: `done` once its handler has answered.
+  struct Watch {
+    explicit Watch(const asio::any_io_executor& executor) : timer(executor) {}
+    asio::steady_timer timer;
+    bool done = false;
+  };
+  asio::awaitable<void> WatchPeer(std::shared_ptr<Connection> self, std::shared_ptr<Watch> watch,
+                                  PeerGone peer_gone);
 
   HttpServer& server_;
   beast::tcp_stream plain_;                  // moved into tls_ once TLS starts
@@ -135,13 +141,15 @@ HttpResponse HttpServer::Connection::Refusal(const boost::system::error_code& er
 }
 
 asio::awaitable<void> HttpServer::Connection::WatchPeer(
-    [[maybe_unused]] std::shared_ptr<Connection> self, std::shared_ptr<asio::steady_timer> timer,
+    [[maybe_unused]] std::shared_ptr<Connection> self, std::shared_ptr<Watch> watch,
     PeerGone peer_gone) {
   boost::system::error_code error;
-  for (;;) {
-    timer->expires_after(kWatchInterval);
-    co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, error));
-    if (error) co_return;  // the handler is done
+  // `done` is looked at, not only the cancellation: the handler may answer before this
+  // coroutine first waits, when there is no wait yet to cancel.
+  while (!watch->done) {
+    watch->timer.expires_after(kWatchInterval);
+    co_await watch->timer.async_wait(asio::redirect_error(asio::use_awaitable, error));
+    if (watch->done) co_return;
     // The kernel's view of the connection: past ESTABLISHED, the peer has sent its FIN (a
     // request pipelined behind this one, or TLS records, would not move it) or a reset.
     tcp_info info{};
@@ -270,15 +278,17 @@ asio::awaitable<void> HttpServer::Connection::Exchange(Stream& stream,
     const HttpPeer peer{.gone = std::make_shared<std::atomic<bool>>(false),
                         .tls = tls_.has_value(),
                         .certificate = certificate_};
-    const auto watch = std::make_shared<asio::steady_timer>(Tcp().get_executor());
+    const auto watch = std::make_shared<Watch>(Tcp().get_executor());
     // The watcher keeps the connection alive: its last wake-up may come after the answer.
     asio::co_spawn(Tcp().get_executor(), WatchPeer(shared_from_this(), watch, peer.gone),
                    asio::detached);
     try {
       response = co_await server_.handler_->Handle(request, peer);
-      watch->cancel();
+      watch->done = true;
+      watch->timer.cancel();
     } catch (const std::exception& e) {
-      watch->cancel();
+      watch->done = true;
+      watch->timer.cancel();
       LogLine(server_.name_ + ": internal error on " +
               std::string(request.target().data(), request.target().size()) + ": " + e.what());
       response = MakeResponse(http::status::internal_server_error, "text/plain; charset=utf-8",
