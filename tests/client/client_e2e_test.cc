@@ -298,6 +298,17 @@ void ExpectCompleteDespiteResends(const MixedInput& input, const std::string& ou
   EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
+// Waits (for kRunDeadline at most) until the file at `path` holds a byte: a client's first
+// results are out. The file appears when the client starts.
+void WaitUntilWritten(const std::string& path) {
+  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
+  std::error_code not_yet;
+  while ((std::filesystem::file_size(path, not_yet) == 0 || not_yet) &&
+         std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 // Two daemons, one killed in the middle of the run: its batches go to the other one, and the
 // output is still every answer, in order, none twice.
 TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
@@ -312,12 +323,7 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
                              "", out, err);
   ASSERT_GT(client, 0);
   // Once the first results are out, the first daemon dies.
-  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
-  std::error_code not_yet;  // the file appears when the client starts
-  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
-         std::chrono::steady_clock::now() < give_up) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  WaitUntilWritten(out);
   int status = 0;
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
   // Frozen first, so that it dies holding batches: killed between two answers, it could leave
@@ -344,12 +350,7 @@ TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
                               "--retry-for", "500ms", file},
                              "", out, err);
   ASSERT_GT(client, 0);
-  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
-  std::error_code not_yet;
-  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
-         std::chrono::steady_clock::now() < give_up) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  WaitUntilWritten(out);
   int status = 0;
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
   daemon->Signal(SIGKILL);
@@ -469,12 +470,7 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
                               "--connections", "4", "--batch", "20", "--in-flight", "1", file},
                              "", out, err);
   ASSERT_GT(client, 0);
-  const auto give_up = std::chrono::steady_clock::now() + kRunDeadline;
-  std::error_code not_yet;
-  while ((std::filesystem::file_size(out, not_yet) == 0 || not_yet) &&
-         std::chrono::steady_clock::now() < give_up) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  WaitUntilWritten(out);
   int status = 0;
   const bool running = waitpid(client, &status, WNOHANG) == 0;
   first->Signal(SIGSTOP);  // as above
