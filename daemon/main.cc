@@ -114,6 +114,9 @@ struct Flags {
   // The JSON API requires a verified client certificate, as the TCP port does (--tls-client-ca,
   // unless --http-api-without-client-cert).
   bool api_client_certificates = false;
+  // --max-connections was given; its default yields to the descriptor limit (see
+  // FitDescriptors), a number given does not.
+  bool max_connections_given = false;
 };
 
 // Every listener takes HOST:PORT, or a port alone for this host only (127.0.0.1).
@@ -290,6 +293,7 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_frame_bytes = ParseInteger(flags, "max-frame-bytes", 1024, int64_t{1} << 30);
   server.max_batch = ParseInteger(flags, "max-batch", 1, int64_t{1} << 24);
   server.max_connections = ParseInteger(flags, "max-connections", 1, 1 << 20);
+  out.max_connections_given = !flags["max-connections"].defaulted();
   server.max_in_flight_per_connection =
       ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
   server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
@@ -354,24 +358,34 @@ constexpr rlim_t kSpareDescriptors = MetricsRoutes::kMaxConnections + 48;
 
 // Raises the soft descriptor limit to the hard one (as systemd's LimitNOFILE= or `ulimit -Hn`
 // allow), so that a burst of connections beyond --max-connections (refused, each holding a
-// descriptor until it closes) does not make accepts fail; and warns when even that is short of
-// --max-connections: past the limit the daemon serves fewer connections than it was told to.
+// descriptor until it closes) does not make accepts fail. Returns the connections to serve:
+// `max_connections`, or, when the hard limit is short of it, what fits if the number was the
+// default (said in the log), or still `max_connections` with a warning if the operator gave it
+// (past the limit the daemon serves fewer connections than it was told to).
 // `http_connections`: what --http may hold open besides (0 without it).
-void EnsureDescriptors(size_t max_connections, size_t http_connections) {
+size_t FitDescriptors(size_t max_connections, bool given, size_t http_connections) {
   rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
-  const rlim_t needed =
-      static_cast<rlim_t>(max_connections + http_connections) + kSpareDescriptors;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return max_connections;
+  const rlim_t besides = static_cast<rlim_t>(http_connections) + kSpareDescriptors;
+  const rlim_t needed = static_cast<rlim_t>(max_connections) + besides;
   if (limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
     if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::getrlimit(RLIMIT_NOFILE, &limit);
   }
-  if (limit.rlim_cur < needed) {
+  if (limit.rlim_cur >= needed) return max_connections;
+  if (given || limit.rlim_cur < besides + 64) {
     Log(LogLevel::kWarning,
-        "the descriptor limit (" + std::to_string(limit.rlim_max) +
+        "the descriptor limit (" + std::to_string(limit.rlim_cur) +
             ") is below what --max-connections " + std::to_string(max_connections) + " needs (" +
             std::to_string(needed) + "): raise LimitNOFILE= (or ulimit -n) or lower it");
+    return max_connections;
   }
+  const size_t fits = static_cast<size_t>(limit.rlim_cur - besides);
+  LogLine("serving at most " + std::to_string(fits) + " connections, what the descriptor limit (" +
+          std::to_string(limit.rlim_cur) + ") allows; the default --max-connections " +
+          std::to_string(max_connections) + " needs " + std::to_string(needed) +
+          " (raise LimitNOFILE= or ulimit -n)");
+  return fits;
 }
 
 // SIGINT and SIGTERM (stop), and SIGHUP (reload the TLS files), handed to the event loop. They
@@ -441,13 +455,16 @@ int Run(const Flags& flags) {
   // sent as soon as the log says "listening" starts a drain rather than killing the process.
   // Handled from io.run() on.
   StopSignals signals;
-  EnsureDescriptors(flags.server.max_connections, flags.http ? WebApi::kMaxConnections : 0);
+  ServerOptions server_options = flags.server;
+  server_options.max_connections =
+      FitDescriptors(flags.server.max_connections, flags.max_connections_given,
+                     flags.http ? WebApi::kMaxConnections : 0);
   // Declared in this order so that they are destroyed in the reverse one: the server (and its
   // connections) first, then the pool, which waits for its work, then the io_context that the
   // work's completions are posted to.
   asio::io_context io(1);
   Pool pool(flags.threads);
-  Server server(io, pool, flags.server);
+  Server server(io, pool, server_options);
   Health health(io, pool, flags.health);
   Notifier notifier(
       io, [&server] { return server.StatusText(); }, [&health] { return health.PoolTrouble(); });

@@ -138,7 +138,10 @@ void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response);
 class MetricsRoutes : public HttpHandler {
  public:
   // Scrapers and probes served at once on a --metrics listener (HttpLimits::max_connections).
-  static constexpr size_t kMaxConnections = 16;
+  // Far more than any operator's scrapers and probes, so that a crowd of idle sockets sits in
+  // the room rather than evicting one another as they reconnect, each eviction an accept that a
+  // load balancer's probe waits behind. An idle HTTP connection costs a few KiB.
+  static constexpr size_t kMaxConnections = 256;
 
   // `health`, when given, must outlive this.
   explicit MetricsRoutes(std::function<std::string()> render, const Health* health = nullptr)

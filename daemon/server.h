@@ -47,8 +47,12 @@ struct ServerOptions {
   size_t max_batch = 65536;
   // Connections served at once. One more closes the connection idle longest with nothing in
   // flight (which gets a TOO_MANY_CONNECTIONS fault saying why), or, when none is, gets that
-  // fault itself.
-  size_t max_connections = 1024;
+  // fault itself. An idle connection costs a descriptor and about 6 KiB (10 KiB with a frame
+  // begun), so the default holds a crowd of thousands of silent sockets in under 200 MiB: a
+  // smaller one let such a crowd fill it, and then each of its members that reconnected when
+  // closed evicted another, a churn that kept the listen queue full and a normal client out.
+  // The daemon serves fewer when the descriptor limit is short (see FitDescriptors in main.cc).
+  size_t max_connections = 16384;
   // Puzzles accepted but not yet answered (written back), per connection and in all. At either
   // limit a connection stops reading its socket until results drain, so TCP pushes back on the
   // sender. A batch is taken whenever the count is below the limits, so it may pass them by at

@@ -67,8 +67,10 @@ namespace sudoku::daemon {
 class WebApi : public HttpHandler {
  public:
   static constexpr size_t kMaxBodyBytes = 64 * 1024;
-  // Connections an --http listener serves at once (HttpLimits::max_connections).
-  static constexpr size_t kMaxConnections = 64;
+  // Connections an --http listener serves at once (HttpLimits::max_connections): room for a
+  // crowd of idle keep-alive sockets, as on --metrics (MetricsRoutes::kMaxConnections). Each
+  // holds at most a header and a body of kMaxBodyBytes, 72 KiB: 72 MiB for all of them.
+  static constexpr size_t kMaxConnections = 1024;
 
   // `metrics` serves /metrics; `pool` runs the work. Both must outlive the WebApi.
   WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options = {});

@@ -31,6 +31,7 @@
 #include "tests/daemon/http_client.h"
 #include "tests/daemon/solve_checks.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/daemon_process.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::testing {
@@ -172,24 +173,35 @@ TEST(NetworkSafety, EndlessTrailerAndOversizedHeaderGet431) {
 }
 
 // Item 7: idle keep-alive sockets used to hold every slot of a listener (16 on --metrics, 64 on
-// --http), so /readyz failed. Now a newcomer closes the connection that has waited longest for
-// a request: probes are answered however many sockets sit idle, and the idlest one is closed.
+// --http), so /readyz failed. Now the listeners hold far more (MetricsRoutes::kMaxConnections,
+// WebApi::kMaxConnections), and past that a newcomer closes the connection that has waited
+// longest for a request: probes are answered however many sockets sit idle, and the idlest one
+// is closed.
 TEST(NetworkSafety, IdleSocketsDoNotStarveTheHealthChecks) {
+  ASSERT_GT(RaiseDescriptorLimit(), 2 * (256u + 1024u) + 200u);
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--metrics",
                         "127.0.0.1:0"});
   for (const auto& [opening, slots] :
-       {std::pair<std::string, int>{"serving metrics on http://127.0.0.1:", 16},
-        std::pair<std::string, int>{"serving the page on http://127.0.0.1:", 64}}) {
+       {std::pair<std::string, int>{"serving metrics on http://127.0.0.1:", 256},
+        std::pair<std::string, int>{"serving the page on http://127.0.0.1:", 1024}}) {
     const uint16_t port = PortAfter(daemon, opening);
-    std::vector<std::unique_ptr<RawSocket>> idle;
-    for (int i = 0; i < 2 * slots; ++i) idle.push_back(std::make_unique<RawSocket>(port));
+    // Twice the room: sockets of one io_context, a descriptor each.
+    asio::io_context io;
+    std::vector<tcp::socket> idle;
+    for (int i = 0; i < 2 * slots; ++i) {
+      idle.emplace_back(io).connect({asio::ip::address_v4::loopback(), port});
+    }
     for (int probe = 0; probe < 5; ++probe) {
       const auto response = HttpRequest(port, http::verb::get, "/readyz");
       EXPECT_EQ(response.result_int(), 200u) << opening;
       EXPECT_EQ(response.body(), "ready\n");
     }
     // The first idle socket was the one waiting longest: closed without a word.
-    EXPECT_EQ(idle.front()->ReadToEnd(), "");
+    std::string reply;
+    boost::system::error_code error;
+    asio::read(idle.front(), asio::dynamic_buffer(reply), error);
+    EXPECT_EQ(error, asio::error::eof);
+    EXPECT_EQ(reply, "");
   }
   ExpectTheDaemonServes(daemon, 1);
 }

@@ -590,7 +590,26 @@ TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
   EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 1) << exit_status;
   EXPECT_EQ(ReadFile(log_path),
             "sudokud: the descriptor limit (200) is below what --max-connections 1000 needs "
-            "(1064): raise LimitNOFILE= (or ulimit -n) or lower it\n"
+            "(1304): raise LimitNOFILE= (or ulimit -n) or lower it\n"
+            "sudokud: cannot listen on " + address + ": Address already in use\n");
+}
+
+// Without --max-connections, a descriptor limit short of the default's needs lowers the
+// default to what fits, with a log line saying so, and the daemon goes on (here to a port that
+// is taken, so that it exits right after the line).
+TEST(Limits, TheDefaultMaxConnectionsYieldsToTheDescriptorLimit) {
+  DaemonProcess first({"--listen", "127.0.0.1:0", "--threads", "1"});
+  const std::string address = "127.0.0.1:" + std::to_string(first.port());
+  const TempFile log_file("descriptors-default.log");
+  const std::string& log_path = log_file.path;
+  const std::string script = "ulimit -n 2000 && ulimit -Hn 2000 && exec 2>'" + log_path +
+                             "' && exec '" + DaemonBinary() + "' --listen " + address;
+  const int exit_status = RunShell(script);
+  EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 1) << exit_status;
+  EXPECT_EQ(ReadFile(log_path),
+            "sudokud: serving at most 1696 connections, what the descriptor limit (2000) "
+            "allows; the default --max-connections 16384 needs 16688 (raise LimitNOFILE= or "
+            "ulimit -n)\n"
             "sudokud: cannot listen on " + address + ": Address already in use\n");
 }
 

@@ -92,6 +92,10 @@ inline constexpr bool kSanitized = false;
 // A "VmRSS:"-like field of /proc/PID/status, in KiB (-1 when absent).
 long ProcStatusKiB(pid_t pid, const std::string& field);
 
+// Raises this process's descriptor limit to its hard limit and returns it, for tests that open
+// connections by the thousand.
+unsigned long RaiseDescriptorLimit();
+
 }  // namespace sudoku::testing
 
 #endif  // SUDOKU_TESTS_SUPPORT_DAEMON_PROCESS_H_
