@@ -11,7 +11,11 @@ constexpr size_t kGridRows = 9;
 constexpr size_t kRowCells = 9;
 
 bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == '|'; }
-bool IsRulerChar(char c) { return c == '-' || c == '+' || c == '=' || c == '|'; }
+// HoDoKu draws its rulers with '.', ':' and '\'' at the corners (".---.---.", ":---+---:",
+// "'---'---'"), SimpleSudoku with '*' ("*-----------*"): joints like '+', except '.', which is
+// also a blank cell (see IsRuler()).
+bool IsJoint(char c) { return c == '+' || c == '=' || c == ':' || c == '\'' || c == '*'; }
+bool IsRulerChar(char c) { return c == '-' || c == '|' || c == '.' || IsJoint(c); }
 
 // What one line (trailing whitespace removed) could be. Which reading wins depends on whether a
 // grid is open, so Next() decides.
@@ -19,8 +23,10 @@ struct LineShape {
   bool blank = false;
   bool comment = false;
   bool separated = false;     // has a space, tab or '|'
-  bool ruler_chars = true;    // only '-', '+', '=', '|', spaces and tabs
-  bool joints = false;        // has a '+' or '='
+  bool ruler_chars = true;    // only '-', '|', '.', joints (IsJoint()), spaces and tabs
+  bool joints = false;        // has a joint: '+', '=', ':', '\'' or '*'
+  bool dots = false;          // has a '.'
+  bool dashes = false;        // has "--"
   uint32_t cells = 0;         // characters other than spaces, tabs and '|'
   size_t length = 0;          // characters after trimming
 };
@@ -64,16 +70,45 @@ LineShape Shape(std::string_view line) {
       ++shape.cells;
     }
     if (!IsRulerChar(c)) shape.ruler_chars = false;
-    if (c == '+' || c == '=') shape.joints = true;
+    if (IsJoint(c)) shape.joints = true;
+    if (c == '.') shape.dots = true;
   }
+  shape.dashes = line.find("--") != std::string_view::npos;
   return shape;
 }
 
-// A ruler is made of '-', '+', '=' and '|' only (so that a mistyped row with a digit in it is
-// never skipped) and has a '+' or '=', or is not nine cells long: "---------" is a row of nine
-// blanks, "+-------+" a ruler.
+// A ruler is made of '-', '|', '.' and joints only (so that a mistyped row with a digit in it is
+// never skipped) and has a joint, or is not nine cells long: "---------" is a row of nine
+// blanks, "+-------+" a ruler. A '.' is a blank cell too, so a line with one is a ruler only
+// when it also has "--" (HoDoKu's ".-------.-------.-------."), never "........" or ". - . -".
 bool IsRuler(const LineShape& shape) {
-  return shape.ruler_chars && (shape.joints || shape.cells != kRowCells);
+  return shape.ruler_chars && (!shape.dots || shape.dashes) &&
+         (shape.joints || shape.cells != kRowCells);
+}
+
+// `line` without a trailing comment: from a '#' after a space or tab ("53..7.... # easy"). A
+// '#' with no blank before it stays, to be reported as the bad character it is.
+std::string_view StripTrailingComment(std::string_view line) {
+  for (size_t i = 1; i < line.size(); ++i) {
+    if (line[i] == '#' && (line[i - 1] == ' ' || line[i - 1] == '\t')) {
+      return TrimRight(line.substr(0, i));
+    }
+  }
+  return line;
+}
+
+// The cells of a one-line puzzle written with spaces, tabs or '|' between them ("530070000
+// 600195000 ..."), each with its column, as a grid's are kept.
+void AddSpacedLine(std::string_view line, uint64_t number, PuzzleRecord* record) {
+  record->row_lines.assign(kGridRows, number);
+  record->columns.resize(kCells);
+  size_t cell = 0;
+  for (size_t i = 0; i < line.size() && cell < kCells; ++i) {
+    if (IsSeparator(line[i])) continue;
+    record->cells[cell] = line[i];
+    record->columns[cell] = static_cast<uint32_t>(i + 1);
+    ++cell;
+  }
 }
 bool IsRow(const LineShape& shape) { return shape.cells == kRowCells && !IsRuler(shape); }
 
@@ -442,7 +477,8 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
       fail(LayoutError::Kind::kLineTooLong, number, raw_length);
       last_row_line = number;
     } else {
-      const std::string_view line = TrimRight(raw);
+      std::string_view line = TrimRight(raw);
+      if (format_ != InputFormat::kCsv) line = StripTrailingComment(line);
       if (rows == 0 && line.size() == kCells && line[0] != '#' && format_ != InputFormat::kSdk &&
           format_ != InputFormat::kCsv &&
           (format_ != InputFormat::kAuto || line.find(',') == std::string_view::npos)) {
@@ -473,11 +509,21 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
           return true;
         }
         if (IsRuler(shape) && format_ != InputFormat::kSdm) continue;  // e.g. above a grid
+        if (format_ == InputFormat::kText && shape.separated && shape.cells == kCells) {
+          // 81 cells with blanks between them: one puzzle, each cell located where it is.
+          record->layout = PuzzleRecord::Layout::kGrid;
+          record->first_line = number;
+          AddSpacedLine(line, number, record);
+          return true;
+        }
         if (!IsRow(shape) || format_ == InputFormat::kSdm) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
-          if (format_ == InputFormat::kSdm || (!shape.separated && lines_allowed)) {
-            misshapen(LayoutError::Kind::kLineLength, number, shape.length, line);
+          // A spaced line of more cells than two rows hold was meant as a puzzle, not a row.
+          const bool puzzle_like = !shape.separated || shape.cells > 2 * kRowCells;
+          if (format_ == InputFormat::kSdm || (puzzle_like && lines_allowed)) {
+            misshapen(LayoutError::Kind::kLineLength, number,
+                      shape.separated ? shape.cells : shape.length, line);
           } else {
             misshapen(LayoutError::Kind::kRowLength, number, shape.cells, line);
           }

@@ -3,15 +3,21 @@
 //
 // Layouts, any mix of them in one input:
 //   - one puzzle per line: exactly 81 characters once a trailing '\r' and trailing spaces and
-//     tabs are removed;
+//     tabs are removed; or (kText only, outside a grid) 81 cells with spaces, tabs or '|'
+//     between them ("530070000 600195000 ...", "5 3 0 0 7 ..."), read as a kGrid record so that
+//     each cell keeps its own column;
 //   - a 9-line grid: each row a line whose cells, once spaces, tabs and '|' are removed, are
 //     exactly 9 characters ("1 _ 3 | _ _ 6 | _ 8 _", "53..7....", "- - - 4 ..."). Ruler lines
-//     ("+-------+", "------+------", "=====") are skipped anywhere: a ruler is made of '-', '+',
-//     '=', '|', spaces and tabs only and has a '+' or '=' or is not 9 cells long, so that
-//     "---------" is a row of nine blanks. Inside a grid, any other line takes a row's place
-//     (spoiling the grid with an error); a blank line, a comment or the end of the input cuts it
-//     short;
-//   - blank lines and lines starting with '#' are skipped outside grids;
+//     ("+-------+", "------+------", "=====", HoDoKu's ".-------.-------.-------.",
+//     ":-------+-------+-------:" and "'-------'-------'-------'", SimpleSudoku's
+//     "*-----------*") are skipped anywhere: a ruler is made of '-', '|', '.', the joints '+',
+//     '=', ':', '\'' and '*', spaces and tabs only, has "--" if it has a '.', and has a joint or
+//     is not 9 cells long, so that "---------" and "........." are rows of nine blanks. Inside a
+//     grid, any other line takes a row's place (spoiling the grid with an error); a blank line, a
+//     comment or the end of the input cuts it short;
+//   - blank lines and lines starting with '#' are skipped outside grids; in every format but
+//     CSV, a '#' after a space or tab starts a trailing comment, which is dropped
+//     ("53..7....6..195... # from Wikipedia");
 //   - a pencilmark puzzle: one line of exactly 729 characters (solver.h, kCandidateChars).
 // Those are InputFormat::kText. The other formats (chosen by the caller, or by InputFormat::kAuto
 // from the content):
@@ -52,10 +58,12 @@ struct LayoutError {
   enum class Kind : uint8_t {
     kNone,
     // A line that is neither blank, a comment, a grid row nor a ruler, and has no space, tab or
-    // '|': taken as a one-line puzzle of the wrong length. `found` = its characters.
+    // '|' (or, outside a grid, has them and more than 18 cells): taken as a one-line puzzle of
+    // the wrong length. `found` = its characters (its cells, when spaced).
     // "expected 81 cells, found 80"
     kLineLength,
-    // A line with spaces, tabs or '|' (or any line inside a grid) that is not a row of 9 cells.
+    // A line with spaces, tabs or '|' (or any line inside a grid) that is not a row of 9 cells
+    // and, outside a grid, has at most 18.
     // `found` = its cells. "expected 9 cells in a grid row, found 8"
     kRowLength,
     // A blank line, a comment or the end of the input after `found` rows of a grid (1-8).

@@ -396,6 +396,120 @@ TEST(PuzzleReader, RulersOutsideGridsAreSkipped) {
   EXPECT_EQ(records[0].first_line, 5u);
 }
 
+// HoDoKu's grid as its "Copy givens" writes it: '.', ':' and '\'' at the rulers' corners.
+TEST(PuzzleReader, ReadsHodokuGrid) {
+  const std::string grid =
+      ".-------.-------.-------.\n"
+      "| 5 3 . | . 7 . | . . . |\n"
+      "| 6 . . | 1 9 5 | . . . |\n"
+      "| . 9 8 | . . . | . 6 . |\n"
+      ":-------+-------+-------:\n"
+      "| 8 . . | . 6 . | . . 3 |\n"
+      "| 4 . . | 8 . 3 | . . 1 |\n"
+      "| 7 . . | . 2 . | . . 6 |\n"
+      ":-------+-------+-------:\n"
+      "| . 6 . | . . . | 2 8 . |\n"
+      "| . . . | 4 1 9 | . . 5 |\n"
+      "| . . . | . 8 . | . 7 9 |\n"
+      "'-------'-------'-------'\n";
+  const auto records = ReadAll(grid + std::string(kWikipediaPuzzle) + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+  EXPECT_EQ(records[0].first_line, 2u);
+  EXPECT_EQ(LocateCell(records[0], 4), "line 2, column 13");
+  EXPECT_EQ(LocateCell(records[0], 80), "line 12, column 23");
+  EXPECT_FALSE(records[1].error);
+  EXPECT_EQ(records[1].first_line, 14u);
+}
+
+// SimpleSudoku's: '*' corners, rows without spaces.
+TEST(PuzzleReader, ReadsStarCorneredGrid) {
+  std::string grid = " *-----------*\n";
+  for (int r = 0; r < 9; ++r) {
+    const std::string row(kWikipediaPuzzle.substr(r * 9, 9));
+    grid += " |" + row.substr(0, 3) + "|" + row.substr(3, 3) + "|" + row.substr(6, 3) + "|\n";
+    if (r == 2 || r == 5) grid += " |---+---+---|\n";
+  }
+  grid += " *-----------*\n";
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+}
+
+// A '.' is a blank: a line of dots (or dots and single dashes) is a row, never a ruler.
+TEST(PuzzleReader, DotsWithoutDoubleDashAreCells) {
+  EXPECT_EQ(ErrorText(ReadAll("........\n")[0]), "line 1: expected 81 cells, found 8");
+  EXPECT_EQ(ErrorText(ReadAll(". - . -\n")[0]), "line 1: expected 9 cells in a grid row, found 4");
+  std::string grid;
+  for (int r = 0; r < 9; ++r) grid += ".........\n";
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), std::string(81, '.'));
+}
+
+// `puzzle` on one line with `separator` after every `group` cells but the last.
+std::string Spaced(std::string_view puzzle, size_t group, char separator) {
+  std::string out;
+  for (size_t i = 0; i < puzzle.size(); i += group) {
+    if (i > 0) out += separator;
+    out.append(puzzle.substr(i, group));
+  }
+  return out;
+}
+
+TEST(PuzzleReader, ReadsAnEightyOneCellLineWithBlanksBetween) {
+  const std::string groups = Spaced(kWikipediaPuzzle, 9, ' ');
+  const std::string cells = Spaced(kWikipediaPuzzle, 1, '\t');
+  const auto records = ReadAll(groups + "\n" + cells + "  \n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
+  EXPECT_EQ(records[0].first_line, 1u);
+  EXPECT_EQ(LocateCell(records[0], 0), "line 1, column 1");
+  EXPECT_EQ(LocateCell(records[0], 9), "line 1, column 11");  // after the first space
+  EXPECT_EQ(LocateCell(records[0], 80), "line 1, column 89");
+  EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+  EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
+  EXPECT_EQ(LocateCell(records[1], 80), "line 2, column 161");
+  // The solver's errors point into the spaced line.
+  std::string bad = groups;
+  bad[12] = 'x';  // cell 11 (r2c3), after one space
+  const auto spoiled = ReadAll(bad + "\n");
+  ASSERT_EQ(spoiled.size(), 1u);
+  Grid grid{};
+  const PuzzleError error = ParsePuzzle(spoiled[0].text(), &grid);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(Locate(spoiled[0], error), "line 1, column 13");
+}
+
+// Too many cells for a row: the count is a puzzle's.
+TEST(PuzzleReader, SpacedLineOfAnotherCountIsALengthError) {
+  const std::string groups = Spaced(kWikipediaPuzzle, 9, ' ');
+  EXPECT_EQ(ErrorText(ReadAll(groups + " 1\n")[0]),
+            "line 1: expected 81 cells, found 82");
+  EXPECT_EQ(ErrorText(ReadAll(groups.substr(0, groups.size() - 1) + "\n")[0]),
+            "line 1: expected 81 cells, found 80");
+}
+
+TEST(PuzzleReader, DropsATrailingComment) {
+  const std::string puzzle(kWikipediaPuzzle);
+  const auto records = ReadAll(puzzle + " # from Wikipedia\n" + puzzle + "\t#x\n" +
+                               "53..7.... # a row\n6..195...\n.98....6.\n8...6...3\n"
+                               "4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79  #\n");
+  ASSERT_EQ(records.size(), 3u);
+  for (const auto& record : records) {
+    EXPECT_FALSE(record.error) << ErrorText(record);
+    EXPECT_EQ(record.text(), kWikipediaPuzzle);
+  }
+  // A '#' with no blank before it is no comment: it is the bad character.
+  const auto glued = ReadAll(puzzle + "#x\n");
+  ASSERT_EQ(glued.size(), 1u);
+  EXPECT_EQ(ErrorText(glued[0]), "line 1, column 82: bad character '#' (expected 1-9, or . 0 _ - for a blank)");
+}
+
 TEST(PuzzleReader, NineCellRulerWithPlusIsARuler) {
   // "+-------+" has nine cells, but a '+' or '=' makes it a ruler.
   const auto records = ReadAll("+-------+\n" + GridText(kWikipediaPuzzle, "|") + "+=======+\n");
