@@ -1,13 +1,19 @@
 // The sudokud page: a board that shows givens, placed digits and every empty cell's candidates,
-// and steps through the daemon's explanation. Everything it knows about Sudoku comes from the
-// JSON API (daemon/web_api.h); the page only draws it. Plain JavaScript, no build step.
+// steps through the daemon's explanation, and lets a person play. Everything it knows about
+// Sudoku's logic comes from the JSON API (daemon/web_api.h); the page only draws it and keeps
+// the player's own digits and candidates. Plain JavaScript, no build step.
 //
-// Two modes:
+// Three modes:
 //   editing  (no explanation or solution shown): the board takes the puzzle. With the board
 //            focused, the arrow keys move, 1-9 enter a digit, 0 . Backspace Delete clear it.
 //   viewing  (after Explain or Solve, until Edit puzzle or Esc): the board shows the
 //            explanation at one step. Left/Right step back and forward, Home/End go to the start
-//            and the end, from anywhere on the page but a text field.
+//            and the end, from anywhere on the page but a text field; the list of steps jumps.
+//   playing  (after Play, until Stop or Esc): the person fills the board in: digits, their own
+//            candidates (Notes, or Shift with a digit), undo, and a hint (the next step, shown on
+//            the board, not applied).
+// The puzzle and the step shown live in the address (#puzzle=...&step=N), so that a reload or a
+// shared link opens the same view; a new puzzle is a new history entry, steps replace it.
 'use strict';
 
 (() => {
@@ -35,6 +41,12 @@
     unsolvable: 'None',
   };
 
+  // Said when a button that needs a puzzle is pressed on an empty page.
+  const nothingTo = (what) =>
+    `There is no puzzle to ${what} yet: type or paste one, enter it on the board, or press Generate.`;
+  const VIEWING_DIGIT =
+    'The board shows the explanation: press Play to fill it in yourself, or Esc to change the puzzle.';
+
   // Each cell's 20 peers (same row, column or box).
   const PEERS = Array.from({ length: CELLS }, (_, cell) => {
     const row = Math.floor(cell / 9), col = cell % 9;
@@ -52,15 +64,18 @@
     givens: new Array(CELLS).fill(0),  // the puzzle being edited
     pencil: null,                      // a pencilmark puzzle's 729 characters, when one is loaded
     loadedText: '',                    // the text box's content when it was last loaded or written
-    viewing: false,
+    mode: 'editing',                   // 'editing', 'viewing' or 'playing'
     explanation: null,                 // /api/explain's answer for the current puzzle
     position: 0,                       // steps applied, 0..steps.length
     solution: null,                    // /api/solve's answer for the current puzzle
     showSolution: false,               // Solve pressed without an explanation
+    play: null,                        // the player's board (see startPlay)
+    highlight: 0,                      // the digit shown everywhere, 0 for none
     cursor: 40,
     busy: 0,
     checkTimer: 0,
     checkSerial: 0,
+    restoring: false,                  // the address is being read: do not write it meanwhile
   };
 
   const cellName = (cell) => `r${Math.floor(cell / 9) + 1}c${cell % 9 + 1}`;
@@ -78,19 +93,21 @@
     return cells;
   }
 
-  function puzzleLine() {
-    return state.givens.map((d) => (d ? String(d) : '.')).join('');
+  const lineOf = (digits) => digits.map((d) => (d ? String(d) : '.')).join('');
+  const puzzleLine = () => lineOf(state.givens);
+  const hasPuzzle = () => Boolean(state.pencil) || state.givens.some((d) => d);
+
+  // The digits cell `cell` may still take beside `digits`.
+  function candidatesOf(digits, cell) {
+    const used = new Set(PEERS[cell].map((p) => digits[p]));
+    let text = '';
+    for (let d = 1; d <= 9; ++d) if (!used.has(d)) text += d;
+    return text;
   }
 
-  // The digits a cell may still take, from the givens alone (what the daemon starts from).
-  function initialCandidates(givens) {
-    return givens.map((digit, cell) => {
-      if (digit) return '';
-      const used = new Set(PEERS[cell].map((p) => givens[p]));
-      let text = '';
-      for (let d = 1; d <= 9; ++d) if (!used.has(d)) text += d;
-      return text;
-    });
+  // Every cell's candidates from the digits alone (what the daemon starts from).
+  function initialCandidates(digits) {
+    return digits.map((digit, cell) => (digit ? '' : candidatesOf(digits, cell)));
   }
 
   // ---- Talking to the daemon ----
@@ -143,6 +160,57 @@
     $('status').textContent = text;
   }
 
+  // A word under the board about the last key or action there ("" to clear it).
+  function note(text) {
+    $('board-note').textContent = text;
+  }
+
+  // ---- The address ----
+
+  // "puzzle=...&step=N" for what is shown, "" for an empty page.
+  function addressOf() {
+    if (!hasPuzzle()) return '';
+    let text = `puzzle=${encodeURIComponent(state.pencil || puzzleLine())}`;
+    if (state.mode === 'viewing' && state.explanation) text += `&step=${state.position}`;
+    return text;
+  }
+
+  // Writes the view into the address: `push` for a new puzzle (a history entry of its own),
+  // else the current entry is replaced, so that stepping does not fill the history.
+  function writeAddress(push) {
+    if (state.restoring) return;
+    const hash = addressOf();
+    if (location.hash.slice(1) === hash) return;
+    const url = hash ? `#${hash}` : location.pathname + location.search;
+    if (push) history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+  }
+
+  // Opens the view the address names: on start, and on Back and Forward.
+  async function readAddress() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const puzzle = params.get('puzzle');
+    state.restoring = true;
+    try {
+      if (!puzzle) {
+        if (hasPuzzle() || $('puzzle-text').value) clearAll();
+        return;
+      }
+      if (puzzle !== (state.pencil || puzzleLine()) || !state.solution) {
+        $('puzzle-text').value = puzzle;
+        if (!(await load())) return;
+      }
+      if (params.has('step')) {
+        if (!state.explanation && !(await explain())) return;
+        step(Number(params.get('step')) || 0);
+      } else if (state.mode !== 'editing') {
+        edit();
+      }
+    } finally {
+      state.restoring = false;
+    }
+  }
+
   // ---- What the puzzle is ----
 
   function forgetAnswers() {
@@ -150,7 +218,8 @@
     state.solution = null;
     state.position = 0;
     state.showSolution = false;
-    state.viewing = false;
+    state.play = null;
+    state.mode = 'editing';
   }
 
   function setPuzzle(text) {
@@ -164,6 +233,17 @@
     }
   }
 
+  // After a puzzle the daemon refused, nothing of the one before stays on the page: its board,
+  // verdict, rating and explanation would read as the new text's.
+  function dropPuzzle() {
+    state.pencil = null;
+    state.givens = new Array(CELLS).fill(0);
+    forgetAnswers();
+    note('');
+    render();
+    writeAddress(false);
+  }
+
   // Reads the text box through the daemon (any layout the CLI reads) and shows its verdict.
   async function load() {
     const text = $('puzzle-text').value;
@@ -174,10 +254,16 @@
     const answer = await busy('Reading the puzzle…', () =>
       api('/api/solve', { puzzle: text, unique: true, rate: true }));
     state.loadedText = text;
-    if (!answer) return false;
+    if (!answer) {
+      dropPuzzle();
+      return false;
+    }
+    const fresh = answer.puzzle !== (state.pencil || puzzleLine());
     setPuzzle(answer.puzzle);
     state.solution = answer;
+    note('');
     render();
+    writeAddress(fresh);
     return true;
   }
 
@@ -187,12 +273,19 @@
     return load();
   }
 
+  // Whether there is anything to work on; says so when there is not.
+  function needPuzzle(what) {
+    if ($('puzzle-text').value.trim() || hasPuzzle()) return true;
+    showError(nothingTo(what));
+    return false;
+  }
+
   function currentPuzzleText() {
     return state.pencil || puzzleLine();
   }
 
   async function solve() {
-    if (!(await ensureLoaded())) return;
+    if (!needPuzzle('solve') || !(await ensureLoaded())) return;
     if (!state.solution) {
       const answer = await busy('Solving…', () =>
         api('/api/solve', { puzzle: currentPuzzleText(), unique: true, rate: true }));
@@ -203,20 +296,22 @@
       render();
       return;
     }
-    state.viewing = true;
+    state.mode = 'viewing';
+    state.play = null;
     if (state.explanation) {
       state.position = state.explanation.steps.length;
     } else {
       state.showSolution = true;
     }
     render();
+    writeAddress(false);
   }
 
   async function explain() {
-    if (!(await ensureLoaded())) return;
+    if (!needPuzzle('explain') || !(await ensureLoaded())) return false;
     if (state.pencil) {
       showError('Explanations start from givens; a pencilmark puzzle can be solved, not explained.');
-      return;
+      return false;
     }
     const puzzle = currentPuzzleText();
     const answer = await busy('Explaining…', async () => {
@@ -226,18 +321,22 @@
       }
       return explanation;
     });
-    if (!answer) return;
+    if (!answer) return false;
     if (answer.verdict === 'unsolvable') {
       render();
       showError('This puzzle has no solution: there is nothing to explain.');
-      return;
+      return false;
     }
     state.explanation = answer;
     state.position = 0;
     state.showSolution = false;
-    state.viewing = true;
+    state.play = null;
+    state.mode = 'viewing';
+    note('');
     render();
+    writeAddress(false);
     $('forward').focus({ preventScroll: true });
+    return true;
   }
 
   async function generate() {
@@ -251,7 +350,7 @@
       return;
     }
     $('puzzle-text').value = made.puzzles[0].puzzle;
-    await load();
+    if (await load()) focusCell(state.cursor);
   }
 
   function clearAll() {
@@ -261,26 +360,32 @@
     state.givens = new Array(CELLS).fill(0);
     forgetAnswers();
     showError('');
+    note('');
     render();
+    writeAddress(true);
   }
 
   function edit() {
-    state.viewing = false;
+    state.mode = 'editing';
     state.showSolution = false;
+    state.play = null;
+    note('');
     render();
+    writeAddress(false);
     focusCell(state.cursor);
   }
 
   // ---- Editing ----
 
   function setDigit(cell, digit) {
-    if (state.viewing || state.pencil || state.givens[cell] === digit) return;
+    if (state.mode !== 'editing' || state.pencil || state.givens[cell] === digit) return;
     state.givens[cell] = digit;
     forgetAnswers();
     const line = puzzleLine();
     $('puzzle-text').value = line;
     state.loadedText = line;
     render();
+    writeAddress(false);
     scheduleCheck();
   }
 
@@ -314,14 +419,183 @@
     if (!state.explanation) return;
     const last = state.explanation.steps.length;
     state.position = Math.max(0, Math.min(last, to));
-    state.viewing = true;
+    state.mode = 'viewing';
     state.showSolution = false;
+    state.play = null;
+    note('');
     render();
+    writeAddress(false);
+  }
+
+  // ---- Playing ----
+
+  // The player's board starts from the givens with every candidate they leave, as a person
+  // would pencil them in; each change keeps the board before it for Undo.
+  async function play() {
+    if (!needPuzzle('play') || !(await ensureLoaded())) return;
+    if (state.pencil) {
+      showError('Play starts from givens; a pencilmark puzzle can be solved, not played.');
+      return;
+    }
+    if (!state.solution) {
+      const answer = await busy('Solving…', () =>
+        api('/api/solve', { puzzle: currentPuzzleText(), unique: true, rate: true }));
+      if (!answer) return;
+      state.solution = answer;
+    }
+    if (state.solution.verdict !== 'solved') {
+      showError(state.solution.verdict === 'multiple'
+        ? 'This puzzle has more than one solution: play needs one with exactly one.'
+        : 'This puzzle has no solution: there is nothing to play.');
+      render();
+      return;
+    }
+    state.play = {
+      digits: state.givens.slice(),
+      candidates: initialCandidates(state.givens),
+      history: [],
+      notes: false,
+      hint: null,       // the next step from the player's board, shown until the next change
+      wrong: new Set(), // cells a hint found wrong
+      message: 'Fill the board in: a digit places it, Notes (or Shift) toggles a candidate.',
+    };
+    state.mode = 'playing';
+    state.showSolution = false;
+    note('');
+    render();
+    writeAddress(false);
+    focusCell(state.cursor);
+  }
+
+  function playSay(text) {
+    state.play.message = text;
+  }
+
+  // Keeps the board as it is for Undo, and forgets a hint shown for it.
+  function remember() {
+    const p = state.play;
+    p.history.push({ digits: p.digits.slice(), candidates: p.candidates.slice() });
+    p.hint = null;
+    p.wrong = new Set();
+  }
+
+  function playDigit(cell, digit) {
+    const p = state.play;
+    if (state.givens[cell]) {
+      playSay(`${cellName(cell)} is a given: it cannot change.`);
+    } else if (p.notes) {
+      toggleCandidate(cell, digit);
+      return;
+    } else if (p.digits[cell] !== digit) {
+      remember();
+      p.digits[cell] = digit;
+      p.candidates[cell] = '';
+      // The digit leaves its row, column and box, as it does on paper.
+      for (const peer of PEERS[cell]) p.candidates[peer] = p.candidates[peer].replace(String(digit), '');
+      const solution = state.solution.solution;
+      playSay(p.digits.every((d, c) => String(d) === solution[c])
+        ? 'Solved: every digit is right.'
+        : `${digit} placed in ${cellName(cell)}.`);
+    }
+    render();
+  }
+
+  function toggleCandidate(cell, digit) {
+    const p = state.play;
+    if (p.digits[cell]) {
+      playSay(`${cellName(cell)} holds a digit: clear it first to note candidates.`);
+    } else {
+      remember();
+      const has = p.candidates[cell].includes(String(digit));
+      const set = new Set(p.candidates[cell]);
+      if (has) set.delete(String(digit));
+      else set.add(String(digit));
+      p.candidates[cell] = [...set].sort().join('');
+      playSay(`${has ? 'Removed' : 'Noted'} candidate ${digit} in ${cellName(cell)}.`);
+    }
+    render();
+  }
+
+  function playClear(cell) {
+    const p = state.play;
+    if (state.givens[cell]) {
+      playSay(`${cellName(cell)} is a given: it cannot change.`);
+    } else if (p.digits[cell]) {
+      remember();
+      p.digits[cell] = 0;
+      p.candidates[cell] = candidatesOf(p.digits, cell);
+      playSay(`${cellName(cell)} cleared.`);
+    }
+    render();
+  }
+
+  function undo() {
+    const p = state.play;
+    const last = p.history.pop();
+    if (!last) {
+      playSay('Nothing to undo.');
+    } else {
+      p.digits = last.digits;
+      p.candidates = last.candidates;
+      p.hint = null;
+      p.wrong = new Set();
+      playSay('Undone.');
+    }
+    render();
+  }
+
+  function toggleNotes() {
+    state.play.notes = !state.play.notes;
+    playSay(state.play.notes
+      ? 'Notes on: digits toggle candidates.'
+      : 'Notes off: digits are placed.');
+    render();
+  }
+
+  // The next step from the player's board, drawn on it and named, not applied. A digit or a
+  // candidate the solution contradicts comes first: no step could follow from it.
+  async function hint() {
+    if (state.busy) return;
+    const p = state.play;
+    const solution = state.solution.solution;
+    const wrongDigit = p.digits.findIndex((d, c) => d && String(d) !== solution[c]);
+    if (wrongDigit >= 0) {
+      p.hint = null;
+      p.wrong = new Set([wrongDigit]);
+      playSay(`Hint: ${cellName(wrongDigit)} holds ${p.digits[wrongDigit]}, which is not its digit: undo it or clear it.`);
+      render();
+      return;
+    }
+    const missing = p.digits.findIndex((d, c) => !d && !p.candidates[c].includes(solution[c]));
+    if (missing >= 0) {
+      p.hint = null;
+      p.wrong = new Set([missing]);
+      playSay(`Hint: ${cellName(missing)} lost a candidate it needs: its digit is among those removed there.`);
+      render();
+      return;
+    }
+    if (p.digits.every((d) => d)) {
+      playSay('Solved: every digit is right.');
+      render();
+      return;
+    }
+    const board = lineOf(p.digits);
+    const answer = await busy('Finding a hint…', () => api('/api/explain', { puzzle: board }));
+    if (!answer || state.mode !== 'playing' || lineOf(state.play.digits) !== board) return;
+    const next = answer.steps[0];
+    p.hint = next;
+    p.wrong = new Set();
+    playSay(`Hint: ${next.text}`);
+    render();
+  }
+
+  function stopPlay() {
+    edit();
   }
 
   // ---- Drawing ----
 
-  // The board as it stands: digits, how each came, candidates, and the marks of the step shown.
+  // The board as it stands: digits, how each came, candidates, and the step whose marks to draw.
   function boardView() {
     const view = {
       digits: state.givens.slice(),
@@ -330,7 +604,15 @@
       marks: null,
     };
     const explanation = state.explanation;
-    if (state.viewing && explanation) {
+    if (state.mode === 'playing' && state.play) {
+      const p = state.play;
+      view.digits = p.digits.slice();
+      view.kinds = p.digits.map((d, cell) => (state.givens[cell] ? 'given' : d ? 'player' : ''));
+      view.candidates = p.candidates.map((c, cell) => (p.digits[cell] ? '' : c));
+      if (p.hint) view.marks = p.hint;
+      return view;
+    }
+    if (state.mode === 'viewing' && explanation) {
       const steps = explanation.steps;
       for (let i = 0; i < state.position; ++i) {
         for (const p of steps[i].placements) {
@@ -346,7 +628,7 @@
       }
       return view;
     }
-    if (state.viewing && state.showSolution && state.solution && state.solution.solution) {
+    if (state.mode === 'viewing' && state.showSolution && state.solution && state.solution.solution) {
       const solution = state.solution.solution;
       for (let cell = 0; cell < CELLS; ++cell) {
         if (!view.digits[cell]) {
@@ -367,11 +649,12 @@
     return view;
   }
 
-  function clashes() {
+  // Cells whose digit a peer repeats: the puzzle being typed, or the player's board.
+  function clashes(view) {
     const bad = new Set();
-    if (state.viewing) return bad;
-    state.givens.forEach((digit, cell) => {
-      if (digit && PEERS[cell].some((p) => state.givens[p] === digit)) bad.add(cell);
+    if (state.mode === 'viewing') return bad;
+    view.digits.forEach((digit, cell) => {
+      if (digit && PEERS[cell].some((p) => view.digits[p] === digit)) bad.add(cell);
     });
     return bad;
   }
@@ -387,16 +670,14 @@
         const cell = row * 9 + col;
         const element = document.createElement('div');
         element.className = 'cell';
-        if (col % 3 === 2 && col < 8) element.classList.add('box-right');
-        if (row % 3 === 2 && row < 8) element.classList.add('box-bottom');
-        if (col === 8) element.classList.add('last-col');
-        if (row === 8) element.classList.add('last-row');
         element.id = `cell-${cellName(cell)}`;
         element.dataset.cell = cellName(cell);
         element.setAttribute('role', 'gridcell');
         element.tabIndex = -1;
         element.addEventListener('click', () => {
           state.cursor = cell;
+          // In play, a digit's cell picks the digit to highlight, as puzzle apps do.
+          if (state.mode === 'playing' && state.play.digits[cell]) state.highlight = state.play.digits[cell];
           render();
           focusCell(cell);
         });
@@ -418,16 +699,81 @@
       button.textContent = d === 10 ? '⌫' : String(d);
       button.setAttribute('aria-label', d === 10 ? 'Clear the cell' : `Enter ${d}`);
       button.addEventListener('click', () => {
-        setDigit(state.cursor, d === 10 ? 0 : d);
+        typeDigit(d === 10 ? 0 : d, false);
         focusCell(state.cursor);
       });
       keypad.appendChild(button);
+    }
+    const highlight = $('highlight');
+    for (let d = 1; d <= 9; ++d) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.id = `highlight-${d}`;
+      button.textContent = String(d);
+      button.setAttribute('aria-label', `Highlight ${d} everywhere`);
+      button.setAttribute('aria-pressed', 'false');
+      button.addEventListener('click', () => {
+        state.highlight = state.highlight === d ? 0 : d;
+        render();
+      });
+      highlight.appendChild(button);
+    }
+  }
+
+  // A digit (0: clear) from a key or the keypad, as the mode takes it.
+  function typeDigit(digit, asCandidate) {
+    if (state.mode === 'playing') {
+      if (!digit) playClear(state.cursor);
+      else if (asCandidate) toggleCandidate(state.cursor, digit);
+      else playDigit(state.cursor, digit);
+    } else {
+      setDigit(state.cursor, digit);
     }
   }
 
   function focusCell(cell) {
     const element = cellElements[cell];
     if (element) element.focus({ preventScroll: true });
+  }
+
+  // What one step marks on the board. `candidates` are those shown with it (the step's own
+  // while viewing, the player's in play); `digits` the board's.
+  function stepMarks(shown, digits, candidates) {
+    if (!shown) return null;
+    const marks = {
+      guess: shown.technique === 'guess',
+      unitCells: new Set(),
+      patternCells: new Set(shown.cells.map(cellIndex)),
+      placements: new Map(),
+      eliminations: new Map(),
+      follows: new Map(),  // removed from the peers by this step's placement
+      keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
+    };
+    const add = (map, cell, digit) => {
+      if (!map.has(cell)) map.set(cell, []);
+      if (!map.get(cell).includes(digit)) map.get(cell).push(digit);
+    };
+    for (const unit of shown.units) for (const cell of unitCells(unit)) marks.unitCells.add(cell);
+    for (const p of shown.placements) marks.placements.set(cellIndex(p.cell), p.digit);
+    for (const e of shown.eliminations) add(marks.eliminations, cellIndex(e.cell), e.digit);
+    for (const [cell, digit] of marks.placements) {
+      for (const peer of PEERS[cell]) {
+        if (!digits[peer] && candidates[peer].includes(String(digit)) &&
+            !(marks.eliminations.get(peer) || []).includes(digit)) {
+          add(marks.follows, peer, digit);
+        }
+      }
+    }
+    for (const cell of marks.patternCells) {
+      if (digits[cell] || marks.placements.has(cell)) continue;
+      for (const digit of shown.digits) {
+        if (candidates[cell].includes(String(digit)) &&
+            !(marks.eliminations.get(cell) || []).includes(digit)) {
+          add(marks.keys, cell, digit);
+        }
+      }
+    }
+    return marks;
   }
 
   function renderCell(cell, view, marks, bad) {
@@ -442,24 +788,26 @@
     if (row === 8) classes.push('last-row');
     if (kind) classes.push(kind);
     if (bad.has(cell)) classes.push('clash');
-    if (!state.viewing && cell === state.cursor) classes.push('cursor');
+    if (state.mode === 'playing' && state.play.wrong.has(cell)) classes.push('wrong');
+    if (state.mode !== 'viewing' && cell === state.cursor) classes.push('cursor');
+    if (state.highlight && digit === state.highlight) classes.push('highlight');
 
     let place = 0;
-    const removed = [];
-    let note = '';
+    const removed = marks && marks.eliminations.get(cell) || [];
+    const follows = marks && marks.follows.get(cell) || [];
+    const keys = marks && marks.keys.get(cell) || [];
+    let about = '';
     if (marks) {
       if (marks.unitCells.has(cell)) classes.push('unit');
       if (marks.patternCells.has(cell)) classes.push('pattern');
       if (marks.placements.has(cell)) {
         place = marks.placements.get(cell);
         classes.push(marks.guess ? 'guess-target' : 'target');
-        note = marks.guess ? `; guessed here: ${place}` : `; this step places ${place} here`;
+        about = marks.guess ? `; guessed here: ${place}` : `; this step places ${place} here`;
       }
-      if (marks.eliminations.has(cell)) {
-        removed.push(...marks.eliminations.get(cell));
-        note += `; this step removes ${removed.join(', ')} here`;
-      }
-      if (marks.patternCells.has(cell)) note += '; one of the cells the step rests on';
+      if (removed.length) about += `; this step removes ${removed.join(', ')} here`;
+      if (follows.length) about += `; the placement removes ${follows.join(', ')} here`;
+      if (marks.patternCells.has(cell)) about += '; one of the cells the step rests on';
     }
     element.className = classes.join(' ');
 
@@ -469,13 +817,18 @@
         className: 'digit',
         textContent: String(digit),
       }));
-      const how = { given: 'given', placed: 'placed', guessed: 'guessed', solution: 'from the solution' }[kind] || '';
-      element.setAttribute('aria-label', `${where}: ${digit}${how ? `, ${how}` : ''}${note}`);
+      const how = {
+        given: 'given', placed: 'placed', guessed: 'guessed', solution: 'from the solution',
+        player: 'yours',
+      }[kind] || '';
+      element.setAttribute('aria-label', `${where}: ${digit}${how ? `, ${how}` : ''}${about}`);
       element.dataset.value = String(digit);
       element.dataset.candidates = '';
       return;
     }
-    const candidates = view.candidates[cell];
+    let candidates = view.candidates[cell];
+    // A hint's placement is drawn even where the player had crossed the digit out.
+    if (place && !candidates.includes(String(place))) candidates = [...candidates, String(place)].sort().join('');
     const grid = document.createElement('div');
     grid.className = 'cands';
     for (let d = 1; d <= 9; ++d) {
@@ -485,6 +838,9 @@
         span.textContent = String(d);
         if (d === place) span.classList.add(marks.guess ? 'guess' : 'place');
         if (removed.includes(d)) span.classList.add('elim');
+        if (follows.includes(d)) span.classList.add('follow');
+        if (keys.includes(d)) span.classList.add('key');
+        if (d === state.highlight) span.classList.add('highlight');
       }
       grid.appendChild(span);
     }
@@ -492,44 +848,25 @@
     element.dataset.value = '';
     element.dataset.candidates = candidates;
     const list = candidates ? `candidates ${candidates.split('').join(' ')}` : 'no candidates shown';
-    element.setAttribute('aria-label', `${where}: empty, ${list}${note}`);
-  }
-
-  function stepMarks(shown) {
-    if (!shown) return null;
-    const marks = {
-      guess: shown.technique === 'guess',
-      unitCells: new Set(),
-      patternCells: new Set(shown.cells.map(cellIndex)),
-      placements: new Map(),
-      eliminations: new Map(),
-    };
-    for (const unit of shown.units) for (const cell of unitCells(unit)) marks.unitCells.add(cell);
-    for (const p of shown.placements) marks.placements.set(cellIndex(p.cell), p.digit);
-    for (const e of shown.eliminations) {
-      const cell = cellIndex(e.cell);
-      if (!marks.eliminations.has(cell)) marks.eliminations.set(cell, []);
-      marks.eliminations.get(cell).push(e.digit);
-    }
-    return marks;
+    element.setAttribute('aria-label', `${where}: empty, ${list}${about}`);
   }
 
   function renderBoard() {
     const view = boardView();
-    const marks = stepMarks(view.marks);
-    const bad = clashes();
+    const marks = stepMarks(view.marks, view.digits, view.candidates);
+    const bad = clashes(view);
     for (let cell = 0; cell < CELLS; ++cell) renderCell(cell, view, marks, bad);
     for (let cell = 0; cell < CELLS; ++cell) {
       cellElements[cell].tabIndex = cell === state.cursor ? 0 : -1;
     }
     const board = $('board');
-    board.classList.toggle('editing', !state.viewing && !state.pencil);
-    board.dataset.mode = state.viewing ? 'viewing' : 'editing';
-    document.body.classList.toggle('viewing', state.viewing);
+    board.classList.toggle('editing', state.mode !== 'viewing' && !state.pencil);
+    board.dataset.mode = state.mode;
+    document.body.classList.toggle('viewing', state.mode === 'viewing');
+    document.body.classList.toggle('playing', state.mode === 'playing');
   }
 
   function renderVerdict() {
-    const answer = state.explanation || state.solution;
     const solution = state.solution;
     let verdict = '–';
     if (solution) verdict = VERDICTS[solution.verdict] || solution.verdict;
@@ -540,17 +877,57 @@
     $('rating-steps').textContent = rating
       ? `${rating.steps}${rating.logic_guesses ? ` (${rating.logic_guesses} ${rating.logic_guesses === 1 ? 'guess' : 'guesses'})` : ''}`
       : '–';
-    return answer;
   }
 
   function capitalized(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
+  // The list of steps to jump to, one button each, and the end; drawn once per explanation.
+  let listedExplanation = null;
+
+  function renderStepList() {
+    if (listedExplanation === state.explanation) return;
+    listedExplanation = state.explanation;
+    const list = $('step-list');
+    const explanation = state.explanation;
+    list.replaceChildren();
+    list.hidden = !explanation;
+    if (!explanation) return;
+    const entries = explanation.steps.map((s, i) => `${i + 1}. ${s.text}`);
+    entries.push(`${explanation.steps.length + 1}. Solved`);
+    entries.forEach((text, position) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'step-link';
+      button.textContent = text;
+      button.title = text;
+      button.dataset.position = String(position);
+      button.addEventListener('click', () => step(position));
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+
   function renderSteps() {
     const explanation = state.explanation;
     const technique = $('technique');
     technique.classList.remove('guess');
+    for (const button of $('step-list').querySelectorAll('.step-link')) {
+      const current = Number(button.dataset.position) === state.position && state.mode === 'viewing';
+      if (current) {
+        button.setAttribute('aria-current', 'step');
+        const list = $('step-list');
+        const item = button.parentElement;
+        // Only the list scrolls, never the page, so that stepping keeps the board in place.
+        if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = item.offsetTop - list.clientHeight / 2;
+        }
+      } else {
+        button.removeAttribute('aria-current');
+      }
+    }
     if (!explanation) {
       $('step-count').textContent = 'No explanation yet';
       technique.textContent = '';
@@ -581,42 +958,93 @@
     $('step-text').textContent = shown.text;
   }
 
+  const HELP = {
+    editing: [
+      'Editing: click a cell, then <kbd>1</kbd>–<kbd>9</kbd> enter a digit, <kbd>0</kbd> or <kbd>⌫</kbd> clear it, arrow keys move.',
+      'Editing: tap a cell, then a digit below; ⌫ clears it.',
+    ],
+    viewing: [
+      'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step, <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.',
+      'Viewing the explanation: the arrows under Explanation step, the list of steps jumps, Edit puzzle changes it.',
+    ],
+    playing: [
+      'Playing: <kbd>1</kbd>–<kbd>9</kbd> place a digit (with Notes on, or <kbd>Shift</kbd>, toggle a candidate), <kbd>⌫</kbd> clear, <kbd>N</kbd> notes, <kbd>U</kbd> undo, <kbd>H</kbd> hint, <kbd>Esc</kbd> stop.',
+      'Playing: tap a cell, then a digit below; with Notes on, a digit toggles a candidate.',
+    ],
+    pencil: [
+      'A pencilmark puzzle: change it in the text box.',
+      'A pencilmark puzzle: change it in the text box.',
+    ],
+  };
+
   function renderControls() {
     const working = state.busy > 0;
     const explanation = state.explanation;
     const last = explanation ? explanation.steps.length : 0;
-    for (const id of ['load', 'generate', 'solve', 'explain', 'clear']) $(id).disabled = working;
+    const playing = state.mode === 'playing';
+    for (const id of ['load', 'generate', 'solve', 'explain', 'clear', 'play']) $(id).disabled = working;
     $('explain').disabled = working || Boolean(state.pencil);
     $('explain').title = state.pencil ? 'Explanations start from givens, not pencilmarks' : '';
-    $('first').disabled = !explanation || state.position === 0;
-    $('back').disabled = !explanation || state.position === 0;
-    $('forward').disabled = !explanation || state.position >= last;
-    $('last').disabled = !explanation || state.position >= last;
-    $('edit').hidden = !state.viewing;
-    $('keypad').hidden = state.viewing || Boolean(state.pencil);
-    $('board-help').innerHTML = state.viewing
-      ? 'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step, <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.'
-      : state.pencil
-        ? 'A pencilmark puzzle: change it in the text box.'
-        : 'Editing: click a cell, then <kbd>1</kbd>–<kbd>9</kbd> enter a digit, <kbd>0</kbd> or <kbd>⌫</kbd> clear it, arrow keys move.';
+    $('play').disabled = working || Boolean(state.pencil) || playing;
+    const stepping = state.mode === 'viewing' && explanation;
+    $('first').disabled = !stepping || state.position === 0;
+    $('back').disabled = !stepping || state.position === 0;
+    $('forward').disabled = !stepping || state.position >= last;
+    $('last').disabled = !stepping || state.position >= last;
+    $('edit').hidden = state.mode === 'editing';
+    $('edit').textContent = playing ? 'Stop playing' : 'Edit puzzle';
+    $('keypad').hidden = state.mode === 'viewing' || Boolean(state.pencil);
+    $('play-tools').hidden = !playing;
+    if (playing) {
+      const p = state.play;
+      $('notes').setAttribute('aria-pressed', String(p.notes));
+      $('undo').disabled = !p.history.length;
+      $('play-message').textContent = p.message;
+    }
+    for (let d = 1; d <= 9; ++d) {
+      $(`highlight-${d}`).setAttribute('aria-pressed', String(state.highlight === d));
+    }
+    const help = HELP[state.pencil ? 'pencil' : state.mode];
+    $('help-keys').innerHTML = help[0];
+    $('help-touch').textContent = help[1];
   }
 
+  // A button that held the focus and is now disabled would drop it to the page, where Space and
+  // Enter do nothing: the focus goes to its counterpart instead (End to Back, Start to Forward).
+  const FOCUS_INSTEAD = {
+    last: ['back', 'first'], forward: ['back', 'first'], first: ['forward', 'last'],
+    back: ['forward', 'last'], undo: ['hint'], play: ['edit'],
+  };
+
   function render() {
+    const active = document.activeElement;
     renderBoard();
     renderVerdict();
+    renderStepList();
     renderSteps();
     renderControls();
+    if (active && active.disabled && FOCUS_INSTEAD[active.id]) {
+      const next = FOCUS_INSTEAD[active.id].map($).find((b) => b && !b.disabled && !b.hidden);
+      if (next) next.focus({ preventScroll: true });
+      else focusCell(state.cursor);
+    }
   }
 
   // ---- Keys ----
 
   function onKey(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     const inField = target instanceof HTMLElement &&
       (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT');
     if (inField) return;
-    if (state.viewing) {
+    if (state.mode === 'playing' && (event.ctrlKey || event.metaKey) && !event.altKey &&
+        event.key.toLowerCase() === 'z') {
+      event.preventDefault();
+      undo();
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (state.mode === 'viewing') {
       const moves = {
         ArrowRight: () => step(state.position + 1),
         ArrowLeft: () => step(state.position - 1),
@@ -628,11 +1056,27 @@
       if (move && (state.explanation || event.key === 'Escape')) {
         event.preventDefault();
         move();
+      } else if (/^[0-9]$/.test(event.key)) {
+        // The board takes no digits while it shows an explanation: say so, not nothing.
+        note(VIEWING_DIGIT);
       }
       return;
     }
-    // Editing: only while the board has the focus, so that keys elsewhere keep their meaning.
-    if (!$('board').contains(target)) return;
+    const playing = state.mode === 'playing';
+    if (playing) {
+      const keys = { n: toggleNotes, u: undo, h: hint, Escape: stopPlay };
+      const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+      if (action) {
+        event.preventDefault();
+        action();
+        return;
+      }
+      // Keys on a button keep their meaning there (Enter, Space); the board's keys work anywhere.
+      if (target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
+    } else if (!$('board').contains(target)) {
+      // Editing: only while the board has the focus, so that keys elsewhere keep their meaning.
+      return;
+    }
     const row = Math.floor(state.cursor / 9), col = state.cursor % 9;
     const arrows = {
       ArrowUp: [row - 1, col], ArrowDown: [row + 1, col],
@@ -646,15 +1090,17 @@
       focusCell(state.cursor);
       return;
     }
-    if (/^[1-9]$/.test(event.key)) {
+    // Shift with a digit gives '!' and the like as the key: the key's place names the digit.
+    const digitCode = /^(?:Digit|Numpad)([1-9])$/.exec(event.code || '');
+    if (/^[1-9]$/.test(event.key) || (event.shiftKey && digitCode)) {
       event.preventDefault();
-      setDigit(state.cursor, Number(event.key));
+      typeDigit(Number(digitCode ? digitCode[1] : event.key), event.shiftKey);
       focusCell(state.cursor);
       return;
     }
     if (['0', '.', 'Backspace', 'Delete', ' '].includes(event.key)) {
       event.preventDefault();
-      setDigit(state.cursor, 0);
+      typeDigit(0, false);
       focusCell(state.cursor);
     }
   }
@@ -663,18 +1109,31 @@
 
   function start() {
     buildBoard();
-    $('load').addEventListener('click', load);
+    // After Load, the board takes the keys; after a refusal, the text box, to correct it.
+    $('load').addEventListener('click', async () => {
+      if (await load()) focusCell(state.cursor);
+      else $('puzzle-text').focus({ preventScroll: true });
+    });
     $('clear').addEventListener('click', clearAll);
     $('generate').addEventListener('click', generate);
     $('solve').addEventListener('click', solve);
     $('explain').addEventListener('click', explain);
+    $('play').addEventListener('click', play);
     $('edit').addEventListener('click', edit);
     $('first').addEventListener('click', () => step(0));
     $('back').addEventListener('click', () => step(state.position - 1));
     $('forward').addEventListener('click', () => step(state.position + 1));
     $('last').addEventListener('click', () => step(Infinity));
+    $('notes').addEventListener('click', () => {
+      toggleNotes();
+      focusCell(state.cursor);
+    });
+    $('undo').addEventListener('click', undo);
+    $('hint').addEventListener('click', hint);
     document.addEventListener('keydown', onKey);
+    window.addEventListener('popstate', readAddress);
     render();
+    readAddress();
   }
 
   start();
