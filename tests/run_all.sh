@@ -103,7 +103,7 @@ build_and_test() {
   record "$name" "$status" "$detail"
 }
 
-# CI treats warnings as errors (SUDOKU_WERROR); a package build does not.
+# CI treats warnings as errors (SUDOKU_WERROR) in every build it makes; a package build does not.
 build_and_test plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_WERROR=ON"
 
 if ((sanitizers)); then
@@ -121,10 +121,10 @@ if ((sanitizers)); then
   # Benchmarks measure nothing under a sanitizer: not built, not run. Nor is the Debian package
   # built from a sanitized tree: the package is the plain build's (Package.*, run above).
   build_and_test asan+ubsan "$build_dir-asan" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
     -E '^Package[.]'
   build_and_test tsan "$build_dir-tsan" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
     -E '^Package[.]'
   unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS SUDOKU_TEST_PUBLIC_STRIDE
 fi
@@ -133,7 +133,7 @@ if ((fuzz_seconds > 0)); then
   fuzz_dir=$build_dir-fuzz
   # Only the fuzz targets: the daemon's coroutines need gcc. (bootstrap.sh installed clang.)
   if cmake -S "$top" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSUDOKU_FUZZ=ON \
-    -DCMAKE_CXX_COMPILER=clang++ -DSUDOKU_BUILD_BENCHMARKS=OFF ${SUDOKU_CMAKE_ARGS:-} >/dev/null &&
+    -DCMAKE_CXX_COMPILER=clang++ -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON ${SUDOKU_CMAKE_ARGS:-} >/dev/null &&
     cmake --build "$fuzz_dir" -j "$jobs" --target fuzz_targets; then
     SUDOKU_FUZZ_SECONDS=$fuzz_seconds "$top/tests/fuzz/run_fuzzers.sh" "$fuzz_dir" |
       tee "$fuzz_dir/fuzz-summary.txt"
