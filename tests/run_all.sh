@@ -45,7 +45,8 @@ ctest_summary() {
 # Tools that deploy/bootstrap.sh (or this script, for the browser) installs: a test skipped for want of one of them means the
 # bootstrap is incomplete, and fails the run.
 bootstrapped_tools="systemd-analyze systemd-socket-activate haproxy lintian promtool man col
-  readelf cpack dpkg-deb dpkg-shlibdeps ip file chromium chromedriver selenium"
+  readelf cpack dpkg-deb dpkg-shlibdeps ip file chromium chromedriver selenium systemd-nspawn
+  debootstrap nsenter unshare podman runc python3-yaml"
 
 # skipped_tests DIR LOG: one "NAME: REASON" line per test that ctest reports as skipped, the
 # reason being the GTEST_SKIP() message in the test's output (Testing/Temporary/LastTest.log).
@@ -120,12 +121,14 @@ if ((sanitizers)); then
   export SUDOKU_TEST_PUBLIC_STRIDE=40
   # Benchmarks measure nothing under a sanitizer: not built, not run. Nor is the Debian package
   # built from a sanitized tree: the package is the plain build's (Package.*, run above).
+  # Nor are the package's runs for real (the labels package, boot and container: the .deb, a
+  # booted systemd, a container image), which take minutes and test the package, not the code.
   build_and_test asan+ubsan "$build_dir-asan" \
     "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
-    -E '^Package[.]'
+    -E '^Package[.]' -LE '^(package|boot|container)$'
   build_and_test tsan "$build_dir-tsan" \
     "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
-    -E '^Package[.]'
+    -E '^Package[.]' -LE '^(package|boot|container)$'
   unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS SUDOKU_TEST_PUBLIC_STRIDE
 fi
 
