@@ -29,6 +29,11 @@ test_tools=(
   # (readelf), git (the version names the revision), haproxy (the scale-out test), openssl (the
   # TLS tests make their certificates with it).
   haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git openssl
+  # The package under a booted systemd (tests/deploy/boot_test.sh: systemd-nspawn, debootstrap,
+  # util-linux's nsenter and unshare) and in a container image (container_test.sh: podman with
+  # runc, its network plugins and iptables); kubernetes_test.py parses YAML.
+  systemd-container debootstrap util-linux podman runc containernetworking-plugins iptables
+  python3-yaml
 )
 # Without the test tools, the tests and benchmarks are not configured (they need GoogleTest and
 # Google Benchmark); with them, they are, even in a build directory the demo configured first.

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The container image (deploy/Containerfile) built with podman and run as an operator would:
+# published on loopback, a file solved through the port with every answer checked, the health
+# check, a non-root user, and `podman stop` draining. Run alone with `ctest -L container`.
+#
+# usage: container_test.sh BUILD_DIR SOURCE_DIR DEB_DIR
+#   DEB_DIR holds the package (the deploy_deb test builds it there).
+# No registry is reachable here: the base image, debian:bookworm-slim, is made with debootstrap
+# and imported (cached in the test's own podman storage under the build directory). Facts it
+# rests on (../shared/STACK.md): runc, not crun, with explicit ulimits; `podman healthcheck run`
+# by hand (scheduled checks need systemd on the host). Exits 77 with "SKIP: reason" where podman
+# cannot run (not root, no podman, runc or debootstrap, no Debian mirror).
+set -uo pipefail
+
+build=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+deb_dir=$3
+started=$SECONDS
+
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+ok() { echo "ok: $* ($((SECONDS - started)) s)"; }
+failed=0
+fail() {
+  echo "FAIL: $*"
+  failed=1
+}
+
+[[ $(id -u) == 0 ]] || skip "not root: the test runs podman as root (rootless podman is not set up here)"
+for tool in podman runc debootstrap python3; do
+  command -v "$tool" >/dev/null || skip "no $tool (deploy/bootstrap.sh installs it)"
+done
+deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
+[[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
+client=$build/client/sudoku-client
+
+cache=$build/deploy/test-cache
+mkdir -p "$cache"
+work=$(mktemp -d /tmp/sudokud-container-test.XXXXXX)
+# Its own storage (the image cache) and run directory, apart from any other podman use here.
+key=$(sha256sum <<<"$build" | cut -c1-12)
+cat >"$work/containers.conf" <<'EOF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
+log_driver = "k8s-file"
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+EOF
+export CONTAINERS_CONF=$work/containers.conf
+pm() { podman --root "$cache/podman" --runroot "/run/sudokud-test-podman-$key" "$@"; }
+name=sudokud-test-$$
+image=localhost/sudokud-test:$$
+cleanup() {
+  pm rm -f -t 0 "$name" >/dev/null 2>&1
+  pm rmi -f "$image" >/dev/null 2>&1
+  pm image prune -f >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---- the base image, once
+if ! pm image exists debian:bookworm-slim; then
+  mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
+    grep -v security | head -1)
+  [[ -n $mirror ]] || skip "cannot find a Debian mirror in /etc/apt/sources.list.d/debian.sources"
+  rootfs=$cache/bookworm-minbase.tmp
+  rm -rf "$rootfs"
+  echo "debootstrap: a minimal bookworm from $mirror, imported as debian:bookworm-slim"
+  if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$cache/debootstrap-base.log" 2>&1; then
+    tail -5 "$cache/debootstrap-base.log"
+    rm -rf "$rootfs"
+    skip "cannot make the base image: debootstrap from $mirror failed ($cache/debootstrap-base.log)"
+  fi
+  tar -C "$rootfs" -c . | pm import - debian:bookworm-slim >/dev/null ||
+    { echo "FAIL: podman import failed"; exit 1; }
+  rm -rf "$rootfs"
+  ok "base image debian:bookworm-slim imported"
+else
+  ok "cached base image debian:bookworm-slim"
+fi
+
+# ---- build: the .deb is the whole context
+mkdir "$work/context"
+cp "$deb" "$work/context/"
+build_started=$SECONDS
+if ! pm build -q --format docker -f "$source_dir/deploy/Containerfile" -t "$image" "$work/context" >"$work/build.log" 2>&1; then
+  tail -20 "$work/build.log"
+  echo "FAIL: podman build failed"
+  exit 1
+fi
+size=$(pm image inspect --format '{{.Size}}' "$image")
+ok "built $image in $((SECONDS - build_started)) s: $((size / 1000000)) MB"
+expect_eq() {
+  if [[ $2 == "$3" ]]; then ok "$1: $3"; else fail "$1: expected '$2', got '$3'"; fi
+}
+expect_eq "the image's user, stop signal, ports" "10001:10001 SIGTERM map[9810/tcp:{} 9910/tcp:{}]" \
+  "$(pm image inspect --format '{{.Config.User}} {{.Config.StopSignal}} {{.Config.ExposedPorts}}' "$image")"
+healthcheck=$(pm image inspect "$image" | grep -o 'GET /readyz' | head -1)
+expect_eq "the image's HEALTHCHECK (kept by --format docker)" "GET /readyz" "$healthcheck"
+
+# ---- run, published on a free loopback port (the metrics port stays inside)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+pm run -d --name "$name" -p "127.0.0.1:$port:9810" --stop-timeout 45 "$image" >/dev/null ||
+  { echo "FAIL: podman run failed"; exit 1; }
+logs() { pm logs "$name" 2>&1; }
+# lines_at_least FILE N: FILE has N lines or more.
+lines_at_least() { (($(wc -l <"$1") >= $2)); }
+wait_for() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+}
+listening() { logs | grep -E '^sudokud: listening on 0\.0\.0\.0:9810 \(threads [0-9]+, kernel [a-z0-9.]+\)$' >/dev/null; }
+wait_for 20 listening || { logs; echo "FAIL: no 'listening on 0.0.0.0:9810' line"; exit 1; }
+ok "$(logs | grep -m1 '^sudokud: listening on ')"
+
+grep -E '^[0-9.]{81}$' "$source_dir/tests/data/very_hard.txt" "$source_dir/tests/data/bench_puzzles.txt" |
+  cut -d: -f2 >"$work/some.txt"
+"$client" solve --no-progress --connect "127.0.0.1:$port" "$work/some.txt" >"$work/some.out" 2>"$work/some.err" ||
+  fail "solve through 127.0.0.1:$port: $(cat "$work/some.err")"
+first_answer=$((SECONDS - build_started))
+checked=$(python3 "$source_dir/tests/deploy/check_answers.py" "$work/some.txt" "$work/some.out") &&
+  ok "the first solve through the published port: $checked, $first_answer s after podman build began" ||
+  fail "answers through the port: $checked"
+awk '{ line[NR] = $0 } END { for (i = 0; i < 3000; ++i) for (j = 1; j <= NR; ++j) print line[j] }' \
+  "$work/some.txt" >"$work/many.txt"
+"$client" solve --no-progress --connect "127.0.0.1:$port" "$work/many.txt" >"$work/many.out" 2>"$work/many.err" ||
+  fail "solve of $(wc -l <"$work/many.txt") puzzles: $(cat "$work/many.err")"
+checked=$(python3 "$source_dir/tests/deploy/check_answers.py" "$work/many.txt" "$work/many.out") &&
+  ok "solve of a file through the port: $checked" || fail "answers through the port: $checked"
+
+expect_eq "the daemon's user" "10001 10001" \
+  "$(pm exec "$name" sh -c 'id -u; id -g' | tr '\n' ' ' | sed 's/ $//')"
+pm healthcheck run "$name" >"$work/health.out" 2>&1
+health=$?
+expect_eq "podman healthcheck run" "0 healthy" \
+  "$health $(pm inspect --format '{{.State.Health.Status}}' "$name" 2>/dev/null || cat "$work/health.out")"
+expect_eq "GET /metrics inside" "sudokud_ready 1" \
+  "$(pm exec "$name" bash -c 'exec 3<>/dev/tcp/127.0.0.1/9910 && printf "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n" >&3 && cat <&3' | grep -m1 '^sudokud_ready ')"
+
+# ---- podman stop during a run: SIGTERM, the accepted batches answered, exit 0
+cat "$work/many.txt" "$work/many.txt" "$work/many.txt" >"$work/more.txt"
+"$client" solve --no-progress --retry-for 2s --connect "127.0.0.1:$port" "$work/more.txt" \
+  >"$work/stop.out" 2>"$work/stop.err" &
+client_pid=$!
+wait_for 30 lines_at_least "$work/stop.out" 1000 || fail "the run wrote no 1000 answers within 30 s"
+stop_started=$SECONDS
+pm stop "$name" >/dev/null
+stop_took=$((SECONDS - stop_started))
+wait "$client_pid"
+client_status=$?
+expect_eq "after podman stop: the daemon's exit code" 0 "$(pm inspect --format '{{.State.ExitCode}}' "$name")"
+drain=$(logs | grep -m1 '^sudokud: SIGTERM: stopped accepting; draining ')
+[[ -n $drain ]] && ok "$drain" || fail "no drain line in the container's log"
+summary=$(logs | grep -m1 '^sudokud: stopped: ')
+[[ $summary =~ ^sudokud:\ stopped:\ [0-9]+\ connections,\ [0-9]+\ batches\ answered,\ 0\ cancelled, ]] &&
+  ok "$summary (the stop took $stop_took s)" || fail "the stop cancelled work: $summary"
+answered=$(wc -l <"$work/stop.out")
+head -n "$answered" "$work/more.txt" >"$work/stop.txt"
+checked=$(python3 "$source_dir/tests/deploy/check_answers.py" "$work/stop.txt" "$work/stop.out") &&
+  ok "the run stopped by it: exit $client_status, $checked (all it wrote)" ||
+  fail "the answers written before the stop: $checked"
+
+if ((failed)); then
+  logs | tail -20
+  echo "FAIL: container test, after $((SECONDS - started)) s"
+  exit 1
+fi
+echo "container test: every check passed in $((SECONDS - started)) s; image $((size / 1000000)) MB;" \
+  "podman build to first answer $first_answer s"
