@@ -144,7 +144,7 @@ expect_journal() {
 show() { in_ct systemctl show -P "$2" "$1"; }
 # wait_for SECONDS COMMAND...: polls every 0.2 s until COMMAND succeeds.
 # lines_at_least FILE N: FILE has N lines or more.
-lines_at_least() { (($(wc -l <"$1") >= $2)); }
+lines_at_least() { [[ -f $1 ]] && (($(wc -l <"$1") >= $2)); }
 wait_for() {
   local deadline=$((SECONDS + $1))
   shift

@@ -108,7 +108,7 @@ pm run -d --name "$name" -p "127.0.0.1:$port:9810" --stop-timeout 45 "$image" >/
   { echo "FAIL: podman run failed"; exit 1; }
 logs() { pm logs "$name" 2>&1; }
 # lines_at_least FILE N: FILE has N lines or more.
-lines_at_least() { (($(wc -l <"$1") >= $2)); }
+lines_at_least() { [[ -f $1 ]] && (($(wc -l <"$1") >= $2)); }
 wait_for() {
   local deadline=$((SECONDS + $1))
   shift
