@@ -25,6 +25,7 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include "daemon/accept_batch.h"
 #include "daemon/log.h"
 #include "daemon/tls.h"
 
@@ -340,6 +341,7 @@ void HttpServer::Stop() {
 asio::awaitable<void> HttpServer::Accept() {
   boost::system::error_code error;
   asio::steady_timer backoff(io_);
+  acceptor_.non_blocking(true, error);  // for AcceptWaiting
   for (;;) {
     tcp::socket socket(io_);
     co_await acceptor_.async_accept(socket, asio::redirect_error(asio::use_awaitable, error));
@@ -350,18 +352,23 @@ asio::awaitable<void> HttpServer::Accept() {
       co_await backoff.async_wait(asio::redirect_error(asio::use_awaitable, error));
       continue;
     }
-    if (connections_.size() >= limits_.max_connections && !MakeRoom()) {
-      if (turning_away_ >= kMaxTurningAway) continue;  // the socket closes as it goes
-      ++turning_away_;
-      auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, false);
-      asio::co_spawn(io_, Turn(std::move(connection)),
-                     [name = name_](std::exception_ptr error) { LogError(name, error); });
-      continue;
-    }
-    auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, true);
-    asio::co_spawn(io_, connection->Serve(connection),
-                   [name = name_](std::exception_ptr error) { LogError(name, error); });
+    Admit(std::move(socket));
+    AcceptWaiting(acceptor_, [this](tcp::socket next) { Admit(std::move(next)); });
   }
+}
+
+void HttpServer::Admit(tcp::socket socket) {
+  if (connections_.size() >= limits_.max_connections && !MakeRoom()) {
+    if (turning_away_ >= kMaxTurningAway) return;  // the socket closes as it goes
+    ++turning_away_;
+    auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, false);
+    asio::co_spawn(io_, Turn(std::move(connection)),
+                   [name = name_](std::exception_ptr error) { LogError(name, error); });
+    return;
+  }
+  auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, true);
+  asio::co_spawn(io_, connection->Serve(connection),
+                 [name = name_](std::exception_ptr error) { LogError(name, error); });
 }
 
 bool HttpServer::MakeRoom() {

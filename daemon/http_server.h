@@ -81,6 +81,8 @@ class HttpServer {
   class Connection;
 
   boost::asio::awaitable<void> Accept();
+  // Serves (or turns away) a connection just accepted.
+  void Admit(boost::asio::ip::tcp::socket socket);
   // At max_connections: closes the connection that has waited longest for its next request.
   // False when none is waiting (every one is working or writing).
   bool MakeRoom();

@@ -10,6 +10,7 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "daemon/accept_batch.h"
 #include "daemon/log.h"
 #include "solver/command_line.h"
 #include "solver/solver.h"
@@ -96,6 +97,7 @@ void Server::Start() {
 awaitable<void> Server::Accept() {
   boost::system::error_code error;
   asio::steady_timer backoff(io_);
+  acceptor_.non_blocking(true, error);  // for AcceptWaiting
   for (;;) {
     tcp::socket socket(io_);
     co_await acceptor_.async_accept(socket, asio::redirect_error(use_awaitable, error));
@@ -108,20 +110,26 @@ awaitable<void> Server::Accept() {
       co_await backoff.async_wait(asio::redirect_error(use_awaitable, error));
       continue;
     }
-    socket.set_option(tcp::no_delay(true), error);  // a lone small batch must not wait for Nagle
-    const tcp::endpoint remote = socket.remote_endpoint(error);
-    Stream stream = tls_ ? Stream(std::move(socket), tls_) : Stream(std::move(socket));
-    auto connection = std::make_shared<Connection>(*this, std::move(stream),
-                                                   error ? "unknown peer" : EndpointText(remote));
-    if (served_ >= options_.max_connections) MakeRoom();
-    if (served_ >= options_.max_connections) {
-      connection->Refuse(wire::ProtocolFault::TOO_MANY_CONNECTIONS,
-                         "the daemon already serves " + std::to_string(served_) +
-                             " connections (--max-connections " +
-                             std::to_string(options_.max_connections) + ")");
-    } else {
-      connection->Start();
-    }
+    Admit(std::move(socket));
+    AcceptWaiting(acceptor_, [this](tcp::socket next) { Admit(std::move(next)); });
+  }
+}
+
+void Server::Admit(tcp::socket socket) {
+  boost::system::error_code error;
+  socket.set_option(tcp::no_delay(true), error);  // a lone small batch must not wait for Nagle
+  const tcp::endpoint remote = socket.remote_endpoint(error);
+  Stream stream = tls_ ? Stream(std::move(socket), tls_) : Stream(std::move(socket));
+  auto connection = std::make_shared<Connection>(*this, std::move(stream),
+                                                 error ? "unknown peer" : EndpointText(remote));
+  if (served_ >= options_.max_connections) MakeRoom();
+  if (served_ >= options_.max_connections) {
+    connection->Refuse(wire::ProtocolFault::TOO_MANY_CONNECTIONS,
+                       "the daemon already serves " + std::to_string(served_) +
+                           " connections (--max-connections " +
+                           std::to_string(options_.max_connections) + ")");
+  } else {
+    connection->Start();
   }
 }
 

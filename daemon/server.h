@@ -60,9 +60,11 @@ struct ServerOptions {
   size_t max_in_flight_per_connection = 65536;
   // The global default keeps a daemon flooded by 64 connections near 70 MiB of memory (about
   // 330 bytes per puzzle in flight, plus one frame per connection) while still holding a fifth
-  // of a second of work for two cores. A connection below its fair share of it (the limit
-  // divided among the connections holding puzzles or waiting) is admitted even past it, so that
-  // clients that never read cannot shut the others out: the total stays under twice the limit.
+  // of a second of work for two cores. It counts puzzles accepted and not yet solved: answers
+  // waiting for their readers count against their connection's limit and the memory budget,
+  // so that four clients that never read could not spend it all and shut everyone out. A
+  // connection below its fair share of it (the limit divided among the connections holding
+  // puzzles or waiting) is admitted even past it: the total stays under twice the limit.
   size_t max_in_flight = 131072;
   // Bytes held for clients: unfinished frames in read buffers, decoded requests waiting for
   // in-flight room, and answers not yet taken by their readers, all connections together. Past half of it, the connections holding more than their
@@ -143,6 +145,8 @@ class Server {
   friend class Connection;  // registers itself, and uses the limits, counts and budgets
 
   boost::asio::awaitable<void> Accept();
+  // Serves (or refuses) a connection just accepted.
+  void Admit(boost::asio::ip::tcp::socket socket);
   void ConnectionClosed(Connection* connection);
   // At --max-connections: closes the connection idle longest with nothing in flight, if any.
   void MakeRoom();
