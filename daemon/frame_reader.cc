@@ -7,12 +7,12 @@
 
 namespace sudoku::daemon {
 
-boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n) {
+boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n, size_t whole) {
   if (capacity_ - end_ < n) {
     if (capacity_ - size() >= n) {
       std::memmove(storage_.get(), storage_.get() + begin_, size());
     } else {
-      const size_t capacity = std::max(size() + n, capacity_ + capacity_ / 2);
+      const size_t capacity = GrownCapacity(n, whole);
       auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
       if (size() > 0) std::memcpy(bigger.get(), storage_.get() + begin_, size());
       storage_ = std::move(bigger);

@@ -1,0 +1,82 @@
+// The TCP port's read buffer (daemon/frame_reader.h: ReadBuffer): how it grows, compacts and
+// gives its memory back.
+#include "daemon/frame_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+namespace sudoku::daemon {
+namespace {
+
+// Writes `bytes` into the room Prepare(bytes.size(), whole) gives and commits them.
+void Append(ReadBuffer& buffer, const std::string& bytes, size_t whole = 0) {
+  const auto room = buffer.Prepare(bytes.size(), whole);
+  ASSERT_GE(room.size(), bytes.size());
+  std::memcpy(room.data(), bytes.data(), bytes.size());
+  buffer.Commit(bytes.size());
+}
+
+TEST(ReadBuffer, DoublesWhenTheFrameLengthIsNotKnown) {
+  ReadBuffer buffer;
+  Append(buffer, std::string(1000, 'a'));
+  EXPECT_EQ(buffer.capacity(), 1000u);
+  EXPECT_EQ(buffer.GrowthFor(100), 1000u);
+  Append(buffer, std::string(100, 'b'));
+  EXPECT_EQ(buffer.capacity(), 2000u);
+  // Asked for more than doubling gives: exactly what is asked.
+  EXPECT_EQ(buffer.GrowthFor(5000), 4100u);
+  EXPECT_EQ(buffer.data(), std::string(1000, 'a') + std::string(100, 'b'));
+}
+
+TEST(ReadBuffer, GrowsToTheFrameOnceAQuarterOfItHasArrived) {
+  ReadBuffer buffer;
+  const size_t whole = 100000;  // the frame's prefix and body
+  Append(buffer, std::string(1000, 'a'), whole);
+  EXPECT_EQ(buffer.capacity(), 1000u);
+  Append(buffer, std::string(10000, 'b'), whole);
+  EXPECT_EQ(buffer.capacity(), 11000u);  // what is asked, more than doubling
+  // 25,000 of 100,000: the rest of the frame at once.
+  EXPECT_EQ(buffer.GrowthFor(14000, whole), 89000u);
+  Append(buffer, std::string(14000, 'c'), whole);
+  EXPECT_EQ(buffer.capacity(), whole);
+  EXPECT_EQ(buffer.GrowthFor(75000, whole), 0u);
+  Append(buffer, std::string(75000, 'd'), whole);
+  EXPECT_EQ(buffer.capacity(), whole);
+  EXPECT_EQ(buffer.size(), whole);
+}
+
+TEST(ReadBuffer, DoublesTowardsAFrameThatHasBarelyBegun) {
+  ReadBuffer buffer;
+  const size_t whole = 1 << 20;
+  Append(buffer, std::string(4096, 'a'), whole);
+  EXPECT_EQ(buffer.GrowthFor(100, whole), 4096u);  // doubled: 8,192
+  Append(buffer, std::string(100, 'b'), whole);
+  EXPECT_EQ(buffer.capacity(), 8192u);
+}
+
+TEST(ReadBuffer, CompactsWhenTheRoomIsBeforeTheData) {
+  ReadBuffer buffer;
+  Append(buffer, "0123456789");
+  buffer.Consume(6);
+  EXPECT_EQ(buffer.data(), "6789");
+  EXPECT_EQ(buffer.GrowthFor(6), 0u);
+  Append(buffer, "abcdef");
+  EXPECT_EQ(buffer.capacity(), 10u);
+  EXPECT_EQ(buffer.data(), "6789abcdef");
+}
+
+TEST(ReadBuffer, ConsumingEverythingStartsOverAndResetGivesTheMemoryBack) {
+  ReadBuffer buffer;
+  Append(buffer, "frame");
+  buffer.Consume(5);
+  EXPECT_EQ(buffer.size(), 0u);
+  EXPECT_EQ(buffer.GrowthFor(5), 0u);
+  buffer.Reset();
+  EXPECT_EQ(buffer.capacity(), 0u);
+  EXPECT_EQ(buffer.GrowthFor(16), 16u);
+}
+
+}  // namespace
+}  // namespace sudoku::daemon
