@@ -49,8 +49,13 @@ void Admission::Charge(size_t held, size_t cost) {
   in_flight_ += cost;
 }
 
-void Admission::Release(size_t held, size_t cost) {
+void Admission::WorkDone(size_t cost) {
   in_flight_ -= cost;
+  if (cost > 0 && !queue_.empty()) queue_.front()->Wake();
+}
+
+void Admission::Release(size_t held, size_t cost, bool working) {
+  if (working) in_flight_ -= cost;
   if (cost == 0) return;
   const bool holder_gone = held == 0;
   if (holder_gone) --in_flight_holders_;

@@ -1,6 +1,10 @@
 // Admission and budgets: what the daemon holds for its clients, and who may take more when a
 // budget is spent. Two budgets:
-//   - puzzles in flight (accepted, not yet written back or dropped), --max-in-flight;
+//   - puzzles in flight, --max-in-flight: accepted and not yet solved, over all connections (the
+//     work queued for the solver, which is what a newcomer's batch waits behind). A connection's
+//     own holding, which its fair share is measured against, lasts until its answers are
+//     written or dropped: a client that does not read keeps its share, not everyone's budget
+//     (its unread answers are memory, the other budget);
 //   - memory (--max-memory): the bytes of every connection's read buffer (unfinished frames) and
 //     of every answer not yet taken by its reader.
 // No sockets here: a connection asks, and when refused waits until Admission wakes it
@@ -40,10 +44,13 @@ class Admission {
   // Takes `connection` out of the queues (it stopped reading, or is gone).
   void Leave(Connection* connection);
 
-  // Puzzles taken into flight by a connection that held `held` before, and given back once
-  // written or dropped (`held`: what it holds after).
+  // Puzzles taken into flight by a connection that held `held` before; their work done (solved,
+  // the answer ready: they leave the daemon-wide total); and given back once written or dropped
+  // (`held`: what the connection holds after; `working`: their work was not done, as when
+  // cancelled, so they leave the total too).
   void Charge(size_t held, size_t cost);
-  void Release(size_t held, size_t cost);
+  void WorkDone(size_t cost);
+  void Release(size_t held, size_t cost, bool working);
 
   // Whether `connection`, holding `held` bytes, may take `more`. A connection within its fair
   // share (the budget divided among the connections holding memory) may, up to the whole
@@ -67,7 +74,7 @@ class Admission {
 
   const size_t max_in_flight_;
   const size_t max_memory_;
-  size_t in_flight_ = 0;  // puzzles admitted, all connections
+  size_t in_flight_ = 0;  // puzzles admitted and not yet solved, all connections
   size_t in_flight_holders_ = 0;  // connections holding any
   std::deque<Connection*> queue_;
   size_t memory_ = 0;   // bytes held, all connections

@@ -43,6 +43,13 @@ constexpr int kMaxRecycledPuzzles = 4096;
 constexpr int kSolveHerePuzzles = 4;
 constexpr uint32_t kSolveHereSolutionLimit = 2;
 
+// A frame this large is decoded on the solver threads, not on the event loop: a batch of 65,536
+// puzzles as text takes tens of milliseconds to decode (a string allocated per puzzle), and
+// with dozens of clients sending such batches, decoding them took half of the event loop's
+// time, so that accepts, health probes and everyone's small batches waited seconds for a turn.
+// A small frame decodes in microseconds, less than the hand-off to a solver thread and back.
+constexpr size_t kDecodeOnPoolBytes = 256 << 10;
+
 // Up to two solutions (a solution, or uniqueness) a search ends soon after it starts; counting
 // more can take seconds a puzzle, so such a batch runs where it cannot take every solver thread.
 Pool::Cost SolveCost(const wire::SolveRequest& request) {
@@ -101,6 +108,7 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   job->asked = Job::Asked::kOther;
   job->held_id_kind = Job::HeldId::kNone;
   job->cost = 0;
+  job->working = false;
   free_.push_back(std::move(job));
 }
 
@@ -206,18 +214,26 @@ bool Connection::SolveHere(const wire::SolveRequest& request) const {
          request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
 }
 
-void Connection::Charge(size_t cost) {
-  server_.admission_.Charge(in_flight_, cost);
-  in_flight_ += cost;
+void Connection::Charge(Job& job) {
+  server_.admission_.Charge(in_flight_, job.cost);
+  in_flight_ += job.cost;
+  job.working = true;
 }
 
-void Connection::Release(size_t cost) {
+void Connection::WorkDone(Job& job) {
+  if (!job.working) return;
+  job.working = false;
+  server_.admission_.WorkDone(job.cost);
+}
+
+void Connection::Release(size_t cost, bool working) {
   in_flight_ -= cost;
-  server_.admission_.Release(in_flight_, cost);
+  server_.admission_.Release(in_flight_, cost, working);
   Wake();
 }
 
 void Connection::Queue(std::unique_ptr<Job> job) {
+  WorkDone(*job);
   job->memory = job->frame.size();
   answer_bytes_ += job->memory;
   queue_.push_back(std::move(job));
@@ -229,7 +245,7 @@ void Connection::Finished(std::unique_ptr<Job> job, bool written) {
   Ended(*job, written);
   answer_bytes_ -= job->memory;
   job->memory = 0;
-  Release(job->cost);
+  Release(job->cost, job->working);
   server_.jobs_.Recycle(std::move(job));
   UpdateMemory();
 }
@@ -333,9 +349,23 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       Touch();
       std::unique_ptr<Job> job = server_.jobs_.New();
       wire::RequestKind kind = wire::RequestKind::kNone;
-      const auto fault = wire::CheckRequest(
-          input_.data().substr(scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes), frames_,
-          options.max_batch, &job->request, &kind);
+      std::optional<wire::ProtocolFault> fault;
+      const auto decode = [&, body = input_.data().substr(
+                                  scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes)] {
+        fault = wire::CheckRequest(body, frames_, options.max_batch, &job->request, &kind);
+      };
+      if (scan.frame_bytes < kDecodeOnPoolBytes) {
+        decode();
+      } else {
+        // The buffer stays as it is meanwhile: only this coroutine changes it.
+        co_await server_.pool_.Run(stream_.get_executor(), decode, use_awaitable,
+                                   Pool::Cost::kBounded, owner_);
+        Touch();
+        if (!reading()) {
+          server_.jobs_.Recycle(std::move(job));
+          continue;
+        }
+      }
       input_.Consume(scan.frame_bytes);
       // The next frame's first bytes came with the last read at the latest: its time starts
       // there, not at the first byte of the frame just handled.
@@ -376,7 +406,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       if (!reading()) continue;
     }
     size_t want = ReadSize(input_, scan);
-    if (const size_t growth = input_.GrowthFor(want);
+    if (const size_t growth = input_.GrowthFor(want, scan.frame_bytes);
         growth > 0 && !server_.admission_.MayTakeMemory(this, memory_, growth)) {
       // Over the memory budget and holding more than its share: read only into the room the
       // buffer has, if any, else wait until memory comes back.
@@ -386,7 +416,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         continue;
       }
     }
-    const asio::mutable_buffer room = input_.Prepare(want);
+    const asio::mutable_buffer room = input_.Prepare(want, scan.frame_bytes);
     UpdateMemory();
     const size_t n = co_await stream_.ReadSome(room, error);
     if (error) break;
@@ -499,7 +529,7 @@ bool Connection::AnswerAtOnce(std::unique_ptr<Job> job) {
   wire::SetFrame(job->response, &job->frame);
   job->at_once = true;
   job->cost = 1;
-  Charge(job->cost);
+  Charge(*job);
   Queue(std::move(job));
   return true;
 }
@@ -521,7 +551,7 @@ bool Connection::HandleSolve(std::unique_ptr<Job> job) {
   // An empty batch still costs one, so that a flood of them stays bounded too.
   job->cost = std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(solve)), 1);
   job->received = Clock::now();
-  Charge(job->cost);
+  Charge(*job);
   // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
   // nothing solving" while this batch is on its way to the arena.
   ++solving_;
@@ -548,7 +578,7 @@ bool Connection::HandleExplain(std::unique_ptr<Job> job) {
   job->asked = Job::Asked::kExplain;
   job->cost = 1;  // one puzzle
   job->received = Clock::now();
-  Charge(job->cost);
+  Charge(*job);
   ++solving_;  // as for a batch (HandleSolve)
   // The logical solver's time has no useful bound (chains, trials): long work.
   job->long_work = true;
@@ -571,7 +601,7 @@ bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
   }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
   request->cost = generate.count();
-  Charge(request->cost);
+  Charge(*request);
   ++solving_;
   ++long_solving_;
   asio::co_spawn(stream_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
@@ -622,6 +652,9 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     }
     chunk->cost = end - begin;
     unreleased -= chunk->cost;
+    // Generated: its share of the request leaves the work to do, and stays on this connection
+    // until written.
+    server_.admission_.WorkDone(chunk->cost);
     server_.stats_.puzzles_generated += chunk->cost;
     if (end == generate.count()) {
       ++server_.stats_.generates;
@@ -635,7 +668,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   --solving_;
   --long_solving_;
   ReleaseId(*request);  // stopped before its last chunk
-  Release(unreleased);
+  Release(unreleased, /*working=*/true);
   server_.jobs_.Recycle(std::move(request));
 }
 
@@ -713,7 +746,7 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
   Touch();
   if (discarding() || !job->complete) {
     Ended(*job, false);
-    Release(job->cost);
+    Release(job->cost, job->working);
     server_.jobs_.Recycle(std::move(job));
     return;
   }
@@ -724,7 +757,7 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
             ? "explaining request " + std::to_string(job->request.explain().request_id())
             : "solving batch " + std::to_string(job->request.solve().batch_id());
     Ended(*job, false);
-    Release(job->cost);
+    Release(job->cost, job->working);
     server_.jobs_.Recycle(std::move(job));
     Fault(wire::ProtocolFault::UNKNOWN, "internal error while " + what + ": " + failure);
     return;

@@ -60,6 +60,9 @@ struct Job {
   std::string frame;      // the framed response, built on the arena
   BatchCounts counts;
   size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
+  // Its cost still counts in the daemon-wide total of work not yet done (Admission): from
+  // Charge() until its answer is queued for writing, or it is dropped.
+  bool working = false;
   size_t memory = 0;      // bytes of `frame` charged against --max-memory while queued
   bool complete = false;  // solved to the end (not cancelled)
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
@@ -211,8 +214,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<Clock::time_point> FrameDeadline() const;
 
   void Fault(Kind kind, const std::string& message);
-  void Charge(size_t cost);
-  void Release(size_t cost);
+  // Charges `job`'s cost to this connection and to the daemon-wide total of work to do.
+  void Charge(Job& job);
+  // `job`'s work is done (its answer is ready): its cost leaves the daemon-wide total, and stays
+  // on this connection until written.
+  void WorkDone(Job& job);
+  // Gives back `cost` puzzles written or dropped; `working`: their work was not done yet.
+  void Release(size_t cost, bool working);
   // Hands `job`'s response to the writer, its bytes charged against --max-memory.
   void Queue(std::unique_ptr<Job> job);
   // A queued response written (`written`) or dropped: its puzzles and bytes are given back.

@@ -193,9 +193,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_in_flight))
            ->value_name("N"),
-       "the same limit over all connections; a request is charged its real size (a "
-       "generation of N puzzles, N) and none of it runs before it fits, so what is in flight "
-       "stays within twice the limit")
+       "puzzles accepted and not yet solved, over all connections; a request is charged its "
+       "real size (a generation of N puzzles, N) and none of it runs before it fits, so what "
+       "is in flight stays within twice the limit")
       ("max-memory",
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_memory))

@@ -126,7 +126,8 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
              "Batches accepted and not yet answered or dropped.",
              static_cast<double>(snapshot.batches_in_flight));
   out.Single("sudokud_puzzles_in_flight", "gauge",
-             "Puzzles accepted and not yet answered or dropped (what --max-in-flight bounds).",
+             "Puzzles accepted and not yet answered or dropped (each connection's bounded by "
+             "--max-in-flight-per-connection; the part not yet solved, by --max-in-flight).",
              static_cast<double>(snapshot.puzzles_in_flight));
 
   out.Header("sudokud_protocol_faults_total", "counter",

@@ -14,6 +14,26 @@
 
 namespace sudoku::daemon {
 
+void TakeTurns::Push(uint64_t owner, std::function<void()> job) {
+  std::deque<std::function<void()>>& queue = queues_[owner];
+  if (queue.empty()) turns_.push_back(owner);
+  queue.push_back(std::move(job));
+}
+
+std::function<void()> TakeTurns::Pop() {
+  const uint64_t owner = turns_.front();
+  turns_.pop_front();
+  const auto queue = queues_.find(owner);
+  std::function<void()> job = std::move(queue->second.front());
+  queue->second.pop_front();
+  if (queue->second.empty()) {
+    queues_.erase(queue);
+  } else {
+    turns_.push_back(owner);
+  }
+  return job;
+}
+
 LowPriorityThreads::LowPriorityThreads(int count, const char* name) {
   for (int i = 0; i < count; ++i) {
     threads_.emplace_back([this] { Serve(); });
@@ -33,9 +53,7 @@ LowPriorityThreads::~LowPriorityThreads() {
 void LowPriorityThreads::Enqueue(uint64_t owner, std::function<void()> job) {
   {
     std::lock_guard lock(mutex_);
-    std::deque<std::function<void()>>& queue = queues_[owner];
-    if (queue.empty()) turns_.push_back(owner);
-    queue.push_back(std::move(job));
+    jobs_.Push(owner, std::move(job));
   }
   wake_.notify_one();
 }
@@ -50,19 +68,9 @@ void LowPriorityThreads::Serve() {
     std::function<void()> job;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !turns_.empty(); });
-      if (turns_.empty()) return;  // stopping, and every job handed over has run
-      const uint64_t owner = turns_.front();
-      turns_.pop_front();
-      const auto queue = queues_.find(owner);
-      job = std::move(queue->second.front());
-      queue->second.pop_front();
-      // Its next job, if any, waits for every other owner's turn.
-      if (queue->second.empty()) {
-        queues_.erase(queue);
-      } else {
-        turns_.push_back(owner);
-      }
+      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping, and every job handed over has run
+      job = jobs_.Pop();
     }
     arena.execute(job);
   }
@@ -94,10 +102,23 @@ void Pool::Enqueue(Cost cost, uint64_t owner, std::function<void()> task) {
   if (cost == Cost::kLong) {
     long_jobs_.Enqueue(owner, std::move(job));  // handed over under a mutex, which TSan sees
   } else {
-    auto handle = group_.defer(std::move(job));
+    {
+      std::lock_guard lock(bounded_mutex_);
+      bounded_.Push(owner, std::move(job));
+    }
+    auto handle = group_.defer([this] { RunNextBounded(); });
     Forking();
     arena_.enqueue(std::move(handle));
   }
+}
+
+void Pool::RunNextBounded() {
+  std::function<void()> job;
+  {
+    std::lock_guard lock(bounded_mutex_);
+    job = bounded_.Pop();
+  }
+  job();
 }
 
 void Pool::Post(std::function<void()> work) {

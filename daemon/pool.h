@@ -34,6 +34,22 @@
 
 namespace sudoku::daemon {
 
+// Jobs queued by owner (a connection, an HTTP request), the owners taking turns a job each, so
+// that one owner's many jobs never make another's wait for all of them. Not thread-safe: its
+// user holds a lock.
+class TakeTurns {
+ public:
+  void Push(uint64_t owner, std::function<void()> job);
+  bool empty() const { return turns_.empty(); }
+  // The first job of the owner whose turn it is; that owner's next one waits for every other
+  // owner's turn. Must not be empty.
+  std::function<void()> Pop();
+
+ private:
+  std::unordered_map<uint64_t, std::deque<std::function<void()>>> queues_;  // by owner
+  std::deque<uint64_t> turns_;  // owners with jobs queued, the next to be served first
+};
+
 // Threads at the lowest CPU priority (nice 19) that run jobs for work whose time has no useful
 // bound. Jobs are queued by owner (a connection, an HTTP request) and the owners take turns, a
 // job each, so that one owner's many jobs never make another's wait for all of them. Each
@@ -57,8 +73,7 @@ class LowPriorityThreads {
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::unordered_map<uint64_t, std::deque<std::function<void()>>> queues_;  // by owner
-  std::deque<uint64_t> turns_;  // owners with jobs queued, the next to be served first
+  TakeTurns jobs_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
@@ -111,7 +126,7 @@ class Pool {
   // with the exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown).
   // `executor` is where the completion runs when the handler has no executor of its own; it is
   // kept busy (io_context::run() does not return) until the completion is posted. `owner` says
-  // whose work it is (Cost::kLong jobs take turns by owner; see NewOwner()).
+  // whose work it is: the owners' jobs of each cost take turns (see TakeTurns, NewOwner()).
   template <typename Executor, typename Work, typename CompletionToken>
   auto Run(const Executor& executor, Work work, CompletionToken&& token,
            Cost cost = Cost::kBounded, uint64_t owner = 0) {
@@ -122,8 +137,7 @@ class Pool {
         token, std::move(work));
   }
 
-  // A new owner for Run(): one for each connection or request whose kLong jobs take their own
-  // turns.
+  // A new owner for Run(): one for each connection or request whose jobs take their own turns.
   uint64_t NewOwner() { return next_owner_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
@@ -165,6 +179,8 @@ class Pool {
   // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
   // is done).
   void Enqueue(Cost cost, uint64_t owner, std::function<void()> task);
+  // Runs the next Cost::kBounded job, the owners taking turns (one runs for each enqueued).
+  void RunNextBounded();
   // Runs on the arena before each job: waits while Hold(true) is in force.
   void WaitWhileHeld() const;
   void Finished() {
@@ -186,6 +202,11 @@ class Pool {
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
   tbb::task_group group_;
+  // Cost::kBounded jobs wait here, the owners taking turns; the arena gets one task per job,
+  // which runs whichever job's turn it is. The arena alone would run them first come, first
+  // served: a client's small batch behind every large one queued before it.
+  std::mutex bounded_mutex_;
+  TakeTurns bounded_;
   LowPriorityThreads long_jobs_;  // Cost::kLong
 };
 

@@ -433,17 +433,20 @@ TEST(Bounded, UnfinishedLargeFramesStayWithinTheMemoryBudget) {
 
 // ---- Fairness ----
 
-// Two clients send 2 x 65536 puzzles each and never read: between them they hold the whole
-// --max-in-flight (131072). A third client, below its fair share, is still admitted and its 20
-// puzzles answered; the two are closed by the write-stall timeout only (set long here).
-TEST(Bounded, TwoClientsThatNeverReadDoNotStarveAThird) {
+// Four clients send 4 x 65536 puzzles each and never read. Solved answers waiting for their
+// readers count against their own connection's limit (65536 each), not against the daemon-wide
+// --max-in-flight (131072), which counts work not yet done: between them the four hold twice
+// that budget in unread answers (they once held the whole of it, and every newcomer waited for
+// the write-stall timeout), and a fifth client's 20 puzzles are answered at once. The four are
+// closed by the write-stall timeout only (set long here).
+TEST(Bounded, ClientsThatNeverReadDoNotStarveAnother) {
   NotifySocket notify;
   DaemonProcess daemon(Flags({"--write-stall-timeout", "600", "--idle-timeout", "600"}),
                        {notify.EnvEntry()});
   const std::vector<std::string> batch(65536, GeneratePuzzles(1, 45, 3).front());
   std::vector<std::unique_ptr<WireClient>> hogs;
   std::vector<std::thread> senders;
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 4; ++i) {
     hogs.push_back(std::make_unique<WireClient>(daemon.port()));
     senders.emplace_back([&hog = *hogs.back(), &batch] {
       try {
@@ -454,9 +457,9 @@ TEST(Bounded, TwoClientsThatNeverReadDoNotStarveAThird) {
       }
     });
   }
-  // Until the two hold everything (answers unread, the kernel's buffers full).
-  EXPECT_GE(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 131072; }), 131072)
-      << "the two clients never filled --max-in-flight";
+  // Until the four hold their limits (answers unread, the kernel's buffers full).
+  EXPECT_GE(WaitForPuzzlesInFlight(notify, [](long n) { return n >= 4 * 65536; }), 4 * 65536)
+      << "the four clients never filled their own limits";
   WireClient client(daemon.port());
   ExpectServed(client, 7, 20);
   client.Close();

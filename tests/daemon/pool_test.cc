@@ -159,11 +159,11 @@ TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
   EXPECT_EQ(done.load(), 3);
 }
 
-// Long jobs take turns by owner: an owner with many queued jobs does not make a later owner's
-// one wait for all of them.
-TEST(Pool, LongJobsTakeTurnsByOwner) {
+// Jobs of `cost` take turns by owner: an owner with many queued jobs does not make a later
+// owner's one wait for all of them.
+void ExpectTurnsByOwner(Pool::Cost cost) {
   asio::io_context io;
-  Pool pool(1);  // one long-work thread: the order is the order of the turns
+  Pool pool(1);  // one thread of each kind: the order is the order of the turns
   std::mutex mutex;
   std::vector<std::string> order;
   std::promise<void> started;
@@ -184,18 +184,22 @@ TEST(Pool, LongJobsTakeTurnsByOwner) {
         started.set_value();
         released.wait();
       },
-      [](std::exception_ptr) {}, Pool::Cost::kLong, blocker);
+      [](std::exception_ptr) {}, cost, blocker);
   started.get_future().wait();  // the thread is busy: what follows is queued
   for (const char* name : {"greedy 1", "greedy 2", "greedy 3"}) {
-    pool.Run(io.get_executor(), record(name), [](std::exception_ptr) {}, Pool::Cost::kLong,
-             greedy);
+    pool.Run(io.get_executor(), record(name), [](std::exception_ptr) {}, cost, greedy);
   }
-  pool.Run(io.get_executor(), record("modest 1"), [](std::exception_ptr) {}, Pool::Cost::kLong,
-           modest);
+  pool.Run(io.get_executor(), record("modest 1"), [](std::exception_ptr) {}, cost, modest);
   release.set_value();
   io.run();
   EXPECT_EQ(order, (std::vector<std::string>{"greedy 1", "modest 1", "greedy 2", "greedy 3"}));
 }
+
+TEST(Pool, LongJobsTakeTurnsByOwner) { ExpectTurnsByOwner(Pool::Cost::kLong); }
+
+// The same on the arena: a client's small batch waits for one job of each other connection,
+// not for every large one queued before it.
+TEST(Pool, BoundedJobsTakeTurnsByOwner) { ExpectTurnsByOwner(Pool::Cost::kBounded); }
 
 }  // namespace
 }  // namespace sudoku::daemon
