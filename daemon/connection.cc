@@ -350,16 +350,21 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       std::unique_ptr<Job> job = server_.jobs_.New();
       wire::RequestKind kind = wire::RequestKind::kNone;
       std::optional<wire::ProtocolFault> fault;
-      const auto decode = [&, body = input_.data().substr(
-                                  scan.prefix_bytes, scan.frame_bytes - scan.prefix_bytes)] {
-        fault = wire::CheckRequest(body, frames_, options.max_batch, &job->request, &kind);
+      // What it reads is this coroutine's (its frame outlives the work) or copied: a decode on
+      // the solver threads may finish after the Server is gone, when the daemon stops.
+      const auto decode = [&fault, &kind, request = &job->request, frame = frames_,
+                           max_batch = options.max_batch,
+                           body = input_.data().substr(scan.prefix_bytes,
+                                                       scan.frame_bytes - scan.prefix_bytes)] {
+        fault = wire::CheckRequest(body, frame, max_batch, request, &kind);
       };
       if (scan.frame_bytes < kDecodeOnPoolBytes) {
         decode();
       } else {
         // The buffer stays as it is meanwhile: only this coroutine changes it.
+        // Weighed as the puzzles a frame of text of that size holds, as a batch is weighed.
         co_await server_.pool_.Run(stream_.get_executor(), decode, use_awaitable,
-                                   Pool::Cost::kBounded, owner_);
+                                   Pool::Cost::kBounded, owner_, scan.frame_bytes / 83 + 1);
         Touch();
         if (!reading()) {
           server_.jobs_.Recycle(std::move(job));
@@ -634,7 +639,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
               wire::SetFrame(job->response, &job->frame);
             }
           },
-          use_awaitable, Pool::Cost::kLong, owner_);
+          use_awaitable, Pool::Cost::kLong, owner_, end - begin);
     } catch (const std::exception& e) {
       failure = e.what();
     }
@@ -733,7 +738,7 @@ awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> 
   try {
     co_await server_.pool_.Run(
         stream_.get_executor(), [this, running, work] { (this->*work)(running); }, use_awaitable,
-        running->long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, owner_);
+        running->long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, owner_, running->cost);
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -842,21 +847,21 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
   Abort();
 }
 
+Connection::Clock::duration Connection::ProgressAllowance() const {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+      static_cast<double>(input_.size()) / static_cast<double>(kMinFrameRate)));
+}
+
 std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
   if (!reading()) return std::nullopt;
   const ServerOptions& options = server_.options_;
   std::optional<Clock::time_point> deadline;
+  const Clock::duration progress = ProgressAllowance();
   if (input_.size() > 0 && options.frame_timeout.count() > 0) {
-    // Progress moves the deadline: every kMinFrameRate bytes received buys a second more, so a
-    // peer that keeps sending at that rate or faster is never timed out, however large its
-    // frame, while one that drips a byte now and then is, after about frame_timeout.
-    deadline = frame_started_ + options.frame_timeout +
-               std::chrono::duration_cast<Clock::duration>(
-                   std::chrono::duration<double>(static_cast<double>(input_.size()) /
-                                                 static_cast<double>(kMinFrameRate)));
+    deadline = frame_started_ + options.frame_timeout + progress;
   }
   if (frames_ == 0 && options.first_frame_timeout.count() > 0) {
-    const auto first = connected_ + options.first_frame_timeout;
+    const auto first = connected_ + options.first_frame_timeout + progress;
     if (!deadline || first < *deadline) deadline = first;
   }
   return deadline;
@@ -915,16 +920,18 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
         // Waiting for this connection's in-flight limit or the daemon's budgets: the socket is
         // left unread, so the frame's slowness is ours, not the peer's.
         frame_started_ = now;
-      } else if (frames_ == 0 && now >= connected_ + server_.options_.first_frame_timeout &&
+      } else if (frames_ == 0 &&
+                 now >= connected_ + server_.options_.first_frame_timeout + ProgressAllowance() &&
                  server_.options_.first_frame_timeout.count() > 0) {
         const auto limit = server_.options_.first_frame_timeout.count();
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
-              "no whole request within " + std::to_string(limit) + " s of connecting " +
-                  "(--first-frame-timeout " + std::to_string(limit) + ")" +
+              "no whole request within " + std::to_string(limit) + " s of connecting" +
                   (input_.size() == 0
-                       ? std::string()
-                       : "; frame 1: " + FrameProgress(input_.data(),
-                                                       server_.options_.max_frame_bytes)));
+                       ? " (--first-frame-timeout " + std::to_string(limit) + ")"
+                       : ", plus a second for every " + std::to_string(kMinFrameRate) +
+                             " bytes received (--first-frame-timeout " + std::to_string(limit) +
+                             "); frame 1: " +
+                             FrameProgress(input_.data(), server_.options_.max_frame_bytes)));
       } else {
         const auto limit = server_.options_.frame_timeout.count();
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,

@@ -212,6 +212,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // When the frame being read (or, before any, the first) must be whole; none once reading
   // stopped or when the timeouts are off.
   std::optional<Clock::time_point> FrameDeadline() const;
+  // What the bytes of the frame being read buy beyond a deadline: a second per kMinFrameRate.
+  // Progress moves the deadlines, so a peer that keeps sending at that rate or faster is never
+  // timed out, however large its frame (the first one too), while one that drips a byte now and
+  // then is, after about the timeout.
+  Clock::duration ProgressAllowance() const;
 
   void Fault(Kind kind, const std::string& message);
   // Charges `job`'s cost to this connection and to the daemon-wide total of work to do.

@@ -67,7 +67,10 @@ class ReadBuffer {
   size_t GrownCapacity(size_t n, size_t whole) const {
     const size_t needed = size() + n;
     const size_t doubled = std::max(needed, 2 * capacity_);
-    if (whole < needed) return doubled;  // not known, or smaller than what is asked
+    if (whole == 0) return doubled;  // the frame's length is not known yet
+    // The frame and the read's worth past it that is asked for (the next frame's first bytes):
+    // nothing more, for a frame that is never finished holds it for as long as it is open.
+    if (needed >= whole) return needed;
     return needed >= whole / 4 ? whole : std::min(doubled, whole);
   }
 

@@ -225,7 +225,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        po::value<std::string>()
            ->default_value(Seconds(defaults.first_frame_timeout))
            ->value_name("DURATION"),
-       "a new connection must send a whole frame this soon, or it gets a REQUEST_TIMEOUT fault; "
+       "a new connection must send a whole frame this soon, plus a second for every 1024 bytes "
+       "of it received, or it gets a REQUEST_TIMEOUT fault; "
        "with TLS, its handshake must be done this soon too, or it is closed (0: never)")
       ("drain-timeout",
        po::value<std::string>()

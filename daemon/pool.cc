@@ -14,22 +14,30 @@
 
 namespace sudoku::daemon {
 
-void TakeTurns::Push(uint64_t owner, std::function<void()> job) {
-  std::deque<std::function<void()>>& queue = queues_[owner];
-  if (queue.empty()) turns_.push_back(owner);
-  queue.push_back(std::move(job));
+void TakeTurns::Push(uint64_t owner, std::function<void()> job, uint64_t weight) {
+  Owner& queued = owners_[owner];
+  queued.jobs.push_back(Queued{std::move(job), weight});
+  if (queued.jobs.size() == 1) {
+    // Starts at the current virtual time: no credit for having been idle.
+    queued.finish = now_ + weight;
+    ready_.emplace(queued.finish, sequence_++, owner);
+  }
 }
 
 std::function<void()> TakeTurns::Pop() {
-  const uint64_t owner = turns_.front();
-  turns_.pop_front();
-  const auto queue = queues_.find(owner);
-  std::function<void()> job = std::move(queue->second.front());
-  queue->second.pop_front();
-  if (queue->second.empty()) {
-    queues_.erase(queue);
+  const auto [finish, sequence, owner] = *ready_.begin();
+  ready_.erase(ready_.begin());
+  const auto found = owners_.find(owner);
+  Owner& queued = found->second;
+  std::function<void()> job = std::move(queued.jobs.front().job);
+  now_ = std::max(now_, finish - queued.jobs.front().weight);
+  queued.jobs.pop_front();
+  if (queued.jobs.empty()) {
+    owners_.erase(found);
   } else {
-    turns_.push_back(owner);
+    // Its next job starts where this one finishes.
+    queued.finish = finish + queued.jobs.front().weight;
+    ready_.emplace(queued.finish, sequence_++, owner);
   }
   return job;
 }
@@ -50,10 +58,10 @@ LowPriorityThreads::~LowPriorityThreads() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-void LowPriorityThreads::Enqueue(uint64_t owner, std::function<void()> job) {
+void LowPriorityThreads::Enqueue(uint64_t owner, std::function<void()> job, uint64_t weight) {
   {
     std::lock_guard lock(mutex_);
-    jobs_.Push(owner, std::move(job));
+    jobs_.Push(owner, std::move(job), weight);
   }
   wake_.notify_one();
 }
@@ -91,7 +99,7 @@ Pool::~Pool() {
   // long_jobs_, destroyed after this body, runs what it was handed and joins its threads.
 }
 
-void Pool::Enqueue(Cost cost, uint64_t owner, std::function<void()> task) {
+void Pool::Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
   auto job = [this, task = std::move(task)] {
     RangeBegins();
@@ -100,11 +108,12 @@ void Pool::Enqueue(Cost cost, uint64_t owner, std::function<void()> task) {
   };
   // Forking() once the task (with its captures) is built, just before a worker may run it.
   if (cost == Cost::kLong) {
-    long_jobs_.Enqueue(owner, std::move(job));  // handed over under a mutex, which TSan sees
+    // Handed over under a mutex, which TSan sees.
+    long_jobs_.Enqueue(owner, std::move(job), weight);
   } else {
     {
       std::lock_guard lock(bounded_mutex_);
-      bounded_.Push(owner, std::move(job));
+      bounded_.Push(owner, std::move(job), weight);
     }
     auto handle = group_.defer([this] { RunNextBounded(); });
     Forking();

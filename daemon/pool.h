@@ -20,7 +20,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -34,20 +36,37 @@
 
 namespace sudoku::daemon {
 
-// Jobs queued by owner (a connection, an HTTP request), the owners taking turns a job each, so
-// that one owner's many jobs never make another's wait for all of them. Not thread-safe: its
-// user holds a lock.
+// Jobs queued by owner (a connection, an HTTP request), served in weighted fair order: each job
+// has a weight (its puzzles, say), and the next job is the one that would finish first if every
+// owner with jobs queued were served at the same rate (weighted fair queuing, by virtual finish
+// time). So one owner's many jobs never make another's wait for all of them, and a small job
+// does not wait for the large ones of owners who arrived with it: 64 clients of 65,536-puzzle
+// batches and one of 2,000 have the small one served first, then the large ones in turn. An
+// owner whose queue empties starts afresh at the current virtual time: idle time earns no
+// credit. Not thread-safe: its user holds a lock.
 class TakeTurns {
  public:
-  void Push(uint64_t owner, std::function<void()> job);
-  bool empty() const { return turns_.empty(); }
-  // The first job of the owner whose turn it is; that owner's next one waits for every other
-  // owner's turn. Must not be empty.
+  void Push(uint64_t owner, std::function<void()> job, uint64_t weight = 1);
+  bool empty() const { return ready_.empty(); }
+  // The job that finishes first in virtual time. Must not be empty.
   std::function<void()> Pop();
 
  private:
-  std::unordered_map<uint64_t, std::deque<std::function<void()>>> queues_;  // by owner
-  std::deque<uint64_t> turns_;  // owners with jobs queued, the next to be served first
+  struct Queued {
+    std::function<void()> job;
+    uint64_t weight;
+  };
+  struct Owner {
+    std::deque<Queued> jobs;
+    uint64_t finish = 0;  // the virtual finish time of jobs.front()
+  };
+  // Owners with jobs queued by the finish time of their first job; then by arrival (`sequence`).
+  using Key = std::tuple<uint64_t, uint64_t, uint64_t>;  // finish, sequence, owner
+
+  std::unordered_map<uint64_t, Owner> owners_;
+  std::set<Key> ready_;
+  uint64_t now_ = 0;  // the virtual start time of the job served last
+  uint64_t sequence_ = 0;
 };
 
 // Threads at the lowest CPU priority (nice 19) that run jobs for work whose time has no useful
@@ -65,8 +84,8 @@ class LowPriorityThreads {
   LowPriorityThreads(const LowPriorityThreads&) = delete;
   LowPriorityThreads& operator=(const LowPriorityThreads&) = delete;
 
-  // Queues `job` behind `owner`'s earlier ones.
-  void Enqueue(uint64_t owner, std::function<void()> job);
+  // Queues `job` of `weight` behind `owner`'s earlier ones.
+  void Enqueue(uint64_t owner, std::function<void()> job, uint64_t weight);
 
  private:
   void Serve();
@@ -126,13 +145,14 @@ class Pool {
   // with the exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown).
   // `executor` is where the completion runs when the handler has no executor of its own; it is
   // kept busy (io_context::run() does not return) until the completion is posted. `owner` says
-  // whose work it is: the owners' jobs of each cost take turns (see TakeTurns, NewOwner()).
+  // whose work it is and `weight` how much (its puzzles, say): the owners' jobs of each cost are
+  // served in weighted fair order (see TakeTurns, NewOwner()).
   template <typename Executor, typename Work, typename CompletionToken>
   auto Run(const Executor& executor, Work work, CompletionToken&& token,
-           Cost cost = Cost::kBounded, uint64_t owner = 0) {
+           Cost cost = Cost::kBounded, uint64_t owner = 0, uint64_t weight = 1) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr)>(
-        [this, executor, cost, owner](auto handler, Work work) {
-          Start(std::move(work), std::move(handler), executor, cost, owner);
+        [this, executor, cost, owner, weight](auto handler, Work work) {
+          Start(std::move(work), std::move(handler), executor, cost, owner, weight);
         },
         token, std::move(work));
   }
@@ -142,7 +162,8 @@ class Pool {
 
  private:
   template <typename Work, typename Handler, typename Executor>
-  void Start(Work work, Handler handler, const Executor& executor, Cost cost, uint64_t owner) {
+  void Start(Work work, Handler handler, const Executor& executor, Cost cost, uint64_t owner,
+             uint64_t weight) {
     auto target = boost::asio::get_associated_executor(handler, executor);
     struct Op {
       Pool* pool;
@@ -154,7 +175,7 @@ class Pool {
     // shared_ptr.
     auto op = std::make_shared<Op>(
         Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
-    Enqueue(cost, owner, [op, cost] {
+    Enqueue(cost, owner, weight, [op, cost] {
       std::exception_ptr error;
       try {
         op->work();
@@ -178,7 +199,7 @@ class Pool {
 
   // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
   // is done).
-  void Enqueue(Cost cost, uint64_t owner, std::function<void()> task);
+  void Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<void()> task);
   // Runs the next Cost::kBounded job, the owners taking turns (one runs for each enqueued).
   void RunNextBounded();
   // Runs on the arena before each job: waits while Hold(true) is in force.

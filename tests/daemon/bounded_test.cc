@@ -529,6 +529,18 @@ TEST(Bounded, ConnectionThatSendsNothingGetsTheFirstFrameTimeout) {
   ExpectServed(bystander, 1);
 }
 
+// A first frame begun and left: the first-frame timeout, plus what its bytes bought.
+TEST(Bounded, FirstFrameLeftUnfinishedGetsTheFirstFrameTimeout) {
+  DaemonProcess daemon(Flags({"--first-frame-timeout", "1", "--frame-timeout", "0"}));
+  WireClient client(daemon.port());
+  client.SendBytes(LengthPrefix(1000) + std::string(10, '\x0a'));
+  const wire::ProtocolFault fault = ReadFault(client);
+  EXPECT_EQ(wire::ProtocolFault::Kind_Name(fault.kind()), "REQUEST_TIMEOUT");
+  EXPECT_EQ(fault.message(),
+            "no whole request within 1 s of connecting, plus a second for every 1024 bytes "
+            "received (--first-frame-timeout 1); frame 1: 10 of 1000 body bytes received");
+}
+
 TEST(Bounded, FrameLeftUnfinishedGetsTheFrameTimeout) {
   DaemonProcess daemon(Flags({"--frame-timeout", "1"}));
   WireClient client(daemon.port());

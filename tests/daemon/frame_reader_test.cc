@@ -47,6 +47,16 @@ TEST(ReadBuffer, GrowsToTheFrameOnceAQuarterOfItHasArrived) {
   EXPECT_EQ(buffer.size(), whole);
 }
 
+// A frame all but whole, and a read that asks for more than its last byte: the buffer grows by
+// what is asked, not twice the frame (a frame left unfinished holds it while it stays open).
+TEST(ReadBuffer, AReadPastTheFrameGrowsOnlyByWhatItAsks) {
+  ReadBuffer buffer;
+  const size_t whole = 100000;
+  Append(buffer, std::string(whole - 1, 'a'), whole);
+  EXPECT_EQ(buffer.capacity(), whole);
+  EXPECT_EQ(buffer.GrowthFor(16384, whole), 16383u);  // to 116,383, where doubling gave 200,000
+}
+
 TEST(ReadBuffer, DoublesTowardsAFrameThatHasBarelyBegun) {
   ReadBuffer buffer;
   const size_t whole = 1 << 20;

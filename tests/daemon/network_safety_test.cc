@@ -318,6 +318,28 @@ TEST(NetworkSafety, SteadySlowSenderIsNeverTimedOut) {
   EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
 }
 
+// The first frame's deadline measures progress too: a first frame that keeps arriving at 4 KB/s
+// for 3 s is read whole under --first-frame-timeout 1 (it used to be cut at 1 s, so that 50
+// connections sending 16 MiB first frames were closed and sent them again every 10 s).
+TEST(NetworkSafety, SteadySlowFirstFrameIsNeverTimedOut) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--first-frame-timeout", "1"});
+  WireClient client(daemon.port());
+  wire::Request large;
+  large.mutable_solve()->set_batch_id(1);
+  for (const auto& puzzle : GeneratePuzzles(140, 30, 4)) large.mutable_solve()->add_puzzles(puzzle);
+  std::string frame;
+  wire::AppendFrame(large, &frame);
+  for (size_t at = 0; at < frame.size(); at += 400) {  // 400 bytes every 100 ms
+    client.SendBytes(frame.substr(at, 400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  EXPECT_EQ(response->solve().verdicts_size(), 140);
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+}
+
 // Item 11: requests read whole before a malformed frame are answered, then the fault, then the
 // close, even when all of it came in one write.
 TEST(NetworkSafety, RequestsBeforeAFaultAreAnsweredFirst) {

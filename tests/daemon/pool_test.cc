@@ -159,40 +159,51 @@ TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
   EXPECT_EQ(done.load(), 3);
 }
 
-// Jobs of `cost` take turns by owner: an owner with many queued jobs does not make a later
-// owner's one wait for all of them.
-void ExpectTurnsByOwner(Pool::Cost cost) {
+// What a pool of one thread of each kind runs, in order, after a job that holds its thread:
+// `queued` (owner, weight, name) are handed over while the thread is held, at `cost`.
+struct QueuedJob {
+  int owner;
+  uint64_t weight;
+  std::string name;
+};
+std::vector<std::string> OrderRun(Pool::Cost cost, const std::vector<QueuedJob>& queued) {
   asio::io_context io;
-  Pool pool(1);  // one thread of each kind: the order is the order of the turns
+  Pool pool(1);
   std::mutex mutex;
   std::vector<std::string> order;
   std::promise<void> started;
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  const auto record = [&](std::string name) {
-    return [&, name] {
-      std::lock_guard lock(mutex);
-      order.push_back(name);
-    };
-  };
-  const uint64_t blocker = pool.NewOwner();
-  const uint64_t greedy = pool.NewOwner();
-  const uint64_t modest = pool.NewOwner();
+  std::vector<uint64_t> owners;
+  for (int i = 0; i < 8; ++i) owners.push_back(pool.NewOwner());
   pool.Run(
       io.get_executor(),
       [&] {
         started.set_value();
         released.wait();
       },
-      [](std::exception_ptr) {}, cost, blocker);
+      [](std::exception_ptr) {}, cost, pool.NewOwner());
   started.get_future().wait();  // the thread is busy: what follows is queued
-  for (const char* name : {"greedy 1", "greedy 2", "greedy 3"}) {
-    pool.Run(io.get_executor(), record(name), [](std::exception_ptr) {}, cost, greedy);
+  for (const QueuedJob& job : queued) {
+    pool.Run(
+        io.get_executor(),
+        [&, name = job.name] {
+          std::lock_guard lock(mutex);
+          order.push_back(name);
+        },
+        [](std::exception_ptr) {}, cost, owners.at(job.owner), job.weight);
   }
-  pool.Run(io.get_executor(), record("modest 1"), [](std::exception_ptr) {}, cost, modest);
   release.set_value();
   io.run();
-  EXPECT_EQ(order, (std::vector<std::string>{"greedy 1", "modest 1", "greedy 2", "greedy 3"}));
+  return order;
+}
+
+// Jobs of `cost` take turns by owner: an owner with many queued jobs does not make a later
+// owner's one wait for all of them.
+void ExpectTurnsByOwner(Pool::Cost cost) {
+  EXPECT_EQ(OrderRun(cost, {{0, 1, "greedy 1"}, {0, 1, "greedy 2"}, {0, 1, "greedy 3"},
+                            {1, 1, "modest 1"}}),
+            (std::vector<std::string>{"greedy 1", "modest 1", "greedy 2", "greedy 3"}));
 }
 
 TEST(Pool, LongJobsTakeTurnsByOwner) { ExpectTurnsByOwner(Pool::Cost::kLong); }
@@ -200,6 +211,16 @@ TEST(Pool, LongJobsTakeTurnsByOwner) { ExpectTurnsByOwner(Pool::Cost::kLong); }
 // The same on the arena: a client's small batch waits for one job of each other connection,
 // not for every large one queued before it.
 TEST(Pool, BoundedJobsTakeTurnsByOwner) { ExpectTurnsByOwner(Pool::Cost::kBounded); }
+
+// Weighted: a small job goes before the large ones of owners that queued theirs first, and an
+// owner's next job waits as long as its last one weighed.
+TEST(Pool, ASmallJobGoesBeforeTheLargeOnesQueuedWithIt) {
+  EXPECT_EQ(OrderRun(Pool::Cost::kBounded,
+                     {{0, 65536, "large 1"}, {1, 65536, "large 2"}, {2, 65536, "large 3"},
+                      {3, 2000, "small 1"}, {3, 2000, "small 2"}, {0, 65536, "large 1 again"}}),
+            (std::vector<std::string>{"small 1", "small 2", "large 1", "large 2", "large 3",
+                                      "large 1 again"}));
+}
 
 }  // namespace
 }  // namespace sudoku::daemon
