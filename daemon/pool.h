@@ -70,8 +70,8 @@ class TakeTurns {
 };
 
 // Threads at the lowest CPU priority (nice 19) that run jobs for work whose time has no useful
-// bound. Jobs are queued by owner (a connection, an HTTP request) and the owners take turns, a
-// job each, so that one owner's many jobs never make another's wait for all of them. Each
+// bound. Jobs are queued by owner (a connection, an HTTP request) and served in weighted fair
+// order (TakeTurns), so that one owner's many jobs never make another's wait for all of them. Each
 // thread runs its jobs inside a oneTBB arena of its own with no worker, so a parallel algorithm
 // in a job runs on that thread alone and takes none of the batches' workers.
 class LowPriorityThreads {
