@@ -278,6 +278,26 @@ TEST(NetworkSafety, PeerThatLeavesCancelsItsLongWork) {
   EXPECT_THAT(daemon.Log(), HasSubstr("1 batches answered, 1 cancelled, "));
 }
 
+// Sends a batch of 140 puzzles (about 12 KB) as `batch_id` on `client`, 400 bytes every 100 ms,
+// and expects it answered whole, with no REQUEST_TIMEOUT in `daemon`'s log.
+void ExpectALargeFrameSentAt4KBpsIsServed(const DaemonProcess& daemon, WireClient& client,
+                                          uint64_t batch_id) {
+  wire::Request large;
+  large.mutable_solve()->set_batch_id(batch_id);
+  for (const auto& puzzle : GeneratePuzzles(140, 30, 4)) large.mutable_solve()->add_puzzles(puzzle);
+  std::string frame;
+  wire::AppendFrame(large, &frame);
+  for (size_t at = 0; at < frame.size(); at += 400) {
+    client.SendBytes(frame.substr(at, 400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  EXPECT_EQ(response->solve().verdicts_size(), 140);
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+}
+
 // Item 8: a client that sends frame after frame at a steady 2 KB/s, never leaving the read
 // buffer empty, used to be timed out from the first frame's first byte. The deadline measures
 // progress now: no timeout, every answer. One large frame at 4 KB/s, whole after 3 s against
@@ -302,20 +322,7 @@ TEST(NetworkSafety, SteadySlowSenderIsNeverTimedOut) {
     ASSERT_TRUE(response && response->has_solve())
         << (response ? response->ShortDebugString() : "closed");
   }
-  wire::Request large;
-  large.mutable_solve()->set_batch_id(100);
-  for (const auto& puzzle : GeneratePuzzles(140, 30, 4)) large.mutable_solve()->add_puzzles(puzzle);
-  std::string frame;
-  wire::AppendFrame(large, &frame);
-  for (size_t at = 0; at < frame.size(); at += 400) {  // 400 bytes every 100 ms
-    client.SendBytes(frame.substr(at, 400));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  const auto response = client.Read();
-  ASSERT_TRUE(response && response->has_solve())
-      << (response ? response->ShortDebugString() : "closed");
-  EXPECT_EQ(response->solve().verdicts_size(), 140);
-  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+  ExpectALargeFrameSentAt4KBpsIsServed(daemon, client, 100);
 }
 
 // The first frame's deadline measures progress too: a first frame that keeps arriving at 4 KB/s
@@ -324,20 +331,7 @@ TEST(NetworkSafety, SteadySlowSenderIsNeverTimedOut) {
 TEST(NetworkSafety, SteadySlowFirstFrameIsNeverTimedOut) {
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--first-frame-timeout", "1"});
   WireClient client(daemon.port());
-  wire::Request large;
-  large.mutable_solve()->set_batch_id(1);
-  for (const auto& puzzle : GeneratePuzzles(140, 30, 4)) large.mutable_solve()->add_puzzles(puzzle);
-  std::string frame;
-  wire::AppendFrame(large, &frame);
-  for (size_t at = 0; at < frame.size(); at += 400) {  // 400 bytes every 100 ms
-    client.SendBytes(frame.substr(at, 400));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  const auto response = client.Read();
-  ASSERT_TRUE(response && response->has_solve())
-      << (response ? response->ShortDebugString() : "closed");
-  EXPECT_EQ(response->solve().verdicts_size(), 140);
-  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+  ExpectALargeFrameSentAt4KBpsIsServed(daemon, client, 1);
 }
 
 // Item 11: requests read whole before a malformed frame are answered, then the fault, then the
