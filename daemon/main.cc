@@ -392,10 +392,9 @@ size_t FitDescriptors(size_t max_connections, bool given, size_t http_connection
 // SIGINT and SIGTERM (stop), and SIGHUP (reload the TLS files), handed to the event loop. They
 // are blocked in every thread (threads started later inherit the mask) and taken by one thread
 // of their own with sigwait(), rather than by an asynchronous handler that writes to the event
-// loop's pipe: under ThreadSanitizer,
-// whose runtime defers asynchronous signals, a SIGTERM sent right after start-up was at times
-// never handled (twice in 27 idle starts and stops; the event loop sat in epoll_wait), and
-// sigwait() has no such window.
+// loop's pipe: ThreadSanitizer's runtime defers asynchronous signals, so a SIGTERM sent right
+// after start-up could go unhandled while the event loop sat in epoll_wait; sigwait() has no
+// such window.
 class StopSignals {
  public:
   // Blocks the signals from here on, so that one sent at any later moment waits for Start().

@@ -100,16 +100,14 @@ inline void CountAcrossDigits(const U32x16& first, const U32x16& second, const U
 //   block = (band 0, band 1, band 2, unused)
 //
 // Unused lanes are zero and stay zero: constants fill live words only, and no operation sets a
-// bit that no live word had. (Packing the 27 words into two AVX-512 vectors instead measured
-// 4-18% slower: band and digit rotations then cross 128-bit lanes, and those permutes cost more
-// than the third vector saves.)
+// bit that no live word had. The 27 words are not packed into two vectors: band and digit
+// rotations would then cross 128-bit lanes, and those permutes cost more than the third vector
+// saves.
 //
 // With AVX-512 (SUDOKU_SIMD_SPARE_LANES), digit 9 lives in the unused lanes of the first register
 // instead, lane 3 of blocks 0-2 (U32x16Spare), and Boards is two registers: each operation takes
 // two instructions instead of three, and only that register's band rotations and the counts
-// across digits cross blocks, one permute each. (1-4% less time on serg, top1465, SE 11+ and
-// 17-clue than three registers, alternated A/B on an AVX-512 AMD EPYC, whose 512-bit operations
-// take two passes of a 256-bit unit and whose 128-bit ones one.)
+// across digits cross blocks, one permute each; two registers measured faster than three.
 #if SUDOKU_SIMD_SPARE_LANES
 
 // Digit 9's lanes all ones, for Boards::Digit().
