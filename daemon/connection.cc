@@ -36,10 +36,10 @@ constexpr size_t kMaxFreeJobs = 8;
 constexpr int kMaxRecycledPuzzles = 4096;
 
 // A lone small batch is solved on the event loop when the solver threads are idle: waking an
-// arena thread and being woken back costs two thread hand-offs, measured at 10 to 80 usec on a
-// 2-vCPU VM, where solving a puzzle takes 1 to 10 usec. Under load (anything on the arena) batches
-// go to the arena as usual, so the event loop never becomes the solver. Small and with at most
-// two solutions wanted, so that the loop is held for microseconds only.
+// arena thread and being woken back costs two thread hand-offs, tens of microseconds, where
+// solving a puzzle takes a few. Under load (anything on the arena) batches go to the arena as
+// usual, so the event loop never becomes the solver. Small and with at most two solutions
+// wanted, so that the loop is held for microseconds only.
 constexpr int kSolveHerePuzzles = 4;
 constexpr uint32_t kSolveHereSolutionLimit = 2;
 
