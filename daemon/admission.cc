@@ -6,18 +6,28 @@
 
 namespace sudoku::daemon {
 
-bool Admission::TryAdmit(Connection* connection, size_t held, size_t cost) {
-  const bool queued = connection->queued_for_admission;
-  const size_t others_waiting = queue_.size() - (queued ? 1 : 0);
+bool Admission::WithinShare(size_t held, size_t cost, size_t others_waiting) const {
   const size_t sharers = in_flight_holders_ + others_waiting + (held == 0 ? 1 : 0);
   // Never below kMinShare, so that a client's few ordinary batches are taken while the total
   // leaves room, however many connections hold or wait.
   const size_t share =
       std::max(max_in_flight_ / std::max<size_t>(sharers, 1), std::min(kMinShare, max_in_flight_));
-  const bool within_share = held + cost <= share && in_flight_ + cost <= 2 * max_in_flight_;
+  return held + cost <= share && in_flight_ + cost <= 2 * max_in_flight_;
+}
+
+bool Admission::Fits(size_t cost) const {
+  return in_flight_ + cost <= max_in_flight_ || in_flight_ == 0;
+}
+
+bool Admission::MayStartNow(size_t cost) const {
+  return WithinShare(0, cost, queue_.size()) || (queue_.empty() && Fits(cost));
+}
+
+bool Admission::TryAdmit(Connection* connection, size_t held, size_t cost) {
+  const bool queued = connection->queued_for_admission;
+  const bool within_share = WithinShare(held, cost, queue_.size() - (queued ? 1 : 0));
   const bool first_in_line = queued ? queue_.front() == connection : queue_.empty();
-  const bool fits = in_flight_ + cost <= max_in_flight_ || in_flight_ == 0;
-  if (within_share || (first_in_line && fits)) {
+  if (within_share || (first_in_line && Fits(cost))) {
     LeaveQueue(connection);
     return true;
   }

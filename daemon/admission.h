@@ -43,6 +43,11 @@ class Admission {
   bool TryAdmit(Connection* connection, size_t held, size_t cost);
   // Takes `connection` out of the queues (it stopped reading, or is gone).
   void Leave(Connection* connection);
+  // Whether a request costing `cost`, from a requester that holds nothing and does not wait in
+  // line (an HTTP API request, refused with 503 instead), may start now: by the rule above, it
+  // is within its share, or it fits and nobody waits in line. Charged, when taken, with
+  // Charge(0, cost), and given back with WorkDone(cost) and Release(0, cost, false).
+  bool MayStartNow(size_t cost) const;
 
   // Puzzles taken into flight by a connection that held `held` before; their work done (solved,
   // the answer ready: they leave the daemon-wide total); and given back once written or dropped
@@ -63,9 +68,14 @@ class Admission {
   void MemoryChanged(size_t before, size_t after);
 
   size_t in_flight() const { return in_flight_; }
+  size_t max_in_flight() const { return max_in_flight_; }
   size_t memory() const { return memory_; }
 
  private:
+  // Whether a requester holding `held` may take `cost` more as its fair share, with
+  // `others_waiting` other connections in line; whether `cost` fits under the limit.
+  bool WithinShare(size_t held, size_t cost, size_t others_waiting) const;
+  bool Fits(size_t cost) const;
   void LeaveQueue(Connection* connection);
   void WakeMemoryWaiters();
 

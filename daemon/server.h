@@ -132,6 +132,8 @@ class Server {
   bool abandoned() const { return abandoned_; }
 
   const ServerStats& stats() const { return stats_; }
+  // The budgets of work in flight and memory, which the HTTP API's requests share (WebApi).
+  Admission& admission() { return admission_; }
   // The counts and the state now, for --metrics and the Stats request.
   MetricsSnapshot Snapshot() const;
   // "C connections, B batches (P puzzles) in flight; ... answered" for sd_notify's STATUS=.

@@ -13,8 +13,9 @@ namespace sudoku::daemon {
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 
-WebApi::WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options)
-    : pool_(pool), metrics_(metrics), options_(options) {}
+WebApi::WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options,
+               Admission* admission)
+    : pool_(pool), metrics_(metrics), admission_(admission), options_(options) {}
 
 WebApi::~WebApi() { Stop(); }
 
@@ -55,8 +56,19 @@ asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
   if (refusal) co_return std::move(*refusal);
   PreparedApiRequest prepared = PrepareApiRequest(path, request.body(), options_);
   if (prepared.refusal) co_return std::move(*prepared.refusal);
-  // Counted from the admission above, with no suspension between: the limit holds exactly.
+  const size_t cost = prepared.job->cost();
+  if (admission_ != nullptr && !admission_->MayStartNow(cost)) {
+    HttpResponse response = ApiErrorResponse(
+        http::status::service_unavailable,
+        "busy: the daemon has " + std::to_string(admission_->in_flight()) +
+            " puzzles in flight, its limit is " + std::to_string(admission_->max_in_flight()) +
+            " (--max-in-flight); try again shortly");
+    response.set(http::field::retry_after, "1");
+    co_return response;
+  }
+  // Counted from the admissions above, with no suspension between: the limits hold exactly.
   ++in_flight_;
+  if (admission_ != nullptr) admission_->Charge(0, cost);
   // The request's work stops when its client goes (peer_gone) or the daemon stops (Stop() sets
   // every working request's flag).
   const PeerGone& peer_gone = peer.gone;
@@ -77,6 +89,10 @@ asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
                      pool_.NewOwner());
   working_.erase(cancel.get());
   --in_flight_;
+  if (admission_ != nullptr) {
+    admission_->WorkDone(cost);
+    admission_->Release(0, cost, /*working=*/false);
+  }
   co_return job->Answer();
 }
 

@@ -30,12 +30,16 @@
 //   413  a body over kMaxBodyBytes; 415 a body not sent as application/json (so that another
 //        web site cannot make a visitor's browser post here without asking first)
 //   431  a header, or a chunked body's trailer, over 8 KiB (HttpLimits)
-//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), the daemon
+//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), the daemon's
+//        budget of puzzles in flight (--max-in-flight) spent (Retry-After: 1), the daemon
 //        is stopping, or every connection of the listener is working (Retry-After: 1)
 // Every request's work (parsing aside) runs on the solver Pool, as the protocol's does, at the
 // same cost: explanations, generations and counts past two solutions as long work, at the
-// lowest priority, each request taking its own turns (Pool::Cost). Work stops when its client
-// goes. Requests that cannot be read get the listener's refusals as {"error": ...}: 400, 413
+// lowest priority, each request taking its own turns (Pool::Cost). And it is charged to the same
+// budget as the protocol's requests (Admission, --max-in-flight), by the same rule (a request
+// within its fair share starts; one past it only when the total stays under the limit and no
+// connection of the port waits in line), except that a request refused gets 503 at once where a
+// connection of the port would wait. Work stops when its client goes. Requests that cannot be read get the listener's refusals as {"error": ...}: 400, 413
 // (a body over the limit), 431 (a header or a chunked body's trailer over 8 KiB), 503 (every
 // connection busy).
 //
@@ -57,6 +61,7 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include "daemon/admission.h"
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
@@ -72,8 +77,11 @@ class WebApi : public HttpHandler {
   // holds at most a header and a body of kMaxBodyBytes, 72 KiB: 72 MiB for all of them.
   static constexpr size_t kMaxConnections = 1024;
 
-  // `metrics` serves /metrics; `pool` runs the work. Both must outlive the WebApi.
-  WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options = {});
+  // `metrics` serves /metrics; `pool` runs the work; `admission`, when given, is the daemon's
+  // budget of work in flight that the requests share with the protocol's port (Server::
+  // admission()). All three must outlive the WebApi.
+  WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options = {},
+         Admission* admission = nullptr);
   ~WebApi() override;
 
   // The limits an HttpServer for this handler takes.
@@ -100,6 +108,7 @@ class WebApi : public HttpHandler {
 
   Pool& pool_;
   MetricsRoutes* const metrics_;
+  Admission* const admission_;
   const WebApiOptions options_;
   size_t in_flight_ = 0;
   bool stopped_ = false;

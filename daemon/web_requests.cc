@@ -380,6 +380,8 @@ class GenerateJob : public ApiJob {
     }
   }
 
+  size_t cost() const override { return request_.count(); }
+
  private:
   void Work(const std::atomic<bool>& cancel) override {
     wire::GenerateResponse response;

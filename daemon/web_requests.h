@@ -53,6 +53,9 @@ class ApiJob {
   // Work whose time has no useful bound (an explanation, a generation, a count past two
   // solutions): the daemon runs it as long work (Pool::Cost::kLong).
   virtual bool long_work() const { return true; }
+  // The puzzles it costs against --max-in-flight, as the same request on the protocol's port:
+  // one for a puzzle solved or explained, one per puzzle generated.
+  virtual size_t cost() const { return 1; }
 
  protected:
   virtual void Work(const std::atomic<bool>& cancel) = 0;

@@ -26,6 +26,7 @@
 #include <boost/asio/write.hpp>
 #include <nlohmann/json.hpp>
 
+#include "daemon/admission.h"
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
@@ -104,10 +105,10 @@ Reply Post(uint16_t port, const std::string& target, const Json& body) {
 // A WebApi on an HttpServer on 127.0.0.1, its io_context on a thread of its own.
 class WebServer {
  public:
-  explicit WebServer(const WebApiOptions& options = {})
+  explicit WebServer(const WebApiOptions& options = {}, Admission* admission = nullptr)
       : pool_(1),
         metrics_([] { return std::string("sudokud_up 1\n"); }),
-        api_(pool_, &metrics_, options),
+        api_(pool_, &metrics_, options, admission),
         server_(io_, "http", WebApi::Limits(), &api_) {
     port_ = server_.Listen(tcp::endpoint(asio::ip::address_v4::loopback(), 0)).port();
     server_.Start();
@@ -561,6 +562,36 @@ TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
   release.set_value();
   for (auto& reply : held) EXPECT_EQ(reply.get().status, 200u);
   EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
+}
+
+TEST(WebApiPaths, RequestsShareTheDaemonsInFlightBudgetAtTheProtocolsCosts) {
+  // The budget of the protocol's port, --max-in-flight 16, where a connection holds 17 puzzles.
+  Admission admission(16, size_t{1} << 30);
+  WebServer server({}, &admission);
+  const auto on_server = [&](auto f) {
+    return server.OnServer([&] {
+      f();
+      return admission.in_flight();
+    });
+  };
+  on_server([&] { admission.Charge(0, 17); });
+  // A generation costs a puzzle per puzzle asked for, as a GenerateRequest on the port does:
+  // 16 more would take the total past twice the limit.
+  const Reply busy = Post(server.port(), "/api/generate", {{"count", 16}, {"seed", 7}});
+  EXPECT_EQ(busy.status, 503u);
+  EXPECT_EQ(busy.retry_after, "1");
+  EXPECT_EQ(busy.json(), Json({{"error", "busy: the daemon has 17 puzzles in flight, its limit is "
+                                         "16 (--max-in-flight); try again shortly"}}));
+  // One puzzle is within a newcomer's share; its cost is given back once answered.
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
+  EXPECT_EQ(on_server([] {}), 17u);
+  // The port's connection done, the generation is taken.
+  on_server([&] {
+    admission.WorkDone(17);
+    admission.Release(0, 17, false);
+  });
+  EXPECT_EQ(Post(server.port(), "/api/generate", {{"count", 16}, {"seed", 7}}).status, 200u);
+  EXPECT_EQ(on_server([] {}), 0u);
 }
 
 TEST(WebApiPaths, AStoppedApiRefusesWork) {
