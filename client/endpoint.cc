@@ -2,7 +2,7 @@
 
 #include "client/client_error.h"
 #include "client/flags.h"
-#include "solver/command_line.h"
+#include "proto/flag_values.h"
 
 namespace sudoku::client {
 namespace {

@@ -8,7 +8,8 @@
 #include "client/client_error.h"
 #include "client/session.h"
 #include "client/tls_connection.h"
-#include "solver/command_line.h"
+#include "proto/flag_values.h"
+#include "proto/version.h"
 
 namespace sudoku::client {
 namespace {
@@ -116,7 +117,7 @@ double ParsePositive(const char* flag, const std::string& text, const char* what
 
 std::chrono::milliseconds ParseDuration(const char* flag, const std::string& text,
                                         std::chrono::milliseconds max) {
-  // The parser the daemon and sudoku-bench use too (solver/command_line.h).
+  // The parser the daemon and sudoku-bench use too (proto/flag_values.h).
   const auto duration = ::sudoku::ParseDuration(text);
   const double ms = duration ? duration->count() * 1000 : 0;
   if (!duration || ms < 1 || ms > static_cast<double>(max.count())) {

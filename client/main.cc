@@ -7,7 +7,7 @@
 #include "client/explain_command.h"
 #include "client/generate_command.h"
 #include "client/solve_command.h"
-#include "solver/command_line.h"
+#include "proto/version.h"
 
 namespace {
 

@@ -31,10 +31,11 @@
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/task_arena.h>
 
-#include "solver/command_line.h"
+#include "proto/flag_values.h"
+#include "proto/tsan_fork_join.h"
+#include "proto/version.h"
 #include "solver/puzzle_reader.h"
 #include "solver/solver.h"
-#include "solver/tsan_fork_join.h"
 
 namespace sudoku {
 namespace {

@@ -8,8 +8,8 @@
 #include <tbb/parallel_for.h>
 
 #include "proto/codec.h"
+#include "proto/tsan_fork_join.h"
 #include "solver/logic.h"
-#include "solver/tsan_fork_join.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {

@@ -5,7 +5,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "solver/tsan_fork_join.h"
+#include "proto/tsan_fork_join.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
 

@@ -37,7 +37,8 @@
 #include "daemon/pool.h"
 #include "daemon/server.h"
 #include "daemon/web_api.h"
-#include "solver/command_line.h"
+#include "proto/flag_values.h"
+#include "proto/version.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "daemon/log.h"
-#include "solver/tsan_fork_join.h"
+#include "proto/tsan_fork_join.h"
 
 namespace sudoku::daemon {
 

@@ -12,7 +12,7 @@
 
 #include "daemon/accept_batch.h"
 #include "daemon/log.h"
-#include "solver/command_line.h"
+#include "proto/version.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {

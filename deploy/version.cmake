@@ -1,4 +1,4 @@
-# Writes solver/version.inc in the build tree: the project's version, and the git revision when
+# Writes proto/version.inc in the build tree: the project's version, and the git revision when
 # the source is a git checkout. Run at every build (cmake -P), so that the revision follows
 # commits without reconfiguring; the file changes only when the text does.
 # In: VERSION, SOURCE_DIR, OUTPUT.

@@ -1,22 +1,11 @@
-#include "solver/command_line.h"
+#include "proto/flag_values.h"
 
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <system_error>
 
-#include "solver/version.inc"  // kVersionText, written at build time by deploy/version.cmake
-
 namespace sudoku {
-
-std::string VersionText() { return kVersionText; }
-
-std::string VersionLine(std::string_view program) {
-  std::string line(program);
-  line += ' ';
-  line += kVersionText;
-  return line;
-}
 
 std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text) {
   size_t unit_at = text.size();

@@ -1,10 +1,10 @@
-// What the three binaries' command lines share: the version they print, durations with units
-// (10s, 2m, 500ms), so that every flag that takes a time reads it the same way, and addresses
-// (HOST:PORT), so that sudokud's --listen and sudoku-client's --connect take the same forms.
+// The values the three binaries' flags share: durations with units (10s, 2m, 500ms), so that every
+// flag that takes a time reads it the same way, and addresses (HOST:PORT), so that sudokud's
+// --listen and sudoku-client's --connect take the same forms.
 //
 // Thread-safety: stateless functions.
-#ifndef SUDOKU_SOLVER_COMMAND_LINE_H_
-#define SUDOKU_SOLVER_COMMAND_LINE_H_
+#ifndef SUDOKU_PROTO_FLAG_VALUES_H_
+#define SUDOKU_PROTO_FLAG_VALUES_H_
 
 #include <chrono>
 #include <optional>
@@ -12,13 +12,6 @@
 #include <string_view>
 
 namespace sudoku {
-
-// "0.1.0 (git 08dee86)" when built from a git checkout, else "0.1.0": the project's version
-// (CMake's project(VERSION)) and the revision it was built from.
-std::string VersionText();
-
-// "PROGRAM VERSION", the line --version prints.
-std::string VersionLine(std::string_view program);
 
 // A duration: a decimal number followed by a unit, ms, s, m or h ("500ms", "10s", "1.5m");
 // a plain number is seconds ("30"). std::nullopt for anything else, negative numbers included.
@@ -45,4 +38,4 @@ HostPort SplitHostPort(std::string_view text);
 
 }  // namespace sudoku
 
-#endif  // SUDOKU_SOLVER_COMMAND_LINE_H_
+#endif  // SUDOKU_PROTO_FLAG_VALUES_H_

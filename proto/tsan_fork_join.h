@@ -17,8 +17,8 @@
 // nothing outside TSan builds.
 //
 // Thread-safety: the functions are reentrant.
-#ifndef SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
-#define SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
+#ifndef SUDOKU_PROTO_TSAN_FORK_JOIN_H_
+#define SUDOKU_PROTO_TSAN_FORK_JOIN_H_
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
@@ -41,4 +41,4 @@ inline void Joined(const void*) {}
 
 }  // namespace sudoku
 
-#endif  // SUDOKU_SOLVER_TSAN_FORK_JOIN_H_
+#endif  // SUDOKU_PROTO_TSAN_FORK_JOIN_H_

@@ -1,5 +1,5 @@
-// The command-line pieces the three binaries share (solver/command_line.h): HOST:PORT.
-#include "solver/command_line.h"
+// The flag values the three binaries share (proto/flag_values.h): HOST:PORT.
+#include "proto/flag_values.h"
 
 #include <gtest/gtest.h>
 
