@@ -30,6 +30,7 @@
 #include "client/progress.h"
 #include "client/result_format.h"
 #include "client/session.h"
+#include "proto/codec.h"
 #include "proto/framing.h"
 
 namespace sudoku::client {

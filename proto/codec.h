@@ -51,6 +51,10 @@ inline constexpr size_t kPackedPuzzleBytes = 41;
 // The puzzles a batch holds, as text or packed.
 int PuzzleCount(const SolveRequest& request);
 
+// The largest SolveRequest.solution_limit a daemon serves (and the client's --limit allows): it
+// bounds the work one puzzle can ask for. Above it, CheckRequest() answers BAD_SOLVE_REQUEST.
+inline constexpr uint32_t kMaxSolutionLimit = 1000000;
+
 // Decodes one frame body into `request` (as DecodeRequest() does) and checks it against what the
 // protocol allows and `max_batch` (the daemon's --max-batch). Returns std::nullopt when
 // `request` holds a request of kind `*kind` to serve, or else the ProtocolFault to answer with

@@ -22,10 +22,6 @@ inline constexpr size_t kMaxLengthPrefixBytes = 10;
 // The default cap on one frame's body, both ways.
 inline constexpr size_t kDefaultMaxFrameBytes = 16 << 20;
 
-// The largest SolveRequest.solution_limit a daemon serves (and the client's --limit allows): it
-// bounds the work one puzzle can ask for. Above it, the request gets a BAD_SOLVE_REQUEST fault.
-inline constexpr uint32_t kMaxSolutionLimit = 1000000;
-
 struct FrameHeader {
   enum class Status {
     kComplete,  // the prefix is whole: `prefix_bytes` and `body_bytes` are set

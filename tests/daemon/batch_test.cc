@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/codec.h"
 #include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/solve_checks.h"

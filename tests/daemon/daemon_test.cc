@@ -19,6 +19,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "proto/codec.h"
 #include "proto/framing.h"
 #include "solver/solver.h"
 #include "tests/daemon/solve_checks.h"

@@ -27,6 +27,7 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include "proto/codec.h"
 #include "proto/framing.h"
 #include "tests/daemon/http_client.h"
 #include "tests/daemon/solve_checks.h"
