@@ -19,7 +19,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/program_options.hpp>
 
-#include "client/async_signal.h"
 #include "client/batcher.h"
 #include "client/client_error.h"
 #include "client/connection.h"
@@ -27,6 +26,7 @@
 #include "client/result_format.h"
 #include "client/session.h"
 #include "proto/framing.h"
+#include "proto/wake_up.h"
 #include "solver/solver.h"
 
 namespace sudoku::client {

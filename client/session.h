@@ -46,11 +46,11 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "client/async_signal.h"
 #include "client/connection.h"
 #include "client/endpoint.h"
 #include "client/progress.h"
 #include "proto/sudoku.pb.h"
+#include "proto/wake_up.h"
 
 namespace sudoku::client {
 
@@ -144,8 +144,8 @@ struct Lane {
   const size_t index;
   std::unique_ptr<Connection> connection;
   size_t outstanding = 0;  // requests sent on `connection` and not yet wholly answered
-  AsyncSignal slot_freed;  // a request was answered, or the connection broke
-  AsyncSignal stopped;     // the writer or the reader of `connection` returned
+  WakeUp slot_freed;  // a request was answered, or the connection broke
+  WakeUp stopped;     // the writer or the reader of `connection` returned
   boost::asio::steady_timer backoff;
   boost::asio::steady_timer deadline;  // --timeout: when `connection` counts as broken
   // The last answer, or the moment `outstanding` stopped being 0, whichever is later.
@@ -268,7 +268,7 @@ class Session {
   std::vector<std::unique_ptr<Lane>> lanes_;
   size_t lanes_running_ = 0;
   size_t lanes_alive_ = 0;  // lanes that have not given up
-  AsyncSignal lane_ended_;
+  WakeUp lane_ended_;
   std::vector<std::string> endpoint_errors_;  // by index in options_.endpoints
   // By index in options_.endpoints: when a connection to it last fell silent for --timeout
   // (unset: not since the last answer from any address), and whether it is given up (a

@@ -20,7 +20,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/program_options.hpp>
 
-#include "client/async_signal.h"
 #include "client/batcher.h"
 #include "client/client_error.h"
 #include "client/connection.h"
@@ -32,6 +31,7 @@
 #include "client/session.h"
 #include "proto/codec.h"
 #include "proto/framing.h"
+#include "proto/wake_up.h"
 
 namespace sudoku::client {
 namespace {
@@ -237,7 +237,7 @@ class SolveWork : public SessionWork {
   uint64_t total_bytes_ = 0;
   const size_t window_size_;
   // Notified when the output moves on, the input ends, or a batch awaits resending.
-  AsyncSignal changed_;
+  WakeUp changed_;
   // Per lane, the batches out on its connection, by batch id.
   std::vector<std::unordered_map<uint64_t, std::unique_ptr<Batch>>> pending_;
   std::map<uint64_t, std::unique_ptr<Batch>> resend_;  // by sequence: the oldest goes first

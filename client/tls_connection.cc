@@ -4,9 +4,6 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include <boost/asio/ip/address.hpp>
@@ -17,32 +14,12 @@
 #include <boost/asio/write.hpp>
 
 #include "client/client_error.h"
+#include "proto/tls_files.h"
 
 namespace sudoku::client {
 
 namespace asio = boost::asio;
 namespace ssl = boost::asio::ssl;
-
-namespace {
-
-void CheckReadable(const char* flag, const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "r");
-  if (file == nullptr) {
-    throw ClientError(std::string(flag) + " " + path + ": cannot read it: " +
-                      std::strerror(errno));
-  }
-  std::fclose(file);
-}
-
-std::string Reason(const boost::system::error_code& error) {
-  if (error.category() == asio::error::get_ssl_category()) {
-    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(error.value()));
-    if (reason != nullptr) return reason;
-  }
-  return error.message();
-}
-
-}  // namespace
 
 std::shared_ptr<ssl::context> MakeClientTls(const TlsFlags& flags) {
   if (!flags.tls) {
@@ -63,26 +40,26 @@ std::shared_ptr<ssl::context> MakeClientTls(const TlsFlags& flags) {
   if (flags.ca.empty()) {
     context->set_default_verify_paths(error);
   } else {
-    CheckReadable("--tls-ca", flags.ca);
+    CheckReadable<ClientError>("--tls-ca", flags.ca);
     context->load_verify_file(flags.ca, error);
     if (error) {
       throw ClientError("--tls-ca " + flags.ca + ": no PEM CA certificate in it (" +
-                        Reason(error) + ")");
+                        TlsErrorReason(error) + ")");
     }
   }
   context->set_verify_mode(ssl::verify_peer);
   if (!flags.cert.empty()) {
-    CheckReadable("--tls-cert", flags.cert);
-    CheckReadable("--tls-key", flags.key);
+    CheckReadable<ClientError>("--tls-cert", flags.cert);
+    CheckReadable<ClientError>("--tls-key", flags.key);
     context->use_certificate_chain_file(flags.cert, error);
     if (error) {
-      throw ClientError("--tls-cert " + flags.cert + ": not a PEM certificate (" + Reason(error) +
-                        ")");
+      throw ClientError("--tls-cert " + flags.cert + ": not a PEM certificate (" +
+                        TlsErrorReason(error) + ")");
     }
     context->use_private_key_file(flags.key, ssl::context::pem, error);
     if (error) {
       throw ClientError("--tls-key " + flags.key + ": not the unencrypted PEM key of --tls-cert (" +
-                        Reason(error) + ")");
+                        TlsErrorReason(error) + ")");
     }
   }
   return context;
@@ -176,7 +153,8 @@ void TlsConnection::ThrowIfRefused(const boost::system::error_code& error) {
     case SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
     case SSL_R_SSLV3_ALERT_CERTIFICATE_UNKNOWN:
     case SSL_R_TLSV1_ALERT_DECRYPT_ERROR:
-      throw ClientError(peer + " refused our client certificate (--tls-cert): " + Reason(error));
+      throw ClientError(peer + " refused our client certificate (--tls-cert): " +
+                        TlsErrorReason(error));
     default:
       break;
   }

@@ -112,16 +112,6 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   free_.push_back(std::move(job));
 }
 
-WakeUp::WakeUp(const asio::any_io_executor& executor) : timer_(executor) {
-  // Never changed afterwards: setting the expiry would cancel the other waiters.
-  timer_.expires_at(asio::steady_timer::time_point::max());
-}
-
-awaitable<void> WakeUp::Wait() {
-  boost::system::error_code ignored;  // operation_aborted: Notify() was called
-  co_await timer_.async_wait(asio::redirect_error(use_awaitable, ignored));
-}
-
 Connection::Connection(Server& server, Stream stream, std::string peer)
     : server_(server),
       stream_(std::move(stream)),

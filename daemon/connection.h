@@ -37,6 +37,7 @@
 #include "daemon/tls.h"
 #include "proto/codec.h"
 #include "proto/sudoku.pb.h"
+#include "proto/wake_up.h"
 
 namespace sudoku::daemon {
 
@@ -92,18 +93,6 @@ class JobPool {
 
  private:
   std::vector<std::unique_ptr<Job>> free_;
-};
-
-// Wakes every coroutine waiting on it: a steady_timer that never expires (set once), whose
-// cancel() completes the waits. Waiters re-check their condition after each wake-up.
-class WakeUp {
- public:
-  explicit WakeUp(const boost::asio::any_io_executor& executor);
-  void Notify() { timer_.cancel(); }
-  boost::asio::awaitable<void> Wait();
-
- private:
-  boost::asio::steady_timer timer_;
 };
 
 // Its coroutines (reader, writer, watchdog, one per batch in flight) each hold a shared_ptr to

@@ -7,9 +7,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include <boost/asio/redirect_error.hpp>
@@ -17,6 +15,8 @@
 #include <boost/asio/ssl/verify_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+
+#include "proto/tls_files.h"
 
 namespace sudoku::daemon {
 
@@ -69,26 +69,6 @@ std::string KeyType(EVP_PKEY* key) {
   }
 }
 
-// The file must be there and readable: OpenSSL's own errors for a missing file are "system
-// library" and "BIO lib", which name neither the file nor the reason.
-void CheckReadable(const char* flag, const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "r");
-  if (file == nullptr) {
-    throw TlsFileError(std::string(flag) + " " + path + ": cannot read it: " +
-                             std::strerror(errno));
-  }
-  std::fclose(file);
-}
-
-// The reason of the OpenSSL error `error`: "key values mismatch", "no start line".
-std::string Reason(const boost::system::error_code& error) {
-  if (error.category() == asio::error::get_ssl_category()) {
-    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(error.value()));
-    if (reason != nullptr) return reason;
-  }
-  return error.message();
-}
-
 int ReasonCode(const boost::system::error_code& error) {
   if (error.category() != asio::error::get_ssl_category()) return 0;
   return ERR_GET_REASON(static_cast<unsigned long>(error.value()));
@@ -101,9 +81,9 @@ std::string SubjectText(X509* certificate) {
 }
 
 TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_server) {
-  CheckReadable("--tls-cert", files.cert);
-  CheckReadable("--tls-key", files.key);
-  if (!files.client_ca.empty()) CheckReadable("--tls-client-ca", files.client_ca);
+  CheckReadable<TlsFileError>("--tls-cert", files.cert);
+  CheckReadable<TlsFileError>("--tls-key", files.key);
+  if (!files.client_ca.empty()) CheckReadable<TlsFileError>("--tls-client-ca", files.client_ca);
   SSL_CTX* ctx = context_.native_handle();
   SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
   // An end of stream without close_notify is an end of input like any other (see
@@ -114,7 +94,7 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
   context_.use_certificate_chain_file(files.cert, error);
   if (error) {
     throw TlsFileError("--tls-cert " + files.cert + ": not a PEM certificate (" +
-                             Reason(error) + ")");
+                             TlsErrorReason(error) + ")");
   }
   context_.use_private_key_file(files.key, ssl::context::pem, error);
   if (error) {
@@ -122,7 +102,7 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
     throw TlsFileError(
         "--tls-key " + files.key + ": " +
         (mismatch ? "the key does not match the certificate in --tls-cert " + files.cert
-                  : "not an unencrypted PEM private key (" + Reason(error) + ")"));
+                  : "not an unencrypted PEM private key (" + TlsErrorReason(error) + ")"));
   }
   // OpenSSL keeps a certificate and a key per key type: a key of another type than the
   // certificate's (an EC key for an RSA certificate) loads without complaint into a slot of its
@@ -157,7 +137,7 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
     if (error || names == nullptr) {
       throw TlsFileError("--tls-client-ca " + files.client_ca +
                                ": no PEM CA certificate in it" +
-                               (error ? " (" + Reason(error) + ")" : std::string()));
+                               (error ? " (" + TlsErrorReason(error) + ")" : std::string()));
     }
     // Tells clients which CA to pick a certificate for.
     SSL_CTX_set_client_CA_list(ctx, names);
@@ -256,11 +236,11 @@ HandshakeFailure Stream::Failure(const boost::system::error_code& error) const {
   if (reason > SSL_AD_REASON_OFFSET && reason < SSL_AD_REASON_OFFSET + 256) {
     // The client sent an alert: it did not accept our certificate, most often.
     return {"TLS refused by the client",
-            "the client ended the TLS handshake (" + Reason(error) +
+            "the client ended the TLS handshake (" + TlsErrorReason(error) +
                 "): does it trust the CA of --tls-cert, and does it connect by a name the "
                 "certificate holds?"};
   }
-  return {"TLS handshake failed", "TLS handshake failed: " + Reason(error)};
+  return {"TLS handshake failed", "TLS handshake failed: " + TlsErrorReason(error)};
 }
 
 std::string Stream::PeerSubject() {
