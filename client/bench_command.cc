@@ -429,8 +429,7 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
         ParsePositive("--batches-per-second", rate, "a number of batches per second", kMaxRate);
   }
   if (values.count("unique")) options->solution_limit = 2;
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
-                    &options->retry_for_given, &options->open);
+  ParseSessionFlags(session_flags, options);
   options->verify = values.count("verify") > 0;
   options->json = values.count("json") > 0;
   options->echo = values.count("echo") > 0;

@@ -38,7 +38,7 @@ namespace sudoku::client {
 
 inline constexpr size_t kMaxReplayPuzzles = 1000000;
 
-struct BenchOptions {
+struct BenchOptions : CommandSessionOptions {
   std::vector<Endpoint> endpoints;
   size_t connections = 1;
   double duration_seconds = 10;  // used when count == 0
@@ -50,14 +50,6 @@ struct BenchOptions {
   bool verify = false;
   bool json = false;
   bool echo = false;
-  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
-  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
-  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
-  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
-  // Run function from its `err`.
-  std::ostream* status = nullptr;
-  StatusLine* status_line = nullptr;
-  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   std::vector<std::string> inputs;
 };
 

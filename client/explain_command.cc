@@ -176,8 +176,7 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
                       " (see: sudoku-client explain --help)");
   }
   options->endpoints = ParseEndpoints(connect);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
-                    &options->retry_for_given, &options->open);
+  ParseSessionFlags(session_flags, options);
   options->candidates = values.count("candidates") > 0;
   options->json = values.count("json") > 0;
   options->input = inputs[0];

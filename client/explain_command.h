@@ -20,19 +20,11 @@
 
 namespace sudoku::client {
 
-struct ExplainOptions {
+struct ExplainOptions : CommandSessionOptions {
   std::vector<Endpoint> endpoints;  // the first, then the next in turn if it fails
   bool candidates = false;          // draw the candidate grid before each step
   bool json = false;
   std::string input;  // the puzzle text, a file name, or "-"
-  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
-  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
-  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
-  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
-  // Run function from its `err`.
-  std::ostream* status = nullptr;
-  StatusLine* status_line = nullptr;
-  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
 };
 
 // Parses the arguments after "explain". Returns false after printing help to `out` (--help);

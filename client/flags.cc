@@ -160,16 +160,14 @@ void AddSessionFlags(boost::program_options::options_description* flags, Session
        "with --tls: the unencrypted PEM private key of --tls-cert");
 }
 
-void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for, bool* retry_for_given,
-                       ConnectionOpener* open) {
-  *timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
-  *retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
-  *retry_for_given = values.retry_for_given;
-  *open = TlsOpener(MakeClientTls(TlsFlags{.tls = values.tls,
-                                           .ca = values.tls_ca,
-                                           .cert = values.tls_cert,
-                                           .key = values.tls_key}));
+void ParseSessionFlags(const SessionFlags& values, CommandSessionOptions* options) {
+  options->timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
+  options->retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
+  options->retry_for_given = values.retry_for_given;
+  options->open = TlsOpener(MakeClientTls(TlsFlags{.tls = values.tls,
+                                                    .ca = values.tls_ca,
+                                                    .cert = values.tls_cert,
+                                                    .key = values.tls_key}));
 }
 
 }  // namespace sudoku::client

@@ -21,6 +21,7 @@
 namespace sudoku::client {
 
 class Connection;
+struct CommandSessionOptions;
 struct Endpoint;
 // How a session makes each connection (SessionOptions::open).
 using ConnectionOpener = std::function<std::unique_ptr<Connection>(
@@ -70,12 +71,10 @@ SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
                                  std::chrono::milliseconds retry_for);
 // Adds them to `flags`, their defaults taken from `values`.
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values);
-// Parses them, or throws ClientError as ParseDuration() does (and as MakeClientTls() does for
-// the TLS files); `open` is how the session connects (TLS, or empty for plain TCP).
-// `retry_for_given` says whether --retry-for was given (then it bounds the first connect too).
-void ParseSessionFlags(const SessionFlags& values, std::chrono::milliseconds* timeout,
-                       std::chrono::milliseconds* retry_for, bool* retry_for_given,
-                       ConnectionOpener* open);
+// Parses them into `options` (its timeout, retry_for, retry_for_given and open: TLS, or empty for
+// plain TCP), or throws ClientError as ParseDuration() does (and as MakeClientTls() does for the
+// TLS files).
+void ParseSessionFlags(const SessionFlags& values, CommandSessionOptions* options);
 
 // Parses one command's `args` against its `flags`; the arguments that are not flags go to
 // `positionals`. A bad flag is a ClientError that points to the command's help: "unrecognised

@@ -242,8 +242,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
   if (values.count("clues")) {
     options->clues = static_cast<uint32_t>(ParseNumber("--clues", clues, kMinClues, kCells));
   }
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
-                    &options->retry_for_given, &options->open);
+  ParseSessionFlags(session_flags, options);
   options->symmetric = values.count("symmetric") > 0;
   options->minimal = values.count("minimal") > 0;
   if (values.count("difficulty")) {

@@ -27,7 +27,7 @@ namespace sudoku::client {
 // is a few seconds of work at most.
 inline constexpr uint64_t kRequestPuzzles = 4096;
 
-struct GenerateCommandOptions {
+struct GenerateCommandOptions : CommandSessionOptions {
   Endpoint endpoint;
   uint64_t count = 1;
   std::optional<uint64_t> seed;  // none: a random one, printed in the summary
@@ -35,14 +35,6 @@ struct GenerateCommandOptions {
   bool symmetric = false;
   bool minimal = false;
   std::optional<logic::Level> difficulty;
-  std::chrono::milliseconds timeout = kDefaultTimeout;     // --timeout
-  std::chrono::milliseconds retry_for = kDefaultRetryFor;  // --retry-for
-  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
-  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
-  // Run function from its `err`.
-  std::ostream* status = nullptr;
-  StatusLine* status_line = nullptr;
-  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
 };
 
 // Parses the arguments after "generate". Returns false after printing help to `out` (--help);

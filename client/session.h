@@ -48,6 +48,7 @@
 
 #include "client/connection.h"
 #include "client/endpoint.h"
+#include "client/flags.h"
 #include "client/progress.h"
 #include "proto/sudoku.pb.h"
 #include "proto/wake_up.h"
@@ -92,26 +93,41 @@ struct SessionOptions {
   bool fail_when_every_lane_gives_up = true;
 };
 
-// The session settings a command's options carry: --timeout, --retry-for and how to connect
-// (--tls) in every command, and --connect, --connections and --in-flight in those that take
-// them. A command without one of those keeps the SessionOptions default, and sets what is its
-// own (generate's single endpoint, explain's "requests") on the result.
+// What every command's options hold for its session (each command's options derive from it):
+// --timeout, --retry-for and how to connect (--tls), parsed by ParseSessionFlags(), and where
+// the session says what it waits for.
+struct CommandSessionOptions {
+  // A connection with requests out that answers nothing for this long is taken as broken: its
+  // requests go to another connection (--timeout).
+  std::chrono::milliseconds timeout = kDefaultTimeout;
+  // How long a connection slot goes on reconnecting, with growing waits, without one answer
+  // before it gives up (--retry-for).
+  std::chrono::milliseconds retry_for = kDefaultRetryFor;
+  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
+  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
+  // Run function from its `err` (ReportWaitsTo()).
+  std::ostream* status = nullptr;
+  StatusLine* status_line = nullptr;
+  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
+};
+
+// The session settings a command's options carry: CommandSessionOptions in every command, and
+// --connect, --connections and --in-flight in those that take them. A command without one of
+// those keeps the SessionOptions default, and sets what is its own (generate's single endpoint,
+// explain's "requests") on the result.
 template <typename CommandOptions>
 SessionOptions SessionOptionsFrom(const CommandOptions& options) {
+  const CommandSessionOptions& common = options;
   SessionOptions session;
   if constexpr (requires { options.endpoints; }) session.endpoints = options.endpoints;
   if constexpr (requires { options.connections; }) session.connections = options.connections;
   if constexpr (requires { options.in_flight; }) session.in_flight = options.in_flight;
-  session.timeout = options.timeout;
-  session.retry_for = options.retry_for;
-  if constexpr (requires { options.retry_for_given; }) {
-    if (options.retry_for_given) session.first_connect_for = options.retry_for;
-  }
-  session.open = options.open;
-  if constexpr (requires { options.status; }) {
-    session.status = options.status;
-    session.status_line = options.status_line;
-  }
+  session.timeout = common.timeout;
+  session.retry_for = common.retry_for;
+  if (common.retry_for_given) session.first_connect_for = common.retry_for;
+  session.open = common.open;
+  session.status = common.status;
+  session.status_line = common.status_line;
   return session;
 }
 
@@ -121,9 +137,8 @@ bool IsTerminal(const std::ostream& err);
 
 // Points a command's options at `err` for the session's status, drawn in place on `line` (made
 // here) when `terminal`.
-template <typename CommandOptions>
-void ReportWaitsTo(std::ostream& err, bool terminal, CommandOptions* options,
-                   std::optional<StatusLine>* line) {
+inline void ReportWaitsTo(std::ostream& err, bool terminal, CommandSessionOptions* options,
+                          std::optional<StatusLine>* line) {
   options->status = &err;
   if (terminal) {
     line->emplace(&err, TerminalWidth(2));

@@ -303,8 +303,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   options->batch_size = ParseCount("--batch", batch, kMaxBatch);
   options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
   options->connections = ParseCount("--connections", connections, kMaxConnections);
-  ParseSessionFlags(session_flags, &options->timeout, &options->retry_for,
-                    &options->retry_for_given, &options->open);
+  ParseSessionFlags(session_flags, options);
   if (!ParseOutputFormat(format, &options->format)) {
     throw ClientError("--format expects line, grid, json or csv, got " + Quoted(format));
   }

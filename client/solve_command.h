@@ -31,24 +31,12 @@
 
 namespace sudoku::client {
 
-struct SolveOptions {
+struct SolveOptions : CommandSessionOptions {
   std::vector<Endpoint> endpoints;  // connections are spread over them in turn
   uint32_t solution_limit = 1;      // 2 = --unique
   size_t batch_size = 2000;
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
-  // A connection with batches out that answers nothing for this long is taken as broken: its
-  // batches go to another connection (--timeout).
-  std::chrono::milliseconds timeout = kDefaultTimeout;
-  // How long a connection slot goes on reconnecting, with growing waits, without one answer
-  // before it gives up (--retry-for).
-  std::chrono::milliseconds retry_for = kDefaultRetryFor;
-  bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
-  // Where the session says what it waits for (SessionOptions::status, status_line); set by the
-  // Run function from its `err`.
-  std::ostream* status = nullptr;
-  StatusLine* status_line = nullptr;
-  ConnectionOpener open;  // TLS (--tls), or empty for plain TCP
   bool rate = false;                // --rate: append the rating to each solution line
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
