@@ -15,6 +15,7 @@
 #include "solver/solver.h"
 #include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
+#include "tests/support/ports.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::client {
@@ -25,6 +26,7 @@ using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::Pencilmarks;
 
 using sudoku::testing::FakeDaemon;
+using sudoku::testing::FreePort;
 
 
 // --- options ---
@@ -352,15 +354,9 @@ TEST(BenchRun, FaultsByKind) {
   EXPECT_EQ(run.report.errors.at("unanswered batches"), 1u);
 }
 
-uint16_t UnusedPort() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
 // Against a dead port there is nothing to report: a report of zeros would read as a result.
 TEST(BenchRun, NoDaemonFailsWithoutAReport) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   BenchOptions options = Against(address);
   options.retry_for = std::chrono::milliseconds(1);  // one attempt: the first wait is longer
   const BenchRun run = RunOn(options, Puzzles(3));

@@ -12,6 +12,7 @@
 #include "client/result_format.h"
 #include "client/solve_command.h"
 #include "tests/client/fake_daemon.h"
+#include "tests/solver/test_puzzles.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::client {
@@ -20,6 +21,7 @@ namespace {
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::Pencilmarks;
+using ::sudoku::testing::ReadAll;
 
 const std::string kBad = kWikipediaPuzzle.substr(0, 80) + "\"";
 
@@ -50,15 +52,6 @@ std::string Format(OutputFormat format) {
   std::string out = OutputHeader(format);
   AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, format);
   return out;
-}
-
-std::vector<PuzzleRecord> Read(const std::string& text, InputFormat format) {
-  std::istringstream in(text);
-  PuzzleReader reader(&in, format);
-  std::vector<PuzzleRecord> records;
-  PuzzleRecord record;
-  while (reader.Next(&record)) records.push_back(record);
-  return records;
 }
 
 TEST(OutputFormat, Names) {
@@ -105,7 +98,7 @@ TEST(OutputFormat, GridDrawsTheBoxesAndReadsBack) {
   EXPECT_NE(out.find("| 3 4 5 | 2 8 6 | 1 7 9 |\n+-------+-------+-------+\n\nmultiple\n\n"),
             std::string::npos);
   // Read back: the solution again; the other results are lines the reader reports.
-  const auto records = Read(out, InputFormat::kAuto);
+  const auto records = ReadAll(out);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_FALSE(records[0].error);
   EXPECT_EQ(records[0].text(), kWikipediaSolution);
@@ -150,7 +143,7 @@ TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
                      kWikipediaPuzzle.substr(0, 80) +
                      "\"\"\",,invalid,\"line 4, column 81: bad character '\"\"' (expected 1-9, "
                      "or . 0 _ - for a blank)\",\n");
-  const auto records = Read(out, InputFormat::kAuto);
+  const auto records = ReadAll(out);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
   EXPECT_EQ(records[1].text(), kWikipediaPuzzle);

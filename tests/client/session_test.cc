@@ -20,11 +20,13 @@
 #include "tests/client/client_error_of.h"
 #include "proto/framing.h"
 #include "tests/client/fake_daemon.h"
+#include "tests/support/ports.h"
 
 namespace sudoku::client {
 namespace {
 
 using sudoku::testing::FakeDaemon;
+using sudoku::testing::FreePort;
 using std::chrono::milliseconds;
 
 const std::string kPuzzle =
@@ -42,12 +44,6 @@ std::string Repeated(const std::string& line, int times) {
   std::string text;
   for (int i = 0; i < times; ++i) text += line + "\n";
   return text;
-}
-
-uint16_t UnusedPort() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();  // closed again on return
 }
 
 struct Outcome {
@@ -88,7 +84,7 @@ FakeDaemon::Script TurnsAway(int connections) {
 // --- --retry-for ---
 
 TEST(RetryFor, RefusedConnectionsAreRetriedThenNamed) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   SolveOptions options = Solve(address);
   options.retry_for = kShortRetry;
   const Outcome run = RunSolveWith(options, kPuzzle + "\n");
@@ -159,7 +155,7 @@ TEST(RetryFor, ADaemonThatKeepsResettingIsNamed) {
 }
 
 TEST(RetryFor, BenchReportsTheConnectionsItCouldNotMake) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   BenchOptions options;
   options.endpoints = ParseEndpoints({address});
   options.count = 3;
@@ -242,7 +238,7 @@ TEST(Timeout, ExplainGoesToTheNextAddress) {
   script.close_after = kNeverAnswers;
   FakeDaemon silent(script);
   // The second address refuses: what explain reports is the last error of each.
-  const std::string refusing = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string refusing = "127.0.0.1:" + std::to_string(FreePort());
   ExplainOptions options;
   options.endpoints = ParseEndpoints({silent.address() + "," + refusing});
   options.input = kPuzzle;
@@ -297,7 +293,7 @@ TEST(Timeout, ASilentAddressBesideAnAnsweringOneLosesNoPuzzle) {
 // Without --retry-for, a refused first connect gives up after kDefaultFirstConnectFor; off a
 // terminal, one line says what it waits for once the wait passes kQuietWait.
 TEST(FirstConnect, NoDaemonFailsWithinSecondsAndSaysWhatItWaitsFor) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   const SolveOptions options = Solve(address);  // --retry-for not given: 60s
   const auto start = std::chrono::steady_clock::now();
   const Outcome run = RunSolveWith(options, kPuzzle + "\n");
@@ -459,7 +455,7 @@ TEST(Status, SecondsText) {
 
 // On a terminal the status is drawn in place, and wiped before the run's last words.
 TEST(Status, OnATerminalTheWaitIsDrawnInPlaceThenWiped) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   SolveOptions options = Solve(address);
   options.retry_for = milliseconds(600);
   options.retry_for_given = true;

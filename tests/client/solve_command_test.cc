@@ -6,14 +6,13 @@
 #include <regex>
 #include <sstream>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <gtest/gtest.h>
 
 #include "client/client_error.h"
 #include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
 #include "tests/client/mixed_input.h"
+#include "tests/support/ports.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::client {
@@ -24,6 +23,7 @@ using ::sudoku::testing::kWikipediaSolution;
 
 using sudoku::testing::CheckOutput;
 using sudoku::testing::FakeDaemon;
+using sudoku::testing::FreePort;
 using sudoku::testing::MakeMixedInput;
 using sudoku::testing::MixedInput;
 using sudoku::testing::SummaryCounts;
@@ -477,15 +477,8 @@ TEST(SolveCommand, UnknownBatchIdIsAnError) {
   EXPECT_EQ(run.status, 2);
 }
 
-uint16_t UnusedPort() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(
-      io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();  // closed again on return
-}
-
 TEST(SolveCommand, NoDaemonSaysWhatToDo) {
-  const std::string address = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
   SolveOptions options;
   options.endpoints = ParseEndpoints({address});
   options.retry_for = std::chrono::milliseconds(200);
@@ -498,8 +491,8 @@ TEST(SolveCommand, NoDaemonSaysWhatToDo) {
 }
 
 TEST(SolveCommand, NoDaemonAtAnyEndpointNamesEach) {
-  const std::string first = "127.0.0.1:" + std::to_string(UnusedPort());
-  const std::string second = "127.0.0.1:" + std::to_string(UnusedPort());
+  const std::string first = "127.0.0.1:" + std::to_string(FreePort());
+  const std::string second = "127.0.0.1:" + std::to_string(FreePort());
   SolveOptions options;
   options.endpoints = ParseEndpoints({first + "," + second});
   options.connections = 1;

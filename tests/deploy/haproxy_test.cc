@@ -24,8 +24,6 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -33,6 +31,7 @@
 #include "tests/support/sudoku_check.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/paths.h"
+#include "tests/support/ports.h"
 
 extern char** environ;
 
@@ -109,13 +108,6 @@ class Child {
   pid_t pid_ = -1;
   fs::path err_;
 };
-
-uint16_t FreePort() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(
-      io, {boost::asio::ip::address_v4::loopback(), 0});
-  return acceptor.local_endpoint().port();
-}
 
 // Where the three daemons run: three network namespaces, each joined to this one by a veth pair
 // (10.213.N.1 here, 10.213.N.2 there), or else loopback ports.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "solver/puzzle_reader.h"
+#include "tests/solver/test_puzzles.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku {
@@ -17,21 +18,13 @@ using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::kSeventeenClues;
 using ::sudoku::testing::Pencilmarks;
+using ::sudoku::testing::ReadAll;
 
 const std::vector<std::string> kPuzzles = {
     kWikipediaPuzzle,
     kSeventeenClues,
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
 };
-
-std::vector<PuzzleRecord> ReadAll(const std::string& text, InputFormat format) {
-  std::istringstream in(text);
-  PuzzleReader reader(&in, format);
-  std::vector<PuzzleRecord> records;
-  PuzzleRecord record;
-  while (reader.Next(&record)) records.push_back(record);
-  return records;
-}
 
 std::vector<std::string> Texts(const std::vector<PuzzleRecord>& records) {
   std::vector<std::string> texts;

@@ -1,4 +1,5 @@
 #include "solver/puzzle_reader.h"
+#include "tests/solver/test_puzzles.h"
 #include "tests/support/puzzles.h"
 
 #include <cstdio>
@@ -14,20 +15,7 @@ namespace sudoku {
 namespace {
 
 using ::sudoku::testing::kWikipediaPuzzle;
-
-
-std::vector<PuzzleRecord> ReadAll(std::istream& in) {
-  PuzzleReader reader(&in);
-  std::vector<PuzzleRecord> records;
-  PuzzleRecord record;
-  while (reader.Next(&record)) records.push_back(record);
-  return records;
-}
-
-std::vector<PuzzleRecord> ReadAll(const std::string& text) {
-  std::istringstream in(text);
-  return ReadAll(in);
-}
+using ::sudoku::testing::ReadAll;
 
 // "line 7: expected 81 cells, found 80", as the client prints a layout error.
 std::string ErrorText(const PuzzleRecord& record) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 namespace sudoku::testing {
@@ -77,6 +78,19 @@ std::string TestName(const char* kernel_name) {
   std::string name(kernel_name);
   std::replace(name.begin(), name.end(), '.', '_');
   return name;
+}
+
+std::vector<PuzzleRecord> ReadAll(std::istream& in, InputFormat format) {
+  PuzzleReader reader(&in, format);
+  std::vector<PuzzleRecord> records;
+  PuzzleRecord record;
+  while (reader.Next(&record)) records.push_back(record);
+  return records;
+}
+
+std::vector<PuzzleRecord> ReadAll(const std::string& text, InputFormat format) {
+  std::istringstream in(text);
+  return ReadAll(in, format);
 }
 
 }  // namespace sudoku::testing

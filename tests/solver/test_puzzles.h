@@ -6,10 +6,12 @@
 #define SUDOKU_TESTS_SOLVER_TEST_PUZZLES_H_
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "solver/puzzle_reader.h"
 #include "solver/solver.h"
 #include "tests/support/paths.h"
 #include "tests/support/puzzles.h"
@@ -44,6 +46,11 @@ size_t PublicSetStride();
 
 // The text form of a kernel result's solution.
 inline std::string SolutionText(const Result& r) { return std::string(r.solution.data(), kCells); }
+
+// Every record PuzzleReader reads from `in` or `text` in `format`, errors included.
+std::vector<PuzzleRecord> ReadAll(std::istream& in, InputFormat format = InputFormat::kAuto);
+std::vector<PuzzleRecord> ReadAll(const std::string& text,
+                                  InputFormat format = InputFormat::kAuto);
 
 // "sse4.1" -> "sse4_1": a kernel's name as a test name.
 std::string TestName(const char* kernel_name);
