@@ -8,6 +8,7 @@
 #include "client/client_error.h"
 #include "client/session.h"
 #include "client/tls_connection.h"
+#include "proto/command_line.h"
 #include "proto/flag_values.h"
 #include "proto/version.h"
 
@@ -44,16 +45,9 @@ std::optional<boost::program_options::variables_map> ParseCommandLine(
   common.add_options()("version", "print the version and exit");
   po::options_description visible;
   visible.add(flags).add(common);
-  po::options_description hidden;
-  hidden.add_options()("positional", po::value(positionals));
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("positional", -1);
   po::variables_map values;
   try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
+    values = ReadCommandLine(po::command_line_parser(args), visible, positionals);
   } catch (const po::error& error) {
     throw ClientError(std::string(error.what()) + " (see: sudoku-client " + command + " --help)");
   }

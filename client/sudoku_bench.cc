@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/task_arena.h>
 
+#include "proto/command_line.h"
 #include "proto/flag_values.h"
 #include "proto/tsan_fork_join.h"
 #include "proto/version.h"
@@ -277,16 +278,9 @@ Options ParseOptions(int argc, char** argv, bool* help) {
       ("min-seconds",
        po::value<std::string>(&min_seconds)->default_value("1s")->value_name("DURATION"),
        "time each file for at least this long, e.g. 1s or 500ms");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(&options.files));
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
+    vm = ReadCommandLine(po::command_line_parser(argc, argv), visible, &options.files);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see --help)");
   }

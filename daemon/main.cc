@@ -37,6 +37,7 @@
 #include "daemon/pool.h"
 #include "daemon/server.h"
 #include "daemon/web_api.h"
+#include "proto/command_line.h"
 #include "proto/flag_values.h"
 #include "proto/version.h"
 #include "solver/solver.h"
@@ -253,17 +254,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
 
   // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
   // off, a missing --), not something to ignore.
-  po::options_description hidden;
-  hidden.add_options()("argument", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("argument", -1);
+  std::vector<std::string> arguments;
   po::variables_map flags;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
-              flags);
-    po::notify(flags);
+    flags = ReadCommandLine(po::command_line_parser(argc, argv), options, &arguments);
   } catch (const po::error& e) {
     throw UsageError{e.what()};
   }
@@ -275,9 +269,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
     std::cout << VersionLine("sudokud") << "\n";
     return std::nullopt;
   }
-  if (flags.count("argument")) {
-    throw UsageError{"unexpected argument '" +
-                     flags["argument"].as<std::vector<std::string>>().front() +
+  if (!arguments.empty()) {
+    throw UsageError{"unexpected argument '" + arguments.front() +
                      "': sudokud takes only options"};
   }
   Flags out;

@@ -1,7 +1,13 @@
-// The flag values the three binaries share (proto/flag_values.h): HOST:PORT.
+// What the three binaries' command lines share: HOST:PORT (proto/flag_values.h) and reading a
+// command line (proto/command_line.h).
 #include "proto/flag_values.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
+
+#include "proto/command_line.h"
 
 namespace sudoku {
 namespace {
@@ -30,6 +36,22 @@ TEST(SplitHostPort, SaysWhetherTheShapeOrThePortIsWrong) {
   for (const char* text : {"host:", "host:65536", "host:-1", "host:80x", "[::1]:http"}) {
     EXPECT_EQ(SplitHostPort(text).problem, Problem::kPort) << text;
   }
+}
+
+TEST(ReadCommandLine, CollectsTheWordsThatAreNotFlags) {
+  namespace po = boost::program_options;
+  int count = 0;
+  po::options_description flags;
+  flags.add_options()("count", po::value(&count));
+  std::vector<std::string> words;
+  const std::vector<std::string> args = {"a.txt", "--count", "3", "b.txt"};
+  const po::variables_map values = ReadCommandLine(po::command_line_parser(args), flags, &words);
+  EXPECT_EQ(count, 3);
+  EXPECT_EQ(values.count("count"), 1u);
+  EXPECT_EQ(words, (std::vector<std::string>{"a.txt", "b.txt"}));
+  EXPECT_THROW(ReadCommandLine(po::command_line_parser(std::vector<std::string>{"--nope"}), flags,
+                               &words),
+               po::error);
 }
 
 }  // namespace
