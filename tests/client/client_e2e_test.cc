@@ -407,14 +407,18 @@ TEST(ClientEndToEndFaults, SlowInputOutlastsTheDaemonsFirstFrameDeadline) {
       "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
       kSimplePuzzle};
   std::string all;
-  std::string script = "for p in";
+  // The input begins with a gap too: the connection the client opens first then sends nothing
+  // for 1.5 s whatever order its lanes connect in. (Without it, a lane that connected while the
+  // client waited for the next line could take that line at once, every time, and no deadline
+  // was ever missed: a run in four under ASan.)
+  std::string script = "sleep 1.5; for p in";
   for (const std::string& puzzle : puzzles) {
     all += puzzle + "\n";
     script += " '" + puzzle + "'";
   }
   const Exit at_once = RunClient({"--connect", daemon->address(), WriteTemp("slow.txt", all)});
   ASSERT_EQ(at_once.status, 0) << at_once.err;
-  // Seven gaps of 1.5 s: more breaks in a row than the client allows a connection that fails.
+  // Eight gaps of 1.5 s: more breaks in a row than the client allows a connection that fails.
   script += "; do echo \"$p\"; sleep 1.5; done | '" + TestPath("SUDOKU_CLIENT_BIN") +
             "' solve --no-progress --connections 2 --batch 1 --connect " + daemon->address();
   const Exit slow = RunToEnd({"/bin/sh", "-c", script});
