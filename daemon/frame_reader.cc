@@ -1,7 +1,11 @@
 #include "daemon/frame_reader.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "proto/framing.h"
 
@@ -10,18 +14,57 @@ namespace sudoku::daemon {
 boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n, size_t whole) {
   if (capacity_ - end_ < n) {
     if (capacity_ - size() >= n) {
-      std::memmove(storage_.get(), storage_.get() + begin_, size());
+      std::memmove(storage_, storage_ + begin_, size());
+      end_ -= begin_;
+      begin_ = 0;
     } else {
-      const size_t capacity = GrownCapacity(n, whole);
-      auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
-      if (size() > 0) std::memcpy(bigger.get(), storage_.get() + begin_, size());
-      storage_ = std::move(bigger);
-      capacity_ = capacity;
+      Grow(GrownCapacity(n, whole));
     }
+  }
+  return boost::asio::buffer(storage_ + end_, n);
+}
+
+void ReadBuffer::Grow(size_t capacity) {
+  if (begin_ > 0) {  // at most a read's worth: what followed a frame consumed
+    std::memmove(storage_, storage_ + begin_, size());
     end_ -= begin_;
     begin_ = 0;
   }
-  return boost::asio::buffer(storage_.get() + end_, n);
+  if (mapped_) {
+    void* moved = ::mremap(storage_, capacity_, capacity, MREMAP_MAYMOVE);
+    if (moved == MAP_FAILED) throw std::bad_alloc();
+    storage_ = static_cast<char*>(moved);
+  } else if (capacity >= kMappedReadBuffer) {
+    void* mapping =
+        ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) throw std::bad_alloc();
+    if (end_ > 0) std::memcpy(mapping, storage_, end_);  // under kMappedReadBuffer
+    delete[] storage_;
+    storage_ = static_cast<char*>(mapping);
+    mapped_ = true;
+  } else {
+    char* bigger = new char[capacity];
+    if (end_ > 0) std::memcpy(bigger, storage_, end_);
+    delete[] storage_;
+    storage_ = bigger;
+  }
+  capacity_ = capacity;
+}
+
+void ReadBuffer::Reset() {
+  if (mapped_) {
+    ::munmap(storage_, capacity_);
+  } else {
+    delete[] storage_;
+  }
+  storage_ = nullptr;
+  mapped_ = false;
+  capacity_ = begin_ = end_ = 0;
+}
+
+size_t ReadBuffer::RoundUpToPages(size_t bytes) {
+  static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return (bytes + page - 1) / page * page;
 }
 
 namespace {

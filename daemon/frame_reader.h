@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -31,16 +30,28 @@ inline constexpr size_t kMaxReadChunk = 1 << 20;
 // A read buffer grown past this by a large frame is given back once it is empty.
 inline constexpr size_t kMaxIdleReadBuffer = 1 << 20;
 
+// A buffer this large or larger is an anonymous mapping of its own rather than heap memory.
+inline constexpr size_t kMappedReadBuffer = 256 << 10;
+
 // The bytes read from one connection and not consumed yet. It doubles when it grows, leaving new
 // memory untouched until bytes land in it; once a quarter of a frame whose length is known
-// (`whole`) has arrived, it grows to that frame's size at once, and never past it. So a frame
-// of S bytes costs at most S of buffer and under S of copying as it grows, where growing by
-// half from the first read had cost twice S: with 64 clients sending 65,536-puzzle batches,
-// that copying (and the page faults of the fresh memory it touched) was half of the event
-// loop's time. A sender must send a quarter of what it declares to be given the rest.
+// (`whole`) has arrived, it grows to that frame's size at once, and never past it (but for the
+// rounding of a mapping to whole pages). A sender must send a quarter of what it declares to be
+// given the rest.
+//
+// From kMappedReadBuffer on, the bytes live in a mapping of their own, which grows by moving its
+// pages (mremap), never by copying bytes, and goes back to the system when released. Copying
+// into fresh heap memory as the buffer doubled was, with 50 clients sending 16 MiB frames, most
+// of the event loop's time (the copies and the page faults of the memory they touched), and a
+// normal client waited seconds behind it.
 class ReadBuffer {
  public:
-  std::string_view data() const { return {storage_.get() + begin_, end_ - begin_}; }
+  ReadBuffer() = default;
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  ~ReadBuffer() { Reset(); }
+
+  std::string_view data() const { return {storage_ + begin_, end_ - begin_}; }
   size_t size() const { return end_ - begin_; }
   size_t capacity() const { return capacity_; }
 
@@ -58,23 +69,26 @@ class ReadBuffer {
     if (begin_ == end_) begin_ = end_ = 0;
   }
   // Gives the memory back.
-  void Reset() {
-    storage_.reset();
-    capacity_ = begin_ = end_ = 0;
-  }
+  void Reset();
 
  private:
   size_t GrownCapacity(size_t n, size_t whole) const {
     const size_t needed = size() + n;
     const size_t doubled = std::max(needed, 2 * capacity_);
-    if (whole == 0) return doubled;  // the frame's length is not known yet
-    // The frame and the read's worth past it that is asked for (the next frame's first bytes):
-    // nothing more, for a frame that is never finished holds it for as long as it is open.
-    if (needed >= whole) return needed;
-    return needed >= whole / 4 ? whole : std::min(doubled, whole);
+    size_t capacity = doubled;  // the frame's length is not known yet
+    if (whole != 0) {
+      // The frame and the read's worth past it that is asked for (the next frame's first bytes):
+      // nothing more, for a frame that is never finished holds it for as long as it is open.
+      capacity = needed >= whole ? needed : needed >= whole / 4 ? whole : std::min(doubled, whole);
+    }
+    return capacity < kMappedReadBuffer ? capacity : RoundUpToPages(capacity);
   }
+  static size_t RoundUpToPages(size_t bytes);
+  // Makes the capacity `capacity`, the data moved to the start.
+  void Grow(size_t capacity);
 
-  std::unique_ptr<char[]> storage_;
+  char* storage_ = nullptr;
+  bool mapped_ = false;  // storage_ is a mapping (else from new[])
   size_t capacity_ = 0;
   size_t begin_ = 0;
   size_t end_ = 0;

@@ -1,8 +1,10 @@
-// The TCP port's read buffer (daemon/frame_reader.h: ReadBuffer): how it grows, compacts and
-// gives its memory back.
+// The TCP port's read buffer (daemon/frame_reader.h: ReadBuffer): how it grows (on the heap, then
+// in a mapping of its own), compacts and gives its memory back.
 #include "daemon/frame_reader.h"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -75,6 +77,39 @@ TEST(ReadBuffer, CompactsWhenTheRoomIsBeforeTheData) {
   Append(buffer, "abcdef");
   EXPECT_EQ(buffer.capacity(), 10u);
   EXPECT_EQ(buffer.data(), "6789abcdef");
+}
+
+// Past kMappedReadBuffer the bytes move to a mapping of whole pages, which grows in place or by
+// moving its pages: what was read survives every step, whatever was consumed before.
+TEST(ReadBuffer, KeepsItsBytesAsItGrowsIntoAMappingAndWithinIt) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t whole = 16 << 20;
+  ReadBuffer buffer;
+  Append(buffer, "done|");
+  std::string expected;
+  size_t step = 0;
+  while (expected.size() < whole / 2) {
+    const std::string chunk(100000 + step, static_cast<char>('a' + step % 26));
+    Append(buffer, chunk, whole);
+    expected += chunk;
+    if (step++ == 0) buffer.Consume(5);  // a frame consumed before the large one
+  }
+  EXPECT_EQ(buffer.data(), expected);
+  EXPECT_GE(buffer.capacity(), kMappedReadBuffer);
+  EXPECT_EQ(buffer.capacity() % page, 0u);
+  EXPECT_EQ(buffer.capacity(), whole);  // a quarter arrived: the frame's size, a page multiple
+  buffer.Consume(buffer.size());
+  buffer.Reset();
+  EXPECT_EQ(buffer.capacity(), 0u);
+}
+
+// A mapping's size is rounded up to whole pages; heap buffers below kMappedReadBuffer are not.
+TEST(ReadBuffer, AMappedBufferIsWholePages) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  ReadBuffer buffer;
+  Append(buffer, std::string(kMappedReadBuffer + 1, 'x'));
+  EXPECT_EQ(buffer.capacity(), kMappedReadBuffer + page);
+  EXPECT_EQ(buffer.data(), std::string(kMappedReadBuffer + 1, 'x'));
 }
 
 TEST(ReadBuffer, ConsumingEverythingStartsOverAndResetGivesTheMemoryBack) {
