@@ -78,10 +78,14 @@ void Admission::Release(size_t held, size_t cost, bool working) {
   }
 }
 
-bool Admission::MayTakeMemory(Connection* connection, size_t held, size_t more) {
+bool Admission::MemoryFits(size_t held, size_t more) const {
   const size_t holders = holders_ + (held == 0 ? 1 : 0);
   const bool within_share = held + more <= max_memory_ / holders;
-  if (memory_ + more <= (within_share ? max_memory_ : max_memory_ / 2)) return true;
+  return memory_ + more <= (within_share ? max_memory_ : max_memory_ / 2);
+}
+
+bool Admission::MayTakeMemory(Connection* connection, size_t held, size_t more) {
+  if (MemoryFits(held, more)) return true;
   if (!connection->waiting_for_memory) {
     connection->waiting_for_memory = true;
     memory_waiters_.push_back(connection);

@@ -64,18 +64,24 @@ class Admission {
   // and the second half is kept for the others: a bystander's frame is still read when a few
   // connections have filled the first. A connection refused is woken when memory comes back.
   bool MayTakeMemory(Connection* connection, size_t held, size_t more);
+  // Whether a requester holding nothing and not waiting (an HTTP API request, refused with 503
+  // instead) may hold `bytes` now, by the rule above. Charged with MemoryChanged(0, bytes).
+  bool MayHoldNow(size_t bytes) const { return MemoryFits(0, bytes); }
   // `connection`'s holding went from `before` to `after` bytes.
   void MemoryChanged(size_t before, size_t after);
 
   size_t in_flight() const { return in_flight_; }
   size_t max_in_flight() const { return max_in_flight_; }
   size_t memory() const { return memory_; }
+  size_t max_memory() const { return max_memory_; }
 
  private:
   // Whether a requester holding `held` may take `cost` more as its fair share, with
   // `others_waiting` other connections in line; whether `cost` fits under the limit.
   bool WithinShare(size_t held, size_t cost, size_t others_waiting) const;
   bool Fits(size_t cost) const;
+  // Whether a holder of `held` bytes may take `more` by MayTakeMemory's rule.
+  bool MemoryFits(size_t held, size_t more) const;
   void LeaveQueue(Connection* connection);
   void WakeMemoryWaiters();
 

@@ -36,15 +36,28 @@ std::optional<HttpResponse> WebApi::Admit(std::string_view path, const HttpReque
                                           const HttpPeer& peer) const {
   if (auto refusal = CheckApiRequest(path, request, peer, options_)) return refusal;
   if (stopped_) return ApiErrorResponse(http::status::service_unavailable, "sudokud is stopping");
-  if (in_flight_ >= options_.max_in_flight) {
-    HttpResponse response = ApiErrorResponse(
-        http::status::service_unavailable,
-        "busy: the daemon is working on " + std::to_string(in_flight_) +
-            " requests, the most it takes at once; try again shortly");
-    response.set(http::field::retry_after, "1");
-    return response;
-  }
   return std::nullopt;
+}
+
+std::optional<HttpResponse> WebApi::Busy(size_t cost, size_t bytes) const {
+  std::string why;
+  if (in_flight_ >= options_.max_in_flight) {
+    why = "busy: the daemon is working on " + std::to_string(in_flight_) +
+          " requests, the most it takes at once; try again shortly";
+  } else if (admission_ != nullptr && !admission_->MayStartNow(cost)) {
+    why = "busy: the daemon has " + std::to_string(admission_->in_flight()) +
+          " puzzles in flight, its limit is " + std::to_string(admission_->max_in_flight()) +
+          " (--max-in-flight); try again shortly";
+  } else if (admission_ != nullptr && !admission_->MayHoldNow(bytes)) {
+    why = "busy: the daemon holds " + std::to_string(admission_->memory()) +
+          " bytes of requests and answers, its budget is " +
+          std::to_string(admission_->max_memory()) + " (--max-memory); try again shortly";
+  } else {
+    return std::nullopt;
+  }
+  HttpResponse response = ApiErrorResponse(http::status::service_unavailable, why);
+  response.set(http::field::retry_after, "1");
+  return response;
 }
 
 asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
@@ -56,19 +69,17 @@ asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
   if (refusal) co_return std::move(*refusal);
   PreparedApiRequest prepared = PrepareApiRequest(path, request.body(), options_);
   if (prepared.refusal) co_return std::move(*prepared.refusal);
+  // Charged as the port charges a request: its puzzles to the work in flight, the bytes it holds
+  // (its body) to the memory budget, while it works.
   const size_t cost = prepared.job->cost();
-  if (admission_ != nullptr && !admission_->MayStartNow(cost)) {
-    HttpResponse response = ApiErrorResponse(
-        http::status::service_unavailable,
-        "busy: the daemon has " + std::to_string(admission_->in_flight()) +
-            " puzzles in flight, its limit is " + std::to_string(admission_->max_in_flight()) +
-            " (--max-in-flight); try again shortly");
-    response.set(http::field::retry_after, "1");
-    co_return response;
-  }
+  const size_t bytes = request.body().size();
+  if (auto busy = Busy(cost, bytes)) co_return std::move(*busy);
   // Counted from the admissions above, with no suspension between: the limits hold exactly.
   ++in_flight_;
-  if (admission_ != nullptr) admission_->Charge(0, cost);
+  if (admission_ != nullptr) {
+    admission_->Charge(0, cost);
+    admission_->MemoryChanged(0, bytes);
+  }
   // The request's work stops when its client goes (peer_gone) or the daemon stops (Stop() sets
   // every working request's flag).
   const PeerGone& peer_gone = peer.gone;
@@ -92,6 +103,7 @@ asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
   if (admission_ != nullptr) {
     admission_->WorkDone(cost);
     admission_->Release(0, cost, /*working=*/false);
+    admission_->MemoryChanged(bytes, 0);
   }
   co_return job->Answer();
 }

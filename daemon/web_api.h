@@ -30,16 +30,19 @@
 //   413  a body over kMaxBodyBytes; 415 a body not sent as application/json (so that another
 //        web site cannot make a visitor's browser post here without asking first)
 //   431  a header, or a chunked body's trailer, over 8 KiB (HttpLimits)
-//   503  WebApiOptions::max_in_flight requests already working (Retry-After: 1), the daemon's
-//        budget of puzzles in flight (--max-in-flight) spent (Retry-After: 1), the daemon
-//        is stopping, or every connection of the listener is working (Retry-After: 1)
+//   503  WebApiOptions::max_in_flight requests already working, the daemon's budget of puzzles
+//        in flight (--max-in-flight) or of memory (--max-memory) without room for the request
+//        (each with Retry-After: 1), the daemon is stopping, or every connection of the
+//        listener is working (Retry-After: 1)
 // Every request's work (parsing aside) runs on the solver Pool, as the protocol's does, at the
 // same cost: explanations, generations and counts past two solutions as long work, at the
 // lowest priority, each request taking its own turns (Pool::Cost). And it is charged to the same
-// budget as the protocol's requests (Admission, --max-in-flight), by the same rule (a request
-// within its fair share starts; one past it only when the total stays under the limit and no
-// connection of the port waits in line), except that a request refused gets 503 at once where a
-// connection of the port would wait. Work stops when its client goes. Requests that cannot be read get the listener's refusals as {"error": ...}: 400, 413
+// budgets as the protocol's requests (Admission: its puzzles to --max-in-flight, its body to
+// --max-memory), by the same rules (a request within its fair share starts; one past it only
+// when the total stays under the limit and no connection of the port waits in line), except
+// that a request refused gets 503 at once where a connection of the port would wait. Work stops
+// when its client goes. Requests that cannot be read get the listener's refusals as
+// {"error": ...}: 400, 413
 // (a body over the limit), 431 (a header or a chunked body's trailer over 8 KiB), 503 (every
 // connection busy).
 //
@@ -102,9 +105,13 @@ class WebApi : public HttpHandler {
 
  private:
   // The refusal of an API request before any work: an unknown path, a method or type it does
-  // not take, a stopping daemon, or max_in_flight reached; nullopt when it may go on.
+  // not take, a stopping daemon; nullopt when it may go on.
   std::optional<HttpResponse> Admit(std::string_view path, const HttpRequest& request,
                                     const HttpPeer& peer) const;
+  // The one busy decision, 503 with Retry-After: 1, for a request of `cost` puzzles holding
+  // `bytes`: WebApiOptions::max_in_flight requests working, or the daemon's budgets (Admission:
+  // puzzles in flight, memory) without room for it; nullopt when it may start.
+  std::optional<HttpResponse> Busy(size_t cost, size_t bytes) const;
 
   Pool& pool_;
   MetricsRoutes* const metrics_;

@@ -594,6 +594,31 @@ TEST(WebApiPaths, RequestsShareTheDaemonsInFlightBudgetAtTheProtocolsCosts) {
   EXPECT_EQ(on_server([] {}), 0u);
 }
 
+// The body a request holds while it works is charged to the port's memory budget
+// (--max-memory): a request with no room in it gets 503, and its bytes are given back once it is
+// answered.
+TEST(WebApiPaths, RequestsShareTheDaemonsMemoryBudget) {
+  // A budget of 1,000 bytes of which a connection of the port holds 950.
+  Admission admission(1000, 1000);
+  WebServer server({}, &admission);
+  const auto on_server = [&](auto f) {
+    return server.OnServer([&] {
+      f();
+      return admission.memory();
+    });
+  };
+  on_server([&] { admission.MemoryChanged(0, 950); });
+  const Reply busy = Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}});
+  EXPECT_EQ(busy.status, 503u);
+  EXPECT_EQ(busy.retry_after, "1");
+  EXPECT_EQ(busy.json(), Json({{"error", "busy: the daemon holds 950 bytes of requests and "
+                                         "answers, its budget is 1000 (--max-memory); try again "
+                                         "shortly"}}));
+  on_server([&] { admission.MemoryChanged(950, 0); });
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
+  EXPECT_EQ(on_server([] {}), 0u);
+}
+
 TEST(WebApiPaths, AStoppedApiRefusesWork) {
   WebServer server;
   server.StopApi();
