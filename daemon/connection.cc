@@ -126,6 +126,7 @@ Connection::Connection(Server& server, Stream stream, std::string peer)
 }
 
 Connection::~Connection() {
+  LeaveActivityOrder();
   server_.admission_.MemoryChanged(memory_, 0);
   server_.ConnectionClosed(this);
 }
@@ -133,6 +134,9 @@ Connection::~Connection() {
 void Connection::Start() {
   counted_ = true;
   ++server_.served_;
+  activity_entry_ = server_.by_activity_.insert(server_.by_activity_.end(), this);
+  in_activity_order_ = true;
+  last_activity_ = Clock::now();
   ++server_.stats_.connections;
   Spawn(&Connection::Reader);
   Spawn(&Connection::Writer);
@@ -146,6 +150,19 @@ void Connection::Refuse(Kind kind, const std::string& message) {
   Spawn(&Connection::Watchdog);  // ends the linger
 }
 
+void Connection::Touch() {
+  last_activity_ = Clock::now();
+  if (in_activity_order_) {
+    server_.by_activity_.splice(server_.by_activity_.end(), server_.by_activity_, activity_entry_);
+  }
+}
+
+void Connection::LeaveActivityOrder() {
+  if (!in_activity_order_) return;
+  server_.by_activity_.erase(activity_entry_);
+  in_activity_order_ = false;
+}
+
 bool Connection::Evictable() const {
   // A frame begun and not finished was not accepted: closing its connection loses nothing the
   // daemon took on, and a stalled sender is as idle as a silent one. A request read whole and
@@ -156,6 +173,7 @@ bool Connection::Evictable() const {
 
 void Connection::Evict(const std::string& message) {
   Fault(wire::ProtocolFault::TOO_MANY_CONNECTIONS, message);
+  LeaveActivityOrder();
   counted_ = false;
   --server_.served_;
 }
@@ -169,6 +187,7 @@ size_t Connection::batches_in_flight() const {
 void Connection::Advance(Stage stage) {
   if (stage <= stage_) return;
   stage_ = stage;
+  LeaveActivityOrder();
   server_.admission_.Leave(this);
   if (stage >= Stage::kFaulted) {
     cancel_.store(true, std::memory_order_relaxed);
@@ -935,7 +954,7 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
     }
     if (!idle_limit) continue;
     if (solving_ > 0 || queued_for_admission || (writing_ && stall_limit)) {
-      last_activity_ = now;  // the peer is waiting for us, or the write stall is the limit
+      Touch();  // the peer is waiting for us, or the write stall is the limit
       continue;
     }
     if (now < last_activity_ + timeout) continue;

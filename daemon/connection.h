@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -156,7 +157,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool discarding() const { return stage_ >= Stage::kFaulted; }
 
   void Spawn(boost::asio::awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>));
-  void Touch() { last_activity_ = Clock::now(); }
+  // Marks activity now: the connection moves to the end of the server's activity order.
+  void Touch();
+  // Takes it out of the activity order for good: it stopped reading, or is no longer counted.
+  void LeaveActivityOrder();
 
   // Each coroutine takes `self` only to keep the connection alive while it runs.
   boost::asio::awaitable<void> Reader(std::shared_ptr<Connection> self);
@@ -240,6 +244,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WakeUp wake_;                         // the reader and writer wait here (see Wake())
   boost::asio::steady_timer deadline_;  // the watchdog's next deadline
   Clock::time_point last_activity_;
+  // Its place in Server::by_activity_, while it is there (counted and reading).
+  std::list<Connection*>::iterator activity_entry_;
+  bool in_activity_order_ = false;
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
   const Clock::time_point connected_;
   Clock::time_point frame_started_;       // when the first byte of the frame being read came

@@ -136,17 +136,21 @@ void Server::Admit(tcp::socket socket) {
 void Server::MakeRoom() {
   // First the connection idle longest (nothing in flight; at most an unfinished frame).
   Connection* idlest = nullptr;
+  for (Connection* connection : by_activity_) {
+    if (connection->Evictable()) {
+      idlest = connection;
+      break;
+    }
+  }
   // Failing that, the one holding the most work of unbounded cost and nothing else: such work
   // runs only on what the batches leave idle, so its connections must not keep a newcomer out.
   Connection* long_only = nullptr;
-  for (Connection* connection : connections_) {
-    if (connection->Evictable()) {
-      if (idlest == nullptr || connection->last_activity() < idlest->last_activity()) {
-        idlest = connection;
+  if (idlest == nullptr) {
+    for (Connection* connection : by_activity_) {
+      if (connection->HoldsOnlyLongWork() &&
+          (long_only == nullptr || connection->in_flight() > long_only->in_flight())) {
+        long_only = connection;
       }
-    } else if (connection->HoldsOnlyLongWork() &&
-               (long_only == nullptr || connection->in_flight() > long_only->in_flight())) {
-      long_only = connection;
     }
   }
   const std::string full = "closed to make room for a new connection: the daemon serves " +
