@@ -11,23 +11,10 @@
 # D-Bus on the host) and --private-network (else the container's 9810 is the host's); commands
 # run inside through nsenter; the watchdog restart comes 28-31 s after a SIGSTOP.
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 
-build=$(cd "$1" && pwd)
-source_dir=$(cd "$2" && pwd)
-deb_dir=$3
-started=$SECONDS
-
-skip() {
-  echo "SKIP: $*"
-  exit 77
-}
-ok() { echo "ok: $* ($((SECONDS - started)) s)"; }
-
-[[ $(id -u) == 0 ]] || skip "not root: booting a container with systemd-nspawn needs root"
-for tool in systemd-nspawn debootstrap nsenter dpkg-deb python3; do
-  command -v "$tool" >/dev/null || skip "no $tool (deploy/bootstrap.sh installs it)"
-done
-deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
+require_root "booting a container with systemd-nspawn needs root" \
+  systemd-nspawn debootstrap nsenter dpkg-deb python3
 [[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
 
 # The cgroup the container's payload goes under: the caller's own (--keep-unit).
@@ -42,10 +29,7 @@ probe=$cgroup_root${own%/}/sudokud-boot-probe-$$
 mkdir "$probe" 2>/dev/null && rmdir "$probe" ||
   skip "cannot create a control group under $cgroup_root${own%/} (systemd-nspawn needs one)"
 
-mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
-  grep -v security | head -1)
-[[ -n $mirror ]] || mirror=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
-  /etc/apt/sources.list 2>/dev/null)
+mirror=$(debian_mirror)
 [[ -n $mirror ]] || skip "cannot find a Debian mirror in /etc/apt/sources.list.d/debian.sources"
 
 # ---- the tree: systemd, D-Bus and the package's dependencies (the container has no network)

@@ -11,28 +11,16 @@
 # by hand (scheduled checks need systemd on the host). Exits 77 with "SKIP: reason" where podman
 # cannot run (not root, no podman, runc or debootstrap, no Debian mirror).
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 
-build=$(cd "$1" && pwd)
-source_dir=$(cd "$2" && pwd)
-deb_dir=$3
-started=$SECONDS
-
-skip() {
-  echo "SKIP: $*"
-  exit 77
-}
-ok() { echo "ok: $* ($((SECONDS - started)) s)"; }
 failed=0
 fail() {
   echo "FAIL: $*"
   failed=1
 }
 
-[[ $(id -u) == 0 ]] || skip "not root: the test runs podman as root (rootless podman is not set up here)"
-for tool in podman runc debootstrap python3; do
-  command -v "$tool" >/dev/null || skip "no $tool (deploy/bootstrap.sh installs it)"
-done
-deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
+require_root "the test runs podman as root (rootless podman is not set up here)" \
+  podman runc debootstrap python3
 [[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
 client=$build/client/sudoku-client
 
@@ -64,8 +52,7 @@ trap cleanup EXIT
 
 # ---- the base image, once
 if ! pm image exists debian:bookworm-slim; then
-  mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
-    grep -v security | head -1)
+  mirror=$(debian_mirror)
   [[ -n $mirror ]] || skip "cannot find a Debian mirror in /etc/apt/sources.list.d/debian.sources"
   rootfs=$cache/bookworm-minbase.tmp
   rm -rf "$rootfs"

@@ -1,0 +1,38 @@
+# What the tests that run the package for real share (boot_test.sh, container_test.sh): their
+# arguments, their SKIP and ok lines, their preconditions and the Debian mirror they build from.
+# Sourced by each with its own arguments: BUILD_DIR SOURCE_DIR DEB_DIR (DEB_DIR holds the package
+# the deploy_deb test built). Sets build, source_dir, deb_dir, started and deb.
+
+build=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+deb_dir=$3
+started=$SECONDS
+
+# Exit 77, which ctest reports as skipped, with the reason on the line run_all.sh reads.
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+ok() { echo "ok: $* ($((SECONDS - started)) s)"; }
+
+# require_root WHY TOOL...: skips unless running as root (WHY says what needs it) with every TOOL.
+require_root() {
+  local why=$1 tool
+  shift
+  [[ $(id -u) == 0 ]] || skip "not root: $why"
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || skip "no $tool (deploy/bootstrap.sh installs it)"
+  done
+}
+
+# The host's Debian mirror (what debootstrap fetches from), or nothing.
+debian_mirror() {
+  local mirror
+  mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
+    grep -v security | head -1)
+  [[ -n $mirror ]] || mirror=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
+    /etc/apt/sources.list 2>/dev/null)
+  echo "$mirror"
+}
+
+deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
