@@ -14,9 +14,7 @@ namespace sudoku::daemon {
 boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n, size_t whole) {
   if (capacity_ - end_ < n) {
     if (capacity_ - size() >= n) {
-      std::memmove(storage_, storage_ + begin_, size());
-      end_ -= begin_;
-      begin_ = 0;
+      Compact();
     } else {
       Grow(GrownCapacity(n, whole));
     }
@@ -24,29 +22,35 @@ boost::asio::mutable_buffer ReadBuffer::Prepare(size_t n, size_t whole) {
   return boost::asio::buffer(storage_ + end_, n);
 }
 
+void ReadBuffer::Compact() {
+  std::memmove(storage_, storage_ + begin_, size());
+  end_ -= begin_;
+  begin_ = 0;
+}
+
 void ReadBuffer::Grow(size_t capacity) {
-  if (begin_ > 0) {  // at most a read's worth: what followed a frame consumed
-    std::memmove(storage_, storage_ + begin_, size());
-    end_ -= begin_;
-    begin_ = 0;
-  }
   if (mapped_) {
+    Compact();  // at most a read's worth: what followed a frame consumed
     void* moved = ::mremap(storage_, capacity_, capacity, MREMAP_MAYMOVE);
     if (moved == MAP_FAILED) throw std::bad_alloc();
     storage_ = static_cast<char*>(moved);
-  } else if (capacity >= kMappedReadBuffer) {
-    void* mapping =
-        ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapping == MAP_FAILED) throw std::bad_alloc();
-    if (end_ > 0) std::memcpy(mapping, storage_, end_);  // under kMappedReadBuffer
-    delete[] storage_;
-    storage_ = static_cast<char*>(mapping);
-    mapped_ = true;
   } else {
-    char* bigger = new char[capacity];
-    if (end_ > 0) std::memcpy(bigger, storage_, end_);
+    // Under kMappedReadBuffer: copied once, to the start of the new memory.
+    char* bigger;
+    if (capacity >= kMappedReadBuffer) {
+      void* mapping =
+          ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (mapping == MAP_FAILED) throw std::bad_alloc();
+      bigger = static_cast<char*>(mapping);
+      mapped_ = true;
+    } else {
+      bigger = new char[capacity];
+    }
+    if (size() > 0) std::memcpy(bigger, storage_ + begin_, size());
     delete[] storage_;
     storage_ = bigger;
+    end_ -= begin_;
+    begin_ = 0;
   }
   capacity_ = capacity;
 }

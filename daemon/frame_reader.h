@@ -84,6 +84,8 @@ class ReadBuffer {
     return capacity < kMappedReadBuffer ? capacity : RoundUpToPages(capacity);
   }
   static size_t RoundUpToPages(size_t bytes);
+  // Moves the data to the start of the storage.
+  void Compact();
   // Makes the capacity `capacity`, the data moved to the start.
   void Grow(size_t capacity);
 
