@@ -154,7 +154,7 @@ class ClientEndToEnd : public ::testing::Test {
 DaemonProcess* ClientEndToEnd::daemon_ = nullptr;
 
 void ExpectSummary(const std::string& err, const std::string& counts) {
-  EXPECT_TRUE(std::regex_match(err, std::regex(counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+  EXPECT_TRUE(std::regex_match(err, std::regex(counts + kSummaryTimeAndRate)))
       << err;
 }
 
@@ -293,7 +293,7 @@ void ExpectCompleteDespiteResends(const MixedInput& input, const std::string& ou
                                std::regex("sudoku-client: [0-9]+ batches were sent again after "
                                           "their connection broke\n" +
                                           SummaryCounts(input) +
-                                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+                                          kSummaryTimeAndRate)))
       << errors;
   EXPECT_EQ(WEXITSTATUS(status), 1);
 }

@@ -38,6 +38,11 @@ std::string CheckOutput(const MixedInput& input, const std::string& output);
 // "puzzles N, solved N, multiple N, unsolvable N, invalid N, " as the summary starts.
 std::string SummaryCounts(const MixedInput& input);
 
+// A regex for the rest of the summary line: "0.002 s, 1500 puzzles/s\n". A run slower than
+// 10 puzzles/s (one puzzle under a sanitizer) shows two digits: "9.4 puzzles/s", "0.52 puzzles/s".
+inline constexpr char kSummaryTimeAndRate[] =
+    "[0-9]+\\.[0-9]{3} s, [0-9]+(\\.[0-9]+)?(e-[0-9]+)? puzzles/s\n";
+
 }  // namespace sudoku::testing
 
 #endif  // SUDOKU_TESTS_CLIENT_MIXED_INPUT_H_

@@ -26,6 +26,7 @@ using sudoku::testing::FakeDaemon;
 using sudoku::testing::FreePort;
 using sudoku::testing::MakeMixedInput;
 using sudoku::testing::MixedInput;
+using sudoku::testing::kSummaryTimeAndRate;
 using sudoku::testing::SummaryCounts;
 
 
@@ -158,7 +159,7 @@ SolveOptions Options(const FakeDaemon& daemon, size_t batch, size_t in_flight, s
 
 // "puzzles 3, ..., 0.002 s, 1500 puzzles/s\n" with the given counts.
 void ExpectSummary(const std::string& err, const std::string& counts) {
-  EXPECT_TRUE(std::regex_match(err, std::regex(counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+  EXPECT_TRUE(std::regex_match(err, std::regex(counts + kSummaryTimeAndRate)))
       << err;
 }
 
@@ -216,8 +217,8 @@ TEST(SolveCommand, ProgressGoesToStderrAndIsWipedBeforeTheSummary) {
   // The bar was drawn once (then rate-limited), and wiped with spaces.
   EXPECT_TRUE(std::regex_match(
       run.err, std::regex("\r[0-9]+ puzzles  [0-9]+ puzzles/s *\r *\r"
-                          "puzzles 3, solved 3, multiple 0, unsolvable 0, invalid 0, "
-                          "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+                          "puzzles 3, solved 3, multiple 0, unsolvable 0, invalid 0, " +
+                          std::string(kSummaryTimeAndRate))))
       << run.err;
 }
 
@@ -341,7 +342,7 @@ void ExpectResentThenSummary(const std::string& err, const std::string& counts) 
   EXPECT_TRUE(std::regex_match(
       err, std::regex("sudoku-client: [0-9]+ batches were sent again after their connection "
                       "broke\n" +
-                      counts + "[0-9]+\\.[0-9]{3} s, [0-9]+ puzzles/s\n")))
+                      counts + kSummaryTimeAndRate)))
       << err;
 }
 
