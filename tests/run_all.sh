@@ -70,18 +70,33 @@ for name, param in re.findall(r"^\s*\d+ - (\S+)((?:\s+#.*)?) \(Skipped\)$", ctes
 PY
 }
 
-# build_and_test NAME DIR CMAKE_ARGS [ctest args...]
-build_and_test() {
-  local name=$1 dir=$2 args=$3
-  shift 3
-  if ! SUDOKU_BUILD_DIR=$dir SUDOKU_CMAKE_ARGS=$args SUDOKU_EXTRA_PACKAGES=$extra_packages \
+# build NAME DIR CMAKE_ARGS: installs what is missing, configures and builds DIR; when that
+# fails, NAME is recorded as failed and the status is non-zero.
+build() {
+  if ! SUDOKU_BUILD_DIR=$2 SUDOKU_CMAKE_ARGS=$3 SUDOKU_EXTRA_PACKAGES=$extra_packages \
     "$top/deploy/bootstrap.sh"; then
-    record "$name" 1 "build failed"
-    return
+    record "$1" 1 "build failed"
+    return 1
   fi
-  local log=$dir/ctest-output.log
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" 2>&1 | tee "$log"
-  local status=${PIPESTATUS[0]}
+}
+
+# run_ctest DIR LOG [ctest args...]: ctest's output goes to LOG (and to stdout unless QUIET=1);
+# its exit status is the function's.
+run_ctest() {
+  local dir=$1 log=$2
+  shift 2
+  if [[ ${QUIET:-0} == 1 ]]; then
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" >"$log" 2>&1
+  else
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" 2>&1 | tee "$log"
+    return "${PIPESTATUS[0]}"
+  fi
+}
+
+# record_ctest NAME DIR LOG STATUS: records the ctest run of DIR that wrote LOG (the last one
+# there: its skip reasons are read from DIR's LastTest.log) and exited with STATUS.
+record_ctest() {
+  local name=$1 dir=$2 log=$3 status=$4
   local detail skipped
   detail=$(ctest_summary "$log")
   skipped=$(skipped_tests "$dir" "$log")
@@ -104,8 +119,39 @@ build_and_test() {
   record "$name" "$status" "$detail"
 }
 
+# build_and_test NAME DIR CMAKE_ARGS [ctest args...]
+build_and_test() {
+  local name=$1 dir=$2 args=$3
+  shift 3
+  build "$name" "$dir" "$args" || return
+  local log=$dir/ctest-output.log status
+  run_ctest "$dir" "$log" "$@"
+  status=$?
+  record_ctest "$name" "$dir" "$log" "$status"
+}
+
 # CI treats warnings as errors (SUDOKU_WERROR) in every build it makes; a package build does not.
-build_and_test plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_WERROR=ON"
+# The package's runs for real (labels boot and container: a Debian tree booted under
+# systemd-nspawn, a podman image) take minutes, most of them waiting on the Debian mirror, a
+# booting systemd or podman, so they run beside the next stage's compilation (which they hardly
+# slow and which no timing depends on) instead of alone at the end of the plain suite. They use
+# the package the plain suite built (the fixture deb), and nothing of the other trees.
+for_real=()
+if build plain "$build_dir" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_WERROR=ON"; then
+  run_ctest "$build_dir" "$build_dir/ctest-output.log" -LE '^(boot|container)$'
+  record_ctest plain "$build_dir" "$build_dir/ctest-output.log" $?
+  QUIET=1 run_ctest "$build_dir" "$build_dir/ctest-for-real.log" -L '^(boot|container)$' -FS deb &
+  for_real=($!)
+fi
+# for_real_done: waits for the runs for real, shows their output and records them.
+for_real_done() {
+  ((${#for_real[@]})) || return 0
+  wait "${for_real[0]}"
+  local status=$?
+  for_real=()
+  cat "$build_dir/ctest-for-real.log"
+  record_ctest "plain boot+container" "$build_dir" "$build_dir/ctest-for-real.log" "$status"
+}
 
 if ((sanitizers)); then
   # Any report fails: ASan and TSan exit non-zero by default, UBSan only when told to. The
@@ -123,14 +169,25 @@ if ((sanitizers)); then
   # built from a sanitized tree: the package is the plain build's (Package.*, run above).
   # Nor are the package's runs for real (the labels package, boot and container: the .deb, a
   # booted systemd, a container image), which take minutes and test the package, not the code.
-  build_and_test asan+ubsan "$build_dir-asan" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
-    -E '^Package[.]' -LE '^(package|boot|container)$'
+  asan_dir=$build_dir-asan
+  if build asan+ubsan "$asan_dir" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON"; then
+    for_real_done
+    run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' -LE '^(package|boot|container)$'
+    record_ctest asan+ubsan "$asan_dir" "$asan_dir/ctest-output.log" $?
+  fi
+  for_real_done
+  # TSan looks for data races, so it runs the suites of the code that has threads: the daemon
+  # and the client (labels daemon, client: their end-to-end tests included) and the solver's
+  # tests that call it from several threads (label threads). The rest of the solver's tests run
+  # one thread (and TSan cannot see into oneTBB's workers anyway: tests/tsan.supp), and the
+  # deploy and page tests drive the same daemon as the daemon's suite.
   build_and_test tsan "$build_dir-tsan" \
     "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
-    -E '^Package[.]' -LE '^(package|boot|container)$'
+    -E '^Package[.]' -L '^(daemon|client|threads)$' -LE '^(package|boot|container)$'
   unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS SUDOKU_TEST_PUBLIC_STRIDE
 fi
+for_real_done
 
 if ((fuzz_seconds > 0)); then
   fuzz_dir=$build_dir-fuzz

@@ -95,11 +95,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=1
-}
 # Stops the test at a failure that leaves nothing further to check.
 fatal() {
   echo "FAIL: $*"
@@ -110,10 +105,6 @@ fatal() {
   exit 1
 }
 in_ct() { nsenter -t "$container" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
-# expect_eq WHAT EXPECTED ACTUAL
-expect_eq() {
-  if [[ $2 == "$3" ]]; then ok "$1: $3"; else fail "$1: expected '$2', got '$3'"; fi
-}
 journal() { in_ct journalctl -b --no-pager -o cat "$@"; }
 # expect_journal UNIT LINE: an exact line of the unit's journal (systemd's or the daemon's)
 journal_has() { journal -u "$1" | grep -Fx -- "$2" >/dev/null; }
@@ -126,17 +117,6 @@ expect_journal() {
   fi
 }
 show() { in_ct systemctl show -P "$2" "$1"; }
-# wait_for SECONDS COMMAND...: polls every 0.2 s until COMMAND succeeds.
-# lines_at_least FILE N: FILE has N lines or more.
-lines_at_least() { [[ -f $1 ]] && (($(wc -l <"$1") >= $2)); }
-wait_for() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    sleep 0.2
-  done
-}
 # http_get PORT PATH: "STATUS BODY" of an HTTP GET inside the container (bash's /dev/tcp: the
 # tree has no curl).
 http_get() {

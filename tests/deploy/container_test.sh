@@ -13,12 +13,6 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-failed=0
-fail() {
-  echo "FAIL: $*"
-  failed=1
-}
-
 require_root "the test runs podman as root (rootless podman is not set up here)" \
   podman runc debootstrap python3
 [[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
@@ -81,9 +75,6 @@ if ! pm build -q --format docker -f "$source_dir/deploy/Containerfile" -t "$imag
 fi
 size=$(pm image inspect --format '{{.Size}}' "$image")
 ok "built $image in $((SECONDS - build_started)) s: $((size / 1000000)) MB"
-expect_eq() {
-  if [[ $2 == "$3" ]]; then ok "$1: $3"; else fail "$1: expected '$2', got '$3'"; fi
-}
 expect_eq "the image's user, stop signal, ports" "10001:10001 SIGTERM map[9810/tcp:{} 9910/tcp:{}]" \
   "$(pm image inspect --format '{{.Config.User}} {{.Config.StopSignal}} {{.Config.ExposedPorts}}' "$image")"
 healthcheck=$(pm image inspect "$image" | grep -o 'GET /readyz' | head -1)
@@ -94,16 +85,6 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 pm run -d --name "$name" -p "127.0.0.1:$port:9810" --stop-timeout 45 "$image" >/dev/null ||
   { echo "FAIL: podman run failed"; exit 1; }
 logs() { pm logs "$name" 2>&1; }
-# lines_at_least FILE N: FILE has N lines or more.
-lines_at_least() { [[ -f $1 ]] && (($(wc -l <"$1") >= $2)); }
-wait_for() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    sleep 0.2
-  done
-}
 listening() { logs | grep -E '^sudokud: listening on 0\.0\.0\.0:9810 \(threads [0-9]+, kernel [a-z0-9.]+\)$' >/dev/null; }
 wait_for 20 listening || { logs; echo "FAIL: no 'listening on 0.0.0.0:9810' line"; exit 1; }
 ok "$(logs | grep -m1 '^sudokud: listening on ')"

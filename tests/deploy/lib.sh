@@ -1,7 +1,7 @@
 # What the tests that run the package for real share (boot_test.sh, container_test.sh): their
 # arguments, their SKIP and ok lines, their preconditions and the Debian mirror they build from.
 # Sourced by each with its own arguments: BUILD_DIR SOURCE_DIR DEB_DIR (DEB_DIR holds the package
-# the deploy_deb test built). Sets build, source_dir, deb_dir, started and deb.
+# the deploy_deb test built). Sets build, source_dir, deb_dir, started, failed and deb.
 
 build=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
@@ -14,6 +14,27 @@ skip() {
   exit 77
 }
 ok() { echo "ok: $* ($((SECONDS - started)) s)"; }
+# A failed check: the test goes on and exits 1 at its end (`failed`).
+failed=0
+fail() {
+  echo "FAIL: $*"
+  failed=1
+}
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+  if [[ $2 == "$3" ]]; then ok "$1: $3"; else fail "$1: expected '$2', got '$3'"; fi
+}
+# wait_for SECONDS COMMAND...: polls every 0.2 s until COMMAND succeeds; false at the deadline.
+wait_for() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+}
+# lines_at_least FILE N: FILE has N lines or more.
+lines_at_least() { [[ -f $1 ]] && (($(wc -l <"$1") >= $2)); }
 
 # require_root WHY TOOL...: skips unless running as root (WHY says what needs it) with every TOOL.
 require_root() {
