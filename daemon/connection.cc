@@ -79,16 +79,6 @@ size_t CostOf(const wire::Request& request, wire::RequestKind kind) {
 }  // namespace
 
 // Logs what escaped a coroutine; the connection's own handler also tears it down.
-void LogException(const std::string& where, std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    Log(LogLevel::kError, where + ": " + e.what());
-  } catch (...) {
-    Log(LogLevel::kError, where + ": unknown exception");
-  }
-}
-
 std::unique_ptr<Job> JobPool::New() {
   if (free_.empty()) return std::make_unique<Job>();
   std::unique_ptr<Job> job = std::move(free_.back());
@@ -138,16 +128,16 @@ void Connection::Start() {
   in_activity_order_ = true;
   last_activity_ = Clock::now();
   ++server_.stats_.connections;
-  Spawn(&Connection::Reader);
-  Spawn(&Connection::Writer);
-  Spawn(&Connection::Watchdog);
+  Spawn(Reader(shared_from_this()));
+  Spawn(Writer(shared_from_this()));
+  Spawn(Watchdog(shared_from_this()));
 }
 
 void Connection::Refuse(Kind kind, const std::string& message) {
   Fault(kind, message);
-  Spawn(&Connection::Reader);  // only discards, until the peer closes
-  Spawn(&Connection::Writer);
-  Spawn(&Connection::Watchdog);  // ends the linger
+  Spawn(Reader(shared_from_this()));  // only discards, until the peer closes
+  Spawn(Writer(shared_from_this()));
+  Spawn(Watchdog(shared_from_this()));  // ends the linger
 }
 
 void Connection::Touch() {
@@ -208,14 +198,10 @@ void Connection::Advance(Stage stage) {
   Wake();
 }
 
-void Connection::Spawn(awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>)) {
+void Connection::Spawn(awaitable<void> coroutine) {
   auto self = shared_from_this();
-  asio::co_spawn(stream_.get_executor(), (this->*coroutine)(self),
-                 [self](std::exception_ptr error) {
-                   if (!error) return;
-                   LogException(self->peer_, error);
-                   self->Abort();
-                 });
+  asio::co_spawn(stream_.get_executor(), std::move(coroutine),
+                 LogEscape([self] { return self->peer_; }, [self] { self->Abort(); }));
 }
 
 bool Connection::SolveHere(const wire::SolveRequest& request) const {
@@ -618,12 +604,7 @@ bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
   Charge(*request);
   ++solving_;
   ++long_solving_;
-  asio::co_spawn(stream_.get_executor(), RunGenerate(shared_from_this(), std::move(request)),
-                 [self = shared_from_this()](std::exception_ptr error) {
-                   if (!error) return;
-                   LogException(self->peer_, error);
-                   self->Abort();
-                 });
+  Spawn(RunGenerate(shared_from_this(), std::move(request)));
   return true;
 }
 
@@ -732,12 +713,7 @@ void Connection::ExplainJob(Job* job) {
 
 void Connection::RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*)) {
   if (job->long_work) ++long_solving_;
-  asio::co_spawn(stream_.get_executor(), RunJob(shared_from_this(), std::move(job), work),
-                 [self = shared_from_this()](std::exception_ptr error) {
-                   if (!error) return;
-                   LogException(self->peer_, error);
-                   self->Abort();
-                 });
+  Spawn(RunJob(shared_from_this(), std::move(job), work));
 }
 
 awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> self,

@@ -49,9 +49,6 @@ class Server;
 // least this fast is never timed out.
 inline constexpr size_t kMinFrameRate = 1024;
 
-// Logs what escaped a coroutine (`where`: the peer, or "accept loop").
-void LogException(const std::string& where, std::exception_ptr error);
-
 // One request (a batch, an explanation, a GenerateRequest, a Stats request), or a chunk of a
 // GenerateRequest's answer, on its way through the daemon, or one ProtocolFault to send.
 struct Job {
@@ -156,7 +153,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Answers not wanted any more: dropped when they come back from the arena.
   bool discarding() const { return stage_ >= Stage::kFaulted; }
 
-  void Spawn(boost::asio::awaitable<void> (Connection::*coroutine)(std::shared_ptr<Connection>));
+  // Starts `coroutine` on the event loop: what escapes it is logged and aborts the connection.
+  void Spawn(boost::asio::awaitable<void> coroutine);
   // Marks activity now: the connection moves to the end of the server's activity order.
   void Touch();
   // Takes it out of the activity order for good: it stopped reading, or is no longer counted.

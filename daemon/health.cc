@@ -43,14 +43,7 @@ Health::Health(asio::io_context& io, Pool& pool, const HealthOptions& options)
 
 void Health::Start() {
   SendCanary();
-  asio::co_spawn(timer_.get_executor(), Tick(), [](std::exception_ptr error) {
-    if (!error) return;
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      Log(LogLevel::kError, std::string("health canary timer: ") + e.what());
-    }
-  });
+  asio::co_spawn(timer_.get_executor(), Tick(), LogEscape("health canary timer"));
 }
 
 void Health::Stop() {

@@ -49,15 +49,6 @@ constexpr size_t kMaxTurningAway = 16;
 // How often a connection whose request is being worked on looks whether its peer has gone.
 constexpr std::chrono::milliseconds kWatchInterval{100};
 
-void LogError(const std::string& name, std::exception_ptr error) {
-  if (!error) return;
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    LogLine(name + ": " + e.what());
-  }
-}
-
 }  // namespace
 
 HttpResponse HttpHandler::Refuse(http::status status, std::string_view /*target*/,
@@ -324,9 +315,7 @@ tcp::endpoint HttpServer::Listen(const tcp::endpoint& endpoint) {
 }
 
 void HttpServer::Start() {
-  asio::co_spawn(io_, Accept(), [name = name_](std::exception_ptr error) {
-    LogError(name + " accept loop", error);
-  });
+  asio::co_spawn(io_, Accept(), LogEscape(name_ + " accept loop"));
 }
 
 void HttpServer::Stop() {
@@ -362,13 +351,11 @@ void HttpServer::Admit(tcp::socket socket) {
     if (turning_away_ >= kMaxTurningAway) return;  // the socket closes as it goes
     ++turning_away_;
     auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, false);
-    asio::co_spawn(io_, Turn(std::move(connection)),
-                   [name = name_](std::exception_ptr error) { LogError(name, error); });
+    asio::co_spawn(io_, Turn(std::move(connection)), LogEscape(name_));
     return;
   }
   auto connection = std::make_shared<Connection>(*this, std::move(socket), tls_, true);
-  asio::co_spawn(io_, connection->Serve(connection),
-                 [name = name_](std::exception_ptr error) { LogError(name, error); });
+  asio::co_spawn(io_, connection->Serve(connection), LogEscape(name_));
 }
 
 bool HttpServer::MakeRoom() {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -66,6 +67,33 @@ inline void Log(LogLevel level, std::string_view text) {
 }
 
 inline void LogLine(std::string_view text) { Log(LogLevel::kInfo, text); }
+
+// Logs what escaped a coroutine, "WHERE: WHAT", at error level.
+inline void LogException(std::string_view where, std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    Log(LogLevel::kError, std::string(where) + ": " + e.what());
+  } catch (...) {
+    Log(LogLevel::kError, std::string(where) + ": unknown exception");
+  }
+}
+
+// The completion handler every coroutine of the daemon is spawned with (asio::co_spawn): what
+// escaped the coroutine is logged as `where()`'s, which is called only then, so that it names
+// the state at the failure (a peer with its verified certificate); then `then()` runs (a
+// connection aborts). Nothing escapes the handler, so no coroutine's failure stops the event loop.
+template <typename Where, typename Then>
+auto LogEscape(Where where, Then then) {
+  return [where = std::move(where), then = std::move(then)](std::exception_ptr error) mutable {
+    if (!error) return;
+    LogException(where(), error);
+    then();
+  };
+}
+inline auto LogEscape(std::string where) {
+  return LogEscape([where = std::move(where)] { return where; }, [] {});
+}
 
 // Lines that a client can cause as often as it likes (protocol faults, a full accept queue)
 // would otherwise let a storm of bad connections fill the disk and drown the lines that matter.

@@ -29,14 +29,7 @@ Notifier::Notifier(asio::io_context& io, std::function<std::string()> status,
 void Notifier::Ready() {
   if (!enabled_) return;
   Send("READY=1\nSTATUS=" + status_());
-  asio::co_spawn(timer_.get_executor(), Tick(), [](std::exception_ptr error) {
-    if (!error) return;
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      Log(LogLevel::kError, std::string("sd_notify timer: ") + e.what());
-    }
-  });
+  asio::co_spawn(timer_.get_executor(), Tick(), LogEscape("sd_notify timer"));
 }
 
 void Notifier::Stopping() {

@@ -89,9 +89,7 @@ tcp::endpoint Server::Adopt(int socket) {
 }
 
 void Server::Start() {
-  asio::co_spawn(io_, Accept(), [](std::exception_ptr error) {
-    if (error) LogException("accept loop", error);
-  });
+  asio::co_spawn(io_, Accept(), LogEscape("accept loop"));
 }
 
 awaitable<void> Server::Accept() {

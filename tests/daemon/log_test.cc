@@ -1,8 +1,10 @@
 // RateLimitedLog, with an injected clock and sink: which lines are written, and the exact
-// "N more like this suppressed" lines.
+// "N more like this suppressed" lines. LogEscape, the handler coroutines are spawned with: the
+// exact line, what runs after it, and nothing escaping.
 #include "daemon/log.h"
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,6 +90,33 @@ TEST_F(RateLimitedLogTest, NothingSuppressedNothingReported) {
   Storm("fault A", 1);
   log_.ReportSuppressed();
   EXPECT_EQ(lines_, (std::vector<std::string>{"5 fault A #1", "5 fault A #2", "5 fault A #1"}));
+}
+
+TEST(LogEscape, LogsWhatEscapedAsWheresAtTheFailureThenRunsThen) {
+  std::string where = "127.0.0.1:5000";
+  int aborted = 0;
+  auto handler = LogEscape([&where] { return where; }, [&aborted] { ++aborted; });
+  where = "127.0.0.1:5000 (CN=client)";  // named as it is when the failure comes
+
+  ::testing::internal::CaptureStderr();
+  handler(nullptr);  // the coroutine returned: nothing logged, nothing run
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(aborted, 0);
+
+  ::testing::internal::CaptureStderr();
+  handler(std::make_exception_ptr(std::runtime_error("bad_alloc in the writer")));
+  handler(std::make_exception_ptr(42));  // not a std::exception: still caught
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "sudokud: 127.0.0.1:5000 (CN=client): bad_alloc in the writer\n"
+            "sudokud: 127.0.0.1:5000 (CN=client): unknown exception\n");
+  EXPECT_EQ(aborted, 2);
+}
+
+TEST(LogEscape, AFixedNameAndNothingAfter) {
+  auto handler = LogEscape("accept loop");
+  ::testing::internal::CaptureStderr();
+  handler(std::make_exception_ptr(std::logic_error("broken")));
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "sudokud: accept loop: broken\n");
 }
 
 }  // namespace
