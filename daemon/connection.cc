@@ -9,8 +9,8 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "daemon/generate.h"
 #include "daemon/log.h"
+#include "daemon/request_work.h"
 #include "daemon/server.h"
 #include "proto/codec.h"
 #include "proto/framing.h"
@@ -50,35 +50,8 @@ constexpr uint32_t kSolveHereSolutionLimit = 2;
 // A small frame decodes in microseconds, less than the hand-off to a solver thread and back.
 constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
-// Up to two solutions (a solution, or uniqueness) a search ends soon after it starts; counting
-// more can take seconds a puzzle, so such a batch runs where it cannot take every solver thread.
-Pool::Cost SolveCost(const wire::SolveRequest& request) {
-  constexpr uint32_t kBoundedSolutionLimit = 2;
-  return request.solution_limit() > kBoundedSolutionLimit ? Pool::Cost::kLong
-                                                          : Pool::Cost::kBounded;
-}
-
-// What a decoded request is charged against the in-flight limits, in puzzles: a batch its
-// puzzles, a generation the puzzles it asks for, anything else (an empty batch too) one, so
-// that a flood of small requests stays bounded as well.
-size_t CostOf(const wire::Request& request, wire::RequestKind kind) {
-  switch (kind) {
-    case wire::RequestKind::kSolve:
-      return std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(request.solve())), 1);
-    case wire::RequestKind::kGenerate:
-      return std::max<size_t>(request.generate().count(), 1);
-    case wire::RequestKind::kExplain:
-    case wire::RequestKind::kStats:
-    case wire::RequestKind::kMalformed:
-    case wire::RequestKind::kNone:
-      return 1;
-  }
-  return 1;
-}
-
 }  // namespace
 
-// Logs what escaped a coroutine; the connection's own handler also tears it down.
 std::unique_ptr<Job> JobPool::New() {
   if (free_.empty()) return std::make_unique<Job>();
   std::unique_ptr<Job> job = std::move(free_.back());
@@ -548,8 +521,7 @@ bool Connection::HandleSolve(std::unique_ptr<Job> job) {
     return false;
   }
   job->asked = Job::Asked::kBatch;
-  // An empty batch still costs one, so that a flood of them stays bounded too.
-  job->cost = std::max<size_t>(static_cast<size_t>(wire::PuzzleCount(solve)), 1);
+  job->cost = CostOf(job->request, wire::RequestKind::kSolve);
   job->received = Clock::now();
   Charge(*job);
   // Counted now, not when the coroutine starts, so that the writer never sees "input ended,
@@ -565,7 +537,7 @@ bool Connection::HandleSolve(std::unique_ptr<Job> job) {
     Solved(std::move(job), failure);
     return !discarding();
   }
-  job->long_work = SolveCost(solve) == Pool::Cost::kLong;
+  job->long_work = IsLongWork(job->request, wire::RequestKind::kSolve);
   RunOnPool(std::move(job), &Connection::SolveJob);
   return true;
 }
@@ -576,12 +548,11 @@ bool Connection::HandleExplain(std::unique_ptr<Job> job) {
     return false;
   }
   job->asked = Job::Asked::kExplain;
-  job->cost = 1;  // one puzzle
+  job->cost = CostOf(job->request, wire::RequestKind::kExplain);
   job->received = Clock::now();
   Charge(*job);
   ++solving_;  // as for a batch (HandleSolve)
-  // The logical solver's time has no useful bound (chains, trials): long work.
-  job->long_work = true;
+  job->long_work = IsLongWork(job->request, wire::RequestKind::kExplain);
   RunOnPool(std::move(job), &Connection::ExplainJob);
   return true;
 }
@@ -600,7 +571,7 @@ bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
     return false;
   }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
-  request->cost = generate.count();
+  request->cost = CostOf(request->request, wire::RequestKind::kGenerate);
   Charge(*request);
   ++solving_;
   ++long_solving_;

@@ -32,9 +32,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "daemon/batch.h"
 #include "daemon/frame_reader.h"
 #include "daemon/pool.h"
+#include "daemon/request_work.h"
 #include "daemon/tls.h"
 #include "proto/codec.h"
 #include "proto/sudoku.pb.h"

@@ -22,9 +22,9 @@
 
 #include <boost/asio/awaitable.hpp>
 
-#include "daemon/batch.h"
 #include "daemon/health.h"
 #include "daemon/http_server.h"
+#include "daemon/request_work.h"
 #include "proto/sudoku.pb.h"
 
 namespace sudoku::daemon {

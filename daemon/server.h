@@ -31,10 +31,10 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "daemon/admission.h"
-#include "daemon/batch.h"
 #include "daemon/connection.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/request_work.h"
 #include "daemon/tls.h"
 #include "proto/framing.h"
 

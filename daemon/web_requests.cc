@@ -14,8 +14,7 @@
 #include <boost/beast/http/verb.hpp>
 #include <nlohmann/json.hpp>
 
-#include "daemon/batch.h"
-#include "daemon/generate.h"
+#include "daemon/request_work.h"
 #include "daemon/web_assets.h"
 #include "proto/verdict_name.h"
 #include "solver/explain_text.h"
@@ -279,7 +278,7 @@ HttpResponse ErrorResponse(http::status status, const std::string& message) {
 
 class SolveJob : public ApiJob {
  public:
-  SolveJob(const Json& body, const WebApiOptions& options) {
+  SolveJob(const Json& body, const WebApiOptions& options) : ApiJob(wire::RequestKind::kSolve) {
     const Fields fields(body, {"puzzle", "unique", "limit", "rate"});
     const bool unique = fields.Bool("unique").value_or(false);
     const auto limit = fields.Whole("limit", 1, options.max_solution_limit);
@@ -288,19 +287,17 @@ class SolveJob : public ApiJob {
     }
     rate_ = fields.Bool("rate").value_or(false);
     input_ = ReadPuzzle(fields);
-    request_.add_puzzles(input_.text);
-    request_.set_solution_limit(unique ? 2 : static_cast<uint32_t>(limit.value_or(1)));
-    request_.set_rate(rate_);
+    wire::SolveRequest& solve = *request_.mutable_solve();
+    solve.add_puzzles(input_.text);
+    solve.set_solution_limit(unique ? 2 : static_cast<uint32_t>(limit.value_or(1)));
+    solve.set_rate(rate_);
   }
-
-  // As a batch on the port: a solution or two is bounded work, counting more is not.
-  bool long_work() const override { return request_.solution_limit() > 2; }
 
  private:
   void Work(const std::atomic<bool>& cancel) override {
     wire::SolveResponse response;
     BatchCounts counts;
-    if (!SolveBatch(request_, cancel, &response, &counts)) return;
+    if (!SolveBatch(request_.solve(), cancel, &response, &counts)) return;
     const int verdict = response.verdicts(0);
     if (verdict == wire::INVALID) {
       const wire::PuzzleError& error = response.errors(0);
@@ -321,29 +318,32 @@ class SolveJob : public ApiJob {
 
   PuzzleInput input_;
   bool rate_ = false;
-  wire::SolveRequest request_;
 };
 
 class ExplainJob : public ApiJob {
  public:
-  explicit ExplainJob(const Json& body) {
+  explicit ExplainJob(const Json& body) : ApiJob(wire::RequestKind::kExplain) {
     const Fields fields(body, {"puzzle"});
     input_ = ReadPuzzle(fields);
+    request_.mutable_explain()->set_puzzle(input_.text);
   }
 
  private:
   // The logical solver cannot be interrupted once started: it is not started for nobody.
   void Work(const std::atomic<bool>& cancel) override {
     if (cancel.load(std::memory_order_relaxed)) return;
-    wire::ExplainRequest request;
-    request.set_puzzle(input_.text);
     wire::ExplainResponse response;
-    ExplainPuzzle(request, &response);
+    ExplainPuzzle(request_.explain(), &response);
     switch (response.verdict()) {
       case wire::INVALID:
         Invalid(input_.Where(response.error().position()), response.error().message());
-      case wire::UNSOLVABLE: Reply(JsonResponse(http::status::ok, Json{{"puzzle", input_.text}, {"verdict", "unsolvable"}})); return;
-      default: Reply(JsonResponse(http::status::ok, Explanation(response, input_.text))); return;
+      case wire::UNSOLVABLE:
+        Reply(JsonResponse(http::status::ok,
+                           Json{{"puzzle", input_.text}, {"verdict", "unsolvable"}}));
+        return;
+      default:
+        Reply(JsonResponse(http::status::ok, Explanation(response, input_.text)));
+        return;
     }
   }
 
@@ -352,9 +352,11 @@ class ExplainJob : public ApiJob {
 
 class GenerateJob : public ApiJob {
  public:
-  GenerateJob(const Json& body, const WebApiOptions& options) {
+  GenerateJob(const Json& body, const WebApiOptions& options)
+      : ApiJob(wire::RequestKind::kGenerate) {
     const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
-    request_.set_count(
+    wire::GenerateRequest& generate = *request_.mutable_generate();
+    generate.set_count(
         static_cast<uint32_t>(fields.Whole("count", 1, options.max_generate).value_or(1)));
     if (const auto level = fields.String("level")) {
       const std::optional<logic::Level> parsed = logic::ParseLevel(*level);
@@ -362,30 +364,29 @@ class GenerateJob : public ApiJob {
         BadRequest("'level' expects simple, easy, intermediate or expert, got " +
                    Shown(Json(*level)));
       }
-      request_.set_difficulty(static_cast<wire::Level>(*parsed));
+      generate.set_difficulty(static_cast<wire::Level>(*parsed));
     }
     const std::string clue_range = "17 to 81, or 0 for no target";
     const uint64_t clues = fields.Whole("clues", 0, kCells, clue_range).value_or(0);
     if (clues != 0 && clues < kMinClues) {
       BadRequest("'clues' expects " + clue_range + ", got " + std::to_string(clues));
     }
-    request_.set_clues(static_cast<uint32_t>(clues));
-    request_.set_symmetric(fields.Bool("symmetric").value_or(false));
-    request_.set_minimal(fields.Bool("minimal").value_or(false));
+    generate.set_clues(static_cast<uint32_t>(clues));
+    generate.set_symmetric(fields.Bool("symmetric").value_or(false));
+    generate.set_minimal(fields.Bool("minimal").value_or(false));
     const auto seed = fields.Whole("seed", 0, std::numeric_limits<uint64_t>::max());
-    request_.set_seed(seed ? *seed : RandomSeed());
+    generate.set_seed(seed ? *seed : RandomSeed());
     // The protocol's own check, which the fields above already satisfy.
-    if (const auto refusal = CheckGenerateRequest(request_, options.max_generate)) {
+    if (const auto refusal = CheckGenerateRequest(generate, options.max_generate)) {
       BadRequest(*refusal);
     }
   }
 
-  size_t cost() const override { return request_.count(); }
-
  private:
   void Work(const std::atomic<bool>& cancel) override {
     wire::GenerateResponse response;
-    if (!GenerateChunk(request_, 0, request_.count(), cancel, &response)) return;
+    const wire::GenerateRequest& generate = request_.generate();
+    if (!GenerateChunk(generate, 0, generate.count(), cancel, &response)) return;
     Json puzzles = Json::array();
     for (int i = 0; i < response.clues_size(); ++i) {
       puzzles.push_back(
@@ -396,12 +397,10 @@ class GenerateJob : public ApiJob {
     for (const wire::GenerateFailure& failure : response.failures()) {
       failures.push_back(Json{{"index", failure.index()}, {"message", failure.message()}});
     }
-    Reply(JsonResponse(http::status::ok, Json{{"seed", request_.seed()},
+    Reply(JsonResponse(http::status::ok, Json{{"seed", generate.seed()},
                                               {"puzzles", std::move(puzzles)},
                                               {"failures", std::move(failures)}}));
   }
-
-  wire::GenerateRequest request_;
 };
 
 }  // namespace

@@ -21,6 +21,9 @@
 #include <boost/beast/http/status.hpp>
 
 #include "daemon/http_message.h"
+#include "daemon/request_work.h"
+#include "proto/codec.h"
+#include "proto/sudoku.pb.h"
 
 namespace sudoku::daemon {
 
@@ -50,18 +53,21 @@ class ApiJob {
   // The answer: 503 "sudokud is stopping" when the work was cancelled (and then nobody reads
   // it when its client left).
   HttpResponse Answer();
-  // Work whose time has no useful bound (an explanation, a generation, a count past two
-  // solutions): the daemon runs it as long work (Pool::Cost::kLong).
-  virtual bool long_work() const { return true; }
-  // The puzzles it costs against --max-in-flight, as the same request on the protocol's port:
-  // one for a puzzle solved or explained, one per puzzle generated.
-  virtual size_t cost() const { return 1; }
+  // Whether the daemon runs it as long work (Pool::Cost::kLong), and the puzzles it costs
+  // against --max-in-flight: by the rules of daemon/request_work.h, as the same request on the
+  // protocol's port.
+  bool long_work() const { return IsLongWork(request_, kind_); }
+  size_t cost() const { return CostOf(request_, kind_); }
 
  protected:
+  explicit ApiJob(wire::RequestKind kind) : kind_(kind) {}
   virtual void Work(const std::atomic<bool>& cancel) = 0;
   void Reply(HttpResponse answer) { answer_ = std::move(answer); }
 
+  wire::Request request_;  // what the JSON asks for, as the protocol's port would have it
+
  private:
+  const wire::RequestKind kind_;
   std::optional<HttpResponse> answer_;
 };
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/batch.h"
+#include "daemon/request_work.h"
 #include "proto/codec.h"
 #include "solver/logic.h"
 #include "tests/daemon/wire_client.h"

@@ -1,6 +1,6 @@
 // Generation in the daemon: CheckGenerateRequest's exact refusals, GenerateChunk,
 // pencilmark puzzles in SolveBatch, and the real sudokud streaming generated puzzles in chunks.
-#include "daemon/generate.h"
+#include "daemon/request_work.h"
 
 #include <signal.h>
 
@@ -14,7 +14,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "daemon/batch.h"
 #include "solver/generator.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"

@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "daemon/batch.h"
+#include "daemon/request_work.h"
 #include "proto/codec.h"
 #include "proto/framing.h"
 #include "proto/sudoku.pb.h"

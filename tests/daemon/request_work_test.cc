@@ -1,4 +1,7 @@
-#include "daemon/batch.h"
+// The work of a request without the network: what each kind costs and whether it is long work
+// (the rules both listeners apply), and SolveBatch's answers, order, errors and cancellation.
+// Explanations and generation have their own files (explain_test.cc, generate_test.cc).
+#include "daemon/request_work.h"
 
 #include <atomic>
 #include <chrono>
@@ -28,7 +31,6 @@ using testing::ExpectLimitTwoAnswers;
 using testing::GeneratePuzzles;
 using testing::IsSolutionOf;
 
-
 wire::SolveRequest MakeRequest(uint64_t id, const std::vector<std::string>& puzzles,
                                uint32_t limit = 0) {
   wire::SolveRequest request;
@@ -57,6 +59,41 @@ std::string PackedSolution(const wire::SolveResponse& response, size_t k) {
   std::string text(kCells, ' ');
   UnpackDigits(PackedAt(response.packed_solutions(), k), text.data());
   return text;
+}
+
+TEST(RequestWork, CostsThePuzzlesOfABatchOrAGenerationAndOneForAnythingElse) {
+  wire::Request request;
+  request.mutable_solve()->add_puzzles(kSeventeenClues);
+  request.mutable_solve()->add_puzzles(kSeventeenClues);
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kSolve), 2u);
+  request.mutable_solve()->set_packed_puzzles(std::string(3 * wire::kPackedPuzzleBytes, '\0'));
+  request.mutable_solve()->clear_puzzles();
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kSolve), 3u);
+  request.mutable_solve()->clear_packed_puzzles();
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kSolve), 1u);  // an empty batch still costs one
+
+  request.mutable_generate()->set_count(1000);
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kGenerate), 1000u);
+  request.mutable_explain()->set_puzzle(kSeventeenClues);
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kExplain), 1u);
+  request.mutable_stats();
+  EXPECT_EQ(CostOf(request, wire::RequestKind::kStats), 1u);
+}
+
+TEST(RequestWork, LongWorkIsACountPastTwoAnExplanationOrAGeneration) {
+  wire::Request request;
+  for (const uint32_t limit : {0u, 1u, 2u}) {
+    request.mutable_solve()->set_solution_limit(limit);
+    EXPECT_FALSE(IsLongWork(request, wire::RequestKind::kSolve)) << limit;
+  }
+  request.mutable_solve()->set_solution_limit(3);
+  EXPECT_TRUE(IsLongWork(request, wire::RequestKind::kSolve));
+  request.mutable_explain()->set_puzzle(kSeventeenClues);
+  EXPECT_TRUE(IsLongWork(request, wire::RequestKind::kExplain));
+  request.mutable_generate()->set_count(1);
+  EXPECT_TRUE(IsLongWork(request, wire::RequestKind::kGenerate));
+  request.mutable_stats();
+  EXPECT_FALSE(IsLongWork(request, wire::RequestKind::kStats));
 }
 
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {

@@ -1,0 +1,90 @@
+// The work of each kind of request, without the network, for every listener that takes
+// requests: the protocol's connections (daemon/connection.h) and the JSON API
+// (daemon/web_requests.h) both decode into a wire::Request and hand it here. What a request
+// costs against the daemon's budgets, whether it runs as long work, and the work itself
+// (solving a batch, explaining a puzzle, generating puzzles) are each written once, so that the
+// two listeners cannot drift apart. Tests and fuzz targets call it directly; it has no Asio
+// coroutines, so that clang builds it for the fuzz targets.
+//
+// Thread-safety: every function is reentrant. The work functions read their request and write
+// their response only, so concurrent calls on different messages are safe; `cancel` may be set
+// from any thread.
+#ifndef SUDOKU_DAEMON_REQUEST_WORK_H_
+#define SUDOKU_DAEMON_REQUEST_WORK_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "proto/codec.h"
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::daemon {
+
+// Puzzles `request` (of `kind`, as wire::CheckRequest() found it) is charged against the
+// in-flight budgets (--max-in-flight and each connection's share): a batch its puzzles, a
+// generation the puzzles it asks for, anything else one (an empty batch too), so that a flood of
+// small requests stays bounded as well.
+size_t CostOf(const wire::Request& request, wire::RequestKind kind);
+
+// Whether `request`'s work has no useful bound on its time, and so runs as long work
+// (Pool::Cost::kLong: threads of its own, nice 19, each requester taking turns) and is
+// cancelled when its requester leaves: a count past two solutions (a solution or uniqueness
+// ends soon after the search starts; more can take seconds a puzzle), an explanation (chains,
+// trials), a generation.
+bool IsLongWork(const wire::Request& request, wire::RequestKind kind);
+
+// How many puzzles of a batch ended in each verdict.
+struct BatchCounts {
+  uint64_t solved = 0;
+  uint64_t multiple = 0;
+  uint64_t unsolvable = 0;
+  uint64_t invalid = 0;
+
+  uint64_t total() const { return solved + multiple + unsolvable + invalid; }
+  void Add(const BatchCounts& other) {
+    solved += other.solved;
+    multiple += other.multiple;
+    unsolvable += other.unsolvable;
+    invalid += other.invalid;
+  }
+};
+
+// Batches at least this large are split across the calling arena's threads.
+inline constexpr int kParallelGrain = 64;
+
+// Parses and solves every puzzle of `request` (text or packed) and fills `response` as
+// proto/sudoku.proto describes (verdicts, solutions column-wise, as text or packed as asked,
+// counts, guesses, one PuzzleError per INVALID puzzle, and with request.rate() the rating
+// columns). `request` is one wire::CheckRequest() (proto/codec.h) accepted. `response` is
+// cleared first but keeps its capacity, so a reused message costs no allocation per puzzle. A
+// bad puzzle never fails the batch. Returns false, with `response` and `counts` unspecified,
+// when `cancel` became true before the batch was done.
+bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
+                wire::SolveResponse* response, BatchCounts* counts);
+
+// Explains the one puzzle of `request` into `response` (cleared first): the steps of
+// sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
+// explained. Reentrant.
+void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response);
+
+// Puzzles per GenerateResponse: small enough that the first ones arrive soon, large enough that
+// a run keeps every thread of the arena busy.
+inline constexpr uint32_t kGenerateChunk = 64;
+
+// Why the daemon refuses `request` (the ProtocolFault message, e.g. "generate request 3 asks for
+// 0 puzzles (expected 1 to --max-batch 65536)"), or std::nullopt when it serves it.
+std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& request,
+                                                size_t max_count);
+
+// Generates puzzles [begin, end) of `request` (a checked one) in parallel on the calling arena
+// and fills `response` for them (`last` when end is the count). Returns false, with `response`
+// unspecified, when `cancel` became true first.
+bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_t end,
+                   const std::atomic<bool>& cancel, wire::GenerateResponse* response);
+
+}  // namespace sudoku::daemon
+
+#endif  // SUDOKU_DAEMON_REQUEST_WORK_H_
