@@ -1,10 +1,10 @@
 #include "client/explain_format.h"
 
-#include <bit>
 #include <vector>
 
 #include "client/client_error.h"
 #include "client/result_format.h"
+#include "proto/explain_wire.h"
 #include "proto/verdict_name.h"
 #include "solver/explain_text.h"
 
@@ -14,52 +14,7 @@ namespace {
 using logic::CellDigit;
 using logic::Step;
 using logic::Technique;
-using logic::Unit;
 using logic::UnitName;
-
-constexpr uint32_t kCandidateNumbers = kCells * 9;  // 729
-constexpr uint32_t kUnitNumbers = 27;
-
-[[noreturn]] void Bad(int number, const std::string& what) {
-  throw ClientError("step " + std::to_string(number) + ": " + what);
-}
-
-CellDigit CandidateFromWire(uint32_t value, int number) {
-  if (value >= kCandidateNumbers) {
-    Bad(number, "candidate " + std::to_string(value) + " is out of range (0-728)");
-  }
-  return {static_cast<uint8_t>(value / 9), static_cast<uint8_t>(value % 9 + 1)};
-}
-
-// What each technique needs in units, cells and digits, so that DescribeStep can trust them.
-void CheckShape(const Step& step, int number) {
-  const size_t units = step.units.size();
-  const size_t digits = step.digits.size();
-  bool ok = true;
-  switch (step.technique) {
-    case Technique::kNakedSingle:
-    case Technique::kGuess:
-      ok = step.placements.size() == 1 && step.cells.size() == 1 && digits == 1;
-      break;
-    case Technique::kHiddenSingle:
-      ok = step.placements.size() == 1 && units == 1 && digits == 1;
-      break;
-    case Technique::kPointing:
-    case Technique::kClaiming: ok = units == 2 && digits == 1; break;
-    case Technique::kNakedPair:
-    case Technique::kHiddenPair: ok = units == 1 && digits == 2 && step.cells.size() == 2; break;
-    case Technique::kNakedTriple:
-    case Technique::kHiddenTriple: ok = units == 1 && digits == 3 && step.cells.size() == 3; break;
-    case Technique::kXWing: ok = units == 4 && digits == 1; break;
-    case Technique::kSwordfish: ok = units == 6 && digits == 1; break;
-  }
-  if (!ok) {
-    Bad(number, std::string(logic::Name(step.technique)) + " with " + std::to_string(units) +
-                    " units, " + std::to_string(step.cells.size()) + " cells, " +
-                    std::to_string(digits) + " digits and " +
-                    std::to_string(step.placements.size()) + " placements");
-  }
-}
 
 // The texts written here (messages may quote control bytes), escaped as solve --format json does.
 std::string JsonString(std::string_view text) {
@@ -81,35 +36,11 @@ std::string JsonCellDigits(const std::vector<CellDigit>& list) {
 }  // namespace
 
 Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
-  Step step;
-  if (wire_step.technique() < 0 || wire_step.technique() >= logic::kTechniqueCount) {
-    Bad(number, "unknown technique " + std::to_string(wire_step.technique()));
+  try {
+    return wire::StepFromWire(wire_step);
+  } catch (const wire::BadStep& error) {
+    throw ClientError("step " + std::to_string(number) + ": " + error.what());
   }
-  step.technique = static_cast<Technique>(wire_step.technique());
-  for (uint32_t value : wire_step.placements()) {
-    step.placements.push_back(CandidateFromWire(value, number));
-  }
-  for (uint32_t value : wire_step.eliminations()) {
-    step.eliminations.push_back(CandidateFromWire(value, number));
-  }
-  for (uint32_t value : wire_step.units()) {
-    if (value >= kUnitNumbers) {
-      Bad(number, "unit " + std::to_string(value) + " is out of range (0-26)");
-    }
-    step.units.push_back({static_cast<Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
-  }
-  for (uint32_t value : wire_step.cells()) {
-    if (value >= static_cast<uint32_t>(kCells)) {
-      Bad(number, "cell " + std::to_string(value) + " is out of range (0-80)");
-    }
-    step.cells.push_back(static_cast<uint8_t>(value));
-  }
-  for (uint32_t value : wire_step.digits()) {
-    if (value < 1 || value > 9) Bad(number, "digit " + std::to_string(value) + " is not 1-9");
-    step.digits.push_back(static_cast<uint8_t>(value));
-  }
-  CheckShape(step, number);
-  return step;
 }
 
 std::string DescribeStep(const Step& step) { return logic::Describe(step); }

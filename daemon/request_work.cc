@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "proto/codec.h"
+#include "proto/explain_wire.h"
 #include "proto/tsan_fork_join.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
@@ -22,22 +23,12 @@ static_assert(static_cast<int>(Verdict::kSolved) == wire::SOLVED);
 static_assert(static_cast<int>(Verdict::kMultiple) == wire::MULTIPLE);
 static_assert(static_cast<int>(Verdict::kUnsolvable) == wire::UNSOLVABLE);
 static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
-static_assert(static_cast<int>(logic::Technique::kGuess) == wire::GUESS);
-static_assert(static_cast<int>(logic::Technique::kSwordfish) == wire::SWORDFISH);
 static_assert(wire::kPackedPuzzleBytes == kPackedBytes);
 // wire::Level mirrors logic::Level value for value.
 static_assert(static_cast<int>(logic::Level::kSimple) == wire::SIMPLE);
 static_assert(static_cast<int>(logic::Level::kEasy) == wire::EASY);
 static_assert(static_cast<int>(logic::Level::kIntermediate) == wire::INTERMEDIATE);
 static_assert(static_cast<int>(logic::Level::kExpert) == wire::EXPERT);
-
-uint32_t CandidateNumber(const logic::CellDigit& candidate) {
-  return candidate.cell * 9u + candidate.digit - 1u;
-}
-
-uint32_t UnitNumber(const logic::Unit& unit) {
-  return static_cast<uint32_t>(unit.kind) * 9u + unit.index;
-}
 
 // Packed puzzle `i` of a request whose packed_puzzles wire::CheckRequest() accepted.
 std::span<const uint8_t, kPackedBytes> PackedPuzzle(const wire::SolveRequest& request, int i) {
@@ -172,15 +163,7 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
   logic::Technique hardest = logic::Technique::kNakedSingle;
   for (const logic::Step& step : explanation.steps) {
     hardest = std::max(hardest, step.technique);
-    wire::ExplainStep* out = response->add_steps();
-    out->set_technique(static_cast<wire::Technique>(step.technique));
-    for (const auto& placement : step.placements) out->add_placements(CandidateNumber(placement));
-    for (const auto& elimination : step.eliminations) {
-      out->add_eliminations(CandidateNumber(elimination));
-    }
-    for (const auto& unit : step.units) out->add_units(UnitNumber(unit));
-    for (uint8_t cell : step.cells) out->add_cells(cell);
-    for (uint8_t digit : step.digits) out->add_digits(digit);
+    wire::StepToWire(step, response->add_steps());
   }
   std::string* solution = response->mutable_solution();
   solution->resize(kCells);

@@ -16,6 +16,7 @@
 
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
+#include "proto/explain_wire.h"
 #include "proto/verdict_name.h"
 #include "solver/explain_text.h"
 #include "solver/generator.h"
@@ -175,25 +176,6 @@ Json Rating(int level, int hardest, uint32_t steps, uint32_t guesses, uint32_t l
               {"logic_guesses", logic_guesses}};
 }
 
-// A step as ExplainPuzzle() wrote it from the logical solver's (numbers as sudoku.proto gives
-// them; made by this daemon, so not checked again).
-logic::Step StepOf(const wire::ExplainStep& wire_step) {
-  logic::Step step;
-  step.technique = static_cast<logic::Technique>(wire_step.technique());
-  auto candidate = [](uint32_t value) {
-    return logic::CellDigit{static_cast<uint8_t>(value / 9), static_cast<uint8_t>(value % 9 + 1)};
-  };
-  for (uint32_t value : wire_step.placements()) step.placements.push_back(candidate(value));
-  for (uint32_t value : wire_step.eliminations()) step.eliminations.push_back(candidate(value));
-  for (uint32_t value : wire_step.units()) {
-    step.units.push_back(
-        {static_cast<logic::Unit::Kind>(value / 9), static_cast<uint8_t>(value % 9)});
-  }
-  for (uint32_t value : wire_step.cells()) step.cells.push_back(static_cast<uint8_t>(value));
-  for (uint32_t value : wire_step.digits()) step.digits.push_back(static_cast<uint8_t>(value));
-  return step;
-}
-
 Json CellDigits(const std::vector<logic::CellDigit>& list) {
   Json out = Json::array();
   for (const logic::CellDigit& item : list) {
@@ -211,7 +193,7 @@ Json Explanation(const wire::ExplainResponse& response, const std::string& puzzl
   Json steps = Json::array();
   uint32_t logic_guesses = 0;
   for (int i = 0; i < response.steps_size(); ++i) {
-    const logic::Step step = StepOf(response.steps(i));
+    const logic::Step step = wire::StepFromWire(response.steps(i));
     if (step.technique == logic::Technique::kGuess) ++logic_guesses;
     Json units = Json::array();
     for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
