@@ -1,7 +1,8 @@
 // sudokud: solves Sudoku puzzles in bulk for clients on TCP (protocol: proto/sudoku.proto).
 //
-// This file holds the process: flags, signals, the io_context and the order things start and stop
-// in. The event loop runs on the main thread; solving runs on the Pool's threads.
+// This file holds the process: signals, the io_context and the order things start and stop in
+// (its flags are daemon/flags.h). The event loop runs on the main thread; solving runs on the
+// Pool's threads.
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
 #include <pthread.h>
@@ -13,10 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
-#include <charconv>
-#include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -25,10 +23,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/program_options.hpp>
 #include <systemd/sd-daemon.h>
-#include <tbb/info.h>
 
+#include "daemon/flags.h"
 #include "daemon/health.h"
 #include "daemon/http_server.h"
 #include "daemon/log.h"
@@ -37,315 +34,16 @@
 #include "daemon/pool.h"
 #include "daemon/server.h"
 #include "daemon/web_api.h"
-#include "proto/command_line.h"
-#include "proto/flag_values.h"
-#include "proto/version.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
 namespace {
 
 namespace asio = boost::asio;
-namespace po = boost::program_options;
 using asio::ip::tcp;
 
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
-
-// A bad flag: the message names the flag and says what it accepts.
-struct UsageError {
-  std::string message;
-};
-
-int64_t ParseInteger(const po::variables_map& flags, const char* name, int64_t min, int64_t max) {
-  const auto& text = flags[name].as<std::string>();
-  int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    throw UsageError{"--" + std::string(name) + " must be an integer from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", got '" + text + "'"};
-  }
-  return value;
-}
-
-// A duration flag from `min` to `max`, whole seconds (the units the server's limits are kept in;
-// anything finer is rounded up, so that 500ms is one second, not never).
-std::chrono::seconds ParseSeconds(const po::variables_map& flags, const char* name,
-                                  std::chrono::seconds min, std::chrono::seconds max) {
-  const auto& text = flags[name].as<std::string>();
-  const auto parsed = ParseDuration(text);
-  const auto rounded = parsed ? std::chrono::ceil<std::chrono::seconds>(*parsed) : max + max;
-  if (!parsed || parsed->count() > static_cast<double>(max.count()) || rounded < min ||
-      rounded > max) {
-    throw UsageError{"--" + std::string(name) + " must be " + std::string(kDurationHint) +
-                     " from " + std::to_string(min.count()) + "s to " +
-                     std::to_string(max.count()) + "s, got '" + text + "'"};
-  }
-  return rounded;
-}
-
-// HOST:PORT, with HOST a name, an IPv4 address or a bracketed IPv6 address.
-tcp::endpoint ParseListen(const std::string& text, const char* name = "listen") {
-  const std::string flag = "--" + std::string(name) + " '" + text + "'";
-  const HostPort address = SplitHostPort(text);
-  if (address.problem == HostPort::Problem::kShape) {
-    throw UsageError{flag + ": expected [HOST:]PORT, e.g. 9810, 127.0.0.1:9810 or [::1]:9810"};
-  }
-  if (address.problem == HostPort::Problem::kPort) {
-    throw UsageError{flag + ": the port must be a number from 0 to 65535 (0 picks a free one)"};
-  }
-  const std::string& host = address.host;
-  const std::string port_text = std::to_string(address.port);
-  asio::io_context io;
-  tcp::resolver resolver(io);
-  boost::system::error_code resolve_error;
-  const auto results = resolver.resolve(host, port_text, tcp::resolver::passive, resolve_error);
-  if (resolve_error || results.empty()) {
-    throw UsageError{flag + ": cannot resolve '" + host + "': " + resolve_error.message()};
-  }
-  return results.begin()->endpoint();
-}
-
-struct Flags {
-  ServerOptions server;
-  HealthOptions health;
-  int threads = 1;
-  std::optional<tcp::endpoint> metrics;
-  std::optional<tcp::endpoint> http;
-  bool http_tls = false;  // --metrics and --http serve HTTPS with --tls-cert and --tls-key
-  // The JSON API requires a verified client certificate, as the TCP port does (--tls-client-ca,
-  // unless --http-api-without-client-cert).
-  bool api_client_certificates = false;
-  // --max-connections was given; its default yields to the descriptor limit (see
-  // FitDescriptors), a number given does not.
-  bool max_connections_given = false;
-};
-
-// Every listener takes HOST:PORT, or a port alone for this host only (127.0.0.1).
-tcp::endpoint ParseAddress(const std::string& text, const char* name) {
-  const bool port_only =
-      !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  return ParseListen(port_only ? "127.0.0.1:" + text : text, name);
-}
-
-// Parses argv; std::nullopt after printing --help.
-std::string EndpointText(const tcp::endpoint& endpoint);
-
-// A default duration as --help shows it: "30s".
-template <typename Duration>
-std::string Seconds(Duration duration) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(duration).count()) + "s";
-}
-
-std::optional<Flags> ParseFlags(int argc, char** argv) {
-  const int cores = tbb::info::default_concurrency();
-  // The defaults are ServerOptions' and HealthOptions' own, stated once there.
-  const ServerOptions defaults;
-  po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
-  options.add_options()
-      ("help,h", "print this help and exit")
-      ("version", "print the version and exit")
-      ("listen",
-       po::value<std::string>()
-           ->default_value(EndpointText(defaults.listen))
-           ->value_name("[HOST:]PORT"),
-       "address to listen on; a port alone listens on 127.0.0.1, port 0 picks a free port (the "
-       "log says which). Ignored when systemd passes a listening socket (socket activation)")
-      ("metrics", po::value<std::string>()->value_name("[HOST:]PORT"),
-       "serve Prometheus metrics over HTTP at http://HOST:PORT/metrics, and the health checks "
-       "/healthz and /readyz; a port alone listens on 127.0.0.1 (default: off)")
-      ("http", po::value<std::string>()->value_name("[HOST:]PORT"),
-       "serve the web page (http://HOST:PORT/), its JSON API (/api/solve, /api/explain, "
-       "/api/generate), the metrics (/metrics) and the health checks (/healthz, /readyz) over "
-       "HTTP; a port alone listens on 127.0.0.1 (default: off)")
-      ("canary-deadline",
-       po::value<std::string>()
-           ->default_value(Seconds(HealthOptions{}.canary_deadline))
-           ->value_name("DURATION"),
-       "the solver pool must finish a job (a canary puzzle is sent every second) this often; "
-       "past it /readyz answers 503 and the systemd watchdog is no longer fed")
-      // Shown as "all", not this machine's count: the text also goes into the man page.
-      ("threads",
-       po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
-       "solver threads (default: every core this process may use)")
-      ("max-frame-bytes",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_frame_bytes))
-           ->value_name("BYTES"),
-       "largest frame accepted; a larger declared length is refused before any allocation")
-      ("max-batch",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_batch))
-           ->value_name("N"),
-       "most puzzles in one batch")
-      ("max-connections",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_connections))
-           ->value_name("N"),
-       "connections served at once; a newcomer past it closes the connection idle longest (or, "
-       "none being idle, one holding only work of unbounded cost), else is refused with a "
-       "protocol fault")
-      ("max-in-flight-per-connection",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_in_flight_per_connection))
-           ->value_name("N"),
-       "puzzles accepted but not yet answered on one connection; past it the daemon stops "
-       "reading that connection until results drain")
-      ("max-in-flight",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_in_flight))
-           ->value_name("N"),
-       "puzzles accepted and not yet solved, over all connections; a request is charged its "
-       "real size (a generation of N puzzles, N) and none of it runs before it fits, so what "
-       "is in flight stays within twice the limit")
-      ("max-memory",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_memory))
-           ->value_name("BYTES"),
-       "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
-       "past half of it the connections holding more than their share stop reading (at least "
-       "twice --max-frame-bytes)")
-      ("idle-timeout",
-       po::value<std::string>()
-           ->default_value(Seconds(defaults.idle_timeout))
-           ->value_name("DURATION"),
-       "close a connection that sends nothing and waits for nothing this long (0: never)")
-      ("write-stall-timeout",
-       po::value<std::string>()
-           ->default_value(Seconds(defaults.write_stall_timeout))
-           ->value_name("DURATION"),
-       "close a connection whose reader has taken no byte of its pending answers this long, "
-       "dropping them (0: never)")
-      ("frame-timeout",
-       po::value<std::string>()
-           ->default_value(Seconds(defaults.frame_timeout))
-           ->value_name("DURATION"),
-       "a frame whose first byte has arrived must be whole this soon, plus a second for every "
-       "1024 bytes received (a sender keeping that rate is never timed out), or the connection "
-       "gets a REQUEST_TIMEOUT fault (0: never)")
-      ("first-frame-timeout",
-       po::value<std::string>()
-           ->default_value(Seconds(defaults.first_frame_timeout))
-           ->value_name("DURATION"),
-       "a new connection must send a whole frame this soon, plus a second for every 1024 bytes "
-       "of it received, or it gets a REQUEST_TIMEOUT fault; "
-       "with TLS, its handshake must be done this soon too, or it is closed (0: never)")
-      ("drain-timeout",
-       po::value<std::string>()
-           ->default_value(Seconds(defaults.drain_timeout))
-           ->value_name("DURATION"),
-       "on SIGTERM/SIGINT, how long to finish accepted batches before cancelling them")
-      ("tls-cert", po::value<std::string>()->value_name("FILE"),
-       "serve the port over TLS (1.2 or 1.3) with this PEM certificate (then any intermediates); "
-       "SIGHUP reads it and --tls-key again for new connections")
-      ("tls-key", po::value<std::string>()->value_name("FILE"),
-       "the PEM private key of --tls-cert (unencrypted)")
-      ("tls-client-ca", po::value<std::string>()->value_name("FILE"),
-       "mutual TLS: only clients with a certificate signed by a CA in this PEM file get in; the "
-       "certificate's subject goes into the connection's log lines")
-      ("http-tls",
-       "serve --metrics and --http over HTTPS with --tls-cert and --tls-key; SIGHUP reloads "
-       "them there too. With --tls-client-ca, a client certificate is asked for but not "
-       "required: the metrics, health checks and page stay open, the JSON API takes only "
-       "clients whose certificate it signed")
-      ("http-api-without-client-cert",
-       "with --tls-client-ca: let the JSON API of --http serve clients without a client "
-       "certificate (by default, where the TCP port requires one, the API answers them 403)");
-
-  // The daemon takes no arguments besides its options: one is a mistake (a flag's value split
-  // off, a missing --), not something to ignore.
-  std::vector<std::string> arguments;
-  po::variables_map flags;
-  try {
-    flags = ReadCommandLine(po::command_line_parser(argc, argv), options, &arguments);
-  } catch (const po::error& e) {
-    throw UsageError{e.what()};
-  }
-  if (flags.count("help")) {
-    std::cout << "sudokud: solves Sudoku puzzles in bulk for clients on TCP.\n\n" << options;
-    return std::nullopt;
-  }
-  if (flags.count("version")) {
-    std::cout << VersionLine("sudokud") << "\n";
-    return std::nullopt;
-  }
-  if (!arguments.empty()) {
-    throw UsageError{"unexpected argument '" + arguments.front() +
-                     "': sudokud takes only options"};
-  }
-  Flags out;
-  out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
-  ServerOptions& server = out.server;
-  server.listen = ParseAddress(flags["listen"].as<std::string>(), "listen");
-  if (flags.count("metrics")) {
-    out.metrics = ParseAddress(flags["metrics"].as<std::string>(), "metrics");
-  }
-  if (flags.count("http")) out.http = ParseAddress(flags["http"].as<std::string>(), "http");
-  if (out.metrics && out.http && *out.metrics == *out.http && out.http->port() != 0) {
-    throw UsageError{"--metrics and --http name the same address; --http serves /metrics too, "
-                     "so give --http alone"};
-  }
-  server.max_frame_bytes = ParseInteger(flags, "max-frame-bytes", 1024, int64_t{1} << 30);
-  server.max_batch = ParseInteger(flags, "max-batch", 1, int64_t{1} << 24);
-  server.max_connections = ParseInteger(flags, "max-connections", 1, 1 << 20);
-  out.max_connections_given = !flags["max-connections"].defaulted();
-  server.max_in_flight_per_connection =
-      ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
-  server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
-  server.max_memory = ParseInteger(flags, "max-memory", static_cast<int64_t>(2 * server.max_frame_bytes),
-                                   int64_t{1} << 44);
-  const auto seconds = [](int64_t n) { return std::chrono::seconds(n); };
-  server.idle_timeout = ParseSeconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));
-  server.write_stall_timeout =
-      ParseSeconds(flags, "write-stall-timeout", seconds(0), seconds(86400));
-  server.frame_timeout = ParseSeconds(flags, "frame-timeout", seconds(0), seconds(86400));
-  server.first_frame_timeout =
-      ParseSeconds(flags, "first-frame-timeout", seconds(0), seconds(86400));
-  server.drain_timeout = ParseSeconds(flags, "drain-timeout", seconds(0), seconds(86400));
-  out.health.canary_deadline =
-      ParseSeconds(flags, "canary-deadline", seconds(2), seconds(3600));
-  // The test hook (health.h): only from the environment, never from a flag or the network.
-  if (const char* wedge = std::getenv(kWedgeFileVariable); wedge != nullptr && *wedge != '\0') {
-    out.health.wedge_file = wedge;
-  }
-  if (flags.count("tls-cert") != flags.count("tls-key")) {
-    throw UsageError{"--tls-cert and --tls-key go together: give both, or neither for plain TCP"};
-  }
-  if (flags.count("tls-client-ca") && !flags.count("tls-cert")) {
-    throw UsageError{"--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
-                     "checked only over TLS"};
-  }
-  if (flags.count("http-tls")) {
-    if (!flags.count("tls-cert")) {
-      throw UsageError{"--http-tls needs --tls-cert and --tls-key: the HTTP listeners serve "
-                       "their certificate"};
-    }
-    if (!flags.count("metrics") && !flags.count("http")) {
-      throw UsageError{"--http-tls needs --metrics or --http: there is no HTTP listener to "
-                       "secure"};
-    }
-    out.http_tls = true;
-  }
-  if (flags.count("http-api-without-client-cert") && !flags.count("tls-client-ca")) {
-    throw UsageError{"--http-api-without-client-cert goes with --tls-client-ca: without it, no "
-                     "listener asks for client certificates"};
-  }
-  out.api_client_certificates =
-      flags.count("tls-client-ca") && !flags.count("http-api-without-client-cert");
-  if (flags.count("tls-cert")) {
-    server.tls = TlsFiles{
-        .cert = flags["tls-cert"].as<std::string>(),
-        .key = flags["tls-key"].as<std::string>(),
-        .client_ca = flags.count("tls-client-ca") ? flags["tls-client-ca"].as<std::string>() : ""};
-  }
-  return out;
-}
-
-std::string EndpointText(const tcp::endpoint& endpoint) {
-  std::ostringstream out;
-  out << endpoint;
-  return out.str();
-}
 
 // Descriptors the process needs besides its connections: listeners, metrics scrapers, stdio,
 // sd_notify, TBB and the like.
