@@ -1,5 +1,6 @@
 // One client connection of sudokud: its reader (frames in), its writer (responses out), its
-// watchdog (idle timeout, linger) and one coroutine per batch on the solver pool.
+// watchdog (idle timeout, linger) and one coroutine per batch on the solver pool. Defined in two
+// files: connection.cc, the socket's side, and connection_requests.cc, the requests' side.
 //
 // A connection moves one way through its stages (Stage): reading requests, answering what was
 // accepted, faulted (a ProtocolFault is the last thing written), closed. Every way of stopping
