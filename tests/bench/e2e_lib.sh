@@ -1,7 +1,8 @@
 # Sourced by the end-to-end benchmark scripts (compare_builds.sh, tls_vs_plain.sh): daemons on
 # free loopback ports, stopped and cleaned up on exit, and the client's puzzles/s.
 #
-#   start_daemon NAME SUDOKUD [FLAG...]   starts SUDOKUD --listen 127.0.0.1:0 --threads 2 FLAG...,
+#   start_daemon NAME SUDOKUD [FLAG...]   starts SUDOKUD --listen 127.0.0.1:0 --threads T FLAG...
+#                                         (T: $daemon_threads, 2 unless the script sets it),
 #                                         logging to $bench_tmp/NAME.log; sets $address to the
 #                                         HOST:PORT its log names, or exits 1
 #   solve_rate OUT CLIENT [FLAG...]       runs CLIENT solve --no-progress FLAG..., output to OUT;
@@ -19,7 +20,7 @@ trap bench_cleanup EXIT
 start_daemon() {
   local name=$1 log=$bench_tmp/$1.log
   shift
-  "$@" --listen 127.0.0.1:0 --threads 2 >/dev/null 2>"$log" &
+  "$@" --listen 127.0.0.1:0 --threads "${daemon_threads:-2}" >/dev/null 2>"$log" &
   bench_pids+=($!)
   for _ in $(seq 100); do
     grep -q 'listening on' "$log" 2>/dev/null && break
