@@ -90,6 +90,11 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
   // Stream::ShutdownSend); renegotiation is a way to make the server work for nothing.
   SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION |
                                SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  // TLS 1.3's suites in the order Mozilla's "modern" configuration gives them: AES-128-GCM
+  // first, which is ample and, with AES-NI, about a sixth cheaper than OpenSSL's default first
+  // choice, AES-256-GCM; the answers are the bulk of the bytes and every one is encrypted.
+  SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:"
+                                "TLS_CHACHA20_POLY1305_SHA256");
   boost::system::error_code error;
   context_.use_certificate_chain_file(files.cert, error);
   if (error) {

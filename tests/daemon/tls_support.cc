@@ -247,4 +247,8 @@ std::string TlsClient::ServerSubject() {
 
 std::string TlsClient::Protocol() { return SSL_get_version(stream_->native_handle()); }
 
+std::string TlsClient::Cipher() {
+  return SSL_CIPHER_get_name(SSL_get_current_cipher(stream_->native_handle()));
+}
+
 }  // namespace sudoku::testing

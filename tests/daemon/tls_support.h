@@ -82,6 +82,7 @@ class TlsClient {
   // The server certificate's subject ("CN=localhost").
   std::string ServerSubject();
   std::string Protocol();  // "TLSv1.3"
+  std::string Cipher();    // "TLS_AES_128_GCM_SHA256"
 
   // An HTTP/1.1 GET of `target` over this connection (for the HTTPS listeners), after
   // Handshake(). Throws as above.

@@ -80,6 +80,8 @@ TEST(Tls, ServesTheProtocolOverTls13AndTls12) {
   TlsClient tls13(daemon.port(), As());
   tls13.Handshake();
   EXPECT_EQ(tls13.Protocol(), "TLSv1.3");
+  // The server's preference, whatever the client lists first.
+  EXPECT_EQ(tls13.Cipher(), "TLS_AES_128_GCM_SHA256");
   EXPECT_EQ(tls13.ServerSubject(), "/CN=localhost");
   ExpectServed(tls13, 1, 500);
   TlsClientOptions options = As();
