@@ -1,11 +1,9 @@
 #include "client/bench_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "client/bench_command.h"
+#include "client/json_output.h"
 
 namespace sudoku::client {
 namespace {
@@ -18,12 +16,6 @@ std::string Megabytes(uint64_t bytes) { return Fixed(static_cast<double>(bytes) 
 
 double PerSecond(uint64_t n, double seconds) {
   return seconds > 0 ? static_cast<double>(n) / seconds : 0;
-}
-
-// `x` to `digits` decimals, as the text report shows it.
-double Rounded(double x, int digits) {
-  const double scale = std::pow(10.0, digits);
-  return std::round(x * scale) / scale;
 }
 
 std::string Target(const BenchOptions& options) {
@@ -72,7 +64,6 @@ std::string FormatBenchReport(const BenchOptions& options, const BenchReport& re
 }
 
 std::string FormatBenchJson(const BenchOptions& options, const BenchReport& report) {
-  using Json = nlohmann::ordered_json;  // the keys in the order a reader expects them
   const double s = report.seconds;
   const LatencyHistogram& l = report.latency;
   auto micros = [](uint64_t nanos) { return Rounded(static_cast<double>(nanos) / 1000, 1); };
@@ -105,9 +96,7 @@ std::string FormatBenchJson(const BenchOptions& options, const BenchReport& repo
   Json errors = Json::object();
   for (const auto& [kind, n] : report.errors) errors[kind] = n;
   json["errors"] = std::move(errors);
-  // Messages and addresses are ASCII; a byte that is not UTF-8 would become U+FFFD rather than
-  // throw.
-  return json.dump(-1, ' ', true, Json::error_handler_t::replace) + "\n";
+  return JsonLine(json);
 }
 
 }  // namespace sudoku::client

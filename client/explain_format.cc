@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "client/client_error.h"
-#include "client/result_format.h"
+#include "client/json_output.h"
 #include "proto/explain_wire.h"
 #include "proto/verdict_name.h"
 #include "solver/explain_text.h"
@@ -16,21 +16,42 @@ using logic::Step;
 using logic::Technique;
 using logic::UnitName;
 
-// The texts written here (messages may quote control bytes), escaped as solve --format json does.
-std::string JsonString(std::string_view text) {
-  std::string out;
-  AppendJsonString(text, &out);
+Json CellDigits(const std::vector<CellDigit>& list) {
+  Json out = Json::array();
+  for (const CellDigit& item : list) {
+    out.push_back(Json{{"cell", logic::CellName(item.cell)}, {"digit", item.digit}});
+  }
   return out;
 }
 
-std::string JsonCellDigits(const std::vector<CellDigit>& list) {
-  std::string out = "[";
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (i) out += ", ";
-    out += "{\"cell\": \"" + logic::CellName(list[i].cell) +
-           "\", \"digit\": " + std::to_string(list[i].digit) + "}";
+// The digits still possible in each cell, as 81 strings ("", "1357", ...).
+Json CandidateStrings(const logic::Candidates& candidates) {
+  Json out = Json::array();
+  for (int cell = 0; cell < kCells; ++cell) {
+    std::string digits;
+    for (int digit = 1; digit <= 9; ++digit) {
+      if ((candidates[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
+    }
+    out.push_back(std::move(digits));
   }
-  return out + "]";
+  return out;
+}
+
+Json StepJson(const Step& step, int number, const logic::Candidates* candidates) {
+  Json units = Json::array();
+  for (const logic::Unit& unit : step.units) units.push_back(UnitName(unit));
+  Json cells = Json::array();
+  for (const uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
+  Json json = {{"step", number},
+               {"technique", logic::Name(step.technique)},
+               {"text", DescribeStep(step)},
+               {"placements", CellDigits(step.placements)},
+               {"eliminations", CellDigits(step.eliminations)},
+               {"units", std::move(units)},
+               {"cells", std::move(cells)},
+               {"digits", step.digits}};
+  if (candidates != nullptr) json["candidates"] = CandidateStrings(*candidates);
+  return json;
 }
 
 }  // namespace
@@ -86,14 +107,11 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     const std::string where =
         verdict == wire::INVALID ? locate(response.error().position()) : std::string();
     if (json) {
-      out =
-          "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" +
-          wire::VerdictName(verdict) + "\"";
+      Json object = {{"puzzle", puzzle}, {"verdict", wire::VerdictName(verdict)}};
       if (verdict == wire::INVALID) {
-        out += ", \"error\": {\"where\": " + JsonString(where) +
-               ", \"message\": " + JsonString(response.error().message()) + "}";
+        object["error"] = {{"where", where}, {"message", response.error().message()}};
       }
-      return out + "}\n";
+      return JsonLine(object);
     }
     if (verdict == wire::UNSOLVABLE) return "unsolvable\n";
     return "invalid: " + where + ": " + response.error().message() + "\n";
@@ -109,10 +127,8 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   Grid grid{};
   if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
   logic::Candidates remaining = logic::InitialCandidates(grid);
-  if (json) {
-    out = "{\"puzzle\": " + JsonString(puzzle) + ", \"verdict\": \"" + wire::VerdictName(verdict) +
-          "\", \"steps\": [";
-  } else {
+  Json steps = Json::array();
+  if (!json) {
     out = "puzzle: " + std::string(puzzle) + "\n";
     if (verdict == wire::MULTIPLE) {
       out += "multiple solutions: the guesses follow the first one found\n";
@@ -123,35 +139,7 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     const Step step = StepFromWire(response.steps(i), i + 1);
     if (step.technique == Technique::kGuess) ++logic_guesses;
     if (json) {
-      if (i) out += ",";
-      out += "\n  {\"step\": " + std::to_string(i + 1) + ", \"technique\": \"" +
-             logic::Name(step.technique) + "\", \"text\": " + JsonString(DescribeStep(step)) +
-             ", \"placements\": " + JsonCellDigits(step.placements) +
-             ", \"eliminations\": " + JsonCellDigits(step.eliminations) + ", \"units\": [";
-      for (size_t u = 0; u < step.units.size(); ++u) {
-        out += (u ? ", \"" : "\"") + UnitName(step.units[u]) + "\"";
-      }
-      out += "], \"cells\": [";
-      for (size_t c = 0; c < step.cells.size(); ++c) {
-        out += (c ? ", \"" : "\"") + logic::CellName(step.cells[c]) + "\"";
-      }
-      out += "], \"digits\": [";
-      for (size_t d = 0; d < step.digits.size(); ++d) {
-        out += (d ? ", " : "") + std::to_string(step.digits[d]);
-      }
-      out += "]";
-      if (candidates) {
-        out += ", \"candidates\": [";
-        for (int cell = 0; cell < kCells; ++cell) {
-          std::string digits;
-          for (int digit = 1; digit <= 9; ++digit) {
-            if ((remaining[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
-          }
-          out += (cell ? ", \"" : "\"") + digits + "\"";
-        }
-        out += "]";
-      }
-      out += "}";
+      steps.push_back(StepJson(step, i + 1, candidates ? &remaining : nullptr));
     } else {
       if (candidates) out += DrawCandidates(grid, remaining);
       out += "step " + std::to_string(i + 1) + ": " + DescribeStep(step) + "\n";
@@ -167,19 +155,23 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
           ? logic::Name(static_cast<Technique>(response.hardest_technique()))
           : "unknown";
   if (json) {
-    out += "\n], \"solution\": " + JsonString(response.solution()) +
-           ", \"rating\": {\"level\": \"" + level + "\", \"hardest\": \"" + hardest +
-           "\", \"steps\": " + std::to_string(response.steps_size()) +
-           ", \"guesses\": " + std::to_string(response.guesses()) +
-           ", \"logic_guesses\": " + std::to_string(logic_guesses) + "}}\n";
-  } else {
-    out += "solution: " + response.solution() + "\n";
-    out += "rating: level " + level + ", hardest technique " + hardest + ", " +
-           std::to_string(response.steps_size()) +
-           (response.steps_size() == 1 ? " step, " : " steps, ") +
-           std::to_string(response.guesses()) +
-           (response.guesses() == 1 ? " guess" : " guesses") + " by the solver\n";
+    return JsonLine({{"puzzle", puzzle},
+                     {"verdict", wire::VerdictName(verdict)},
+                     {"steps", std::move(steps)},
+                     {"solution", response.solution()},
+                     {"rating",
+                      {{"level", level},
+                       {"hardest", hardest},
+                       {"steps", response.steps_size()},
+                       {"guesses", response.guesses()},
+                       {"logic_guesses", logic_guesses}}}});
   }
+  out += "solution: " + response.solution() + "\n";
+  out += "rating: level " + level + ", hardest technique " + hardest + ", " +
+         std::to_string(response.steps_size()) +
+         (response.steps_size() == 1 ? " step, " : " steps, ") +
+         std::to_string(response.guesses()) +
+         (response.guesses() == 1 ? " guess" : " guesses") + " by the solver\n";
   return out;
 }
 

@@ -17,11 +17,13 @@
 // "unsolvable" or "invalid: WHERE: REASON"; one with several solutions is explained along the
 // first found, after the line "multiple solutions: the guesses follow the first one found".
 //
-// JSON: one object, {"puzzle", "verdict", "steps": [{"step", "technique", "text", "placements":
-// [{"cell": "r3c5", "digit": 7}], "eliminations": [...], "units": ["box 1", "row 2"], "cells":
-// ["r2c1"], "digits": [5], and with candidates "candidates": 81 strings of the digits left}],
-// "solution", "rating": {"level", "hardest", "steps", "guesses", "logic_guesses"}}, or for a bad
-// puzzle {"puzzle", "verdict": "invalid", "error": {"where", "message"}}.
+// JSON: one object on one line, written as client/json_output.h says: {"puzzle", "verdict",
+// "steps": [{"step", "technique", "text", "placements": [{"cell":"r3c5","digit":7}],
+// "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5], and with
+// candidates "candidates": 81 strings of the digits left}], "solution", "rating": {"level",
+// "hardest", "steps", "guesses", "logic_guesses"}} (the daemon's /api/explain answers the same
+// object, with candidates); or for a bad puzzle {"puzzle", "verdict": "invalid", "error":
+// {"where", "message"}}.
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_CLIENT_EXPLAIN_FORMAT_H_

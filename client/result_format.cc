@@ -4,11 +4,12 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "client/client_error.h"
+#include "client/json_output.h"
 #include "solver/logic.h"
 
 namespace sudoku::client {
@@ -29,24 +30,6 @@ std::string LevelToken(int level) {
     return "level-" + std::to_string(level);
   }
   return logic::Name(static_cast<logic::Level>(level));
-}
-
-void AppendJsonString(std::string_view text, std::string* out) {
-  out->push_back('"');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      // Bytes outside printable ASCII (puzzle text is ASCII; anything else is a typo) as
-      // escapes, so that the output stays valid JSON whatever the input held.
-      fmt::format_to(std::back_inserter(*out), "\\u{:04x}", byte);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
 }
 
 namespace {
@@ -91,7 +74,53 @@ void AppendGrid(std::string_view solution, std::string* out) {
   out->append(kRuler);
 }
 
-void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
+// The JSON lines of a batch: one object per line, {"puzzle", "verdict", "solution", then
+// "solutions" and "guesses" or "error", then "rating"}, each key only when it has a value. A line
+// costs mostly what nlohmann's serializer takes to escape it; so that building the object adds
+// little, one object serves the batch and its strings are overwritten in place, keeping their
+// memory, while the outcomes keep the same keys (the solved puzzles of a bulk run all do).
+class JsonLines {
+ public:
+  explicit JsonLines(std::string* out) : writer_(out) {}
+
+  void Append(const Outcome& outcome) {
+    const bool solved = !outcome.solution.empty();
+    const unsigned keys = (outcome.puzzle.empty() ? 0 : 1) | (solved ? 2 : 0) |
+                          (outcome.error.empty() ? 0 : 4) | (outcome.rating.empty() ? 0 : 8);
+    if (keys != keys_) {
+      object_ = Json::object();  // the keys go in afresh, in order
+      keys_ = keys;
+    }
+    if (!outcome.puzzle.empty()) Set("puzzle", outcome.puzzle);
+    Set("verdict", outcome.verdict);
+    if (solved) Set("solution", outcome.solution);
+    if (!outcome.error.empty()) {
+      Set("error", outcome.error);
+    } else {
+      object_["solutions"] = outcome.solutions;
+      object_["guesses"] = outcome.guesses;
+    }
+    if (!outcome.rating.empty()) Set("rating", outcome.rating);
+    writer_.Append(object_);
+  }
+
+ private:
+  void Set(const char* key, std::string_view text) {
+    Json& value = object_[key];
+    if (value.is_string()) {
+      value.get_ref<std::string&>().assign(text);
+    } else {
+      value = text;
+    }
+  }
+
+  JsonLineWriter writer_;
+  Json object_ = Json::object();
+  unsigned keys_ = ~0u;  // which keys object_ holds, as Append() numbers them (none yet)
+};
+
+// Writes `outcome` to `out` in `format`; `json` is the writer of a batch in JSON (else null).
+void Append(const Outcome& outcome, OutputFormat format, std::string* out, JsonLines* json) {
   const bool solved = !outcome.solution.empty();
   switch (format) {
     case OutputFormat::kLine:
@@ -114,29 +143,7 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out) {
       if (format == OutputFormat::kGrid) out->push_back('\n');
       return;
     case OutputFormat::kJson:
-      out->push_back('{');
-      if (!outcome.puzzle.empty()) {
-        out->append("\"puzzle\":");
-        AppendJsonString(outcome.puzzle, out);
-        out->push_back(',');
-      }
-      out->append("\"verdict\":\"").append(outcome.verdict).push_back('"');
-      if (solved) {
-        out->append(",\"solution\":");
-        AppendJsonString(outcome.solution, out);
-      }
-      if (!outcome.error.empty()) {
-        out->append(",\"error\":");
-        AppendJsonString(outcome.error, out);
-      } else {
-        out->append(",\"solutions\":").append(std::to_string(outcome.solutions));
-        out->append(",\"guesses\":").append(std::to_string(outcome.guesses));
-      }
-      if (!outcome.rating.empty()) {
-        out->append(",\"rating\":");
-        AppendJsonString(outcome.rating, out);
-      }
-      out->append("}\n");
+      json->Append(outcome);
       return;
     case OutputFormat::kCsv:
       AppendCsvField(outcome.puzzle, out);
@@ -255,6 +262,9 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                         std::to_string(batch.sent) + " puzzles");
   }
   const SolutionColumn solutions(results);
+  std::optional<JsonLines> json_lines;
+  if (format == OutputFormat::kJson) json_lines.emplace(out);
+  JsonLines* const json = json_lines ? &*json_lines : nullptr;
   std::array<char, kCells> unpacked;
   size_t solution_offset = 0;
   int error_index = 0;
@@ -297,7 +307,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
       Outcome outcome;
       outcome.verdict = "invalid";
       outcome.error = prefix + Locate(record.error) + ": " + Describe(record.error);
-      Append(outcome, format, out);
+      Append(outcome, format, out, json);
       continue;
     }
     const int verdict = results.verdicts(result);
@@ -325,13 +335,13 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           ++summary->multiple;
           outcome.verdict = "multiple";
         }
-        Append(outcome, format, out);
+        Append(outcome, format, out, json);
         solution_offset += solutions.bytes_each;
         break;
       case wire::UNSOLVABLE:
         ++summary->unsolvable;
         outcome.verdict = "unsolvable";
-        Append(outcome, format, out);
+        Append(outcome, format, out, json);
         break;
       case wire::INVALID: {
         if (error_index == results.errors_size() ||
@@ -349,7 +359,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                                       : LocateCell(record, static_cast<int>(error.position()) - 1);
         outcome.verdict = "invalid";
         outcome.error = prefix + where + ": " + error.message();
-        Append(outcome, format, out);
+        Append(outcome, format, out, json);
         break;
       }
       default:

@@ -24,7 +24,8 @@
 //            ...
 //   json   one JSON object per line: {"puzzle":"...","verdict":"solved","solution":"...",
 //          "solutions":1,"guesses":0}; "error" ("line 7, column 12: ...") for an invalid one,
-//          without "puzzle" when the layout kept it from being read
+//          without "puzzle" when the layout kept it from being read; written as
+//          client/json_output.h says (bytes that are not UTF-8 as "\ufffd")
 //   csv    a header "puzzle,solution,verdict,error,rating" (OutputHeader()), then a row per
 //          puzzle; the reader takes it back by its puzzle column
 // With --rate, a solved puzzle's rating ("intermediate pointing 57 0") follows the solution on
@@ -57,10 +58,6 @@ struct Summary {
 };
 
 enum class OutputFormat : uint8_t { kLine, kGrid, kJson, kCsv };
-
-// Appends `text` to `out` as a JSON string: quotes and backslashes escaped, and every byte
-// outside printable ASCII as \u00XX, so that the output is valid JSON whatever the input held.
-void AppendJsonString(std::string_view text, std::string* out);
 
 // "line", "grid", "json", "csv".
 const char* Name(OutputFormat format);

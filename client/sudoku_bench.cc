@@ -28,9 +28,9 @@
 #include <boost/program_options.hpp>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
-#include <nlohmann/json.hpp>
 #include <oneapi/tbb/task_arena.h>
 
+#include "client/json_output.h"
 #include "proto/command_line.h"
 #include "proto/flag_values.h"
 #include "proto/tsan_fork_join.h"
@@ -232,22 +232,28 @@ double MicrosPerPuzzle(const FileResult& r) { return 1e6 * r.seconds / r.solved_
 double NoGuessPercent(const FileResult& r) { return 100.0 * r.no_guess / r.puzzles; }
 double GuessesPerPuzzle(const FileResult& r) { return double(r.guesses) / r.puzzles; }
 
-// `s` as a JSON string. A file name is bytes, not necessarily UTF-8 (a Latin-1 name): a byte
-// that is not UTF-8 becomes U+FFFD, so that the line stays valid JSON.
-std::string JsonString(const std::string& s) {
-  return nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-}
-
 void PrintJson(const FileResult& r, const Options& options) {
-  std::printf(
-      "{\"file\":%s,\"kernel\":%s,\"threads\":%u,\"max_solutions\":%u,\"puzzles\":%zu,"
-      "\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.3f,\"no_guess_pct\":%.2f,"
-      "\"guesses_per_puzzle\":%.3f,\"solved\":%zu,\"multiple\":%zu,\"unsolvable\":%zu,"
-      "\"seconds\":%.3f,\"passes\":%llu,\"cpu_seconds\":%.3f}\n",
-      JsonString(r.file).c_str(), JsonString(ActiveKernel().name).c_str(), options.threads,
-      options.unique ? 2u : 1u, r.puzzles, PuzzlesPerSecond(r), MicrosPerPuzzle(r),
-      NoGuessPercent(r), GuessesPerPuzzle(r), r.solved, r.multiple, r.unsolvable, r.seconds,
-      static_cast<unsigned long long>(r.passes), r.cpu_seconds);
+  using client::Rounded;
+  // The figures to the decimals of the table. The file name is bytes, not necessarily UTF-8 (a
+  // Latin-1 name): JsonLine writes such a byte as U+FFFD, so that the line stays JSON.
+  const client::Json json = {
+      {"file", r.file},
+      {"kernel", ActiveKernel().name},
+      {"threads", options.threads},
+      {"max_solutions", options.unique ? 2u : 1u},
+      {"puzzles", r.puzzles},
+      {"puzzles_per_sec", Rounded(PuzzlesPerSecond(r), 1)},
+      {"usec_per_puzzle", Rounded(MicrosPerPuzzle(r), 3)},
+      {"no_guess_pct", Rounded(NoGuessPercent(r), 2)},
+      {"guesses_per_puzzle", Rounded(GuessesPerPuzzle(r), 3)},
+      {"solved", r.solved},
+      {"multiple", r.multiple},
+      {"unsolvable", r.unsolvable},
+      {"seconds", Rounded(r.seconds, 3)},
+      {"passes", r.passes},
+      {"cpu_seconds", Rounded(r.cpu_seconds, 3)},
+  };
+  std::fputs(client::JsonLine(json).c_str(), stdout);
 }
 
 void PrintRow(const FileResult& r, int file_width) {

@@ -768,19 +768,19 @@ TEST_F(ClientEndToEnd, ExplainDrawsCandidatesBeforeEachStep) {
 TEST_F(ClientEndToEnd, ExplainJson) {
   const Exit exit = RunExplain({"--connect", address(), "--json", kSimplePuzzle});
   ASSERT_EQ(exit.status, 0) << exit.err;
-  EXPECT_THAT(exit.out, ::testing::StartsWith(std::string("{\"puzzle\": \"") + kSimplePuzzle +
-                                              "\", \"verdict\": \"solved\", \"steps\": [\n  "
-                                              "{\"step\": 1, \"technique\": \"naked single\""));
-  EXPECT_THAT(exit.out, ::testing::EndsWith(std::string("\n], \"solution\": \"") +
-                                            kSimpleSolution +
-                                            "\", \"rating\": {\"level\": \"simple\", \"hardest\": "
-                                            "\"naked single\", \"steps\": 56, \"guesses\": 0, "
-                                            "\"logic_guesses\": 0}}\n"));
+  EXPECT_THAT(exit.out, ::testing::StartsWith(std::string("{\"puzzle\":\"") + kSimplePuzzle +
+                                              "\",\"verdict\":\"solved\",\"steps\":[{\"step\":1,"
+                                              "\"technique\":\"naked single\""));
+  EXPECT_THAT(exit.out, ::testing::EndsWith(std::string("}],\"solution\":\"") + kSimpleSolution +
+                                            "\",\"rating\":{\"level\":\"simple\",\"hardest\":"
+                                            "\"naked single\",\"steps\":56,\"guesses\":0,"
+                                            "\"logic_guesses\":0}}\n"));
+  EXPECT_EQ(std::count(exit.out.begin(), exit.out.end(), '\n'), 1);  // one line
   const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
   EXPECT_EQ(invalid.status, 1);
-  EXPECT_EQ(invalid.out, "{\"puzzle\": \"" + std::string(80, '.') +
-                             "x\", \"verdict\": \"invalid\", \"error\": {\"where\": \"argument, "
-                             "column 81\", \"message\": \"bad character 'x' (expected 1-9, or . 0 "
+  EXPECT_EQ(invalid.out, "{\"puzzle\":\"" + std::string(80, '.') +
+                             "x\",\"verdict\":\"invalid\",\"error\":{\"where\":\"argument, "
+                             "column 81\",\"message\":\"bad character 'x' (expected 1-9, or . 0 "
                              "_ - for a blank)\"}}\n");
 }
 

@@ -1,13 +1,15 @@
 // The client's output formats (--format line|grid|json|csv) with their exact text, each read back
-// (grid and CSV by PuzzleReader, JSON by Boost.PropertyTree) to the same puzzles and results,
-// and solve's --format and --input-format flags end to end.
+// (grid and CSV by PuzzleReader, JSON by Boost.PropertyTree and nlohmann::json) to the same
+// puzzles and results, and solve's --format and --input-format flags end to end.
 #include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "client/result_format.h"
 #include "client/solve_command.h"
@@ -132,6 +134,55 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   EXPECT_EQ(parsed[3].get<std::string>("puzzle"), kBad);
   EXPECT_EQ(parsed[3].get<std::string>("error"),
             "line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a blank)");
+}
+
+// Puzzle text is meant to be ASCII, but a line may hold anything: a control byte, a character
+// beyond ASCII in UTF-8, a Latin-1 byte that is not UTF-8. Each line must still be JSON: the first
+// two as \u escapes of what they are, the byte that is not UTF-8 as U+FFFD.
+TEST(OutputFormat, JsonOfAnyBytesIsStillJson) {
+  const std::string control_and_e_acute = kWikipediaPuzzle.substr(0, 78) + "\x01\xc3\xa9";
+  const std::string latin1 = kWikipediaPuzzle.substr(0, 80) + "\xe9";
+  const std::string del = kWikipediaPuzzle.substr(0, 80) + "\x7f";
+  std::istringstream in(control_and_e_acute + "\n" + latin1 + "\n" + del + "\n");
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  ASSERT_EQ(batch.sent, 3u);
+  wire::SolveResponse response;
+  const std::pair<uint32_t, const char*> errors[] = {{79, "'\\x01'"}, {81, "'\\xe9'"},
+                                                      {81, "'\\x7f'"}};
+  for (uint32_t i = 0; i < 3; ++i) {
+    response.add_verdicts(wire::INVALID);
+    wire::PuzzleError* error = response.add_errors();
+    error->set_index(i);
+    error->set_position(errors[i].first);
+    error->set_message(std::string("bad character ") + errors[i].second);
+  }
+  Summary summary;
+  std::string out;
+  AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out,
+                OutputFormat::kJson);
+  std::istringstream lines(out);
+  std::vector<std::string> objects;
+  for (std::string line; std::getline(lines, line);) objects.push_back(line);
+  ASSERT_EQ(objects.size(), 3u) << out;
+  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 78) +
+                            "\\u0001\\u00e9\",\"verdict\":\"invalid\",\"error\":\"line 1, "
+                            "column 79: bad character '\\\\x01'\"}");
+  EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 80) +
+                            "\\ufffd\",\"verdict\":\"invalid\",\"error\":\"line 2, column 81: "
+                            "bad character '\\\\xe9'\"}");
+  EXPECT_EQ(objects[2], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 80) +
+                            "\\u007f\",\"verdict\":\"invalid\",\"error\":\"line 3, column 81: "
+                            "bad character '\\\\x7f'\"}");
+  // A strict parser (it rejects bytes that are not UTF-8) reads each line back.
+  const std::string read_back[] = {control_and_e_acute,
+                                   kWikipediaPuzzle.substr(0, 80) + "\xef\xbf\xbd", del};
+  for (size_t i = 0; i < objects.size(); ++i) {
+    SCOPED_TRACE(objects[i]);
+    ASSERT_TRUE(nlohmann::json::accept(objects[i]));
+    EXPECT_EQ(nlohmann::json::parse(objects[i])["puzzle"], read_back[i]);
+  }
 }
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {

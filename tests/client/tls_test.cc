@@ -94,7 +94,7 @@ TEST(ClientTls, EveryCommandWorksOverMutualTls) {
 
   const ProcessResult explained = run({client, "explain", "--json", kWikipediaPuzzle});
   EXPECT_EQ(explained.exit_code, 0) << explained.err;
-  EXPECT_THAT(explained.out, ::testing::HasSubstr("\"verdict\": \"solved\""));
+  EXPECT_THAT(explained.out, ::testing::HasSubstr("\"verdict\":\"solved\""));
   EXPECT_THAT(explained.out, ::testing::HasSubstr(kWikipediaSolution));
 
   const ProcessResult generated = run({client, "generate", "--count", "3", "--seed", "1"});
