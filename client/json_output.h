@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,13 @@ using Json = nlohmann::ordered_json;
 // millions of them, and keeps one writer per batch: its serializer writes straight into the
 // output. nlohmann::detail::serializer is what dump() itself uses; it is not documented API, so
 // this is the one place that names it.
+//
+// The serializer escapes a string a byte at a time through a UTF-8 decoder, which made a line
+// of solve --format json cost several times what the solving did. The puzzles and solutions
+// there are printable ASCII without a quote or a backslash, which JSON writes as they are: such
+// a string, at the top of the value or in its top object, is copied whole, and every other
+// value goes to the serializer. The output is byte for byte Json::dump()'s (JsonLineWriter
+// tests hold the two together for every byte).
 class JsonLineWriter {
  public:
   explicit JsonLineWriter(std::string* out)
@@ -35,11 +43,47 @@ class JsonLineWriter {
 
   // Appends `value` and a line break.
   void Append(const Json& value) {
-    serializer_.dump(value, /*pretty_print=*/false, /*ensure_ascii=*/true, /*indent_step=*/0);
+    if (value.is_object()) {
+      out_->push_back('{');
+      for (auto item = value.begin(); item != value.end(); ++item) {
+        if (item != value.begin()) out_->push_back(',');
+        AppendString(item.key());
+        out_->push_back(':');
+        AppendValue(item.value());
+      }
+      out_->push_back('}');
+    } else {
+      AppendValue(value);
+    }
     out_->push_back('\n');
   }
 
  private:
+  static bool WrittenAsItIs(std::string_view text) {
+    for (const char c : text) {
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    return true;
+  }
+
+  void AppendString(const std::string& text) {
+    if (WrittenAsItIs(text)) {
+      out_->push_back('"');
+      out_->append(text);
+      out_->push_back('"');
+    } else {
+      serializer_.dump(Json(text), false, true, 0);
+    }
+  }
+
+  void AppendValue(const Json& value) {
+    if (value.is_string()) {
+      AppendString(value.get_ref<const std::string&>());
+    } else {
+      serializer_.dump(value, /*pretty_print=*/false, /*ensure_ascii=*/true, /*indent_step=*/0);
+    }
+  }
+
   std::string* out_;
   nlohmann::detail::serializer<Json> serializer_;
 };

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "client/json_output.h"
 #include "client/result_format.h"
 #include "client/solve_command.h"
 #include "tests/client/fake_daemon.h"
@@ -183,6 +184,31 @@ TEST(OutputFormat, JsonOfAnyBytesIsStillJson) {
     ASSERT_TRUE(nlohmann::json::accept(objects[i]));
     EXPECT_EQ(nlohmann::json::parse(objects[i])["puzzle"], read_back[i]);
   }
+}
+
+// JsonLineWriter copies strings it may write as they are and leaves the rest to nlohmann's
+// serializer: its lines are Json::dump()'s, byte for byte, whatever a string holds, at the top
+// or in an object, beside numbers, booleans, nulls and nested values.
+TEST(JsonLineWriter, WritesWhatDumpWrites) {
+  std::vector<Json> values;
+  for (int byte = 0; byte < 256; ++byte) {
+    const std::string text = std::string("a") + static_cast<char>(byte) + "z";
+    values.push_back(text);
+    values.push_back(Json{{"puzzle", text}, {text, 81}, {"rating", "easy single 1 0"}});
+  }
+  values.push_back(Json{{"cell", "r3c5"}, {"digit", 7}, {"solved", true}, {"error", nullptr},
+                        {"steps", Json::array({1, "two", Json{{"x", 1.5}}})}});
+  values.push_back(Json::object());
+  values.push_back(Json::array());
+  values.push_back(42);
+  std::string written;
+  JsonLineWriter writer(&written);
+  std::string dumped;
+  for (const Json& value : values) {
+    writer.Append(value);
+    dumped += value.dump(-1, ' ', true, Json::error_handler_t::replace) + "\n";
+  }
+  EXPECT_EQ(written, dumped);
 }
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
