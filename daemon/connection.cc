@@ -12,9 +12,9 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "daemon/admission.h"
 #include "daemon/log.h"
 #include "daemon/request_work.h"
-#include "daemon/server.h"
 #include "proto/codec.h"
 #include "proto/framing.h"
 
@@ -42,32 +42,32 @@ constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
 }  // namespace
 
-Connection::Connection(Server& server, Stream stream, std::string peer)
-    : server_(server),
+Connection::Connection(const ConnectionContext& context, Stream stream, std::string peer)
+    : context_(context),
       stream_(std::move(stream)),
       peer_(std::move(peer)),
       wake_(stream_.get_executor()),
       deadline_(stream_.get_executor()),
       last_activity_(Clock::now()),
       connected_(last_activity_),
-      owner_(server.pool_.NewOwner()) {
+      owner_(context.pool.NewOwner()) {
   secured_ = !stream_.tls();
-  server_.connections_.insert(this);
+  context_.connections.Add(this);
 }
 
 Connection::~Connection() {
   LeaveActivityOrder();
-  server_.admission_.MemoryChanged(memory_, 0);
-  server_.ConnectionClosed(this);
+  context_.admission.MemoryChanged(memory_, 0);
+  context_.admission.Leave(this);
+  context_.connections.Closed(this);
 }
 
 void Connection::Start() {
   counted_ = true;
-  ++server_.served_;
-  activity_entry_ = server_.by_activity_.insert(server_.by_activity_.end(), this);
+  activity_entry_ = context_.connections.Serve(this);
   in_activity_order_ = true;
   last_activity_ = Clock::now();
-  ++server_.stats_.connections;
+  ++context_.stats.connections;
   Spawn(Reader(shared_from_this()));
   Spawn(Writer(shared_from_this()));
   Spawn(Watchdog(shared_from_this()));
@@ -82,14 +82,12 @@ void Connection::Refuse(Kind kind, const std::string& message) {
 
 void Connection::Touch() {
   last_activity_ = Clock::now();
-  if (in_activity_order_) {
-    server_.by_activity_.splice(server_.by_activity_.end(), server_.by_activity_, activity_entry_);
-  }
+  if (in_activity_order_) context_.connections.MarkActive(activity_entry_);
 }
 
 void Connection::LeaveActivityOrder() {
   if (!in_activity_order_) return;
-  server_.by_activity_.erase(activity_entry_);
+  context_.connections.LeaveActivityOrder(activity_entry_);
   in_activity_order_ = false;
 }
 
@@ -105,7 +103,7 @@ void Connection::Evict(const std::string& message) {
   Fault(wire::ProtocolFault::TOO_MANY_CONNECTIONS, message);
   LeaveActivityOrder();
   counted_ = false;
-  --server_.served_;
+  context_.connections.FreeSlot();
 }
 
 size_t Connection::batches_in_flight() const {
@@ -118,7 +116,7 @@ void Connection::Advance(Stage stage) {
   if (stage <= stage_) return;
   stage_ = stage;
   LeaveActivityOrder();
-  server_.admission_.Leave(this);
+  context_.admission.Leave(this);
   if (stage >= Stage::kFaulted) {
     cancel_.store(true, std::memory_order_relaxed);
     cancel_long_.store(true, std::memory_order_relaxed);
@@ -132,7 +130,7 @@ void Connection::Advance(Stage stage) {
     // newcomer out.
     if (counted_) {
       counted_ = false;
-      --server_.served_;
+      context_.connections.FreeSlot();
     }
   }
   Wake();
@@ -158,7 +156,7 @@ void Connection::Finished(std::unique_ptr<Job> job, bool written) {
   answer_bytes_ -= job->memory;
   job->memory = 0;
   Release(job->cost, job->working);
-  server_.jobs_.Recycle(std::move(job));
+  context_.jobs.Recycle(std::move(job));
   UpdateMemory();
 }
 
@@ -170,12 +168,12 @@ void Connection::DropQueued() {
 void Connection::UpdateMemory() {
   const size_t now = input_.capacity() + answer_bytes_ + waiting_request_bytes_;
   if (now == memory_) return;
-  server_.admission_.MemoryChanged(memory_, now);
+  context_.admission.MemoryChanged(memory_, now);
   memory_ = now;
 }
 
 awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> self) {
-  const ServerOptions& options = server_.options_;
+  const ServerOptions& options = context_.options;
   boost::system::error_code error;
   if (!secured_ && !co_await Secure()) co_return;
   while (reading()) {
@@ -188,14 +186,14 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     if (scan.status == FrameScan::Status::kWhole) {
       // Decoding takes about as much memory again as the frame: it waits for room in the memory
       // budget as a read would (unless nothing else is held, when nothing could make room).
-      if (server_.admission_.memory() > memory_ &&
-          !server_.admission_.MayTakeMemory(this, memory_, scan.frame_bytes)) {
+      if (context_.admission.memory() > memory_ &&
+          !context_.admission.MayTakeMemory(this, memory_, scan.frame_bytes)) {
         co_await wake_.Wait();
         continue;
       }
       ++frames_;
       Touch();
-      std::unique_ptr<Job> job = server_.jobs_.New();
+      std::unique_ptr<Job> job = context_.jobs.New();
       wire::RequestKind kind = wire::RequestKind::kNone;
       std::optional<wire::ProtocolFault> fault;
       // What it reads is this coroutine's (its frame outlives the work) or copied: a decode on
@@ -211,11 +209,11 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       } else {
         // The buffer stays as it is meanwhile: only this coroutine changes it.
         // Weighed as the puzzles a frame of text of that size holds, as a batch is weighed.
-        co_await server_.pool_.Run(stream_.get_executor(), decode, use_awaitable,
+        co_await context_.pool.Run(stream_.get_executor(), decode, use_awaitable,
                                    Pool::Cost::kBounded, owner_, scan.frame_bytes / 83 + 1);
         Touch();
         if (!reading()) {
-          server_.jobs_.Recycle(std::move(job));
+          context_.jobs.Recycle(std::move(job));
           continue;
         }
       }
@@ -224,7 +222,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       // there, not at the first byte of the frame just handled.
       if (input_.size() > 0) frame_started_ = last_read_;
       if (fault) {
-        server_.jobs_.Recycle(std::move(job));
+        context_.jobs.Recycle(std::move(job));
         Fault(fault->kind(), fault->message());
         break;
       }
@@ -237,7 +235,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       waiting_request_bytes_ = 0;
       UpdateMemory();
       if (!admitted) {
-        server_.jobs_.Recycle(std::move(job));
+        context_.jobs.Recycle(std::move(job));
         break;
       }
       if (!HandleRequest(std::move(job), kind)) break;
@@ -260,7 +258,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     }
     size_t want = ReadSize(input_, scan);
     if (const size_t growth = input_.GrowthFor(want, scan.frame_bytes);
-        growth > 0 && !server_.admission_.MayTakeMemory(this, memory_, growth)) {
+        growth > 0 && !context_.admission.MayTakeMemory(this, memory_, growth)) {
       // Over the memory budget and holding more than its share: read only into the room the
       // buffer has, if any, else wait until memory comes back.
       want = input_.capacity() - input_.size();
@@ -275,14 +273,14 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     if (error) break;
     if (input_.size() == 0 && n > 0) {
       frame_started_ = Clock::now();
-      if (const auto limit = server_.options_.frame_timeout;
+      if (const auto limit = context_.options.frame_timeout;
           limit.count() > 0 && frame_started_ + limit < watchdog_expiry_) {
         deadline_.cancel();  // the watchdog sleeps past this frame's deadline
       }
     }
     input_.Commit(n);
     if (n > 0) last_read_ = Clock::now();
-    server_.stats_.bytes_received += n;
+    context_.stats.bytes_received += n;
     Touch();
   }
   // Not accepting requests any more. Keep reading and discarding until the peer closes (or the
@@ -327,7 +325,7 @@ awaitable<bool> Connection::Secure() {
     // Nothing can be said to the peer: OpenSSL has sent its alert, which is all a TLS client
     // can read before the handshake is done.
     const HandshakeFailure failure = stream_.Failure(error);
-    ++server_.stats_.tls_refused;
+    ++context_.stats.tls_refused;
     ClientCausedLog().Log(failure.kind, LogLevel::kNotice,
                           peer_ + ": refused: " + failure.message + "; closing the connection");
     Abort();
@@ -358,7 +356,7 @@ void Connection::EndOfInput() {
   }
   if (reading() && input_.size() > 0) {
     Fault(wire::ProtocolFault::MALFORMED,
-          UnfinishedFrameMessage(input_.data(), server_.options_.max_frame_bytes, frames_ + 1));
+          UnfinishedFrameMessage(input_.data(), context_.options.max_frame_bytes, frames_ + 1));
   }
   Advance(Stage::kAnswering);
   Wake();  // a writer lingering for the peer's close stops waiting
@@ -397,7 +395,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
     // that reads nothing at all for --idle-timeout is dropped, however slowly it reads.
     writing_ = true;
     last_write_progress_ = Clock::now();
-    if (const auto stall = server_.options_.write_stall_timeout;
+    if (const auto stall = context_.options.write_stall_timeout;
         stall.count() > 0 && last_write_progress_ + stall < watchdog_expiry_) {
       deadline_.cancel();  // the watchdog sleeps past this write's stall deadline
     }
@@ -412,11 +410,11 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       if (first < buffers.size()) buffers[first] += n;
     }
     writing_ = false;
-    server_.stats_.bytes_sent += sent;
+    context_.stats.bytes_sent += sent;
     const auto written = Clock::now();
     for (auto& job : writing) {
       if (!error && !job->fault && !job->at_once) {
-        server_.stats_.batch_latency_seconds.Observe(
+        context_.stats.batch_latency_seconds.Observe(
             std::chrono::duration<double>(written - job->received).count());
       }
       // A failed write may have sent some of these whole, but to a peer that is gone or broken:
@@ -447,7 +445,7 @@ Connection::Clock::duration Connection::ProgressAllowance() const {
 
 std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
   if (!reading()) return std::nullopt;
-  const ServerOptions& options = server_.options_;
+  const ServerOptions& options = context_.options;
   std::optional<Clock::time_point> deadline;
   const Clock::duration progress = ProgressAllowance();
   if (input_.size() > 0 && options.frame_timeout.count() > 0) {
@@ -461,9 +459,9 @@ std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
 }
 
 awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection> self) {
-  const auto timeout = server_.options_.idle_timeout;
+  const auto timeout = context_.options.idle_timeout;
   const bool idle_limit = timeout.count() > 0;
-  const auto stall = server_.options_.write_stall_timeout;
+  const auto stall = context_.options.write_stall_timeout;
   const bool stall_limit = stall.count() > 0;
   boost::system::error_code ignored;
   while (stage_ != Stage::kClosed) {
@@ -499,8 +497,8 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
     if (const auto deadline = FrameDeadline(); deadline && now >= *deadline) {
       if (!secured_) {
         // A TLS handshake not finished: there is no channel to send a fault on.
-        const auto limit = server_.options_.first_frame_timeout.count();
-        ++server_.stats_.tls_refused;
+        const auto limit = context_.options.first_frame_timeout.count();
+        ++context_.stats.tls_refused;
         ClientCausedLog().Log("TLS handshake timeout", LogLevel::kNotice,
                               peer_ + ": refused: no TLS handshake within " +
                                   std::to_string(limit) + " s of connecting " +
@@ -514,9 +512,9 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
         // left unread, so the frame's slowness is ours, not the peer's.
         frame_started_ = now;
       } else if (frames_ == 0 &&
-                 now >= connected_ + server_.options_.first_frame_timeout + ProgressAllowance() &&
-                 server_.options_.first_frame_timeout.count() > 0) {
-        const auto limit = server_.options_.first_frame_timeout.count();
+                 now >= connected_ + context_.options.first_frame_timeout + ProgressAllowance() &&
+                 context_.options.first_frame_timeout.count() > 0) {
+        const auto limit = context_.options.first_frame_timeout.count();
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
               "no whole request within " + std::to_string(limit) + " s of connecting" +
                   (input_.size() == 0
@@ -524,15 +522,15 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
                        : ", plus a second for every " + std::to_string(kMinFrameRate) +
                              " bytes received (--first-frame-timeout " + std::to_string(limit) +
                              "); frame 1: " +
-                             FrameProgress(input_.data(), server_.options_.max_frame_bytes)));
+                             FrameProgress(input_.data(), context_.options.max_frame_bytes)));
       } else {
-        const auto limit = server_.options_.frame_timeout.count();
+        const auto limit = context_.options.frame_timeout.count();
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
               "frame " + std::to_string(frames_ + 1) + " not whole within " +
                   std::to_string(limit) + " s of its first byte, plus a second for every " +
                   std::to_string(kMinFrameRate) + " bytes received (--frame-timeout " +
                   std::to_string(limit) + "); " +
-                  FrameProgress(input_.data(), server_.options_.max_frame_bytes));
+                  FrameProgress(input_.data(), context_.options.max_frame_bytes));
       }
       continue;
     }
@@ -557,8 +555,8 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
 
 void Connection::Fault(Kind kind, const std::string& message) {
   if (discarding() || pending_fault_) return;
-  ++server_.stats_.faults;
-  ++server_.stats_.faults_by_kind[static_cast<size_t>(kind)];
+  ++context_.stats.faults;
+  ++context_.stats.faults_by_kind[static_cast<size_t>(kind)];
   const std::string& kind_name = wire::ProtocolFault::Kind_Name(kind);
   // Requests read whole before the fault were accepted: they are answered first, then the fault
   // is sent, then the connection closes. An internal error is no request's fault, and the
@@ -572,7 +570,7 @@ void Connection::Fault(Kind kind, const std::string& message) {
                             (answer_first ? "; answering the requests accepted before it, then "
                                             "closing the connection"
                                           : "; closing the connection"));
-  std::unique_ptr<Job> fault = server_.jobs_.New();
+  std::unique_ptr<Job> fault = context_.jobs.New();
   fault->fault = true;
   fault->cost = 0;
   fault->response.Clear();

@@ -7,9 +7,10 @@
 // (end of input, drain, fault, a write error, a timeout) goes through Advance(), and every
 // coroutine that waits for the connection's state to change waits on one wake-up (Wake()).
 //
-// Thread-safety: a Connection lives on the daemon's io_context thread, with its Server; every
-// member function must be called from that thread. Only the solving runs elsewhere (on the
-// Pool), and it touches nothing but its own Job and the connection's cancel flag.
+// Thread-safety: a Connection lives on the daemon's io_context thread, with its Server and
+// ConnectionManager; every member function must be called from that thread. Only the solving
+// runs elsewhere (on the Pool), and it touches nothing but its own Job and the connection's
+// cancel flag.
 #ifndef SUDOKU_DAEMON_CONNECTION_H_
 #define SUDOKU_DAEMON_CONNECTION_H_
 
@@ -21,7 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <list>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,9 +34,12 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "daemon/connection_manager.h"
 #include "daemon/frame_reader.h"
+#include "daemon/metrics.h"
 #include "daemon/pool.h"
 #include "daemon/request_work.h"
+#include "daemon/server_options.h"
 #include "daemon/tls.h"
 #include "proto/codec.h"
 #include "proto/sudoku.pb.h"
@@ -43,7 +47,7 @@
 
 namespace sudoku::daemon {
 
-class Server;
+class Admission;
 
 // A frame being read gets a second more than --frame-timeout for every this many bytes received
 // (as Apache's mod_reqtimeout's MinRate): the deadline measures progress, so a peer sending at
@@ -94,6 +98,18 @@ class JobPool {
   std::vector<std::unique_ptr<Job>> free_;
 };
 
+// What a connection uses of the daemon around it, each part through its own public interface.
+// The Server owns all of it and hands it to each connection it accepts.
+struct ConnectionContext {
+  const ServerOptions& options;    // the limits and timeouts
+  Pool& pool;                      // where requests are solved (and large frames decoded)
+  JobPool& jobs;                   // the Job objects, reused
+  Admission& admission;            // the budgets of puzzles in flight and of memory
+  ServerStats& stats;              // the daemon's counts
+  ConnectionManager& connections;  // the set of connections, which it joins and leaves
+  std::function<MetricsSnapshot()> snapshot;  // the counts and state now, for a Stats request
+};
+
 // Its coroutines (reader, writer, watchdog, one per batch in flight) each hold a shared_ptr to
 // it, so its state outlives every batch still on the arena, even after the socket is gone.
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -103,7 +119,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // `stream`: plain TCP, or TLS whose handshake the reader does first (within
   // --first-frame-timeout).
-  Connection(Server& server, Stream stream, std::string peer);
+  Connection(const ConnectionContext& context, Stream stream, std::string peer);
   ~Connection();
 
   // Serves the connection: counts it against --max-connections until it closes.
@@ -120,7 +136,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // and no whole request waiting (an unfinished frame may be buffered).
   bool Evictable() const;
   // Whether all it has in flight is work of unbounded cost, none of it answered yet: it may be
-  // closed to make room when no connection is idle (Server::MakeRoom).
+  // closed to make room when no connection is idle (ConnectionManager::MakeRoom).
   bool HoldsOnlyLongWork() const {
     return counted_ && reading() && solving_ > 0 && long_solving_ == solving_ &&
            queue_.empty() && batches_writing_ == 0;
@@ -156,7 +172,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Starts `coroutine` on the event loop: what escapes it is logged and aborts the connection.
   void Spawn(boost::asio::awaitable<void> coroutine);
-  // Marks activity now: the connection moves to the end of the server's activity order.
+  // Marks activity now: the connection moves to the end of the manager's activity order.
   void Touch();
   // Takes it out of the activity order for good: it stopped reading, or is no longer counted.
   void LeaveActivityOrder();
@@ -234,7 +250,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Tells Admission what the read buffer and the queued responses hold now.
   void UpdateMemory();
 
-  Server& server_;
+  const ConnectionContext& context_;
   Stream stream_;
   std::string peer_;  // "ADDRESS:PORT", then " (SUBJECT)" once a client certificate is verified
   ReadBuffer input_;
@@ -243,8 +259,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   WakeUp wake_;                         // the reader and writer wait here (see Wake())
   boost::asio::steady_timer deadline_;  // the watchdog's next deadline
   Clock::time_point last_activity_;
-  // Its place in Server::by_activity_, while it is there (counted and reading).
-  std::list<Connection*>::iterator activity_entry_;
+  // Its place in the manager's activity order, while it is there (counted and reading).
+  ConnectionManager::ActivityEntry activity_entry_;
   bool in_activity_order_ = false;
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
   const Clock::time_point connected_;

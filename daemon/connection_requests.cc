@@ -9,8 +9,8 @@
 
 #include <boost/asio/use_awaitable.hpp>
 
+#include "daemon/admission.h"
 #include "daemon/request_work.h"
-#include "daemon/server.h"
 #include "proto/codec.h"
 
 namespace sudoku::daemon {
@@ -61,11 +61,11 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
 
 bool Connection::SolveHere(const wire::SolveRequest& request) const {
   return wire::PuzzleCount(request) <= kSolveHerePuzzles &&
-         request.solution_limit() <= kSolveHereSolutionLimit && server_.pool_.busy() == 0;
+         request.solution_limit() <= kSolveHereSolutionLimit && context_.pool.busy() == 0;
 }
 
 void Connection::Charge(Job& job) {
-  server_.admission_.Charge(in_flight_, job.cost);
+  context_.admission.Charge(in_flight_, job.cost);
   in_flight_ += job.cost;
   job.working = true;
 }
@@ -73,12 +73,12 @@ void Connection::Charge(Job& job) {
 void Connection::WorkDone(Job& job) {
   if (!job.working) return;
   job.working = false;
-  server_.admission_.WorkDone(job.cost);
+  context_.admission.WorkDone(job.cost);
 }
 
 void Connection::Release(size_t cost, bool working) {
   in_flight_ -= cost;
-  server_.admission_.Release(in_flight_, cost, working);
+  context_.admission.Release(in_flight_, cost, working);
   Wake();
 }
 
@@ -127,7 +127,7 @@ void Connection::ReleaseId(Job& job) {
 
 void Connection::Ended(Job& job, bool written) {
   ReleaseId(job);
-  ServerStats& stats = server_.stats_;
+  ServerStats& stats = context_.stats;
   switch (job.asked) {
     case Job::Asked::kOther:
       return;
@@ -156,7 +156,7 @@ bool Connection::HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind)
     case wire::RequestKind::kNone:
       break;  // CheckRequest() answered them with a fault
   }
-  server_.jobs_.Recycle(std::move(job));
+  context_.jobs.Recycle(std::move(job));
   return false;
 }
 
@@ -172,14 +172,14 @@ bool Connection::AnswerAtOnce(std::unique_ptr<Job> job) {
 bool Connection::HandleStats(std::unique_ptr<Job> job) {
   // The counts as they are now, batches still in flight not included (as sudoku.proto says).
   job->response.Clear();
-  FillStats(server_.Snapshot(), job->response.mutable_stats());
+  FillStats(context_.snapshot(), job->response.mutable_stats());
   return AnswerAtOnce(std::move(job));
 }
 
 bool Connection::HandleSolve(std::unique_ptr<Job> job) {
   const wire::SolveRequest& solve = job->request.solve();
   if (!HoldId(*job, Job::HeldId::kBatch, solve.batch_id())) {
-    server_.jobs_.Recycle(std::move(job));
+    context_.jobs.Recycle(std::move(job));
     return false;
   }
   job->asked = Job::Asked::kBatch;
@@ -206,7 +206,7 @@ bool Connection::HandleSolve(std::unique_ptr<Job> job) {
 
 bool Connection::HandleExplain(std::unique_ptr<Job> job) {
   if (!HoldId(*job, Job::HeldId::kExplain, job->request.explain().request_id())) {
-    server_.jobs_.Recycle(std::move(job));
+    context_.jobs.Recycle(std::move(job));
     return false;
   }
   job->asked = Job::Asked::kExplain;
@@ -221,15 +221,15 @@ bool Connection::HandleExplain(std::unique_ptr<Job> job) {
 
 bool Connection::HandleGenerate(std::unique_ptr<Job> request) {
   const wire::GenerateRequest& generate = request->request.generate();
-  if (const auto refusal = CheckGenerateRequest(generate, server_.options_.max_batch)) {
-    server_.jobs_.Recycle(std::move(request));
+  if (const auto refusal = CheckGenerateRequest(generate, context_.options.max_batch)) {
+    context_.jobs.Recycle(std::move(request));
     Fault(wire::ProtocolFault::BAD_GENERATE_REQUEST,
           "frame " + std::to_string(frames_) + ": " + *refusal);
     return false;
   }
   // Held by the request until its last chunk is about to be written (or the rest is dropped).
   if (!HoldId(*request, Job::HeldId::kGenerate, generate.request_id())) {
-    server_.jobs_.Recycle(std::move(request));
+    context_.jobs.Recycle(std::move(request));
     return false;
   }
   // Charged like a batch of `count` puzzles; each chunk's share is released once it is written.
@@ -248,12 +248,12 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   for (uint32_t begin = 0; begin < generate.count();) {
     if (discarding() || cancel_long_.load(std::memory_order_relaxed)) break;
     const uint32_t end = std::min(generate.count(), begin + kGenerateChunk);
-    std::unique_ptr<Job> chunk = server_.jobs_.New();
+    std::unique_ptr<Job> chunk = context_.jobs.New();
     chunk->received = Clock::now();  // a chunk's latency: its generation and its write
     Job* job = chunk.get();
     std::string failure;
     try {
-      co_await server_.pool_.Run(
+      co_await context_.pool.Run(
           stream_.get_executor(),
           [job, &generate, begin, end, cancel = &cancel_long_] {
             job->complete =
@@ -268,11 +268,11 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     }
     Touch();
     if (discarding() || (failure.empty() && !job->complete)) {
-      server_.jobs_.Recycle(std::move(chunk));
+      context_.jobs.Recycle(std::move(chunk));
       break;
     }
     if (!failure.empty()) {
-      server_.jobs_.Recycle(std::move(chunk));
+      context_.jobs.Recycle(std::move(chunk));
       Fault(wire::ProtocolFault::UNKNOWN, "internal error while generating for request " +
                                               std::to_string(generate.request_id()) + ": " +
                                               failure);
@@ -282,10 +282,10 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
     unreleased -= chunk->cost;
     // Generated: its share of the request leaves the work to do, and stays on this connection
     // until written.
-    server_.admission_.WorkDone(chunk->cost);
-    server_.stats_.puzzles_generated += chunk->cost;
+    context_.admission.WorkDone(chunk->cost);
+    context_.stats.puzzles_generated += chunk->cost;
     if (end == generate.count()) {
-      ++server_.stats_.generates;
+      ++context_.stats.generates;
       // The request's id goes with its last chunk, freed as that is written.
       chunk->held_id_kind = std::exchange(request->held_id_kind, Job::HeldId::kNone);
       chunk->held_id = request->held_id;
@@ -297,20 +297,20 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   --long_solving_;
   ReleaseId(*request);  // stopped before its last chunk
   Release(unreleased, /*working=*/true);
-  server_.jobs_.Recycle(std::move(request));
+  context_.jobs.Recycle(std::move(request));
 }
 
 awaitable<bool> Connection::WaitForCapacity(size_t cost) {
-  const size_t limit = server_.options_.max_in_flight_per_connection;
+  const size_t limit = context_.options.max_in_flight_per_connection;
   for (bool waited = false;; waited = true) {
     if (!reading()) {
       held_back_ = false;
-      server_.admission_.Leave(this);
+      context_.admission.Leave(this);
       co_return false;
     }
     // A request larger than the connection's limit is taken when it holds nothing else.
     if ((in_flight_ == 0 || in_flight_ + cost <= limit) &&
-        server_.admission_.TryAdmit(this, in_flight_, cost)) {
+        context_.admission.TryAdmit(this, in_flight_, cost)) {
       held_back_ = false;
       // The frame in the buffer waited on the daemon, not on the peer: its time starts again.
       if (waited && input_.size() > 0) frame_started_ = Clock::now();
@@ -354,7 +354,7 @@ awaitable<void> Connection::RunJob([[maybe_unused]] std::shared_ptr<Connection> 
   Job* running = job.get();
   std::string failure;
   try {
-    co_await server_.pool_.Run(
+    co_await context_.pool.Run(
         stream_.get_executor(), [this, running, work] { (this->*work)(running); }, use_awaitable,
         running->long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, owner_, running->cost);
   } catch (const std::exception& e) {
@@ -370,7 +370,7 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
   if (discarding() || !job->complete) {
     Ended(*job, false);
     Release(job->cost, job->working);
-    server_.jobs_.Recycle(std::move(job));
+    context_.jobs.Recycle(std::move(job));
     return;
   }
   if (!failure.empty()) {
@@ -381,7 +381,7 @@ void Connection::Solved(std::unique_ptr<Job> job, const std::string& failure) {
             : "solving batch " + std::to_string(job->request.solve().batch_id());
     Ended(*job, false);
     Release(job->cost, job->working);
-    server_.jobs_.Recycle(std::move(job));
+    context_.jobs.Recycle(std::move(job));
     Fault(wire::ProtocolFault::UNKNOWN, "internal error while " + what + ": " + failure);
     return;
   }

@@ -45,7 +45,15 @@ Server::Server(asio::io_context& io, Pool& pool, const ServerOptions& options)
       acceptor_(io),
       drain_timer_(io),
       abandon_timer_(io),
-      admission_(options.max_in_flight, options.max_memory) {
+      admission_(options.max_in_flight, options.max_memory),
+      connections_(options.max_connections),
+      context_{.options = options_,
+               .pool = pool_,
+               .jobs = jobs_,
+               .admission = admission_,
+               .stats = stats_,
+               .connections = connections_,
+               .snapshot = [this] { return Snapshot(); }} {
   if (options.tls) tls_ = std::make_shared<TlsContext>(*options.tls);
 }
 
@@ -118,52 +126,8 @@ void Server::Admit(tcp::socket socket) {
   socket.set_option(tcp::no_delay(true), error);  // a lone small batch must not wait for Nagle
   const tcp::endpoint remote = socket.remote_endpoint(error);
   Stream stream = tls_ ? Stream(std::move(socket), tls_) : Stream(std::move(socket));
-  auto connection = std::make_shared<Connection>(*this, std::move(stream),
-                                                 error ? "unknown peer" : EndpointText(remote));
-  if (served_ >= options_.max_connections) MakeRoom();
-  if (served_ >= options_.max_connections) {
-    connection->Refuse(wire::ProtocolFault::TOO_MANY_CONNECTIONS,
-                       "the daemon already serves " + std::to_string(served_) +
-                           " connections (--max-connections " +
-                           std::to_string(options_.max_connections) + ")");
-  } else {
-    connection->Start();
-  }
-}
-
-void Server::MakeRoom() {
-  // First the connection idle longest (nothing in flight; at most an unfinished frame).
-  Connection* idlest = nullptr;
-  for (Connection* connection : by_activity_) {
-    if (connection->Evictable()) {
-      idlest = connection;
-      break;
-    }
-  }
-  // Failing that, the one holding the most work of unbounded cost and nothing else: such work
-  // runs only on what the batches leave idle, so its connections must not keep a newcomer out.
-  Connection* long_only = nullptr;
-  if (idlest == nullptr) {
-    for (Connection* connection : by_activity_) {
-      if (connection->HoldsOnlyLongWork() &&
-          (long_only == nullptr || connection->in_flight() > long_only->in_flight())) {
-        long_only = connection;
-      }
-    }
-  }
-  const std::string full = "closed to make room for a new connection: the daemon serves " +
-                           std::to_string(served_) + " connections (--max-connections " +
-                           std::to_string(options_.max_connections) + ")";
-  if (idlest != nullptr) {
-    const auto idle = std::chrono::duration_cast<std::chrono::seconds>(
-        std::chrono::steady_clock::now() - idlest->last_activity());
-    idlest->Evict(full + " and this one, with nothing in flight, was idle longest (" +
-                  std::to_string(idle.count()) + " s)");
-  } else if (long_only != nullptr) {
-    long_only->Evict(full + ", none idle, and this one held only work of unbounded cost (" +
-                     std::to_string(long_only->in_flight()) +
-                     " puzzles: solution limit above 2, generate, explain), now cancelled");
-  }
+  connections_.Admit(std::make_shared<Connection>(
+      context_, std::move(stream), error ? "unknown peer" : EndpointText(remote)));
 }
 
 void Server::Drain(const std::string& reason) {
@@ -178,12 +142,12 @@ void Server::Drain(const std::string& reason) {
   acceptor_.close(ignored);
   size_t batches = 0;
   size_t puzzles = 0;
-  InFlight(&batches, &puzzles);
+  connections_.InFlight(&batches, &puzzles);
   LogLine(reason + ": stopped accepting; draining " + std::to_string(connections_.size()) +
           " connections with " + std::to_string(batches) + " batches (" +
           std::to_string(puzzles) + " puzzles) in flight (--drain-timeout " +
           std::to_string(options_.drain_timeout.count()) + ")");
-  for (Connection* connection : connections_) connection->StopReading();
+  connections_.StopReadingAll([this] { Finish(); });
   if (connections_.empty()) {
     Finish();
     return;
@@ -201,14 +165,12 @@ void Server::CancelRemaining(const std::string& why) {
   if (stopped_ || abandoned_) return;
   size_t batches = 0;
   size_t puzzles = 0;
-  InFlight(&batches, &puzzles);
+  connections_.InFlight(&batches, &puzzles);
   Log(LogLevel::kWarning, "after " + why + ": cancelled " + std::to_string(batches) +
                               " batches (" + std::to_string(puzzles) + " puzzles) on " +
                               std::to_string(connections_.size()) + " connections");
   drain_timer_.cancel();
-  // Abort() never destroys a connection on the spot (its coroutines hold it), so iterating is
-  // safe.
-  for (Connection* connection : connections_) connection->Abort();
+  connections_.AbortAll();
   abandon_timer_.expires_after(kAbandonAfter);
   abandon_timer_.async_wait([this](const boost::system::error_code& error) {
     if (error || stopped_) return;
@@ -220,13 +182,6 @@ void Server::CancelRemaining(const std::string& why) {
   });
 }
 
-void Server::ConnectionClosed(Connection* connection) {
-  admission_.Leave(connection);
-  connections_.erase(connection);
-  if (connection->counted()) --served_;
-  if (draining_ && connections_.empty()) Finish();
-}
-
 void Server::Finish() {
   if (stopped_) return;
   stopped_ = true;
@@ -235,19 +190,10 @@ void Server::Finish() {
   if (on_stopped_) on_stopped_();
 }
 
-void Server::InFlight(size_t* batches, size_t* puzzles) const {
-  *batches = 0;
-  *puzzles = 0;
-  for (const Connection* connection : connections_) {
-    *batches += connection->batches_in_flight();
-    *puzzles += connection->in_flight();
-  }
-}
-
 MetricsSnapshot Server::Snapshot() const {
   size_t batches = 0;
   size_t puzzles = 0;
-  InFlight(&batches, &puzzles);
+  connections_.InFlight(&batches, &puzzles);
   return MetricsSnapshot{
       .stats = stats_,
       .connections_open = connections_.size(),
@@ -272,7 +218,7 @@ MetricsSnapshot Server::Snapshot() const {
 std::string Server::StatusText() const {
   size_t batches = 0;
   size_t puzzles = 0;
-  InFlight(&batches, &puzzles);
+  connections_.InFlight(&batches, &puzzles);
   return std::to_string(connections_.size()) + " connections, " + std::to_string(batches) +
          " batches (" + std::to_string(puzzles) + " puzzles) in flight; " +
          std::to_string(stats_.batches) + " batches, " + std::to_string(stats_.puzzles.total()) +
