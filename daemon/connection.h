@@ -58,7 +58,7 @@ struct Job {
   wire::Request request;
   wire::Response response;
   std::string frame;      // the framed response, built on the arena
-  BatchCounts counts;
+  wire::VerdictTally counts;
   size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
   // Its cost still counts in the daemon-wide total of work not yet done (Admission): from
   // Charge() until its answer is queued for writing, or it is dropped.

@@ -339,7 +339,7 @@ void Connection::ExplainJob(Job* job) {
     return;
   }
   ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
-  job->counts = BatchCounts{};
+  job->counts = wire::VerdictTally{};
   job->complete = true;
   wire::SetFrame(job->response, &job->frame);
 }

@@ -44,7 +44,7 @@ void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) 
 }  // namespace
 
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
-                wire::SolveResponse* response, BatchCounts* counts) {
+                wire::SolveResponse* response, wire::VerdictTally* counts) {
   const int n = wire::PuzzleCount(request);
   const bool packed_in = !request.packed_puzzles().empty();
   // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
@@ -119,15 +119,10 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   }
   if (cancel.load(std::memory_order_relaxed)) return false;
 
-  *counts = BatchCounts{};
+  *counts = wire::VerdictTally{};
   size_t kept = 0;
   for (int i = 0; i < n; ++i) {
-    switch (static_cast<wire::Verdict>(verdicts->Get(i))) {
-      case wire::SOLVED: ++counts->solved; break;
-      case wire::MULTIPLE: ++counts->multiple; break;
-      case wire::UNSOLVABLE: ++counts->unsolvable; break;
-      default: ++counts->invalid; break;
-    }
+    counts->Count(verdicts->Get(i));
     if (solution_counts->Get(i) > 0) {
       const size_t slot = static_cast<size_t>(i) * slot_bytes;
       if (slot != kept) {

@@ -20,6 +20,7 @@
 
 #include "proto/codec.h"
 #include "proto/sudoku.pb.h"
+#include "proto/verdicts.h"
 
 namespace sudoku::daemon {
 
@@ -36,22 +37,6 @@ size_t CostOf(const wire::Request& request, wire::RequestKind kind);
 // trials), a generation.
 bool IsLongWork(const wire::Request& request, wire::RequestKind kind);
 
-// How many puzzles of a batch ended in each verdict.
-struct BatchCounts {
-  uint64_t solved = 0;
-  uint64_t multiple = 0;
-  uint64_t unsolvable = 0;
-  uint64_t invalid = 0;
-
-  uint64_t total() const { return solved + multiple + unsolvable + invalid; }
-  void Add(const BatchCounts& other) {
-    solved += other.solved;
-    multiple += other.multiple;
-    unsolvable += other.unsolvable;
-    invalid += other.invalid;
-  }
-};
-
 // Batches at least this large are split across the calling arena's threads.
 inline constexpr int kParallelGrain = 64;
 
@@ -60,10 +45,10 @@ inline constexpr int kParallelGrain = 64;
 // counts, guesses, one PuzzleError per INVALID puzzle, and with request.rate() the rating
 // columns). `request` is one wire::CheckRequest() (proto/codec.h) accepted. `response` is
 // cleared first but keeps its capacity, so a reused message costs no allocation per puzzle. A
-// bad puzzle never fails the batch. Returns false, with `response` and `counts` unspecified,
-// when `cancel` became true before the batch was done.
+// bad puzzle never fails the batch. `counts` becomes the tally of its verdicts. Returns false,
+// with `response` and `counts` unspecified, when `cancel` became true before the batch was done.
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
-                wire::SolveResponse* response, BatchCounts* counts);
+                wire::SolveResponse* response, wire::VerdictTally* counts);
 
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be

@@ -17,7 +17,7 @@
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
 #include "proto/explain_wire.h"
-#include "proto/verdict_name.h"
+#include "proto/verdicts.h"
 #include "solver/explain_text.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
@@ -278,7 +278,7 @@ class SolveJob : public ApiJob {
  private:
   void Work(const std::atomic<bool>& cancel) override {
     wire::SolveResponse response;
-    BatchCounts counts;
+    wire::VerdictTally counts;
     if (!SolveBatch(request_.solve(), cancel, &response, &counts)) return;
     const int verdict = response.verdicts(0);
     if (verdict == wire::INVALID) {

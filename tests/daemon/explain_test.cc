@@ -104,7 +104,7 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   for (const std::string& puzzle : {kSimplePuzzle, kUnsolvable, std::string("bad"), std::string(kPointing)}) request.add_puzzles(puzzle);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
   EXPECT_EQ(response.hardest_techniques_size(), 0);  // not asked
   EXPECT_EQ(response.levels_size(), 0);

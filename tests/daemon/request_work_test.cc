@@ -101,7 +101,7 @@ TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(42, puzzles), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 42u);
   ASSERT_EQ(response.verdicts_size(), 1000);
@@ -135,7 +135,7 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
       column_repeat, box_repeat,           "",            kUnsolvable, std::string(82, '1')};
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(1, puzzles), cancel, &response, &counts));
 
   const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
@@ -186,7 +186,7 @@ TEST(SolveBatch, AnswersPackedPuzzlesAsTheirText) {
   wire::SolveResponse text;
   wire::SolveResponse packed_text;
   wire::SolveResponse packed;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(8, puzzles, 2), cancel, &text, &counts));
   ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, false, 2), cancel, &packed_text, &counts));
   ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, true, 2), cancel, &packed, &counts));
@@ -214,7 +214,7 @@ TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
   packed[3 * kPackedBytes + 40] = static_cast<char>(packed[3 * kPackedBytes + 40] | 0x30);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
   const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
   EXPECT_EQ(verdicts,
@@ -236,7 +236,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   const std::string empty(81, '.');
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel, &response,
                          &counts));
   ExpectLimitTwoAnswers(response);
@@ -251,7 +251,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
 TEST(SolveBatch, ReusedResponseCarriesNothingOver) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(1, GeneratePuzzles(300, 30, 1)), cancel, &response, &counts));
   ASSERT_TRUE(SolveBatch(MakeRequest(2, {"bad"}), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 2u);
@@ -265,7 +265,7 @@ TEST(SolveBatch, ReusedResponseCarriesNothingOver) {
 TEST(SolveBatch, EmptyBatchEchoesItsId) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(99, {}), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 99u);
   EXPECT_EQ(response.verdicts_size(), 0);
@@ -276,7 +276,7 @@ TEST(SolveBatch, EmptyBatchEchoesItsId) {
 TEST(SolveBatch, StopsWhenCancelled) {
   std::atomic<bool> cancel{true};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   EXPECT_FALSE(SolveBatch(MakeRequest(1, GeneratePuzzles(500, 30, 2)), cancel, &response, &counts));
 }
 
@@ -289,7 +289,7 @@ TEST(SolveBatch, StopsInsideASearchWhenCancelled) {
     cancel.store(true, std::memory_order_relaxed);
   });
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   EXPECT_FALSE(SolveBatch(
       MakeRequest(1, std::vector<std::string>(100, std::string(81, '.')), wire::kMaxSolutionLimit),
       cancel, &response, &counts));
