@@ -333,14 +333,10 @@ void Connection::SolveJob(Job* job) {
 }
 
 void Connection::ExplainJob(Job* job) {
-  // The logical solver cannot be stopped once started; it is not started for nobody.
-  if (cancel_long_.load(std::memory_order_relaxed)) {
-    job->complete = false;
-    return;
-  }
-  ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
+  job->complete =
+      ExplainPuzzle(job->request.explain(), cancel_long_, job->response.mutable_explain());
+  if (!job->complete) return;
   job->counts = wire::VerdictTally{};
-  job->complete = true;
   wire::SetFrame(job->response, &job->frame);
 }
 

@@ -142,7 +142,9 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   return true;
 }
 
-void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response) {
+bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>& cancel,
+                   wire::ExplainResponse* response) {
+  if (cancel.load(std::memory_order_relaxed)) return false;
   response->Clear();
   response->set_request_id(request.request_id());
   Grid grid;
@@ -150,11 +152,11 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
   if (error) {
     response->set_verdict(wire::INVALID);
     SetError(error, 0, response->mutable_error());
-    return;
+    return true;
   }
   const logic::Explanation explanation = logic::Explain(grid);
   response->set_verdict(static_cast<wire::Verdict>(explanation.verdict));
-  if (explanation.verdict == Verdict::kUnsolvable) return;
+  if (explanation.verdict == Verdict::kUnsolvable) return true;
   logic::Technique hardest = logic::Technique::kNakedSingle;
   for (const logic::Step& step : explanation.steps) {
     hardest = std::max(hardest, step.technique);
@@ -168,6 +170,7 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
   response->set_hardest_technique(static_cast<wire::Technique>(hardest));
   response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
   response->set_guesses(explanation.fast_guesses);
+  return true;
 }
 
 size_t CostOf(const wire::Request& request, wire::RequestKind kind) {

@@ -52,8 +52,10 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
 
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
-// explained. Reentrant.
-void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response);
+// explained. The logical solver cannot be stopped once started, so it is not started for
+// nobody: returns false, with `response` untouched, when `cancel` was already true.
+bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>& cancel,
+                   wire::ExplainResponse* response);
 
 // Puzzles per GenerateResponse: small enough that the first ones arrive soon, large enough that
 // a run keeps every thread of the arena busy.

@@ -311,11 +311,9 @@ class ExplainJob : public ApiJob {
   }
 
  private:
-  // The logical solver cannot be interrupted once started: it is not started for nobody.
   void Work(const std::atomic<bool>& cancel) override {
-    if (cancel.load(std::memory_order_relaxed)) return;
     wire::ExplainResponse response;
-    ExplainPuzzle(request_.explain(), &response);
+    if (!ExplainPuzzle(request_.explain(), cancel, &response)) return;
     switch (response.verdict()) {
       case wire::INVALID:
         Invalid(input_.Where(response.error().position()), response.error().message());
