@@ -173,6 +173,17 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   return true;
 }
 
+wire::RequestKind KindOf(const wire::Request& request) {
+  switch (request.kind_case()) {
+    case wire::Request::kSolve: return wire::RequestKind::kSolve;
+    case wire::Request::kStats: return wire::RequestKind::kStats;
+    case wire::Request::kExplain: return wire::RequestKind::kExplain;
+    case wire::Request::kGenerate: return wire::RequestKind::kGenerate;
+    case wire::Request::KIND_NOT_SET: return wire::RequestKind::kNone;
+  }
+  return wire::RequestKind::kNone;
+}
+
 size_t CostOf(const wire::Request& request, wire::RequestKind kind) {
   switch (kind) {
     case wire::RequestKind::kSolve:

@@ -24,6 +24,11 @@
 
 namespace sudoku::daemon {
 
+// The kind of a request built in memory (the JSON API's), by its oneof. A request decoded from
+// a frame has the kind wire::DecodeRequest() found instead: decoding leaves the oneof set
+// whatever the body held.
+wire::RequestKind KindOf(const wire::Request& request);
+
 // Puzzles `request` (of `kind`, as wire::CheckRequest() found it) is charged against the
 // in-flight budgets (--max-in-flight and each connection's share): a batch its puzzles, a
 // generation the puzzles it asks for, anything else one (an empty batch too), so that a flood of

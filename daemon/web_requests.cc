@@ -260,7 +260,7 @@ HttpResponse ErrorResponse(http::status status, const std::string& message) {
 
 class SolveJob : public ApiJob {
  public:
-  SolveJob(const Json& body, const WebApiOptions& options) : ApiJob(wire::RequestKind::kSolve) {
+  SolveJob(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"puzzle", "unique", "limit", "rate"});
     const bool unique = fields.Bool("unique").value_or(false);
     const auto limit = fields.Whole("limit", 1, options.max_solution_limit);
@@ -304,7 +304,7 @@ class SolveJob : public ApiJob {
 
 class ExplainJob : public ApiJob {
  public:
-  explicit ExplainJob(const Json& body) : ApiJob(wire::RequestKind::kExplain) {
+  explicit ExplainJob(const Json& body) {
     const Fields fields(body, {"puzzle"});
     input_ = ReadPuzzle(fields);
     request_.mutable_explain()->set_puzzle(input_.text);
@@ -332,8 +332,7 @@ class ExplainJob : public ApiJob {
 
 class GenerateJob : public ApiJob {
  public:
-  GenerateJob(const Json& body, const WebApiOptions& options)
-      : ApiJob(wire::RequestKind::kGenerate) {
+  GenerateJob(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
     wire::GenerateRequest& generate = *request_.mutable_generate();
     generate.set_count(

@@ -96,6 +96,39 @@ TEST(RequestWork, LongWorkIsACountPastTwoAnExplanationOrAGeneration) {
   EXPECT_FALSE(IsLongWork(request, wire::RequestKind::kStats));
 }
 
+// The JSON API builds its requests in memory and takes their kind from the oneof: the kind that
+// DecodeRequest() finds in the same request's frame.
+TEST(RequestWork, TheKindOfARequestBuiltInMemoryIsItsOneof) {
+  wire::Request request;
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kNone);
+  request.mutable_solve();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kSolve);
+  request.mutable_stats();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kStats);
+  request.mutable_explain();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kExplain);
+  request.mutable_generate();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kGenerate);
+
+  // The same kind DecodeRequest() finds in the request's frame.
+  for (const wire::RequestKind kind : {wire::RequestKind::kSolve, wire::RequestKind::kStats,
+                                       wire::RequestKind::kExplain,
+                                       wire::RequestKind::kGenerate}) {
+    wire::Request sent;
+    switch (kind) {
+      case wire::RequestKind::kSolve: sent.mutable_solve()->set_batch_id(1); break;
+      case wire::RequestKind::kStats: sent.mutable_stats(); break;
+      case wire::RequestKind::kExplain: sent.mutable_explain()->set_request_id(1); break;
+      case wire::RequestKind::kGenerate: sent.mutable_generate()->set_count(1); break;
+      case wire::RequestKind::kMalformed:
+      case wire::RequestKind::kNone: break;
+    }
+    wire::Request decoded;
+    EXPECT_EQ(wire::DecodeRequest(sent.SerializeAsString(), &decoded), KindOf(sent));
+    EXPECT_EQ(KindOf(decoded), KindOf(sent));
+  }
+}
+
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   // Large enough to be split across threads (kParallelGrain).
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
