@@ -5,7 +5,7 @@
 #include "client/client_error.h"
 #include "client/json_output.h"
 #include "proto/explain_wire.h"
-#include "proto/verdict_name.h"
+#include "proto/verdicts.h"
 #include "solver/explain_text.h"
 
 namespace sudoku::client {

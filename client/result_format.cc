@@ -291,8 +291,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           results, result, (solutions.bytes.size() - solution_offset) / solutions.bytes_each);
       if (solved > 0) {
         AppendSolutionLines(solutions, solution_offset, solved, out);
-        summary->puzzles += solved;
-        summary->solved += solved;
+        summary->Count(wire::SOLVED, solved);
         solution_offset += solved * solutions.bytes_each;
         result += static_cast<int>(solved);
         i += solved - 1;
@@ -301,9 +300,8 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     }
     const PuzzleRecord& record = batch.records[i];
     const std::string& prefix = prefixes[batch.inputs[i]];
-    ++summary->puzzles;
     if (record.error) {
-      ++summary->invalid;
+      summary->Count(wire::INVALID);
       Outcome outcome;
       outcome.verdict = "invalid";
       outcome.error = prefix + Locate(record.error) + ": " + Describe(record.error);
@@ -323,7 +321,6 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                               ", before the one for puzzle " + std::to_string(result));
         }
         if (verdict == wire::SOLVED) {
-          ++summary->solved;
           outcome.verdict = "solved";
           outcome.solution = solutions.At(solution_offset, unpacked);
           // Pencilmark puzzles come back unrated (zeros), so they get no rating.
@@ -332,14 +329,12 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
             outcome.rating.erase(0, 1);  // the leading space
           }
         } else {
-          ++summary->multiple;
           outcome.verdict = "multiple";
         }
         Append(outcome, format, out, json);
         solution_offset += solutions.bytes_each;
         break;
       case wire::UNSOLVABLE:
-        ++summary->unsolvable;
         outcome.verdict = "unsolvable";
         Append(outcome, format, out, json);
         break;
@@ -353,7 +348,6 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           Mismatch(batch, "error position " + std::to_string(error.position()) +
                               " is outside puzzle " + std::to_string(result));
         }
-        ++summary->invalid;
         const std::string where = error.position() == 0
                                       ? LocateRecord(record)
                                       : LocateCell(record, static_cast<int>(error.position()) - 1);
@@ -366,6 +360,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         Mismatch(batch, "unknown verdict " + std::to_string(verdict) + " for puzzle " +
                             std::to_string(result));
     }
+    summary->Count(verdict);  // a known one: an unknown verdict threw above
     ++result;
   }
   if (solution_offset != solutions.bytes.size()) {
@@ -388,10 +383,10 @@ std::vector<std::string> LocationPrefixes(const std::vector<std::string>& displa
 }
 
 std::string FormatSummary(const Summary& summary, double seconds) {
-  const double rate = seconds > 0 ? static_cast<double>(summary.puzzles) / seconds : 0;
+  const double rate = seconds > 0 ? static_cast<double>(summary.total()) / seconds : 0;
   return fmt::format(
       "puzzles {}, solved {}, multiple {}, unsolvable {}, invalid {}, {:.3f} s, {} puzzles/s",
-      summary.puzzles, summary.solved, summary.multiple, summary.unsolvable, summary.invalid,
+      summary.total(), summary.solved, summary.multiple, summary.unsolvable, summary.invalid,
       seconds, RateText(rate));
 }
 
@@ -401,6 +396,6 @@ std::string RateText(double per_second) {
   return fmt::format("{:.2g}", per_second);
 }
 
-int ExitStatus(const Summary& summary) { return summary.solved == summary.puzzles ? 0 : 1; }
+int ExitStatus(const Summary& summary) { return summary.solved == summary.total() ? 0 : 1; }
 
 }  // namespace sudoku::client

@@ -45,17 +45,14 @@
 
 #include "client/batcher.h"
 #include "proto/sudoku.pb.h"
+#include "proto/verdicts.h"
 #include "solver/solver.h"
 
 namespace sudoku::client {
 
-struct Summary {
-  uint64_t puzzles = 0;
-  uint64_t solved = 0;
-  uint64_t multiple = 0;
-  uint64_t unsolvable = 0;
-  uint64_t invalid = 0;  // layout errors included
-};
+// The puzzles read, by verdict; layout errors count as invalid. The daemon's batch counts and
+// metrics are the same tally.
+using Summary = wire::VerdictTally;
 
 enum class OutputFormat : uint8_t { kLine, kGrid, kJson, kCsv };
 

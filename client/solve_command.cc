@@ -216,7 +216,7 @@ class SolveWork : public SessionWork {
       } else if (!input_done_) {
         expected = 0;
       }
-      progress_->Update(summary_.puzzles, expected, std::chrono::steady_clock::now());
+      progress_->Update(summary_.total(), expected, std::chrono::steady_clock::now());
     }
   }
 

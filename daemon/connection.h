@@ -62,7 +62,7 @@ struct Job {
   wire::Request request;
   wire::Response response;
   std::string frame;      // the framed response, built on the arena
-  BatchCounts counts;
+  wire::VerdictTally counts;
   size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
   // Its cost still counts in the daemon-wide total of work not yet done (Admission): from
   // Charge() until its answer is queued for writing, or it is dropped.
@@ -206,10 +206,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool HandleExplain(std::unique_ptr<Job> job);
   bool HandleGenerate(std::unique_ptr<Job> request);
   bool HandleStats(std::unique_ptr<Job> job);
-  // Queues `job`'s response, filled on the event loop. It costs one against the in-flight
-  // limits, as an empty batch does, so that a peer sending such requests without reading the
-  // answers is stopped like any other.
-  bool AnswerAtOnce(std::unique_ptr<Job> job);
+  // Queues `job`'s response to its request of `kind`, filled on the event loop. It is charged
+  // CostOf() against the in-flight limits (one for Stats), so that a peer sending such requests
+  // without reading the answers is stopped like any other.
+  bool AnswerAtOnce(std::unique_ptr<Job> job, wire::RequestKind kind);
   // Waits until this connection and the daemon may take `cost` more puzzles in flight
   // (Admission::TryAdmit). False when reading stopped meanwhile.
   boost::asio::awaitable<bool> WaitForCapacity(size_t cost);

@@ -160,10 +160,10 @@ bool Connection::HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind)
   return false;
 }
 
-bool Connection::AnswerAtOnce(std::unique_ptr<Job> job) {
+bool Connection::AnswerAtOnce(std::unique_ptr<Job> job, wire::RequestKind kind) {
   wire::SetFrame(job->response, &job->frame);
   job->at_once = true;
-  job->cost = 1;
+  job->cost = CostOf(job->request, kind);
   Charge(*job);
   Queue(std::move(job));
   return true;
@@ -173,7 +173,7 @@ bool Connection::HandleStats(std::unique_ptr<Job> job) {
   // The counts as they are now, batches still in flight not included (as sudoku.proto says).
   job->response.Clear();
   FillStats(context_.snapshot(), job->response.mutable_stats());
-  return AnswerAtOnce(std::move(job));
+  return AnswerAtOnce(std::move(job), wire::RequestKind::kStats);
 }
 
 bool Connection::HandleSolve(std::unique_ptr<Job> job) {
@@ -333,14 +333,10 @@ void Connection::SolveJob(Job* job) {
 }
 
 void Connection::ExplainJob(Job* job) {
-  // The logical solver cannot be stopped once started; it is not started for nobody.
-  if (cancel_long_.load(std::memory_order_relaxed)) {
-    job->complete = false;
-    return;
-  }
-  ExplainPuzzle(job->request.explain(), job->response.mutable_explain());
-  job->counts = BatchCounts{};
-  job->complete = true;
+  job->complete =
+      ExplainPuzzle(job->request.explain(), cancel_long_, job->response.mutable_explain());
+  if (!job->complete) return;
+  job->counts = wire::VerdictTally{};
   wire::SetFrame(job->response, &job->frame);
 }
 

@@ -116,7 +116,7 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
              static_cast<double>(stats.batches_cancelled));
 
   out.Header("sudokud_puzzles_total", "counter", "Puzzles of answered batches, by verdict.");
-  const BatchCounts& p = stats.puzzles;
+  const wire::VerdictTally& p = stats.puzzles;
   out.Sample("sudokud_puzzles_total", "verdict=\"solved\"", static_cast<double>(p.solved));
   out.Sample("sudokud_puzzles_total", "verdict=\"multiple\"", static_cast<double>(p.multiple));
   out.Sample("sudokud_puzzles_total", "verdict=\"unsolvable\"", static_cast<double>(p.unsolvable));

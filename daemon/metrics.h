@@ -24,8 +24,8 @@
 
 #include "daemon/health.h"
 #include "daemon/http_server.h"
-#include "daemon/request_work.h"
 #include "proto/sudoku.pb.h"
+#include "proto/verdicts.h"
 
 namespace sudoku::daemon {
 
@@ -65,7 +65,7 @@ struct ServerStats {
   // Accepted, then dropped unanswered: solving stopped, or the answer never written (connection
   // reset, write stall, protocol fault, drain timeout).
   uint64_t batches_cancelled = 0;
-  BatchCounts puzzles;             // the puzzles of the answered batches, by verdict
+  wire::VerdictTally puzzles;      // the puzzles of the answered batches, by verdict
   uint64_t explains = 0;           // explain requests answered (written; one puzzle each)
   uint64_t generates = 0;          // generate requests answered in full
   uint64_t puzzles_generated = 0;  // puzzles sent in generate responses

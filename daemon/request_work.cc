@@ -44,7 +44,7 @@ void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) 
 }  // namespace
 
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
-                wire::SolveResponse* response, BatchCounts* counts) {
+                wire::SolveResponse* response, wire::VerdictTally* counts) {
   const int n = wire::PuzzleCount(request);
   const bool packed_in = !request.packed_puzzles().empty();
   // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
@@ -119,15 +119,10 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   }
   if (cancel.load(std::memory_order_relaxed)) return false;
 
-  *counts = BatchCounts{};
+  *counts = wire::VerdictTally{};
   size_t kept = 0;
   for (int i = 0; i < n; ++i) {
-    switch (static_cast<wire::Verdict>(verdicts->Get(i))) {
-      case wire::SOLVED: ++counts->solved; break;
-      case wire::MULTIPLE: ++counts->multiple; break;
-      case wire::UNSOLVABLE: ++counts->unsolvable; break;
-      default: ++counts->invalid; break;
-    }
+    counts->Count(verdicts->Get(i));
     if (solution_counts->Get(i) > 0) {
       const size_t slot = static_cast<size_t>(i) * slot_bytes;
       if (slot != kept) {
@@ -147,7 +142,9 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
   return true;
 }
 
-void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response) {
+bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>& cancel,
+                   wire::ExplainResponse* response) {
+  if (cancel.load(std::memory_order_relaxed)) return false;
   response->Clear();
   response->set_request_id(request.request_id());
   Grid grid;
@@ -155,11 +152,11 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
   if (error) {
     response->set_verdict(wire::INVALID);
     SetError(error, 0, response->mutable_error());
-    return;
+    return true;
   }
   const logic::Explanation explanation = logic::Explain(grid);
   response->set_verdict(static_cast<wire::Verdict>(explanation.verdict));
-  if (explanation.verdict == Verdict::kUnsolvable) return;
+  if (explanation.verdict == Verdict::kUnsolvable) return true;
   logic::Technique hardest = logic::Technique::kNakedSingle;
   for (const logic::Step& step : explanation.steps) {
     hardest = std::max(hardest, step.technique);
@@ -173,6 +170,18 @@ void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* r
   response->set_hardest_technique(static_cast<wire::Technique>(hardest));
   response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
   response->set_guesses(explanation.fast_guesses);
+  return true;
+}
+
+wire::RequestKind KindOf(const wire::Request& request) {
+  switch (request.kind_case()) {
+    case wire::Request::kSolve: return wire::RequestKind::kSolve;
+    case wire::Request::kStats: return wire::RequestKind::kStats;
+    case wire::Request::kExplain: return wire::RequestKind::kExplain;
+    case wire::Request::kGenerate: return wire::RequestKind::kGenerate;
+    case wire::Request::KIND_NOT_SET: return wire::RequestKind::kNone;
+  }
+  return wire::RequestKind::kNone;
 }
 
 size_t CostOf(const wire::Request& request, wire::RequestKind kind) {

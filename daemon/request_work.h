@@ -20,8 +20,14 @@
 
 #include "proto/codec.h"
 #include "proto/sudoku.pb.h"
+#include "proto/verdicts.h"
 
 namespace sudoku::daemon {
+
+// The kind of a request built in memory (the JSON API's), by its oneof. A request decoded from
+// a frame has the kind wire::DecodeRequest() found instead: decoding leaves the oneof set
+// whatever the body held.
+wire::RequestKind KindOf(const wire::Request& request);
 
 // Puzzles `request` (of `kind`, as wire::CheckRequest() found it) is charged against the
 // in-flight budgets (--max-in-flight and each connection's share): a batch its puzzles, a
@@ -36,22 +42,6 @@ size_t CostOf(const wire::Request& request, wire::RequestKind kind);
 // trials), a generation.
 bool IsLongWork(const wire::Request& request, wire::RequestKind kind);
 
-// How many puzzles of a batch ended in each verdict.
-struct BatchCounts {
-  uint64_t solved = 0;
-  uint64_t multiple = 0;
-  uint64_t unsolvable = 0;
-  uint64_t invalid = 0;
-
-  uint64_t total() const { return solved + multiple + unsolvable + invalid; }
-  void Add(const BatchCounts& other) {
-    solved += other.solved;
-    multiple += other.multiple;
-    unsolvable += other.unsolvable;
-    invalid += other.invalid;
-  }
-};
-
 // Batches at least this large are split across the calling arena's threads.
 inline constexpr int kParallelGrain = 64;
 
@@ -60,15 +50,17 @@ inline constexpr int kParallelGrain = 64;
 // counts, guesses, one PuzzleError per INVALID puzzle, and with request.rate() the rating
 // columns). `request` is one wire::CheckRequest() (proto/codec.h) accepted. `response` is
 // cleared first but keeps its capacity, so a reused message costs no allocation per puzzle. A
-// bad puzzle never fails the batch. Returns false, with `response` and `counts` unspecified,
-// when `cancel` became true before the batch was done.
+// bad puzzle never fails the batch. `counts` becomes the tally of its verdicts. Returns false,
+// with `response` and `counts` unspecified, when `cancel` became true before the batch was done.
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
-                wire::SolveResponse* response, BatchCounts* counts);
+                wire::SolveResponse* response, wire::VerdictTally* counts);
 
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
-// explained. Reentrant.
-void ExplainPuzzle(const wire::ExplainRequest& request, wire::ExplainResponse* response);
+// explained. The logical solver cannot be stopped once started, so it is not started for
+// nobody: returns false, with `response` untouched, when `cancel` was already true.
+bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>& cancel,
+                   wire::ExplainResponse* response);
 
 // Puzzles per GenerateResponse: small enough that the first ones arrive soon, large enough that
 // a run keeps every thread of the arena busy.

@@ -226,7 +226,7 @@ std::string Server::StatusText() const {
 }
 
 std::string Server::SummaryText() const {
-  const BatchCounts& p = stats_.puzzles;
+  const wire::VerdictTally& p = stats_.puzzles;
   return std::to_string(stats_.connections) + " connections, " + std::to_string(stats_.batches) +
          " batches answered, " + std::to_string(stats_.batches_cancelled) + " cancelled, " +
          std::to_string(p.total()) + " puzzles (" + std::to_string(p.solved) +

@@ -17,7 +17,7 @@
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
 #include "proto/explain_wire.h"
-#include "proto/verdict_name.h"
+#include "proto/verdicts.h"
 #include "solver/explain_text.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
@@ -260,7 +260,7 @@ HttpResponse ErrorResponse(http::status status, const std::string& message) {
 
 class SolveJob : public ApiJob {
  public:
-  SolveJob(const Json& body, const WebApiOptions& options) : ApiJob(wire::RequestKind::kSolve) {
+  SolveJob(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"puzzle", "unique", "limit", "rate"});
     const bool unique = fields.Bool("unique").value_or(false);
     const auto limit = fields.Whole("limit", 1, options.max_solution_limit);
@@ -278,7 +278,7 @@ class SolveJob : public ApiJob {
  private:
   void Work(const std::atomic<bool>& cancel) override {
     wire::SolveResponse response;
-    BatchCounts counts;
+    wire::VerdictTally counts;
     if (!SolveBatch(request_.solve(), cancel, &response, &counts)) return;
     const int verdict = response.verdicts(0);
     if (verdict == wire::INVALID) {
@@ -304,18 +304,16 @@ class SolveJob : public ApiJob {
 
 class ExplainJob : public ApiJob {
  public:
-  explicit ExplainJob(const Json& body) : ApiJob(wire::RequestKind::kExplain) {
+  explicit ExplainJob(const Json& body) {
     const Fields fields(body, {"puzzle"});
     input_ = ReadPuzzle(fields);
     request_.mutable_explain()->set_puzzle(input_.text);
   }
 
  private:
-  // The logical solver cannot be interrupted once started: it is not started for nobody.
   void Work(const std::atomic<bool>& cancel) override {
-    if (cancel.load(std::memory_order_relaxed)) return;
     wire::ExplainResponse response;
-    ExplainPuzzle(request_.explain(), &response);
+    if (!ExplainPuzzle(request_.explain(), cancel, &response)) return;
     switch (response.verdict()) {
       case wire::INVALID:
         Invalid(input_.Where(response.error().position()), response.error().message());
@@ -334,8 +332,7 @@ class ExplainJob : public ApiJob {
 
 class GenerateJob : public ApiJob {
  public:
-  GenerateJob(const Json& body, const WebApiOptions& options)
-      : ApiJob(wire::RequestKind::kGenerate) {
+  GenerateJob(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
     wire::GenerateRequest& generate = *request_.mutable_generate();
     generate.set_count(

@@ -56,18 +56,16 @@ class ApiJob {
   // Whether the daemon runs it as long work (Pool::Cost::kLong), and the puzzles it costs
   // against --max-in-flight: by the rules of daemon/request_work.h, as the same request on the
   // protocol's port.
-  bool long_work() const { return IsLongWork(request_, kind_); }
-  size_t cost() const { return CostOf(request_, kind_); }
+  bool long_work() const { return IsLongWork(request_, KindOf(request_)); }
+  size_t cost() const { return CostOf(request_, KindOf(request_)); }
 
  protected:
-  explicit ApiJob(wire::RequestKind kind) : kind_(kind) {}
   virtual void Work(const std::atomic<bool>& cancel) = 0;
   void Reply(HttpResponse answer) { answer_ = std::move(answer); }
 
   wire::Request request_;  // what the JSON asks for, as the protocol's port would have it
 
  private:
-  const wire::RequestKind kind_;
   std::optional<HttpResponse> answer_;
 };
 

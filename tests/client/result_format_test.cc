@@ -66,7 +66,7 @@ TEST(ResultFormat, OneLinePerVerdict) {
                 "unsolvable\n"
                 "invalid: line 4, column 40: digit 5 repeated in row 5 (r5c1 and r5c4)\n"
                 "invalid: line 5: expected 81 cells, found 80\n");
-  EXPECT_EQ(summary.puzzles, 5u);
+  EXPECT_EQ(summary.total(), 5u);
   EXPECT_EQ(summary.solved, 1u);
   EXPECT_EQ(summary.multiple, 1u);
   EXPECT_EQ(summary.unsolvable, 1u);
@@ -84,7 +84,7 @@ TEST(ResultFormat, LayoutErrorsTakeTheirPlaceInOrder) {
             "invalid: line 2: expected 81 cells, found 5\n" + kWikipediaSolution + "\n" +
                 "invalid: line 4: expected 9 cells in a grid row, found 3\n"
                 "unsolvable\n");
-  EXPECT_EQ(summary.puzzles, 4u);
+  EXPECT_EQ(summary.total(), 4u);
   EXPECT_EQ(summary.invalid, 2u);
   EXPECT_EQ(summary.solved, 1u);
   EXPECT_EQ(summary.unsolvable, 1u);
@@ -178,22 +178,22 @@ TEST(ResultFormat, RejectsUnknownVerdict) {
 }
 
 TEST(ResultFormat, SummaryLine) {
-  Summary summary{20, 17, 1, 1, 1};
+  Summary summary{.solved = 17, .multiple = 1, .unsolvable = 1, .invalid = 1};
   EXPECT_EQ(FormatSummary(summary, 0.012),
             "puzzles 20, solved 17, multiple 1, unsolvable 1, invalid 1, 0.012 s, 1667 puzzles/s");
   EXPECT_EQ(FormatSummary(Summary{}, 0), "puzzles 0, solved 0, multiple 0, unsolvable 0, "
                                          "invalid 0, 0.000 s, 0 puzzles/s");
-  EXPECT_EQ(FormatSummary(Summary{1000000, 1000000, 0, 0, 0}, 2.5),
+  EXPECT_EQ(FormatSummary(Summary{.solved = 1000000}, 2.5),
             "puzzles 1000000, solved 1000000, multiple 0, unsolvable 0, invalid 0, 2.500 s, "
             "400000 puzzles/s");
 }
 
 TEST(ResultFormat, ExitStatusSaysWhetherAllWereSolved) {
   EXPECT_EQ(ExitStatus(Summary{}), 0);
-  EXPECT_EQ(ExitStatus(Summary{3, 3, 0, 0, 0}), 0);
-  EXPECT_EQ(ExitStatus(Summary{3, 2, 1, 0, 0}), 1);
-  EXPECT_EQ(ExitStatus(Summary{3, 2, 0, 1, 0}), 1);
-  EXPECT_EQ(ExitStatus(Summary{3, 2, 0, 0, 1}), 1);
+  EXPECT_EQ(ExitStatus(Summary{.solved = 3}), 0);
+  EXPECT_EQ(ExitStatus(Summary{.solved = 2, .multiple = 1}), 1);
+  EXPECT_EQ(ExitStatus(Summary{.solved = 2, .unsolvable = 1}), 1);
+  EXPECT_EQ(ExitStatus(Summary{.solved = 2, .invalid = 1}), 1);
 }
 
 // A one-puzzle run does not read "0 puzzles/s".
@@ -205,7 +205,7 @@ TEST(Summary, RatesBelowTenKeepTwoDigits) {
   EXPECT_EQ(RateText(0.41), "0.41");
   EXPECT_EQ(RateText(0), "0");
   Summary summary;
-  summary.puzzles = summary.solved = 1;
+  summary.solved = 1;
   EXPECT_EQ(FormatSummary(summary, 2.5),
             "puzzles 1, solved 1, multiple 0, unsolvable 0, invalid 0, 2.500 s, 0.4 puzzles/s");
 }

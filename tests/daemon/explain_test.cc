@@ -40,8 +40,9 @@ TEST(ExplainPuzzle, ParsesAsExplainAndAnswersWithTheSteps) {
   wire::Request request;
   ASSERT_EQ(wire::DecodeRequest(Serialize(sent), &request), wire::RequestKind::kExplain);
 
+  const std::atomic<bool> cancel{false};
   wire::ExplainResponse response;
-  ExplainPuzzle(request.explain(), &response);
+  ASSERT_TRUE(ExplainPuzzle(request.explain(), cancel, &response));
   EXPECT_EQ(response.request_id(), 9u);
   EXPECT_EQ(response.verdict(), wire::SOLVED);
   EXPECT_TRUE(IsSolutionOf(kPointing, response.solution()));
@@ -73,11 +74,12 @@ TEST(ExplainPuzzle, ParsesAsExplainAndAnswersWithTheSteps) {
 }
 
 TEST(ExplainPuzzle, InvalidAndUnsolvablePuzzles) {
+  const std::atomic<bool> cancel{false};
   wire::ExplainRequest request;
   wire::ExplainResponse response;
   request.set_request_id(3);
   request.set_puzzle(std::string(80, '.') + "x");
-  ExplainPuzzle(request, &response);
+  ASSERT_TRUE(ExplainPuzzle(request, cancel, &response));
   EXPECT_EQ(response.request_id(), 3u);
   EXPECT_EQ(response.verdict(), wire::INVALID);
   EXPECT_EQ(response.error().position(), 81u);
@@ -85,16 +87,29 @@ TEST(ExplainPuzzle, InvalidAndUnsolvablePuzzles) {
   EXPECT_EQ(response.steps_size(), 0);
 
   request.set_puzzle("123");
-  ExplainPuzzle(request, &response);
+  ASSERT_TRUE(ExplainPuzzle(request, cancel, &response));
   EXPECT_EQ(response.verdict(), wire::INVALID);
   EXPECT_EQ(response.error().position(), 0u);
   EXPECT_EQ(response.error().message(), "expected 81 cells, found 3");
 
   request.set_puzzle(kUnsolvable);
-  ExplainPuzzle(request, &response);
+  ASSERT_TRUE(ExplainPuzzle(request, cancel, &response));
   EXPECT_EQ(response.verdict(), wire::UNSOLVABLE);
   EXPECT_EQ(response.steps_size(), 0);
   EXPECT_EQ(response.solution(), "");
+}
+
+// Both listeners drop an explanation cancelled before it starts: it is not worked for nobody.
+TEST(ExplainPuzzle, CancelledBeforeItStartsDoesNotRun) {
+  const std::atomic<bool> cancel{true};
+  wire::ExplainRequest request;
+  request.set_request_id(4);
+  request.set_puzzle(kPointing);
+  wire::ExplainResponse response;
+  response.set_request_id(77);  // untouched
+  EXPECT_FALSE(ExplainPuzzle(request, cancel, &response));
+  EXPECT_EQ(response.request_id(), 77u);
+  EXPECT_EQ(response.steps_size(), 0);
 }
 
 TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
@@ -104,7 +119,7 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   for (const std::string& puzzle : {kSimplePuzzle, kUnsolvable, std::string("bad"), std::string(kPointing)}) request.add_puzzles(puzzle);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
   EXPECT_EQ(response.hardest_techniques_size(), 0);  // not asked
   EXPECT_EQ(response.levels_size(), 0);

@@ -147,7 +147,7 @@ TEST(SolveBatch, SolvesPencilmarkPuzzlesAndLocatesTheirErrors) {
   request.add_puzzles(bad);
   const std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
   EXPECT_EQ(response.verdicts(0), wire::SOLVED);
   EXPECT_TRUE(testing::IsSolutionOf(puzzle, response.solutions()));

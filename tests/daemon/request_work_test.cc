@@ -96,12 +96,45 @@ TEST(RequestWork, LongWorkIsACountPastTwoAnExplanationOrAGeneration) {
   EXPECT_FALSE(IsLongWork(request, wire::RequestKind::kStats));
 }
 
+// The JSON API builds its requests in memory and takes their kind from the oneof: the kind that
+// DecodeRequest() finds in the same request's frame.
+TEST(RequestWork, TheKindOfARequestBuiltInMemoryIsItsOneof) {
+  wire::Request request;
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kNone);
+  request.mutable_solve();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kSolve);
+  request.mutable_stats();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kStats);
+  request.mutable_explain();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kExplain);
+  request.mutable_generate();
+  EXPECT_EQ(KindOf(request), wire::RequestKind::kGenerate);
+
+  // The same kind DecodeRequest() finds in the request's frame.
+  for (const wire::RequestKind kind : {wire::RequestKind::kSolve, wire::RequestKind::kStats,
+                                       wire::RequestKind::kExplain,
+                                       wire::RequestKind::kGenerate}) {
+    wire::Request sent;
+    switch (kind) {
+      case wire::RequestKind::kSolve: sent.mutable_solve()->set_batch_id(1); break;
+      case wire::RequestKind::kStats: sent.mutable_stats(); break;
+      case wire::RequestKind::kExplain: sent.mutable_explain()->set_request_id(1); break;
+      case wire::RequestKind::kGenerate: sent.mutable_generate()->set_count(1); break;
+      case wire::RequestKind::kMalformed:
+      case wire::RequestKind::kNone: break;
+    }
+    wire::Request decoded;
+    EXPECT_EQ(wire::DecodeRequest(sent.SerializeAsString(), &decoded), KindOf(sent));
+    EXPECT_EQ(KindOf(decoded), KindOf(sent));
+  }
+}
+
 TEST(SolveBatch, SolvesEveryPuzzleInOrderAcrossThreads) {
   // Large enough to be split across threads (kParallelGrain).
   const auto puzzles = GeneratePuzzles(1000, 30, 7);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(42, puzzles), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 42u);
   ASSERT_EQ(response.verdicts_size(), 1000);
@@ -135,7 +168,7 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
       column_repeat, box_repeat,           "",            kUnsolvable, std::string(82, '1')};
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(1, puzzles), cancel, &response, &counts));
 
   const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
@@ -186,7 +219,7 @@ TEST(SolveBatch, AnswersPackedPuzzlesAsTheirText) {
   wire::SolveResponse text;
   wire::SolveResponse packed_text;
   wire::SolveResponse packed;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(8, puzzles, 2), cancel, &text, &counts));
   ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, false, 2), cancel, &packed_text, &counts));
   ASSERT_TRUE(SolveBatch(MakePackedRequest(8, puzzles, true, 2), cancel, &packed, &counts));
@@ -214,7 +247,7 @@ TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
   packed[3 * kPackedBytes + 40] = static_cast<char>(packed[3 * kPackedBytes + 40] | 0x30);
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(request, cancel, &response, &counts));
   const std::vector<int> verdicts(response.verdicts().begin(), response.verdicts().end());
   EXPECT_EQ(verdicts,
@@ -236,7 +269,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   const std::string empty(81, '.');
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel, &response,
                          &counts));
   ExpectLimitTwoAnswers(response);
@@ -251,7 +284,7 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
 TEST(SolveBatch, ReusedResponseCarriesNothingOver) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(1, GeneratePuzzles(300, 30, 1)), cancel, &response, &counts));
   ASSERT_TRUE(SolveBatch(MakeRequest(2, {"bad"}), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 2u);
@@ -265,7 +298,7 @@ TEST(SolveBatch, ReusedResponseCarriesNothingOver) {
 TEST(SolveBatch, EmptyBatchEchoesItsId) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   ASSERT_TRUE(SolveBatch(MakeRequest(99, {}), cancel, &response, &counts));
   EXPECT_EQ(response.batch_id(), 99u);
   EXPECT_EQ(response.verdicts_size(), 0);
@@ -276,7 +309,7 @@ TEST(SolveBatch, EmptyBatchEchoesItsId) {
 TEST(SolveBatch, StopsWhenCancelled) {
   std::atomic<bool> cancel{true};
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   EXPECT_FALSE(SolveBatch(MakeRequest(1, GeneratePuzzles(500, 30, 2)), cancel, &response, &counts));
 }
 
@@ -289,7 +322,7 @@ TEST(SolveBatch, StopsInsideASearchWhenCancelled) {
     cancel.store(true, std::memory_order_relaxed);
   });
   wire::SolveResponse response;
-  BatchCounts counts;
+  wire::VerdictTally counts;
   EXPECT_FALSE(SolveBatch(
       MakeRequest(1, std::vector<std::string>(100, std::string(81, '.')), wire::kMaxSolutionLimit),
       cancel, &response, &counts));

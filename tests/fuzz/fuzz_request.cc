@@ -8,8 +8,8 @@
 // puzzles, writes the frame protobuf writes; the response has one verdict, count and guess count
 // per puzzle
 // (text or packed), one solution per SOLVED or MULTIPLE puzzle (81 digits, or 41 bytes packed
-// when asked; each a valid grid keeping the givens), one error per INVALID puzzle, in order; it
-// frames and decodes back.
+// when asked; each a valid grid keeping the givens), one error per INVALID puzzle, in order; the
+// batch's counts are the tally of its verdicts; it frames and decodes back.
 //
 // Bounds, so that one input costs milliseconds: at most kMaxBatch puzzles (also the batch limit
 // under test) and a solution limit of at most 8. Puzzles with fewer than 17 givens are dropped
@@ -24,6 +24,7 @@
 #include "proto/codec.h"
 #include "proto/framing.h"
 #include "proto/sudoku.pb.h"
+#include "proto/verdicts.h"
 #include "solver/solver.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/support/sudoku_check.h"
@@ -199,10 +200,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   DropSparsePacked(solve->mutable_packed_puzzles());
 
   const std::atomic<bool> cancel{false};
-  sudoku::daemon::BatchCounts counts;
+  wire::VerdictTally counts;
   FUZZ_CHECK(sudoku::daemon::SolveBatch(*solve, cancel, response.mutable_solve(), &counts));
   CheckResponse(*solve, response.solve());
   FUZZ_CHECK(counts.total() == static_cast<uint64_t>(wire::PuzzleCount(*solve)));
+  wire::VerdictTally answered;
+  for (const int verdict : response.solve().verdicts()) answered.Count(verdict);
+  FUZZ_CHECK(counts == answered);
 
   std::string framed;
   wire::AppendFrame(response, &framed);
