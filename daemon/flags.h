@@ -14,7 +14,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "daemon/health.h"
-#include "daemon/server.h"
+#include "daemon/server_options.h"
 
 namespace sudoku::daemon {
 
