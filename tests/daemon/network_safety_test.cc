@@ -399,13 +399,18 @@ TEST(NetworkSafety, GenerateAndExplainIdsAreCheckedInFlight) {
     wire::AppendFrame(request, &bytes);
     wire::AppendFrame(request, &bytes);
     client.SendBytes(bytes);
-    // The first explanation, work of unbounded cost, is cancelled with the fault.
+    // The first explanation, work of unbounded cost, is cancelled with the fault, unless the
+    // pool had finished it first: then its answer comes before the fault.
     const auto responses = client.ReadUntilClosed();
-    ASSERT_EQ(responses.size(), 1u);
-    ASSERT_TRUE(responses[0].has_fault());
-    EXPECT_EQ(wire::ProtocolFault::Kind_Name(responses[0].fault().kind()),
+    ASSERT_TRUE(responses.size() == 1u || responses.size() == 2u) << responses.size();
+    if (responses.size() == 2u) {
+      ASSERT_TRUE(responses[0].has_explain()) << responses[0].ShortDebugString();
+      EXPECT_EQ(responses[0].explain().request_id(), 9u);
+    }
+    ASSERT_TRUE(responses.back().has_fault());
+    EXPECT_EQ(wire::ProtocolFault::Kind_Name(responses.back().fault().kind()),
               "BAD_EXPLAIN_REQUEST");
-    EXPECT_EQ(responses[0].fault().message(),
+    EXPECT_EQ(responses.back().fault().message(),
               "frame 2: explain request 9 is already in flight on this connection; request ids "
               "must be unique among unanswered explain requests");
   }
