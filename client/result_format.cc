@@ -36,7 +36,7 @@ namespace {
 
 // One puzzle's result, before it is written in the chosen format.
 struct Outcome {
-  const char* verdict = "";      // "solved", "multiple", "unsolvable", "invalid"
+  const char* verdict = "";      // wire::VerdictName()
   std::string_view puzzle = {};    // empty when a layout error kept it from being read
   std::string_view solution = {};  // solved only
   uint32_t solutions = 0;
@@ -303,7 +303,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     if (record.error) {
       summary->Count(wire::INVALID);
       Outcome outcome;
-      outcome.verdict = "invalid";
+      outcome.verdict = wire::VerdictName(wire::INVALID);
       outcome.error = prefix + Locate(record.error) + ": " + Describe(record.error);
       Append(outcome, format, out, json);
       continue;
@@ -321,7 +321,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
                               ", before the one for puzzle " + std::to_string(result));
         }
         if (verdict == wire::SOLVED) {
-          outcome.verdict = "solved";
+          outcome.verdict = wire::VerdictName(wire::SOLVED);
           outcome.solution = solutions.At(solution_offset, unpacked);
           // Pencilmark puzzles come back unrated (zeros), so they get no rating.
           if (rated && record.size == kCells) {
@@ -329,13 +329,13 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
             outcome.rating.erase(0, 1);  // the leading space
           }
         } else {
-          outcome.verdict = "multiple";
+          outcome.verdict = wire::VerdictName(wire::MULTIPLE);
         }
         Append(outcome, format, out, json);
         solution_offset += solutions.bytes_each;
         break;
       case wire::UNSOLVABLE:
-        outcome.verdict = "unsolvable";
+        outcome.verdict = wire::VerdictName(wire::UNSOLVABLE);
         Append(outcome, format, out, json);
         break;
       case wire::INVALID: {
@@ -351,7 +351,7 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         const std::string where = error.position() == 0
                                       ? LocateRecord(record)
                                       : LocateCell(record, static_cast<int>(error.position()) - 1);
-        outcome.verdict = "invalid";
+        outcome.verdict = wire::VerdictName(wire::INVALID);
         outcome.error = prefix + where + ": " + error.message();
         Append(outcome, format, out, json);
         break;

@@ -318,8 +318,9 @@ class ExplainJob : public ApiJob {
       case wire::INVALID:
         Invalid(input_.Where(response.error().position()), response.error().message());
       case wire::UNSOLVABLE:
-        Reply(JsonResponse(http::status::ok,
-                           Json{{"puzzle", input_.text}, {"verdict", "unsolvable"}}));
+        Reply(JsonResponse(
+            http::status::ok,
+            Json{{"puzzle", input_.text}, {"verdict", wire::VerdictName(wire::UNSOLVABLE)}}));
         return;
       default:
         Reply(JsonResponse(http::status::ok, Explanation(response, input_.text)));
