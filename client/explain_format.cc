@@ -1,60 +1,17 @@
 #include "client/explain_format.h"
 
-#include <vector>
+#include <string>
 
 #include "client/client_error.h"
 #include "client/json_output.h"
+#include "proto/explain_json.h"
 #include "proto/explain_wire.h"
 #include "proto/verdicts.h"
 #include "solver/explain_text.h"
 
 namespace sudoku::client {
-namespace {
 
-using logic::CellDigit;
 using logic::Step;
-using logic::Technique;
-using logic::UnitName;
-
-Json CellDigits(const std::vector<CellDigit>& list) {
-  Json out = Json::array();
-  for (const CellDigit& item : list) {
-    out.push_back(Json{{"cell", logic::CellName(item.cell)}, {"digit", item.digit}});
-  }
-  return out;
-}
-
-// The digits still possible in each cell, as 81 strings ("", "1357", ...).
-Json CandidateStrings(const logic::Candidates& candidates) {
-  Json out = Json::array();
-  for (int cell = 0; cell < kCells; ++cell) {
-    std::string digits;
-    for (int digit = 1; digit <= 9; ++digit) {
-      if ((candidates[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
-    }
-    out.push_back(std::move(digits));
-  }
-  return out;
-}
-
-Json StepJson(const Step& step, int number, const logic::Candidates* candidates) {
-  Json units = Json::array();
-  for (const logic::Unit& unit : step.units) units.push_back(UnitName(unit));
-  Json cells = Json::array();
-  for (const uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
-  Json json = {{"step", number},
-               {"technique", logic::Name(step.technique)},
-               {"text", DescribeStep(step)},
-               {"placements", CellDigits(step.placements)},
-               {"eliminations", CellDigits(step.eliminations)},
-               {"units", std::move(units)},
-               {"cells", std::move(cells)},
-               {"digits", step.digits}};
-  if (candidates != nullptr) json["candidates"] = CandidateStrings(*candidates);
-  return json;
-}
-
-}  // namespace
 
 Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
   try {
@@ -126,46 +83,26 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
 
   Grid grid{};
   if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
-  logic::Candidates remaining = logic::InitialCandidates(grid);
-  Json steps = Json::array();
-  if (!json) {
-    out = "puzzle: " + std::string(puzzle) + "\n";
-    if (verdict == wire::MULTIPLE) {
-      out += "multiple solutions: the guesses follow the first one found\n";
+  if (json) {
+    try {
+      return JsonLine(wire::ExplanationJson(response, puzzle, candidates));
+    } catch (const wire::BadStep& error) {
+      throw ClientError(error.what());
     }
   }
-  uint32_t logic_guesses = 0;
+  logic::Candidates remaining = logic::InitialCandidates(grid);
+  out = "puzzle: " + std::string(puzzle) + "\n";
+  if (verdict == wire::MULTIPLE) {
+    out += "multiple solutions: the guesses follow the first one found\n";
+  }
   for (int i = 0; i < response.steps_size(); ++i) {
     const Step step = StepFromWire(response.steps(i), i + 1);
-    if (step.technique == Technique::kGuess) ++logic_guesses;
-    if (json) {
-      steps.push_back(StepJson(step, i + 1, candidates ? &remaining : nullptr));
-    } else {
-      if (candidates) out += DrawCandidates(grid, remaining);
-      out += "step " + std::to_string(i + 1) + ": " + DescribeStep(step) + "\n";
-    }
+    if (candidates) out += DrawCandidates(grid, remaining);
+    out += "step " + std::to_string(i + 1) + ": " + DescribeStep(step) + "\n";
     logic::Apply(step, &grid, &remaining);
   }
-  const std::string level =
-      response.level() >= 0 && response.level() <= static_cast<int>(logic::Level::kExpert)
-          ? logic::Name(static_cast<logic::Level>(response.level()))
-          : "unknown";
-  const std::string hardest =
-      response.hardest_technique() >= 0 && response.hardest_technique() < logic::kTechniqueCount
-          ? logic::Name(static_cast<Technique>(response.hardest_technique()))
-          : "unknown";
-  if (json) {
-    return JsonLine({{"puzzle", puzzle},
-                     {"verdict", wire::VerdictName(verdict)},
-                     {"steps", std::move(steps)},
-                     {"solution", response.solution()},
-                     {"rating",
-                      {{"level", level},
-                       {"hardest", hardest},
-                       {"steps", response.steps_size()},
-                       {"guesses", response.guesses()},
-                       {"logic_guesses", logic_guesses}}}});
-  }
+  const std::string level = wire::LevelName(response.level());
+  const std::string hardest = wire::TechniqueName(response.hardest_technique());
   out += "solution: " + response.solution() + "\n";
   out += "rating: level " + level + ", hardest technique " + hardest + ", " +
          std::to_string(response.steps_size()) +

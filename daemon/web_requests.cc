@@ -8,7 +8,6 @@
 #include <optional>
 #include <random>
 #include <sstream>
-#include <vector>
 
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
@@ -16,9 +15,8 @@
 
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
-#include "proto/explain_wire.h"
+#include "proto/explain_json.h"
 #include "proto/verdicts.h"
-#include "solver/explain_text.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
 #include "solver/puzzle_reader.h"
@@ -168,65 +166,6 @@ PuzzleInput ReadPuzzle(const Fields& fields) {
   return input;
 }
 
-Json Rating(int level, int hardest, uint32_t steps, uint32_t guesses, uint32_t logic_guesses) {
-  return Json{{"level", logic::Name(static_cast<logic::Level>(level))},
-              {"hardest", logic::Name(static_cast<logic::Technique>(hardest))},
-              {"steps", steps},
-              {"guesses", guesses},
-              {"logic_guesses", logic_guesses}};
-}
-
-Json CellDigits(const std::vector<logic::CellDigit>& list) {
-  Json out = Json::array();
-  for (const logic::CellDigit& item : list) {
-    out.push_back(Json{{"cell", logic::CellName(item.cell)}, {"digit", item.digit}});
-  }
-  return out;
-}
-
-// The explanation as `sudoku-client explain --json --candidates` writes it. `response` is SOLVED
-// or MULTIPLE, for the valid 81-character `puzzle`.
-Json Explanation(const wire::ExplainResponse& response, const std::string& puzzle) {
-  Grid grid{};
-  ParsePuzzle(puzzle, &grid);
-  logic::Candidates remaining = logic::InitialCandidates(grid);
-  Json steps = Json::array();
-  uint32_t logic_guesses = 0;
-  for (int i = 0; i < response.steps_size(); ++i) {
-    const logic::Step step = wire::StepFromWire(response.steps(i));
-    if (step.technique == logic::Technique::kGuess) ++logic_guesses;
-    Json units = Json::array();
-    for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
-    Json cells = Json::array();
-    for (uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
-    Json candidates = Json::array();
-    for (int cell = 0; cell < kCells; ++cell) {
-      std::string digits;
-      for (int digit = 1; digit <= 9; ++digit) {
-        if ((remaining[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
-      }
-      candidates.push_back(std::move(digits));
-    }
-    steps.push_back(Json{{"step", i + 1},
-                         {"technique", logic::Name(step.technique)},
-                         {"text", logic::Describe(step)},
-                         {"placements", CellDigits(step.placements)},
-                         {"eliminations", CellDigits(step.eliminations)},
-                         {"units", std::move(units)},
-                         {"cells", std::move(cells)},
-                         {"digits", step.digits},
-                         {"candidates", std::move(candidates)}});
-    logic::Apply(step, &grid, &remaining);
-  }
-  return Json{{"puzzle", puzzle},
-              {"verdict", wire::VerdictName(response.verdict())},
-              {"steps", std::move(steps)},
-              {"solution", response.solution()},
-              {"rating", Rating(response.level(), response.hardest_technique(),
-                                static_cast<uint32_t>(response.steps_size()), response.guesses(),
-                                logic_guesses)}};
-}
-
 // "application/json; charset=utf-8" and the like.
 bool IsJsonType(std::string_view type) {
   type = type.substr(0, type.find(';'));
@@ -292,7 +231,7 @@ class SolveJob : public ApiJob {
     out["guesses"] = response.guesses(0);
     // Pencilmark puzzles are not rated (the logical solver starts from givens).
     if (rate_ && solutions > 0 && input_.text.size() == static_cast<size_t>(kCells)) {
-      out["rating"] = Rating(response.levels(0), response.hardest_techniques(0),
+      out["rating"] = wire::RatingJson(response.levels(0), response.hardest_techniques(0),
                              response.steps(0), response.guesses(0), response.logic_guesses(0));
     }
     Reply(JsonResponse(http::status::ok, out));
@@ -323,7 +262,8 @@ class ExplainJob : public ApiJob {
             Json{{"puzzle", input_.text}, {"verdict", wire::VerdictName(wire::UNSOLVABLE)}}));
         return;
       default:
-        Reply(JsonResponse(http::status::ok, Explanation(response, input_.text)));
+        Reply(JsonResponse(http::status::ok,
+                           wire::ExplanationJson(response, input_.text, /*candidates=*/true)));
         return;
     }
   }

@@ -1,0 +1,106 @@
+#include "proto/explain_json.h"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "proto/explain_wire.h"
+#include "proto/verdicts.h"
+#include "solver/explain_text.h"
+#include "solver/logic.h"
+#include "solver/solver.h"
+
+namespace sudoku::wire {
+namespace {
+
+OrderedJson CellDigits(const std::vector<logic::CellDigit>& list) {
+  OrderedJson out = OrderedJson::array();
+  for (const logic::CellDigit& item : list) {
+    out.push_back(OrderedJson{{"cell", logic::CellName(item.cell)}, {"digit", item.digit}});
+  }
+  return out;
+}
+
+// The digits still possible in each cell, as 81 strings ("", "1357", ...).
+OrderedJson CandidateStrings(const logic::Candidates& candidates) {
+  OrderedJson out = OrderedJson::array();
+  for (int cell = 0; cell < kCells; ++cell) {
+    std::string digits;
+    for (int digit = 1; digit <= 9; ++digit) {
+      if ((candidates[cell] >> (digit - 1)) & 1) digits += static_cast<char>('0' + digit);
+    }
+    out.push_back(std::move(digits));
+  }
+  return out;
+}
+
+OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidates* candidates) {
+  OrderedJson units = OrderedJson::array();
+  for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
+  OrderedJson cells = OrderedJson::array();
+  for (const uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
+  OrderedJson json = {{"step", number},
+                      {"technique", logic::Name(step.technique)},
+                      {"text", logic::Describe(step)},
+                      {"placements", CellDigits(step.placements)},
+                      {"eliminations", CellDigits(step.eliminations)},
+                      {"units", std::move(units)},
+                      {"cells", std::move(cells)},
+                      {"digits", step.digits}};
+  if (candidates != nullptr) json["candidates"] = CandidateStrings(*candidates);
+  return json;
+}
+
+}  // namespace
+
+std::string LevelName(int level) {
+  return level >= 0 && level <= static_cast<int>(logic::Level::kExpert)
+             ? logic::Name(static_cast<logic::Level>(level))
+             : "unknown";
+}
+
+std::string TechniqueName(int technique) {
+  return technique >= 0 && technique < logic::kTechniqueCount
+             ? logic::Name(static_cast<logic::Technique>(technique))
+             : "unknown";
+}
+
+OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
+                       uint32_t logic_guesses) {
+  return OrderedJson{{"level", LevelName(level)},
+                     {"hardest", TechniqueName(hardest)},
+                     {"steps", steps},
+                     {"guesses", guesses},
+                     {"logic_guesses", logic_guesses}};
+}
+
+OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
+                            bool candidates) {
+  Grid grid{};
+  if (ParsePuzzle(puzzle, &grid)) {
+    throw std::invalid_argument("an explanation of a puzzle that is not valid");
+  }
+  logic::Candidates remaining = logic::InitialCandidates(grid);
+  OrderedJson steps = OrderedJson::array();
+  uint32_t logic_guesses = 0;
+  for (int i = 0; i < response.steps_size(); ++i) {
+    logic::Step step;
+    try {
+      step = StepFromWire(response.steps(i));
+    } catch (const BadStep& error) {
+      throw BadStep("step " + std::to_string(i + 1) + ": " + error.what());
+    }
+    if (step.technique == logic::Technique::kGuess) ++logic_guesses;
+    steps.push_back(StepJson(step, i + 1, candidates ? &remaining : nullptr));
+    logic::Apply(step, &grid, &remaining);
+  }
+  return OrderedJson{{"puzzle", puzzle},
+                     {"verdict", VerdictName(response.verdict())},
+                     {"steps", std::move(steps)},
+                     {"solution", response.solution()},
+                     {"rating", RatingJson(response.level(), response.hardest_technique(),
+                                           static_cast<uint32_t>(response.steps_size()),
+                                           response.guesses(), logic_guesses)}};
+}
+
+}  // namespace sudoku::wire

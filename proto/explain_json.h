@@ -1,0 +1,44 @@
+// The explanation and the rating as JSON, written once for the two ends that print them:
+// `sudoku-client explain --json` and the daemon's /api/explain give the same bytes, and
+// /api/solve's "rating" is the same object as an explanation's.
+//
+// Thread-safety: reentrant functions.
+#ifndef SUDOKU_PROTO_EXPLAIN_JSON_H_
+#define SUDOKU_PROTO_EXPLAIN_JSON_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "proto/sudoku.pb.h"
+
+namespace sudoku::wire {
+
+// Keys come out in the order written, the order the documentation lists them in.
+using OrderedJson = nlohmann::ordered_json;
+
+// The name of a wire Level or Technique number ("intermediate", "x-wing"), or "unknown" for a
+// number the solver does not have (a newer daemon's).
+std::string LevelName(int level);
+std::string TechniqueName(int technique);
+
+// {"level", "hardest", "steps", "guesses", "logic_guesses"}: how hard a puzzle is, as the
+// logical solver found it (`level`, `hardest`: wire numbers) and as the search did (`guesses`).
+OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
+                       uint32_t logic_guesses);
+
+// The explanation `response` (SOLVED or MULTIPLE) of `puzzle` (81 characters, a valid puzzle):
+// {"puzzle", "verdict", "steps": [{"step", "technique", "text", "placements", "eliminations",
+// "units", "cells", "digits", "candidates"}], "solution", "rating"}, where "candidates" (the
+// digits still possible in each cell before the step, 81 strings) is there only when
+// `candidates` is true. Throws BadStep (proto/explain_wire.h) naming the step ("step 3:
+// candidate 729 is out of range (0-728)") when a step is not one the solver could have taken,
+// and std::invalid_argument when `puzzle` is not valid.
+OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
+                            bool candidates);
+
+}  // namespace sudoku::wire
+
+#endif  // SUDOKU_PROTO_EXPLAIN_JSON_H_

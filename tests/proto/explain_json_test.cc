@@ -1,0 +1,88 @@
+// The explanation's JSON, which sudoku-client explain --json and the daemon's /api/explain both
+// print: its exact layout on a one-step explanation, "candidates" only when asked, the rating's
+// names, and the refusals with their exact messages.
+#include "proto/explain_json.h"
+
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "proto/explain_wire.h"
+#include "tests/support/puzzles.h"
+
+namespace sudoku::wire {
+namespace {
+
+using ::sudoku::testing::kWikipediaSolution;
+
+// Wikipedia's solution with r1c1 (a 5) blanked: one naked single solves it.
+ExplainResponse OneStep() {
+  ExplainResponse response;
+  response.set_verdict(SOLVED);
+  ExplainStep* step = response.add_steps();
+  step->set_technique(NAKED_SINGLE);
+  step->add_placements(0 * 9 + 5 - 1);
+  step->add_cells(0);
+  step->add_digits(5);
+  response.set_solution(kWikipediaSolution);
+  response.set_level(SIMPLE);
+  response.set_hardest_technique(NAKED_SINGLE);
+  return response;
+}
+
+std::string OneBlank() {
+  std::string puzzle = kWikipediaSolution;
+  puzzle[0] = '.';
+  return puzzle;
+}
+
+TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
+  EXPECT_EQ(ExplanationJson(OneStep(), OneBlank(), /*candidates=*/false).dump(),
+            R"j({"puzzle":")j" + OneBlank() +
+                R"j(","verdict":"solved","steps":[{"step":1,"technique":"naked single",)j"
+                R"j("text":"naked single: r1c1 = 5 (its only candidate)",)j"
+                R"j("placements":[{"cell":"r1c1","digit":5}],)j"
+                R"j("eliminations":[],"units":[],"cells":["r1c1"],"digits":[5]}],"solution":")j" +
+                kWikipediaSolution +
+                R"j(","rating":{"level":"simple","hardest":"naked single","steps":1,)j"
+                R"j("guesses":0,"logic_guesses":0}})j");
+}
+
+TEST(ExplanationJson, CandidatesAreTheDigitsLeftBeforeEachStep) {
+  const OrderedJson json = ExplanationJson(OneStep(), OneBlank(), /*candidates=*/true);
+  const OrderedJson& candidates = json["steps"][0]["candidates"];
+  ASSERT_EQ(candidates.size(), 81u);
+  EXPECT_EQ(candidates[0], "5");
+  EXPECT_EQ(candidates[1], "3");
+  EXPECT_FALSE(ExplanationJson(OneStep(), OneBlank(), false)["steps"][0].contains("candidates"));
+}
+
+TEST(ExplanationJson, NamesTheStepThatIsNotOne) {
+  ExplainResponse response = OneStep();
+  *response.add_steps() = response.steps(0);
+  response.mutable_steps(1)->set_placements(0, 729);
+  try {
+    ExplanationJson(response, OneBlank(), false);
+    FAIL() << "a candidate out of range was taken";
+  } catch (const BadStep& error) {
+    EXPECT_STREQ(error.what(), "step 2: candidate 729 is out of range (0-728)");
+  }
+}
+
+TEST(ExplanationJson, RefusesAPuzzleThatIsNotValid) {
+  std::string clash = OneBlank();
+  clash[1] = '5';  // column 2 has its 5 in r4c2
+  EXPECT_THROW(ExplanationJson(OneStep(), clash, false), std::invalid_argument);
+}
+
+TEST(RatingJson, NamesTheLevelAndTechniqueOrSaysUnknown) {
+  EXPECT_EQ(RatingJson(INTERMEDIATE, X_WING, 30, 2, 1).dump(),
+            R"j({"level":"intermediate","hardest":"x-wing","steps":30,"guesses":2,)j"
+            R"j("logic_guesses":1})j");
+  EXPECT_EQ(RatingJson(99, -1, 0, 0, 0).dump(),
+            R"j({"level":"unknown","hardest":"unknown","steps":0,"guesses":0,"logic_guesses":0})j");
+}
+
+}  // namespace
+}  // namespace sudoku::wire
