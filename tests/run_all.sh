@@ -169,11 +169,14 @@ if ((sanitizers)); then
   # built from a sanitized tree: the package is the plain build's (Package.*, run above).
   # Nor are the package's runs for real (the labels package, boot and container: the .deb, a
   # booted systemd, a container image), which take minutes and test the package, not the code.
+  # Nor, under ASan, the deploy and page tests (labels deploy, web: HAProxy, the unit files, a
+  # browser), which drive the daemon as its own suite does, through the same code (TSan runs
+  # the same selection).
   asan_dir=$build_dir-asan
   if build asan+ubsan "$asan_dir" \
     "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON"; then
     for_real_done
-    run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' -LE '^(package|boot|container)$'
+    run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' -LE '^(package|boot|container|deploy|web)$'
     record_ctest asan+ubsan "$asan_dir" "$asan_dir/ctest-output.log" $?
   fi
   for_real_done
