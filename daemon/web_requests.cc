@@ -89,7 +89,9 @@ class Fields {
   std::optional<bool> Bool(const char* name) const {
     const Json* value = Find(name);
     if (value == nullptr) return std::nullopt;
-    if (!value->is_boolean()) BadRequest(Quoted(name) + " expects true or false, got " + Shown(*value));
+    if (!value->is_boolean()) {
+      BadRequest(Quoted(name) + " expects true or false, got " + Shown(*value));
+    }
     return value->get<bool>();
   }
 
@@ -147,13 +149,15 @@ struct PuzzleInput {
 PuzzleInput ReadPuzzle(const Fields& fields) {
   const std::optional<std::string> text = fields.String("puzzle");
   if (!text) {
-    BadRequest("missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)");
+    BadRequest(
+        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)");
   }
   std::istringstream in(*text);
   PuzzleReader reader(&in);
   PuzzleInput input;
   if (!reader.Next(&input.record)) {
-    BadRequest("'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)");
+    BadRequest(
+        "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)");
   }
   PuzzleRecord second;
   if (reader.Next(&second)) {
