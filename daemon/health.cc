@@ -38,10 +38,16 @@ HttpResponse Text(http::status status, std::string body) {
 
 }  // namespace
 
+using Clock = std::chrono::steady_clock;
+
 Health::Health(asio::io_context& io, Pool& pool, const HealthOptions& options)
-    : pool_(pool), options_(options), timer_(io) {}
+    : pool_(pool),
+      options_(options),
+      timer_(io),
+      loop_turned_(Clock::now().time_since_epoch().count()) {}
 
 void Health::Start() {
+  loop_turned_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
   SendCanary();
   asio::co_spawn(timer_.get_executor(), Tick(), LogEscape("health canary timer"));
 }
@@ -57,6 +63,7 @@ asio::awaitable<void> Health::Tick() {
     timer_.expires_after(options_.canary_interval);
     co_await timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
     if (stopped_) break;
+    loop_turned_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     ApplyWedgeFile();
     SendCanary();
     // One line when the pool stops answering and one when it answers again, not one a second.
@@ -103,8 +110,18 @@ std::string Health::PoolTrouble() const {
   return "solver pool has not answered a canary for " + Seconds(age) + " s";
 }
 
+std::string Health::LoopTrouble() const {
+  const Clock::time_point turned{Clock::duration(loop_turned_.load(std::memory_order_relaxed))};
+  const auto silence = Clock::now() - turned;
+  // A tick is due every canary_interval; the deadline allows for a loop that is merely busy.
+  if (silence <= options_.canary_interval + options_.canary_deadline) return "";
+  return "the event loop has not turned for " +
+         Seconds(std::chrono::duration<double>(silence).count()) + " s";
+}
+
 std::string Health::NotReady() const {
   if (draining_) return "draining";
+  if (std::string trouble = LoopTrouble(); !trouble.empty()) return trouble;
   return PoolTrouble();
 }
 
@@ -117,7 +134,11 @@ std::optional<HttpResponse> Health::Answer(std::string_view path,
     response.set(http::field::allow, "GET, HEAD");
     return response;
   }
-  if (path == "/healthz") return Text(http::status::ok, "alive\n");
+  if (path == "/healthz") {
+    const std::string trouble = LoopTrouble();
+    if (trouble.empty()) return Text(http::status::ok, "alive\n");
+    return Text(http::status::service_unavailable, "not alive: " + trouble + "\n");
+  }
   const std::string why = NotReady();
   if (why.empty()) return Text(http::status::ok, "ready\n");
   return Text(http::status::service_unavailable, "not ready: " + why + "\n");

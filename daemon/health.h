@@ -1,23 +1,27 @@
 // Whether the daemon is alive and ready, for load balancers (/healthz, /readyz on the HTTP
 // listeners) and for systemd's watchdog (notify.h).
 //
-//   alive   the event loop answers: any answer to /healthz proves it, since requests are handled
-//           on the loop.
+//   alive   the event loop turns: its canary timer (below) has fired within canary_deadline.
+//           --metrics answers on a thread of its own, so that a loop busy with a crowd's reads
+//           cannot make a probe time out; the loop's ticks are what say it still turns.
 //   ready   alive, not draining, and the solver pool answers. A canary puzzle goes to the pool
 //           (the task arena the batches use) every canary_interval; the pool counts as answering
 //           while its last finished job (that canary, or any batch) is younger than
 //           canary_deadline. Batches count too because a busy pool's queue may hold the canary
 //           behind them: their answers prove the pool alive just as well.
 //
-// GET or HEAD /healthz: 200 "alive". /readyz: 200 "ready", or 503 with why not:
-// "not ready: draining", "not ready: solver pool has not answered a canary for 5.2 s".
+// GET or HEAD /healthz: 200 "alive", or 503 "not alive: the event loop has not turned for 12.1 s".
+// /readyz: 200 "ready", or 503 with why not: "not ready: draining", "not ready: the event loop has
+// not turned for 12.1 s", "not ready: solver pool has not answered a canary for 5.2 s".
 //
 // A test hook, for tests only: when SUDOKUD_TEST_WEDGE_FILE names a path, the pool is held
 // (Pool::Hold) while that file exists, checked at each canary tick. It cannot be reached over the
 // network, and without the variable it does nothing.
 //
-// Thread-safety: a Health lives on the daemon's io_context and is used from its thread only. The
-// canary job on the pool touches nothing but its own shared flag.
+// Thread-safety: a Health lives on the daemon's io_context: Start, Stop and Draining are called
+// from its thread. The const members (the answers and what they say) may be called from any
+// thread: what they read is atomic. The canary job on the pool touches nothing but its own
+// shared flag.
 #ifndef SUDOKU_DAEMON_HEALTH_H_
 #define SUDOKU_DAEMON_HEALTH_H_
 
@@ -68,10 +72,14 @@ class Health {
 
   // Seconds since the pool last finished a job (see above).
   double CanaryAgeSeconds() const;
+  // Why the event loop does not count as turning ("the event loop has not turned for 12.1 s"),
+  // or an empty string when it does.
+  std::string LoopTrouble() const;
   // Why the pool does not count as answering ("solver pool has not answered a canary for
   // 5.2 s"), or an empty string when it does. What the watchdog goes by.
   std::string PoolTrouble() const;
-  // Why the daemon is not ready ("draining", or PoolTrouble()), or empty when it is.
+  // Why the daemon is not ready ("draining", LoopTrouble() or PoolTrouble()), or empty when it
+  // is.
   std::string NotReady() const;
 
   // The answer for /healthz or /readyz (GET or HEAD; 405 otherwise), or nullopt for another path.
@@ -87,7 +95,9 @@ class Health {
   boost::asio::steady_timer timer_;
   // Set while a canary is on the pool, so that a wedged pool gets one, not one a second.
   std::shared_ptr<std::atomic<bool>> canary_out_ = std::make_shared<std::atomic<bool>>(false);
-  bool draining_ = false;
+  std::atomic<bool> draining_ = false;
+  // When the canary timer last fired (steady_clock ticks): the event loop's heartbeat.
+  std::atomic<std::chrono::steady_clock::rep> loop_turned_;
   bool stopped_ = false;
   bool reported_trouble_ = false;  // the log said the pool is not answering, and not yet that it is
 };

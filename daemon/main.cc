@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -155,6 +156,10 @@ int Run(const Flags& flags) {
   // connections) first, then the pool, which waits for its work, then the io_context that the
   // work's completions are posted to.
   asio::io_context io(1);
+  // --metrics, where load balancers probe /readyz, runs on a thread of its own (health.h says
+  // why); its /metrics goes to `io` to render. Kept running until the drain is over.
+  asio::io_context probe_io(1);
+  auto probe_work = asio::make_work_guard(probe_io);
   Pool pool(flags.threads);
   Server server(io, pool, server_options);
   Health health(io, pool, flags.health);
@@ -168,8 +173,8 @@ int Run(const Flags& flags) {
             .canary_age_seconds = health.CanaryAgeSeconds(), .ready = health.NotReady().empty()};
         return RenderPrometheus(snapshot);
       },
-      &health);
-  HttpServer metrics(io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
+      &health, io.get_executor());
+  HttpServer metrics(probe_io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
   WebApi web_api(pool, &metrics_routes,
                  WebApiOptions{.client_certificates = flags.api_client_certificates},
@@ -193,7 +198,7 @@ int Run(const Flags& flags) {
       Log(LogLevel::kError, reason + ": kept the HTTPS certificate in use: " + e.what());
       return;
     }
-    metrics.SetTls(context);
+    asio::post(probe_io, [&metrics, context] { metrics.SetTls(context); });
     http.SetTls(context);
     if (!reason.empty()) LogLine(reason + ": reloaded the HTTPS certificate for new connections");
   };
@@ -205,7 +210,10 @@ int Run(const Flags& flags) {
     stopped = true;
     notifier.Stop();
     health.Stop();
-    metrics.Stop();
+    asio::post(probe_io, [&] {
+      metrics.Stop();
+      probe_work.reset();
+    });
     http.Stop();
   });
 
@@ -309,7 +317,14 @@ int Run(const Flags& flags) {
     // A second signal cancels what the drain still waits for.
     server.Drain(signal == SIGINT ? "SIGINT" : "SIGTERM");
   });
+  // `io` runs until the probe thread is done, so that a /metrics it serves can still render.
+  auto loop_work = asio::make_work_guard(io);
+  std::thread probe_thread([&] {
+    RunEventLoop(probe_io);
+    asio::post(io, [&] { loop_work.reset(); });
+  });
   RunEventLoop(io);
+  probe_thread.join();
   signals.Stop();  // before `io` goes: the waiter posts to it
 
   ClientCausedLog().ReportSuppressed();

@@ -13,6 +13,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <fmt/format.h>
 
@@ -322,9 +325,18 @@ HttpResponse MetricsRoutes::Metrics(const HttpRequest& request) const {
   return MakeResponse(http::status::ok, "text/plain; version=0.0.4; charset=utf-8", render_());
 }
 
+namespace {
+
+// The request's path: Prometheus may add query parameters.
+std::string_view PathOf(const HttpRequest& request) {
+  const std::string_view target(request.target().data(), request.target().size());
+  return target.substr(0, target.find('?'));
+}
+
+}  // namespace
+
 std::optional<HttpResponse> MetricsRoutes::Route(const HttpRequest& request) const {
-  std::string_view target(request.target().data(), request.target().size());
-  target = target.substr(0, target.find('?'));  // Prometheus may add query parameters
+  const std::string_view target = PathOf(request);
   if (target == "/metrics") return Metrics(request);
   if (health_ != nullptr) return health_->Answer(target, request);
   return std::nullopt;
@@ -332,6 +344,17 @@ std::optional<HttpResponse> MetricsRoutes::Route(const HttpRequest& request) con
 
 asio::awaitable<HttpResponse> MetricsRoutes::Handle(const HttpRequest& request,
                                                     const HttpPeer& /*peer*/) {
+  if (render_on_ && PathOf(request) == "/metrics") {
+    const asio::any_io_executor caller = co_await asio::this_coro::executor;
+    if (caller != *render_on_) {
+      // Rendered by a coroutine on render_on; this one resumes on its own executor.
+      co_return co_await asio::co_spawn(
+          *render_on_, [this, &request]() -> asio::awaitable<HttpResponse> {
+            co_return Metrics(request);
+          },
+          asio::use_awaitable);
+    }
+  }
   if (auto answer = Route(request)) co_return std::move(*answer);
   co_return MakeResponse(http::status::not_found, "text/plain; charset=utf-8",
                          health_ != nullptr

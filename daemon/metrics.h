@@ -2,9 +2,10 @@
 // (--metrics HOST:PORT, or /metrics beside the page on --http: MetricsRoutes on an HttpServer)
 // and the protocol's Stats request. Both render the same MetricsSnapshot, so they always agree.
 //
-// Thread-safety: ServerStats, Histogram and MetricsRoutes live on the daemon's io_context and are
-// used from its thread only; nothing here takes a lock. RenderPrometheus() and FillStats() are
-// pure functions of their arguments.
+// Thread-safety: ServerStats and Histogram live on the daemon's io_context and are used from its
+// thread only; nothing here takes a lock. MetricsRoutes may serve from another thread when given
+// the loop's executor (see there). RenderPrometheus() and FillStats() are pure functions of their
+// arguments.
 #ifndef SUDOKU_DAEMON_METRICS_H_
 #define SUDOKU_DAEMON_METRICS_H_
 
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include "daemon/health.h"
@@ -143,9 +145,13 @@ class MetricsRoutes : public HttpHandler {
   // load balancer's probe waits behind. An idle HTTP connection costs a few KiB.
   static constexpr size_t kMaxConnections = 256;
 
-  // `health`, when given, must outlive this.
-  explicit MetricsRoutes(std::function<std::string()> render, const Health* health = nullptr)
-      : render_(std::move(render)), health_(health) {}
+  // `health`, when given, must outlive this. `render` runs on `render_on` when given: Handle()
+  // called from another executor's thread (the --metrics listener's own) goes there to render
+  // and comes back, so that the figures are read on the thread that writes them, while the
+  // health checks are answered where they were asked.
+  explicit MetricsRoutes(std::function<std::string()> render, const Health* health = nullptr,
+                         std::optional<boost::asio::any_io_executor> render_on = std::nullopt)
+      : render_(std::move(render)), health_(health), render_on_(std::move(render_on)) {}
 
   boost::asio::awaitable<HttpResponse> Handle(const HttpRequest& request,
                                               const HttpPeer& peer) override;
@@ -158,6 +164,7 @@ class MetricsRoutes : public HttpHandler {
  private:
   std::function<std::string()> render_;
   const Health* const health_;
+  const std::optional<boost::asio::any_io_executor> render_on_;
 };
 
 }  // namespace sudoku::daemon

@@ -10,12 +10,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -85,50 +87,70 @@ Reply GetUntil(uint16_t port, const std::string& target,
 
 bool Is(const Reply& reply, unsigned status) { return reply.status == status; }
 
-// A Health with its MetricsRoutes on an HttpServer on 127.0.0.1, the io_context on a thread of
-// its own; canaries every 20 ms, a pool silent for a second is not ready.
+// A Health with its MetricsRoutes on an HttpServer on 127.0.0.1, arranged as sudokud arranges
+// them: Health on the event loop's io_context, the listener on a probe io_context, each run by a
+// thread of its own, /metrics rendered on the loop. Canaries every 20 ms; a pool (or a loop)
+// silent for a second is not ready.
 class HealthServer {
  public:
   explicit HealthServer(const std::string& wedge_file = "")
       : pool_(1),
-        health_(io_, pool_,
+        health_(loop_, pool_,
                 HealthOptions{.canary_interval = std::chrono::milliseconds(20),
                               .canary_deadline = std::chrono::milliseconds(1000),
                               .wedge_file = wedge_file}),
-        routes_([] { return std::string("sudokud_up 1\n"); }, &health_),
-        server_(io_, "metrics", HttpLimits{}, &routes_) {
+        routes_(
+            [this] {
+              render_thread_ = std::this_thread::get_id();
+              return std::string("sudokud_up 1\n");
+            },
+            &health_, loop_.get_executor()),
+        server_(probe_, "metrics", HttpLimits{}, &routes_) {
     port_ = server_.Listen(tcp::endpoint(asio::ip::address_v4::loopback(), 0)).port();
     server_.Start();
     health_.Start();
-    thread_ = std::thread([this] { io_.run(); });
+    loop_thread_ = std::thread([this] { loop_.run(); });
+    probe_thread_ = std::thread([this] { probe_.run(); });
   }
   ~HealthServer() {
-    asio::post(io_, [this] {
-      health_.Stop();
-      server_.Stop();
-    });
-    thread_.join();
+    asio::post(probe_, [this] { server_.Stop(); });
+    probe_thread_.join();
+    asio::post(loop_, [this] { health_.Stop(); });
+    loop_thread_.join();
   }
 
   uint16_t port() const { return port_; }
   Pool& pool() { return pool_; }
+  std::thread::id loop_thread() const { return loop_thread_.get_id(); }
+  // The thread the last /metrics was rendered on.
+  std::thread::id render_thread() const { return render_thread_; }
   void Draining() {
     std::promise<void> done;
-    asio::post(io_, [&] {
+    asio::post(loop_, [&] {
       health_.Draining();
       done.set_value();
     });
     done.get_future().wait();
   }
+  // Blocks the event loop until the returned promise is set (as a handler that takes too long
+  // would).
+  std::shared_ptr<std::promise<void>> BlockLoop() {
+    auto release = std::make_shared<std::promise<void>>();
+    asio::post(loop_, [wait = release->get_future().share()] { wait.wait(); });
+    return release;
+  }
 
  private:
-  asio::io_context io_;
+  asio::io_context loop_;
+  asio::io_context probe_;
   Pool pool_;
   Health health_;
   MetricsRoutes routes_;
   HttpServer server_;
   uint16_t port_ = 0;
-  std::thread thread_;
+  std::atomic<std::thread::id> render_thread_;
+  std::thread loop_thread_;
+  std::thread probe_thread_;
 };
 
 TEST(Health, AliveAndReadyWhileThePoolAnswers) {
@@ -159,6 +181,40 @@ TEST(Health, AWedgedPoolIsNotReadyButStillAliveUntilReleased) {
   const Reply ready = GetUntil(server.port(), "/readyz", [](const Reply& r) { return Is(r, 200); });
   EXPECT_EQ(ready.status, 200u);
   EXPECT_EQ(ready.body, "ready\n");
+}
+
+// The probes are answered on their own thread while the loop is busy (here: blocked for less
+// than the deadline); /metrics waits for the loop and is rendered there.
+TEST(Health, ProbesAreAnsweredWhileTheEventLoopIsBusy) {
+  HealthServer server;
+  const auto release = server.BlockLoop();
+  auto metrics = std::async(std::launch::async, [&] { return Get(server.port(), "/metrics"); });
+  EXPECT_EQ(Get(server.port(), "/healthz").body, "alive\n");
+  EXPECT_EQ(Get(server.port(), "/readyz").body, "ready\n");
+  EXPECT_EQ(metrics.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  release->set_value();
+  EXPECT_EQ(metrics.get().body, "sudokud_up 1\n");
+  EXPECT_EQ(server.render_thread(), server.loop_thread());
+}
+
+// A loop that stops turning is neither alive nor ready, and both come back when it turns again.
+TEST(Health, AStuckEventLoopIsNotAliveUntilItTurnsAgain) {
+  HealthServer server;
+  const auto release = server.BlockLoop();
+  const Reply dead = GetUntil(server.port(), "/healthz", [](const Reply& r) { return Is(r, 503); });
+  EXPECT_EQ(dead.status, 503u);
+  EXPECT_THAT(dead.body,
+              MatchesRegex("not alive: the event loop has not turned for [0-9]+\\.[0-9] s\n"));
+  EXPECT_EQ(dead.cache_control, "no-store");
+  const Reply unready = Get(server.port(), "/readyz");
+  EXPECT_EQ(unready.status, 503u);
+  EXPECT_THAT(unready.body,
+              MatchesRegex("not ready: the event loop has not turned for [0-9]+\\.[0-9] s\n"));
+  release->set_value();
+  EXPECT_EQ(GetUntil(server.port(), "/healthz", [](const Reply& r) { return Is(r, 200); }).body,
+            "alive\n");
+  EXPECT_EQ(GetUntil(server.port(), "/readyz", [](const Reply& r) { return Is(r, 200); }).body,
+            "ready\n");
 }
 
 TEST(Health, ADrainingDaemonIsNotReady) {
