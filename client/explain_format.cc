@@ -1,6 +1,7 @@
 #include "client/explain_format.h"
 
 #include <string>
+#include <vector>
 
 #include "client/client_error.h"
 #include "client/json_output.h"
@@ -12,14 +13,6 @@
 namespace sudoku::client {
 
 using logic::Step;
-
-Step StepFromWire(const wire::ExplainStep& wire_step, int number) {
-  try {
-    return wire::StepFromWire(wire_step);
-  } catch (const wire::BadStep& error) {
-    throw ClientError("step " + std::to_string(number) + ": " + error.what());
-  }
-}
 
 std::string DescribeStep(const Step& step) { return logic::Describe(step); }
 
@@ -83,23 +76,22 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
 
   Grid grid{};
   if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
-  if (json) {
-    try {
-      return JsonLine(wire::ExplanationJson(response, puzzle, candidates));
-    } catch (const wire::BadStep& error) {
-      throw ClientError(error.what());
-    }
+  std::vector<Step> steps;
+  try {
+    if (json) return JsonLine(wire::ExplanationJson(response, puzzle, candidates));
+    steps = wire::StepsFromWire(response);
+  } catch (const wire::BadStep& error) {
+    throw ClientError(error.what());
   }
   logic::Candidates remaining = logic::InitialCandidates(grid);
   out = "puzzle: " + std::string(puzzle) + "\n";
   if (verdict == wire::MULTIPLE) {
     out += "multiple solutions: the guesses follow the first one found\n";
   }
-  for (int i = 0; i < response.steps_size(); ++i) {
-    const Step step = StepFromWire(response.steps(i), i + 1);
+  for (size_t i = 0; i < steps.size(); ++i) {
     if (candidates) out += DrawCandidates(grid, remaining);
-    out += "step " + std::to_string(i + 1) + ": " + DescribeStep(step) + "\n";
-    logic::Apply(step, &grid, &remaining);
+    out += "step " + std::to_string(i + 1) + ": " + DescribeStep(steps[i]) + "\n";
+    logic::Apply(steps[i], &grid, &remaining);
   }
   const std::string level = wire::LevelName(response.level());
   const std::string hardest = wire::TechniqueName(response.hardest_technique());

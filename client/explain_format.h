@@ -38,10 +38,6 @@
 
 namespace sudoku::client {
 
-// A wire step as the logical solver's, checking every number (throws ClientError "step 3:
-// candidate 800 is out of range (0-728)").
-logic::Step StepFromWire(const wire::ExplainStep& step, int number);
-
 // One step in words, without "step N: " (see above): logic::Describe() (solver/explain_text.h).
 std::string DescribeStep(const logic::Step& step);
 

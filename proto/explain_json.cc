@@ -83,15 +83,10 @@ OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view pu
   logic::Candidates remaining = logic::InitialCandidates(grid);
   OrderedJson steps = OrderedJson::array();
   uint32_t logic_guesses = 0;
-  for (int i = 0; i < response.steps_size(); ++i) {
-    logic::Step step;
-    try {
-      step = StepFromWire(response.steps(i));
-    } catch (const BadStep& error) {
-      throw BadStep("step " + std::to_string(i + 1) + ": " + error.what());
-    }
+  int number = 0;
+  for (const logic::Step& step : StepsFromWire(response)) {
     if (step.technique == logic::Technique::kGuess) ++logic_guesses;
-    steps.push_back(StepJson(step, i + 1, candidates ? &remaining : nullptr));
+    steps.push_back(StepJson(step, ++number, candidates ? &remaining : nullptr));
     logic::Apply(step, &grid, &remaining);
   }
   return OrderedJson{{"puzzle", puzzle},

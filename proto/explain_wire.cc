@@ -106,4 +106,17 @@ Step StepFromWire(const ExplainStep& wire_step) {
   return step;
 }
 
+std::vector<Step> StepsFromWire(const ExplainResponse& response) {
+  std::vector<Step> steps;
+  steps.reserve(static_cast<size_t>(response.steps_size()));
+  for (int i = 0; i < response.steps_size(); ++i) {
+    try {
+      steps.push_back(StepFromWire(response.steps(i)));
+    } catch (const BadStep& error) {
+      throw BadStep("step " + std::to_string(i + 1) + ": " + error.what());
+    }
+  }
+  return steps;
+}
+
 }  // namespace sudoku::wire

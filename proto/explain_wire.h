@@ -9,6 +9,7 @@
 #define SUDOKU_PROTO_EXPLAIN_WIRE_H_
 
 #include <stdexcept>
+#include <vector>
 
 #include "proto/sudoku.pb.h"
 #include "solver/logic.h"
@@ -28,6 +29,10 @@ void StepToWire(const logic::Step& step, ExplainStep* out);
 // and placements its technique has, so that logic::Describe() can trust them. Throws BadStep
 // ("x-wing with 1 units, 0 cells, 1 digits and 0 placements") otherwise.
 logic::Step StepFromWire(const ExplainStep& step);
+
+// Every step of `response`, as StepFromWire() reads each; BadStep names the first bad one by its
+// number, from 1: "step 3: cell 81 is out of range (0-80)".
+std::vector<logic::Step> StepsFromWire(const ExplainResponse& response);
 
 }  // namespace sudoku::wire
 

@@ -104,16 +104,38 @@ wire::ExplainStep WireStep(wire::Technique technique) {
   return step;
 }
 
+// r1c3 = 4 as a guess: cell 2, digit 4 (candidate = cell * 9 + digit - 1).
+wire::ExplainStep GuessR1C3Is4() {
+  wire::ExplainStep step = WireStep(wire::GUESS);
+  step.add_placements(2 * 9 + 3);
+  step.add_cells(2);
+  step.add_digits(4);
+  return step;
+}
+
+// An explanation whose third step is `step` is refused with `message`, as text and as JSON.
 void ExpectBadStep(const wire::ExplainStep& step, const std::string& message) {
-  try {
-    StepFromWire(step, 3);
-    ADD_FAILURE() << "no error for " << step.ShortDebugString();
-  } catch (const ClientError& error) {
-    EXPECT_EQ(std::string(error.what()), message);
+  const std::string puzzle =
+      "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+  wire::ExplainResponse response;
+  response.set_verdict(wire::SOLVED);
+  response.set_solution(
+      "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+  *response.add_steps() = GuessR1C3Is4();
+  *response.add_steps() = GuessR1C3Is4();
+  *response.add_steps() = step;
+  const LocateError locate = [](uint32_t) { return std::string("argument"); };
+  for (const bool json : {false, true}) {
+    try {
+      FormatExplanation(response, puzzle, locate, json, false);
+      ADD_FAILURE() << "no error for " << step.ShortDebugString();
+    } catch (const ClientError& error) {
+      EXPECT_EQ(std::string(error.what()), message) << (json ? "json" : "text");
+    }
   }
 }
 
-TEST(StepFromWire, RejectsNumbersOutOfRange) {
+TEST(FormatExplanation, RejectsStepsWithNumbersOutOfRange) {
   wire::ExplainStep step = WireStep(wire::NAKED_SINGLE);
   step.add_placements(729);
   ExpectBadStep(step, "step 3: candidate 729 is out of range (0-728)");
@@ -166,17 +188,13 @@ TEST(FormatExplanation, RatingLineSaysOneGuessAndOneStep) {
   wire::ExplainResponse response;
   response.set_verdict(wire::SOLVED);
   response.set_solution(solution);
-  wire::ExplainStep step = WireStep(wire::GUESS);
-  step.add_placements(2 * 9 + 3);  // r1c3 = 4: cell 2, digit 4 (candidate = cell * 9 + digit - 1)
-  step.add_cells(2);
-  step.add_digits(4);
-  *response.add_steps() = step;
+  *response.add_steps() = GuessR1C3Is4();
   response.set_guesses(1);
   const std::string text = FormatExplanation(response, puzzle, locate, false, false);
   const std::string last = text.substr(text.rfind("rating: "));
   EXPECT_EQ(last.substr(last.find(", 1 ")), ", 1 step, 1 guess by the solver\n") << text;
   response.set_guesses(3);
-  *response.add_steps() = step;
+  *response.add_steps() = GuessR1C3Is4();
   const std::string more = FormatExplanation(response, puzzle, locate, false, false);
   EXPECT_NE(more.find(", 2 steps, 3 guesses by the solver\n"), std::string::npos) << more;
 }

@@ -79,5 +79,25 @@ TEST(ExplainWire, RefusesWhatCannotBeAStep) {
   }
 }
 
+// A whole explanation's steps, the first bad one named by its number.
+TEST(ExplainWire, StepsFromWireNumbersTheBadStep) {
+  ExplainResponse response;
+  ExplainStep* guess = response.add_steps();
+  guess->set_technique(GUESS);
+  guess->add_placements(2 * 9 + 3);  // r1c3 = 4
+  guess->add_cells(2);
+  guess->add_digits(4);
+  EXPECT_EQ(StepsFromWire(response).size(), 1u);
+  ExplainStep* bad = response.add_steps();
+  bad->set_technique(POINTING);
+  bad->add_cells(81);
+  try {
+    StepsFromWire(response);
+    ADD_FAILURE() << "no error";
+  } catch (const BadStep& error) {
+    EXPECT_STREQ(error.what(), "step 2: cell 81 is out of range (0-80)");
+  }
+}
+
 }  // namespace
 }  // namespace sudoku::wire
