@@ -423,7 +423,9 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   }
   if (values.count("requests")) options->count = ParseCount("--requests", requests, kMaxCount);
   if (values.count("batch")) options->batch_size = ParseCount("--batch", batch, kMaxBatch);
-  if (values.count("in-flight")) options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
+  if (values.count("in-flight")) {
+    options->in_flight = ParseCount("--in-flight", in_flight, kMaxInFlight);
+  }
   if (values.count("batches-per-second")) {
     options->rate =
         ParsePositive("--batches-per-second", rate, "a number of batches per second", kMaxRate);
@@ -434,7 +436,8 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   options->json = values.count("json") > 0;
   options->echo = values.count("echo") > 0;
   if (options->echo && options->verify) {
-    throw ClientError("--echo and --verify cannot be used together (an echo server solves nothing)");
+    throw ClientError(
+        "--echo and --verify cannot be used together (an echo server solves nothing)");
   }
   if (options->inputs.empty()) {
     throw ClientError("bench needs a FILE of puzzles to replay ('-' for standard input)");

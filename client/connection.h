@@ -2,7 +2,8 @@
 // comment): requests out, responses in, one Send and one Receive outstanding at a time, so that
 // a connection can keep several batches in flight.
 //
-// Errors come out as ClientError (ConnectionLost when the connection broke) with the daemon's address and what to do, e.g.
+// Errors come out as ClientError (ConnectionLost when the connection broke) with the daemon's
+// address and what to do, e.g.
 // "cannot connect to 127.0.0.1:9810: Connection refused (is sudokud running? start it with:
 // sudokud --listen 127.0.0.1:9810)".
 //

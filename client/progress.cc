@@ -34,11 +34,13 @@ bool WantProgress(ProgressMode mode, bool stderr_is_tty) {
 }
 
 std::string RenderProgress(const ProgressSnapshot& snapshot) {
-  const double rate = snapshot.seconds > 0 ? static_cast<double>(snapshot.done) / snapshot.seconds : 0;
+  const double rate =
+      snapshot.seconds > 0 ? static_cast<double>(snapshot.done) / snapshot.seconds : 0;
   const bool known = snapshot.expected > 0 && snapshot.expected >= snapshot.done;
   std::string line;
   if (known) {
-    const double fraction = static_cast<double>(snapshot.done) / static_cast<double>(snapshot.expected);
+    const double fraction =
+        static_cast<double>(snapshot.done) / static_cast<double>(snapshot.expected);
     const int filled = static_cast<int>(fraction * kBarCells);
     line += '[';
     line.append(static_cast<size_t>(filled), '#');

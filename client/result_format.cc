@@ -311,7 +311,9 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     const int verdict = results.verdicts(result);
     Outcome outcome;
     outcome.puzzle = record.text();
-    if (result < results.solution_counts_size()) outcome.solutions = results.solution_counts(result);
+    if (result < results.solution_counts_size()) {
+      outcome.solutions = results.solution_counts(result);
+    }
     if (result < results.guesses_size()) outcome.guesses = results.guesses(result);
     switch (verdict) {
       case wire::SOLVED:

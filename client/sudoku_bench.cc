@@ -315,7 +315,9 @@ int Main(int argc, char** argv) {
   bool help = false;
   const Options options = ParseOptions(argc, argv, &help);
   if (help) return 0;
-  if (!KernelSelectionNote().empty()) std::cerr << "sudoku-bench: " << KernelSelectionNote() << "\n";
+  if (!KernelSelectionNote().empty()) {
+    std::cerr << "sudoku-bench: " << KernelSelectionNote() << "\n";
+  }
   // Read every file first, so that a bad one fails fast instead of after minutes of timing.
   std::vector<std::vector<Grid>> puzzles;
   for (const auto& file : options.files) puzzles.push_back(ReadPuzzles(file));

@@ -242,7 +242,8 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_in_flight_per_connection =
       ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
   server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
-  server.max_memory = ParseInteger(flags, "max-memory", static_cast<int64_t>(2 * server.max_frame_bytes),
+  server.max_memory = ParseInteger(flags, "max-memory",
+                                   static_cast<int64_t>(2 * server.max_frame_bytes),
                                    int64_t{1} << 44);
   const auto seconds = [](int64_t n) { return std::chrono::seconds(n); };
   server.idle_timeout = ParseSeconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));

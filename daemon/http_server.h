@@ -95,7 +95,8 @@ class HttpServer {
   HttpHandler* const handler_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::unordered_set<Connection*> connections_;  // served ones (turned-away ones are not counted)
-  size_t turning_away_ = 0;  // newcomers being answered 503; past kMaxTurningAway, closed unanswered
+  // Newcomers being answered 503; past kMaxTurningAway, they are closed unanswered.
+  size_t turning_away_ = 0;
   std::shared_ptr<TlsContext> tls_;  // for new connections; null: plain HTTP
   bool stopped_ = false;
 };

@@ -174,7 +174,8 @@ int Run(const Flags& flags) {
         return RenderPrometheus(snapshot);
       },
       &health, io.get_executor());
-  HttpServer metrics(probe_io, "metrics", HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
+  HttpServer metrics(probe_io, "metrics",
+                     HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
   WebApi web_api(pool, &metrics_routes,
                  WebApiOptions{.client_certificates = flags.api_client_certificates},

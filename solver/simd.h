@@ -44,7 +44,7 @@
 #error "the kernel's simd_<isa>.h must say how Boards::Map splits a step (SUDOKU_SIMD_MAP_BY_BLOCK)"
 #endif
 #ifndef SUDOKU_SIMD_SPARE_LANES
-#error "the kernel's simd_<isa>.h must say where Boards keeps the ninth digit (SUDOKU_SIMD_SPARE_LANES)"
+#error "simd_<isa>.h must say where Boards keeps the ninth digit (SUDOKU_SIMD_SPARE_LANES)"
 #endif
 
 namespace sudoku::SUDOKU_KERNEL_NAMESPACE {

@@ -205,7 +205,9 @@ class U32x16Spare {
   friend U32x16Spare operator|(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ | b.v_); }
   friend U32x16Spare operator+(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ + b.v_); }
   friend U32x16Spare operator-(U32x16Spare a, U32x16Spare b) { return U32x16Spare(a.v_ - b.v_); }
-  friend U32x16Spare AndNot(U32x16Spare a, U32x16Spare b) { return U32x16Spare(AndNot(a.v_, b.v_)); }
+  friend U32x16Spare AndNot(U32x16Spare a, U32x16Spare b) {
+    return U32x16Spare(AndNot(a.v_, b.v_));
+  }
   U32x16Spare& operator&=(U32x16Spare b) { return *this = *this & b; }
   U32x16Spare& operator|=(U32x16Spare b) { return *this = *this | b; }
 

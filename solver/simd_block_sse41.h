@@ -68,7 +68,8 @@ class U32x4 {
   bool IsZero() const { return _mm_testz_si128(v_, v_) != 0; }
   // Bit i set when lane i is not zero.
   uint32_t NonZeroLanes() const {
-    return 0xfu & ~uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v_, _mm_setzero_si128()))));
+    const __m128i zero_lanes = _mm_cmpeq_epi32(v_, _mm_setzero_si128());
+    return 0xfu & ~uint32_t(_mm_movemask_ps(_mm_castsi128_ps(zero_lanes)));
   }
   friend bool Intersects(U32x4 a, U32x4 b) { return _mm_testz_si128(a.v_, b.v_) == 0; }
 
