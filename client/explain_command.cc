@@ -1,7 +1,5 @@
 #include "client/explain_command.h"
 
-#include <utility>  // before Asio: asio issue 944
-
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -9,8 +7,6 @@
 #include <fstream>
 #include <optional>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/program_options.hpp>
 
 #include "client/client_error.h"
@@ -19,13 +15,11 @@
 #include "client/session.h"
 #include "client/explain_format.h"
 #include "client/solve_command.h"
-#include "proto/framing.h"
 #include "solver/puzzle_reader.h"
 
 namespace sudoku::client {
 namespace {
 
-namespace asio = boost::asio;
 namespace po = boost::program_options;
 
 constexpr const char* kUsage = R"(usage: sudoku-client explain [options] PUZZLE|FILE
@@ -111,50 +105,6 @@ Input ReadInput(const std::string& argument, std::istream& in) {
   return FromArgument(argument);
 }
 
-// What explain runs over the session: one request, sent again if its connection breaks.
-class ExplainWork : public SessionWork {
- public:
-  ExplainWork(const asio::any_io_executor& executor, const ExplainOptions& options,
-              std::string frame)
-      : frame_(std::move(frame)), session_(executor, SessionFor(options), this) {}
-
-  Session& session() { return session_; }
-  const wire::Response& response() const { return response_; }
-  // Who answered, for messages.
-  const std::string& peer() const { return peer_; }
-
-  asio::awaitable<const std::string*> Next(Lane& lane) override {
-    if (session_.over() || lane.broken || answered_) co_return nullptr;
-    co_return &frame_;
-  }
-
-  bool Take(Lane& lane, const wire::Response& response) override {
-    peer_ = lane.connection->PeerName();
-    if (!response.has_explain()) {
-      throw ClientError("bad response from " + peer_ + ": not an explanation");
-    }
-    response_ = response;
-    answered_ = true;
-    return true;
-  }
-
-  void ConnectionEnded(Lane&) override {}  // Next() sends the request again
-  void Wake(Lane*) override {}
-
- private:
-  static SessionOptions SessionFor(const ExplainOptions& options) {
-    SessionOptions session = SessionOptionsFrom(options);
-    session.requests_noun = "requests";
-    return session;
-  }
-
-  const std::string frame_;
-  wire::Response response_;
-  std::string peer_;
-  bool answered_ = false;
-  Session session_;  // last: its lanes refer to the work above
-};
-
 }  // namespace
 
 bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* options,
@@ -194,25 +144,23 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
     wire::Request request;
     request.mutable_explain()->set_request_id(1);
     request.mutable_explain()->set_puzzle(input.puzzle);
-    std::string frame;
-    wire::AppendFrame(request, &frame);
 
     ExplainOptions run_options = options;
     std::optional<StatusLine> status_line;
     ReportWaitsTo(err, IsTerminal(err), &run_options, &status_line);
-    asio::io_context io(1);
-    ExplainWork work(io.get_executor(), run_options, std::move(frame));
-    asio::co_spawn(io, work.session().Run(), work.session().Guard());
-    io.run();
-    if (work.session().failed()) std::rethrow_exception(work.session().error());
-    const wire::Response& response = work.response();
+    SessionOptions session = SessionOptionsFrom(run_options);
+    session.requests_noun = "requests";
+    const SingleAnswer answer = RequestOnce(
+        session, request, [](const wire::Response& r) { return r.has_explain(); },
+        "an explanation");
+    const wire::Response& response = answer.response;
 
     std::string text;
     try {
       text = FormatExplanation(response.explain(), input.puzzle, input.locate, options.candidates,
                                options.json);
     } catch (const ClientError& error) {
-      throw ClientError("bad response from " + work.peer() + ": " + error.what());
+      throw ClientError("bad response from " + answer.peer + ": " + error.what());
     }
     out << text;
     out.flush();

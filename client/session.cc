@@ -8,10 +8,12 @@
 #include <fmt/format.h>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "client/client_error.h"
+#include "proto/framing.h"
 
 namespace sudoku::client {
 namespace {
@@ -472,6 +474,63 @@ std::string Session::EveryEndpointFailed() const {
     text += error;
   }
   return text;
+}
+
+namespace {
+
+// RequestOnce()'s work: the one frame, offered again to whichever lane connects until answered.
+class SingleRequestWork : public SessionWork {
+ public:
+  SingleRequestWork(const asio::any_io_executor& executor, const SessionOptions& options,
+                    std::string frame, bool (*is_answer)(const wire::Response&),
+                    const std::string& what)
+      : frame_(std::move(frame)),
+        is_answer_(is_answer),
+        what_(what),
+        session_(executor, options, this) {}
+
+  Session& session() { return session_; }
+  SingleAnswer& answer() { return answer_; }
+
+  asio::awaitable<const std::string*> Next(Lane& lane) override {
+    if (session_.over() || lane.broken || answered_) co_return nullptr;
+    co_return &frame_;
+  }
+
+  bool Take(Lane& lane, const wire::Response& response) override {
+    answer_.peer = lane.connection->PeerName();
+    if (!is_answer_(response)) {
+      throw ClientError("bad response from " + answer_.peer + ": not " + what_);
+    }
+    answer_.response = response;
+    answered_ = true;
+    return true;
+  }
+
+  void ConnectionEnded(Lane&) override {}  // Next() offers the frame again
+  void Wake(Lane*) override {}
+
+ private:
+  const std::string frame_;
+  bool (*const is_answer_)(const wire::Response&);
+  const std::string what_;
+  SingleAnswer answer_;
+  bool answered_ = false;
+  Session session_;  // last: its lanes refer to the work above
+};
+
+}  // namespace
+
+SingleAnswer RequestOnce(const SessionOptions& options, const wire::Request& request,
+                         bool (*is_answer)(const wire::Response&), const std::string& what) {
+  std::string frame;
+  wire::AppendFrame(request, &frame);
+  asio::io_context io(1);
+  SingleRequestWork work(io.get_executor(), options, std::move(frame), is_answer, what);
+  asio::co_spawn(io, work.session().Run(), work.session().Guard());
+  io.run();
+  if (work.session().failed()) std::rethrow_exception(work.session().error());
+  return std::move(work.answer());
 }
 
 }  // namespace sudoku::client

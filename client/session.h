@@ -301,6 +301,18 @@ class Session {
   std::exception_ptr error_;
 };
 
+// A request with one answer, as explain sends it: over a session of its own (its io_context
+// run here), sent again if its connection breaks, until a response answers it.
+struct SingleAnswer {
+  wire::Response response;
+  std::string peer;  // who answered, for messages
+};
+// `is_answer` tells the answer's kind; a response of another kind ends the run with ClientError
+// "bad response from PEER: not `what`" ("not an explanation"). Throws what the session failed
+// with (nothing answered: every address refused, the time ran out, a fault).
+SingleAnswer RequestOnce(const SessionOptions& options, const wire::Request& request,
+                         bool (*is_answer)(const wire::Response&), const std::string& what);
+
 // "30s", "1500ms": a duration as --timeout and --retry-for take it.
 std::string DurationText(std::chrono::milliseconds duration);
 

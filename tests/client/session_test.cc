@@ -233,6 +233,22 @@ TEST(Timeout, ExplainNamesASilentDaemon) {
   EXPECT_EQ(out.str(), "");
 }
 
+// A daemon that answers explain with something else (this fake answers every request as a
+// solve) ends the run, naming it: RequestOnce's check of the answer's kind.
+TEST(SingleRequest, AnAnswerOfAnotherKindIsABadResponse) {
+  FakeDaemon daemon;
+  ExplainOptions options;
+  options.endpoints = ParseEndpoints({daemon.address()});
+  options.input = kPuzzle;
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExplain(options, in, out, err), 2);
+  EXPECT_EQ(err.str(),
+            "sudoku-client: bad response from sudokud at " + daemon.address() +
+                ": not an explanation\n");
+  EXPECT_EQ(out.str(), "");
+}
+
 TEST(Timeout, ExplainGoesToTheNextAddress) {
   FakeDaemon::Script script;
   script.close_after = kNeverAnswers;
