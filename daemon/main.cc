@@ -325,6 +325,9 @@ int Run(const Flags& flags) {
     asio::post(io, [&] { loop_work.reset(); });
   });
   RunEventLoop(io);
+  // Returned after the drain, or abandoned (Server::CancelRemaining stopped `io`, and --metrics
+  // was never told to stop).
+  probe_io.stop();
   probe_thread.join();
   signals.Stop();  // before `io` goes: the waiter posts to it
 

@@ -395,6 +395,29 @@ TEST(HeldPool, AFrameHeldBackByTheInFlightLimitIsNotTimedOut) {
   EXPECT_THAT(daemon.process().Log(), HasSubstr(", 0 protocol faults"));
 }
 
+// A batch that outlives the drain and its cancellation (held on the pool) is abandoned: the
+// daemon exits anyway, --metrics on its own thread included.
+TEST(HeldPool, ADrainThatCannotFinishIsAbandonedAndTheDaemonExits) {
+  WedgeableDaemon daemon({}, {"--drain-timeout", "1"});
+  daemon.Wedge();
+  daemon.process().WaitForLog("so the solver pool holds every job");
+  WireClient client(daemon.process().port());
+  client.SendSolve(3, kPuzzles);
+  EXPECT_THAT(GetUntil(daemon.metrics_port(), "/metrics",
+                       [](const Reply& r) {
+                         return r.body.find("\nsudokud_batches_in_flight 1\n") !=
+                                std::string::npos;
+                       })
+                  .body,
+              HasSubstr("\nsudokud_batches_in_flight 1\n"));
+  daemon.process().Signal(SIGTERM);
+  EXPECT_EQ(daemon.process().Wait(), 0);
+  const std::string log = daemon.process().Log();
+  EXPECT_THAT(log, HasSubstr(": cancelled 1 batches (5 puzzles) on 1 connections\n"));
+  EXPECT_THAT(log, MatchesRegex("(.|\n)*sudokud: abandoning [12] batches still queued or solving "
+                                "\\(cancelled, they did not stop\\)\n(.|\n)*"));
+}
+
 // Draining: not ready at once (whatever the pool), while the listeners still answer.
 TEST(HealthDaemon, ADrainingDaemonIsNotReadyUntilItExits) {
   WedgeableDaemon daemon;
