@@ -395,6 +395,17 @@ TEST(HeldPool, AFrameHeldBackByTheInFlightLimitIsNotTimedOut) {
   EXPECT_THAT(daemon.process().Log(), HasSubstr(", 0 protocol faults"));
 }
 
+// Waits until the daemon's metrics count one batch in flight (accepted, held on the pool).
+void ExpectOneBatchInFlight(uint16_t metrics_port) {
+  EXPECT_THAT(GetUntil(metrics_port, "/metrics",
+                       [](const Reply& r) {
+                         return r.body.find("\nsudokud_batches_in_flight 1\n") !=
+                                std::string::npos;
+                       })
+                  .body,
+              HasSubstr("\nsudokud_batches_in_flight 1\n"));
+}
+
 // A batch that outlives the drain and its cancellation (held on the pool) is abandoned: the
 // daemon exits anyway, --metrics on its own thread included.
 TEST(HeldPool, ADrainThatCannotFinishIsAbandonedAndTheDaemonExits) {
@@ -403,13 +414,7 @@ TEST(HeldPool, ADrainThatCannotFinishIsAbandonedAndTheDaemonExits) {
   daemon.process().WaitForLog("so the solver pool holds every job");
   WireClient client(daemon.process().port());
   client.SendSolve(3, kPuzzles);
-  EXPECT_THAT(GetUntil(daemon.metrics_port(), "/metrics",
-                       [](const Reply& r) {
-                         return r.body.find("\nsudokud_batches_in_flight 1\n") !=
-                                std::string::npos;
-                       })
-                  .body,
-              HasSubstr("\nsudokud_batches_in_flight 1\n"));
+  ExpectOneBatchInFlight(daemon.metrics_port());
   daemon.process().Signal(SIGTERM);
   EXPECT_EQ(daemon.process().Wait(), 0);
   const std::string log = daemon.process().Log();
@@ -427,13 +432,7 @@ TEST(HealthDaemon, ADrainingDaemonIsNotReadyUntilItExits) {
   WireClient client(daemon.process().port());
   client.SendSolve(3, kPuzzles);
   // Accepted before the drain starts (a drain reads nothing more).
-  EXPECT_THAT(GetUntil(daemon.metrics_port(), "/metrics",
-                       [](const Reply& r) {
-                         return r.body.find("\nsudokud_batches_in_flight 1\n") !=
-                                std::string::npos;
-                       })
-                  .body,
-              HasSubstr("\nsudokud_batches_in_flight 1\n"));
+  ExpectOneBatchInFlight(daemon.metrics_port());
   daemon.process().Signal(SIGTERM);
   daemon.process().WaitForLog("SIGTERM: stopped accepting");
   const Reply reply = Get(daemon.metrics_port(), "/readyz");
