@@ -50,7 +50,7 @@ Connection::Connection(const ConnectionContext& context, Stream stream, std::str
       deadline_(stream_.get_executor()),
       last_activity_(Clock::now()),
       connected_(last_activity_),
-      owner_(context.pool.NewOwner()) {
+      requester_(context.pool.NewOwner()) {
   secured_ = !stream_.tls();
   context_.connections.Add(this);
 }
@@ -95,7 +95,7 @@ bool Connection::Evictable() const {
   // A frame begun and not finished was not accepted: closing its connection loses nothing the
   // daemon took on, and a stalled sender is as idle as a silent one. A request read whole and
   // waiting for capacity was sent in full: that connection stays.
-  return counted_ && reading() && !held_back_ && in_flight_ == 0 && solving_ == 0 &&
+  return counted_ && reading() && !held_back_ && requester_.in_flight() == 0 && solving_ == 0 &&
          queue_.empty();
 }
 
@@ -118,8 +118,7 @@ void Connection::Advance(Stage stage) {
   LeaveActivityOrder();
   context_.admission.Leave(this);
   if (stage >= Stage::kFaulted) {
-    cancel_.store(true, std::memory_order_relaxed);
-    cancel_long_.store(true, std::memory_order_relaxed);
+    requester_.Cancel();
     DropQueued();
   }
   if (stage == Stage::kClosed) {
@@ -140,29 +139,6 @@ void Connection::Spawn(awaitable<void> coroutine) {
   auto self = shared_from_this();
   asio::co_spawn(stream_.get_executor(), std::move(coroutine),
                  LogEscape([self] { return self->peer_; }, [self] { self->Abort(); }));
-}
-
-void Connection::Queue(std::unique_ptr<Job> job) {
-  WorkDone(*job);
-  job->memory = job->frame.size();
-  answer_bytes_ += job->memory;
-  queue_.push_back(std::move(job));
-  UpdateMemory();
-  Wake();
-}
-
-void Connection::Finished(std::unique_ptr<Job> job, bool written) {
-  Ended(*job, written);
-  answer_bytes_ -= job->memory;
-  job->memory = 0;
-  Release(job->cost, job->working);
-  context_.jobs.Recycle(std::move(job));
-  UpdateMemory();
-}
-
-void Connection::DropQueued() {
-  for (auto& job : queue_) Finished(std::move(job), false);
-  queue_.clear();
 }
 
 void Connection::UpdateMemory() {
@@ -193,7 +169,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       }
       ++frames_;
       Touch();
-      std::unique_ptr<Job> job = context_.jobs.New();
+      std::unique_ptr<Job> job = context_.requests.jobs().New();
       wire::RequestKind kind = wire::RequestKind::kNone;
       std::optional<wire::ProtocolFault> fault;
       // What it reads is this coroutine's (its frame outlives the work) or copied: a decode on
@@ -210,10 +186,10 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         // The buffer stays as it is meanwhile: only this coroutine changes it.
         // Weighed as the puzzles a frame of text of that size holds, as a batch is weighed.
         co_await context_.pool.Run(stream_.get_executor(), decode, use_awaitable,
-                                   Pool::Cost::kBounded, owner_, scan.frame_bytes / 83 + 1);
+                                   Pool::Cost::kBounded, requester_.owner(), scan.frame_bytes / 83 + 1);
         Touch();
         if (!reading()) {
-          context_.jobs.Recycle(std::move(job));
+          context_.requests.jobs().Recycle(std::move(job));
           continue;
         }
       }
@@ -222,7 +198,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       // there, not at the first byte of the frame just handled.
       if (input_.size() > 0) frame_started_ = last_read_;
       if (fault) {
-        context_.jobs.Recycle(std::move(job));
+        context_.requests.jobs().Recycle(std::move(job));
         Fault(fault->kind(), fault->message());
         break;
       }
@@ -235,7 +211,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       waiting_request_bytes_ = 0;
       UpdateMemory();
       if (!admitted) {
-        context_.jobs.Recycle(std::move(job));
+        context_.requests.jobs().Recycle(std::move(job));
         break;
       }
       if (!HandleRequest(std::move(job), kind)) break;
@@ -346,7 +322,7 @@ void Connection::EndOfInput() {
   // A peer that only stopped sending cannot be told from one that left: both end their side.
   // Bounded work is answered either way; work of unbounded cost is not done for a peer that may
   // be gone (sudoku.proto says so), so leaving frees what it held at once.
-  cancel_long_.store(true, std::memory_order_relaxed);
+  requester_.CancelLong();
   if (long_solving_ > 0) {
     ClientCausedLog().Log("peer left long work", LogLevel::kNotice,
                           peer_ + ": the peer closed its side with " +
@@ -385,7 +361,7 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       // The batch_id is free once its answer is about to be written, not once the write is seen
       // to complete: the peer may read the answer and send that id again before this coroutine
       // resumes, and the reader may take that frame first.
-      ReleaseId(*queue_.front());
+      context_.requests.ReleaseId(requester_, *queue_.front());
       writing.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
@@ -489,7 +465,7 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
                             peer_ + ": the peer has read nothing for " +
                                 std::to_string(stall.count()) + " s (--write-stall-timeout " +
                                 std::to_string(stall.count()) + "); dropping the answers to " +
-                                std::to_string(in_flight_) +
+                                std::to_string(requester_.in_flight()) +
                                 " puzzles and closing the connection");
       Abort();
       co_return;
@@ -570,7 +546,7 @@ void Connection::Fault(Kind kind, const std::string& message) {
                             (answer_first ? "; answering the requests accepted before it, then "
                                             "closing the connection"
                                           : "; closing the connection"));
-  std::unique_ptr<Job> fault = context_.jobs.New();
+  std::unique_ptr<Job> fault = context_.requests.jobs().New();
   fault->fault = true;
   fault->cost = 0;
   fault->response.Clear();
@@ -580,7 +556,7 @@ void Connection::Fault(Kind kind, const std::string& message) {
   if (answer_first) {
     // Work of unbounded cost is not done for a peer that broke the protocol: cancelled, as when
     // a peer closes its side (see EndOfInput).
-    cancel_long_.store(true, std::memory_order_relaxed);
+    requester_.CancelLong();
     pending_fault_ = std::move(fault);
     Advance(Stage::kAnswering);  // the writer sends it once the rest is answered
     return;

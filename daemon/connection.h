@@ -1,6 +1,7 @@
 // One client connection of sudokud: its reader (frames in), its writer (responses out), its
-// watchdog (idle timeout, linger) and one coroutine per batch on the solver pool. Defined in two
-// files: connection.cc, the socket's side, and connection_requests.cc, the requests' side.
+// watchdog (idle timeout, linger) and one coroutine per request on the solver pool. Defined in
+// two files: connection.cc, the socket's side, and connection_requests.cc, the requests' side
+// (which hands each request to the daemon's RequestHandler).
 //
 // A connection moves one way through its stages (Stage): reading requests, answering what was
 // accepted, faulted (a ProtocolFault is the last thing written), closed. Every way of stopping
@@ -27,7 +28,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/awaitable.hpp>
@@ -38,6 +38,7 @@
 #include "daemon/frame_reader.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/request_handler.h"
 #include "daemon/request_work.h"
 #include "daemon/server_options.h"
 #include "daemon/tls.h"
@@ -54,60 +55,15 @@ class Admission;
 // least this fast is never timed out.
 inline constexpr size_t kMinFrameRate = 1024;
 
-// One request (a batch, an explanation, a GenerateRequest, a Stats request), or a chunk of a
-// GenerateRequest's answer, on its way through the daemon, or one ProtocolFault to send.
-struct Job {
-  using Clock = std::chrono::steady_clock;
-
-  wire::Request request;
-  wire::Response response;
-  std::string frame;      // the framed response, built on the arena
-  wire::VerdictTally counts;
-  size_t cost = 0;        // puzzles charged against the in-flight limits (at least 1)
-  // Its cost still counts in the daemon-wide total of work not yet done (Admission): from
-  // Charge() until its answer is queued for writing, or it is dropped.
-  bool working = false;
-  size_t memory = 0;      // bytes of `frame` charged against --max-memory while queued
-  bool complete = false;  // solved to the end (not cancelled)
-  bool fault = false;     // a ProtocolFault: the connection closes once it is written
-  bool at_once = false;   // answered on the event loop as it was read (Stats): not a batch
-  // Work of unbounded cost (Pool::Cost::kLong): cancelled when the peer closes its side.
-  bool long_work = false;
-  // What the peer asked for, counted once its answer is written (answered) or dropped
-  // (cancelled): a batch, an explanation, or neither (a fault, stats, a generated chunk).
-  enum class Asked : uint8_t { kOther, kBatch, kExplain };
-  Asked asked = Asked::kOther;
-  // The request id this job holds among the connection's ids in flight (IdsInFlight), freed
-  // once its answer is about to be written or is dropped: a batch's batch_id, an explanation's
-  // request_id, or on a generated chunk that ends its request, the request's request_id.
-  enum class HeldId : uint8_t { kNone, kBatch, kExplain, kGenerate };
-  HeldId held_id_kind = HeldId::kNone;
-  uint64_t held_id = 0;
-  Clock::time_point received;  // when its frame was read, for the latency histogram
-  double solve_seconds = 0;    // time on the pool
-};
-
-// Job objects are reused so that the protobuf messages keep their capacity: in a steady state no
-// allocation is made per puzzle.
-class JobPool {
- public:
-  std::unique_ptr<Job> New();
-  void Recycle(std::unique_ptr<Job> job);
-
- private:
-  std::vector<std::unique_ptr<Job>> free_;
-};
-
 // What a connection uses of the daemon around it, each part through its own public interface.
 // The Server owns all of it and hands it to each connection it accepts.
 struct ConnectionContext {
   const ServerOptions& options;    // the limits and timeouts
-  Pool& pool;                      // where requests are solved (and large frames decoded)
-  JobPool& jobs;                   // the Job objects, reused
+  Pool& pool;                      // where large frames are decoded
+  RequestHandler& requests;        // takes each request read, does its work, counts it
   Admission& admission;            // the budgets of puzzles in flight and of memory
   ServerStats& stats;              // the daemon's counts
   ConnectionManager& connections;  // the set of connections, which it joins and leaves
-  std::function<MetricsSnapshot()> snapshot;  // the counts and state now, for a Stats request
 };
 
 // Its coroutines (reader, writer, watchdog, one per batch in flight) each hold a shared_ptr to
@@ -149,7 +105,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Wake() { wake_.Notify(); }
 
   bool counted() const { return counted_; }
-  size_t in_flight() const { return in_flight_; }
+  size_t in_flight() const { return requester_.in_flight(); }
   size_t batches_in_flight() const;
 
   size_t memory() const { return memory_; }
@@ -184,37 +140,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // TLS: looks at the first bytes (plaintext gets a NOT_THIS_PROTOCOL fault, in plaintext), then
   // does the handshake. False when the connection cannot go on.
   boost::asio::awaitable<bool> Secure();
-  // Runs `work` on `job` on the solver pool (as long work when job->long_work), then hands it
-  // to Solved().
-  void RunOnPool(std::unique_ptr<Job> job, void (Connection::*work)(Job*));
-  boost::asio::awaitable<void> RunJob(std::shared_ptr<Connection> self, std::unique_ptr<Job> job,
-                                      void (Connection::*work)(Job*));
-  // The work of a batch and of an explanation: each fills its response and frames it.
-  void SolveJob(Job* job);
-  void ExplainJob(Job* job);
-  // After SolveJob() or ExplainJob(): queues the response for the writer, or drops it
-  // (connection gone, cancelled), or faults the connection (`failure`: what the work threw).
+  // Runs an accepted batch or explanation on the Pool, then hands it to Solved().
+  boost::asio::awaitable<void> RunJob(std::shared_ptr<Connection> self, std::unique_ptr<Job> job);
+  // After its work: queues the response for the writer, or drops it (connection gone,
+  // cancelled), or faults the connection (`failure`: what the work threw).
   void Solved(std::unique_ptr<Job> job, const std::string& failure);
-  // Whether `request` is solved on the event loop (see kSolveHerePuzzles in connection.cc).
-  bool SolveHere(const wire::SolveRequest& request) const;
   // Generates a GenerateRequest's puzzles a chunk at a time, queueing each chunk's response.
   boost::asio::awaitable<void> RunGenerate(std::shared_ptr<Connection> self,
                                            std::unique_ptr<Job> request);
-  // One handler per kind of request (wire::RequestKind), each given the decoded and checked
-  // request in its Job; false when it faulted the connection.
-  bool HandleSolve(std::unique_ptr<Job> job);
-  bool HandleExplain(std::unique_ptr<Job> job);
-  bool HandleGenerate(std::unique_ptr<Job> request);
-  bool HandleStats(std::unique_ptr<Job> job);
-  // Queues `job`'s response to its request of `kind`, filled on the event loop. It is charged
-  // CostOf() against the in-flight limits (one for Stats), so that a peer sending such requests
-  // without reading the answers is stopped like any other.
-  bool AnswerAtOnce(std::unique_ptr<Job> job, wire::RequestKind kind);
   // Waits until this connection and the daemon may take `cost` more puzzles in flight
   // (Admission::TryAdmit). False when reading stopped meanwhile.
   boost::asio::awaitable<bool> WaitForCapacity(size_t cost);
-  // Gives a request decoded and checked once (wire::CheckRequest) to its kind's handler. False
-  // when it faulted.
+  // Gives a request decoded and checked once (wire::CheckRequest) to the RequestHandler, and
+  // runs its work. False when it faulted.
   bool HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind);
   void EndOfInput();
   // When the frame being read (or, before any, the first) must be whole; none once reading
@@ -227,25 +165,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Clock::duration ProgressAllowance() const;
 
   void Fault(Kind kind, const std::string& message);
-  // Charges `job`'s cost to this connection and to the daemon-wide total of work to do.
-  void Charge(Job& job);
-  // `job`'s work is done (its answer is ready): its cost leaves the daemon-wide total, and stays
-  // on this connection until written.
-  void WorkDone(Job& job);
   // Gives back `cost` puzzles written or dropped; `working`: their work was not done yet.
   void Release(size_t cost, bool working);
   // Hands `job`'s response to the writer, its bytes charged against --max-memory.
   void Queue(std::unique_ptr<Job> job);
   // A queued response written (`written`) or dropped: its puzzles and bytes are given back.
   void Finished(std::unique_ptr<Job> job, bool written);
-  // The end of what the peer asked for in `job`: counted as answered when its answer was
-  // written, else as cancelled; a batch's id is free again.
-  void Ended(Job& job, bool written);
-  // Takes `id` of `kind` among the ids in flight for `job`; false (and a fault naming `frame`'s
-  // request) when it is already there.
-  bool HoldId(Job& job, Job::HeldId kind, uint64_t id);
-  // The id `job` holds may be used again (its answer is in the kernel's hands, or dropped).
-  void ReleaseId(Job& job);
+  // A response not written after all (its connection stopped, its work cancelled).
+  void Drop(std::unique_ptr<Job> job);
   void DropQueued();
   // Tells Admission what the read buffer and the queued responses hold now.
   void UpdateMemory();
@@ -271,20 +198,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 
   std::deque<std::unique_ptr<Job>> queue_;  // responses waiting for the writer
-  std::atomic<bool> cancel_{false};  // read by the arena: stop solving this connection's batches
-  // Read by its work of unbounded cost: set with cancel_, and when the peer closes its side.
-  std::atomic<bool> cancel_long_{false};
+  // Its standing with the RequestHandler: puzzles in flight, ids in flight, the cancel flags
+  // (all its work when it stops; its long work also when the peer closes its side), its turn
+  // among the long work.
+  Requester requester_;
   size_t long_solving_ = 0;  // requests of unbounded cost on the pool
-  const uint64_t owner_;     // its kLong jobs take their turns as this owner (Pool::NewOwner)
-  size_t in_flight_ = 0;             // puzzles admitted and not yet written or dropped
   size_t solving_ = 0;               // batches on the arena
   size_t batches_writing_ = 0;       // responses (not faults or stats) the writer holds
-  // The ids of the requests accepted whose answers are not yet being written (or dropped), one
-  // set per kind of request: one sent again while its first is in flight is refused, so that
-  // each answer names one request.
-  std::unordered_set<uint64_t> batch_ids_;
-  std::unordered_set<uint64_t> explain_ids_;
-  std::unordered_set<uint64_t> generate_ids_;
   // A fault found while requests accepted before it are still in flight: sent once they are all
   // answered (the reader stopped at it).
   std::unique_ptr<Job> pending_fault_;

@@ -177,9 +177,8 @@ int Run(const Flags& flags) {
   HttpServer metrics(probe_io, "metrics",
                      HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
-  WebApi web_api(pool, &metrics_routes,
-                 WebApiOptions{.client_certificates = flags.api_client_certificates},
-                 &server.admission());
+  WebApi web_api(server.requests(), &metrics_routes,
+                 WebApiOptions{.client_certificates = flags.api_client_certificates});
   HttpServer http(io, "http", WebApi::Limits(), &web_api);
   // --http-tls: the HTTP listeners' certificate, the port's. Its client CA too when the API
   // requires client certificates, but optional: a scraper or a load balancer's health check has

@@ -111,19 +111,19 @@ struct MetricsSnapshot {
   uint64_t connections_open = 0;
   uint64_t batches_in_flight = 0;
   uint64_t puzzles_in_flight = 0;
-  std::string kernel;  // ActiveKernel().name
-  int threads = 0;     // solver threads
+  std::string kernel{};  // ActiveKernel().name
+  int threads = 0;       // solver threads
   double uptime_seconds = 0;
-  ConfiguredLimits limits;
-  std::string version;  // VersionText(): "0.1.0 (git 08dee86)"
+  ConfiguredLimits limits{};
+  std::string version{};  // VersionText(): "0.1.0 (git 08dee86)"
   // Filled for the Prometheus outlet only (see ReadProcessFigures()).
-  std::optional<ProcessFigures> process;
+  std::optional<ProcessFigures> process{};
   // From the daemon's Health (health.h), for the Prometheus outlet; absent in tests without one.
   struct HealthFigures {
     double canary_age_seconds = 0;
     bool ready = false;
   };
-  std::optional<HealthFigures> health;
+  std::optional<HealthFigures> health{};
 };
 
 // Prometheus text exposition format 0.0.4: every metric with HELP and TYPE, fault kinds and

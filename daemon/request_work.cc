@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -278,5 +279,27 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   }
   return true;
 }
+
+bool DoRequest(const wire::Request& request, wire::RequestKind kind,
+               const std::atomic<bool>& cancel, wire::Response* response,
+               wire::VerdictTally* counts) {
+  switch (kind) {
+    case wire::RequestKind::kSolve:
+      return SolveBatch(request.solve(), cancel, response->mutable_solve(), counts);
+    case wire::RequestKind::kExplain:
+      *counts = wire::VerdictTally{};
+      return ExplainPuzzle(request.explain(), cancel, response->mutable_explain());
+    case wire::RequestKind::kGenerate:
+      *counts = wire::VerdictTally{};
+      return GenerateChunk(request.generate(), 0, request.generate().count(), cancel,
+                           response->mutable_generate());
+    case wire::RequestKind::kStats:
+    case wire::RequestKind::kMalformed:
+    case wire::RequestKind::kNone:
+      break;
+  }
+  throw std::logic_error("no work for a request of this kind");
+}
+
 
 }  // namespace sudoku::daemon

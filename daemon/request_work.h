@@ -77,6 +77,13 @@ std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& req
 bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_t end,
                    const std::atomic<bool>& cancel, wire::GenerateResponse* response);
 
+// The work of a request of `kind` (a batch, an explanation, or a generation in one piece), as
+// the functions above do it, into `response`; `counts` becomes a batch's tally of verdicts.
+// False when `cancel` came first. Throws std::logic_error for a kind without work (Stats).
+bool DoRequest(const wire::Request& request, wire::RequestKind kind,
+               const std::atomic<bool>& cancel, wire::Response* response,
+               wire::VerdictTally* counts);
+
 }  // namespace sudoku::daemon
 
 #endif  // SUDOKU_DAEMON_REQUEST_WORK_H_

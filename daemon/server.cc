@@ -46,14 +46,14 @@ Server::Server(asio::io_context& io, Pool& pool, const ServerOptions& options)
       drain_timer_(io),
       abandon_timer_(io),
       admission_(options.max_in_flight, options.max_memory),
+      requests_(pool, admission_, stats_, jobs_, options.max_batch, [this] { return Snapshot(); }),
       connections_(options.max_connections),
       context_{.options = options_,
                .pool = pool_,
-               .jobs = jobs_,
+               .requests = requests_,
                .admission = admission_,
                .stats = stats_,
-               .connections = connections_,
-               .snapshot = [this] { return Snapshot(); }} {
+               .connections = connections_} {
   if (options.tls) tls_ = std::make_shared<TlsContext>(*options.tls);
 }
 

@@ -9,10 +9,12 @@
 //                              to each (ConnectionManager);
 //   connection.{h,cc}          one client: its socket, reader, writer, watchdog and its one stop
 //   connection_requests.cc     path; its requests and their work on the Pool (Connection);
+//   request_handler.{h,cc}     each request taken, charged, worked and counted, for this port
+//                              and the HTTP API alike (RequestHandler);
 //   admission.{h,cc}           the global in-flight budget and who may read next (Admission);
 //   frame_reader.{h,cc}        the read buffer and what its bytes hold (ReadBuffer, ScanFrame).
-// A connection is handed what it uses (ConnectionContext): the options, the Pool, the Job
-// objects, the budgets, the counts and the ConnectionManager.
+// A connection is handed what it uses (ConnectionContext): the options, the Pool, the
+// RequestHandler, the budgets, the counts and the ConnectionManager.
 // Batches are solved on the Pool; each response is written as soon as its batch is done.
 //
 // Thread-safety: a Server and its connections live on one io_context run by one thread; every
@@ -39,6 +41,7 @@
 #include "daemon/connection_manager.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/request_handler.h"
 #include "daemon/request_work.h"
 #include "daemon/server_options.h"
 #include "daemon/tls.h"
@@ -80,8 +83,9 @@ class Server {
   bool abandoned() const { return abandoned_; }
 
   const ServerStats& stats() const { return stats_; }
-  // The budgets of work in flight and memory, which the HTTP API's requests share (WebApi).
-  Admission& admission() { return admission_; }
+  // The request handler, with the budgets of work in flight and memory, that the HTTP API's
+  // requests share with the port's (WebApi).
+  RequestHandler& requests() { return requests_; }
   // The counts and the state now, for --metrics and the Stats request.
   MetricsSnapshot Snapshot() const;
   // "C connections, B batches (P puzzles) in flight; ... answered" for sd_notify's STATUS=.
@@ -110,6 +114,7 @@ class Server {
   Admission admission_;
   JobPool jobs_;
   ServerStats stats_;
+  RequestHandler requests_;
   ConnectionManager connections_;
   // What each connection is handed: the members above, each through its public interface.
   const ConnectionContext context_;

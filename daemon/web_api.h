@@ -34,17 +34,16 @@
 //        in flight (--max-in-flight) or of memory (--max-memory) without room for the request
 //        (each with Retry-After: 1), the daemon is stopping, or every connection of the
 //        listener is working (Retry-After: 1)
-// Every request's work (parsing aside) runs on the solver Pool, as the protocol's does, at the
-// same cost: explanations, generations and counts past two solutions as long work, at the
-// lowest priority, each request taking its own turns (Pool::Cost). And it is charged to the same
-// budgets as the protocol's requests (Admission: its puzzles to --max-in-flight, its body to
-// --max-memory), by the same rules (a request within its fair share starts; one past it only
-// when the total stays under the limit and no connection of the port waits in line), except
-// that a request refused gets 503 at once where a connection of the port would wait. Work stops
-// when its client goes. Requests that cannot be read get the listener's refusals as
-// {"error": ...}: 400, 413
-// (a body over the limit), 431 (a header or a chunked body's trailer over 8 KiB), 503 (every
-// connection busy).
+// A request's JSON is decoded into the protocol's request (ApiRequest) and handed to the
+// daemon's one RequestHandler (daemon/request_handler.h), as the protocol's port hands its
+// own: the same checks, the same costs and budgets (its puzzles to --max-in-flight, its body
+// to --max-memory, by Admission's rules), the same work on the solver Pool (explanations,
+// generations and counts past two solutions as long work, each request taking its own turns),
+// the same counts in the metrics (batches, explains, generates). The one difference is the
+// listener's policy: a request refused gets 503 at once where a connection of the port would
+// wait. Work stops when its client goes. Requests that cannot be read get the listener's
+// refusals as {"error": ...}: 400, 413 (a body over the limit), 431 (a header or a chunked
+// body's trailer over 8 KiB), 503 (every connection busy).
 //
 // Thread-safety: a WebApi lives on the daemon's io_context and is used from its thread only;
 // the work it hands to the Pool touches nothing but its own request and the cancel flag.
@@ -64,10 +63,9 @@
 
 #include <boost/asio/awaitable.hpp>
 
-#include "daemon/admission.h"
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
-#include "daemon/pool.h"
+#include "daemon/request_handler.h"
 #include "daemon/web_requests.h"
 
 namespace sudoku::daemon {
@@ -80,11 +78,9 @@ class WebApi : public HttpHandler {
   // holds at most a header and a body of kMaxBodyBytes, 72 KiB: 72 MiB for all of them.
   static constexpr size_t kMaxConnections = 1024;
 
-  // `metrics` serves /metrics; `pool` runs the work; `admission`, when given, is the daemon's
-  // budget of work in flight that the requests share with the protocol's port (Server::
-  // admission()). All three must outlive the WebApi.
-  WebApi(Pool& pool, MetricsRoutes* metrics, const WebApiOptions& options = {},
-         Admission* admission = nullptr);
+  // `requests` takes, charges, works and counts the API's requests as the protocol port's
+  // (Server::requests()); `metrics` serves /metrics. Both must outlive the WebApi.
+  WebApi(RequestHandler& requests, MetricsRoutes* metrics, const WebApiOptions& options = {});
   ~WebApi() override;
 
   // The limits an HttpServer for this handler takes.
@@ -113,9 +109,8 @@ class WebApi : public HttpHandler {
   // puzzles in flight, memory) without room for it; nullopt when it may start.
   std::optional<HttpResponse> Busy(size_t cost, size_t bytes) const;
 
-  Pool& pool_;
+  RequestHandler& requests_;
   MetricsRoutes* const metrics_;
-  Admission* const admission_;
   const WebApiOptions options_;
   size_t in_flight_ = 0;
   bool stopped_ = false;

@@ -32,7 +32,8 @@ namespace {
 constexpr std::string_view kJsonType = "application/json";
 constexpr std::string_view kTextType = "text/plain; charset=utf-8";
 
-// A request the API answers with an error: thrown by the parsing below, caught in WebApi::Api.
+// A request the API answers with an error: thrown by the parsing and the rendering below,
+// caught where they are called (PrepareApiRequest, ApiRequest::Answer).
 struct ApiError {
   http::status status;
   Json body;
@@ -201,9 +202,9 @@ HttpResponse ErrorResponse(http::status status, const std::string& message) {
   return JsonResponse(status, Json{{"error", message}});
 }
 
-class SolveJob : public ApiJob {
+class SolveApiRequest : public ApiRequest {
  public:
-  SolveJob(const Json& body, const WebApiOptions& options) {
+  SolveApiRequest(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"puzzle", "unique", "limit", "rate"});
     const bool unique = fields.Bool("unique").value_or(false);
     const auto limit = fields.Whole("limit", 1, options.max_solution_limit);
@@ -219,10 +220,8 @@ class SolveJob : public ApiJob {
   }
 
  private:
-  void Work(const std::atomic<bool>& cancel) override {
-    wire::SolveResponse response;
-    wire::VerdictTally counts;
-    if (!SolveBatch(request_.solve(), cancel, &response, &counts)) return;
+  HttpResponse Render(const wire::Response& answer) const override {
+    const wire::SolveResponse& response = answer.solve();
     const int verdict = response.verdicts(0);
     if (verdict == wire::INVALID) {
       const wire::PuzzleError& error = response.errors(0);
@@ -239,46 +238,43 @@ class SolveJob : public ApiJob {
           wire::RatingJson(response.levels(0), response.hardest_techniques(0), response.steps(0),
                            response.guesses(0), response.logic_guesses(0));
     }
-    Reply(JsonResponse(http::status::ok, out));
+    return JsonResponse(http::status::ok, out);
   }
 
   PuzzleInput input_;
   bool rate_ = false;
 };
 
-class ExplainJob : public ApiJob {
+class ExplainApiRequest : public ApiRequest {
  public:
-  explicit ExplainJob(const Json& body) {
+  explicit ExplainApiRequest(const Json& body) {
     const Fields fields(body, {"puzzle"});
     input_ = ReadPuzzle(fields);
     request_.mutable_explain()->set_puzzle(input_.text);
   }
 
  private:
-  void Work(const std::atomic<bool>& cancel) override {
-    wire::ExplainResponse response;
-    if (!ExplainPuzzle(request_.explain(), cancel, &response)) return;
+  HttpResponse Render(const wire::Response& answer) const override {
+    const wire::ExplainResponse& response = answer.explain();
     switch (response.verdict()) {
       case wire::INVALID:
         Invalid(input_.Where(response.error().position()), response.error().message());
       case wire::UNSOLVABLE:
-        Reply(JsonResponse(
+        return JsonResponse(
             http::status::ok,
-            Json{{"puzzle", input_.text}, {"verdict", wire::VerdictName(wire::UNSOLVABLE)}}));
-        return;
+            Json{{"puzzle", input_.text}, {"verdict", wire::VerdictName(wire::UNSOLVABLE)}});
       default:
-        Reply(JsonResponse(http::status::ok,
-                           wire::ExplanationJson(response, input_.text, /*candidates=*/true)));
-        return;
+        return JsonResponse(http::status::ok,
+                            wire::ExplanationJson(response, input_.text, /*candidates=*/true));
     }
   }
 
   PuzzleInput input_;
 };
 
-class GenerateJob : public ApiJob {
+class GenerateApiRequest : public ApiRequest {
  public:
-  GenerateJob(const Json& body, const WebApiOptions& options) {
+  GenerateApiRequest(const Json& body, const WebApiOptions& options) {
     const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
     wire::GenerateRequest& generate = *request_.mutable_generate();
     generate.set_count(
@@ -308,10 +304,9 @@ class GenerateJob : public ApiJob {
   }
 
  private:
-  void Work(const std::atomic<bool>& cancel) override {
-    wire::GenerateResponse response;
+  HttpResponse Render(const wire::Response& answer) const override {
+    const wire::GenerateResponse& response = answer.generate();
     const wire::GenerateRequest& generate = request_.generate();
-    if (!GenerateChunk(generate, 0, generate.count(), cancel, &response)) return;
     Json puzzles = Json::array();
     for (int i = 0; i < response.clues_size(); ++i) {
       puzzles.push_back(
@@ -322,28 +317,28 @@ class GenerateJob : public ApiJob {
     for (const wire::GenerateFailure& failure : response.failures()) {
       failures.push_back(Json{{"index", failure.index()}, {"message", failure.message()}});
     }
-    Reply(JsonResponse(http::status::ok, Json{{"seed", generate.seed()},
-                                              {"puzzles", std::move(puzzles)},
-                                              {"failures", std::move(failures)}}));
+    return JsonResponse(http::status::ok, Json{{"seed", generate.seed()},
+                                               {"puzzles", std::move(puzzles)},
+                                               {"failures", std::move(failures)}});
   }
 };
 
 }  // namespace
 
-void ApiJob::Run(const std::atomic<bool>& cancel) noexcept {
-  try {
-    Work(cancel);
-  } catch (const ApiError& error) {
-    answer_ = JsonResponse(error.status, error.body);
-  } catch (const std::exception& error) {
-    answer_ = ErrorResponse(http::status::internal_server_error,
-                            std::string("internal error: ") + error.what());
+HttpResponse ApiRequest::Answer(const wire::Response& response, bool complete,
+                                const std::string& failure) const {
+  if (!failure.empty()) {
+    return ErrorResponse(http::status::internal_server_error, "internal error: " + failure);
   }
-}
-
-HttpResponse ApiJob::Answer() {
-  if (!answer_) return ErrorResponse(http::status::service_unavailable, "sudokud is stopping");
-  return std::move(*answer_);
+  if (!complete) return ErrorResponse(http::status::service_unavailable, "sudokud is stopping");
+  try {
+    return Render(response);
+  } catch (const ApiError& error) {
+    return JsonResponse(error.status, error.body);
+  } catch (const std::exception& error) {
+    return ErrorResponse(http::status::internal_server_error,
+                         std::string("internal error: ") + error.what());
+  }
 }
 
 HttpResponse ApiErrorResponse(http::status status, const std::string& message) {
@@ -365,11 +360,11 @@ PreparedApiRequest PrepareApiRequest(std::string_view path, const std::string& b
       BadRequest("the body is not JSON: " + what);
     }
     if (path == "/api/solve") {
-      prepared.job = std::make_shared<SolveJob>(parsed, options);
+      prepared.request = std::make_unique<SolveApiRequest>(parsed, options);
     } else if (path == "/api/explain") {
-      prepared.job = std::make_shared<ExplainJob>(parsed);
+      prepared.request = std::make_unique<ExplainApiRequest>(parsed);
     } else {
-      prepared.job = std::make_shared<GenerateJob>(parsed, options);
+      prepared.request = std::make_unique<GenerateApiRequest>(parsed, options);
     }
   } catch (const ApiError& error) {
     prepared.refusal = JsonResponse(error.status, error.body);

@@ -1,12 +1,12 @@
 // The page's JSON API, request by request, without the network: what each path answers, the
-// checks a request passes before any work (path, certificate, method, type, body), and the work
-// itself as an ApiJob that any thread may run. WebApi (web_api.h) drives these on the event
-// loop and the solver Pool; the fuzz target (tests/fuzz/fuzz_http.cc) drives them inline. No
-// Asio coroutines here, so that clang builds it for the fuzz targets. The API's paths, fields
-// and errors are described in web_api.h.
+// checks a request passes before any work (path, certificate, method, type, body), and the
+// codec between its JSON and the protocol's messages (ApiRequest). WebApi (web_api.h) hands
+// the decoded request to the daemon's RequestHandler, as the protocol's port does; the fuzz
+// target (tests/fuzz/fuzz_http.cc) does the work inline (DoRequest). No Asio coroutines here,
+// so that clang builds it for the fuzz targets. The API's paths, fields and errors are
+// described in web_api.h.
 //
-// Thread-safety: the functions are reentrant; an ApiJob is used by one thread at a time (built
-// on the event loop, run on the Pool, answered on the event loop).
+// Thread-safety: the functions are reentrant; an ApiRequest is used by one thread at a time.
 #ifndef SUDOKU_DAEMON_WEB_REQUESTS_H_
 #define SUDOKU_DAEMON_WEB_REQUESTS_H_
 
@@ -41,32 +41,27 @@ struct WebApiOptions {
   bool client_certificates = false;
 };
 
-// One API request, in three parts that are ordinary functions: read and checked on the event
-// loop (PrepareApiRequest), worked on the Pool (Run), answered on the event loop (Answer).
-class ApiJob {
+// One API request decoded: what its JSON asks for, as the protocol's port would have it
+// (request(), handed to the daemon's RequestHandler), and its answer made from the response
+// the work filled (Answer()). The JSON codec in front of the one request handler.
+class ApiRequest {
  public:
-  virtual ~ApiJob() = default;
+  virtual ~ApiRequest() = default;
 
-  // On the Pool. Whatever the work throws becomes the answer. `cancel` stops it at its next
-  // chance (the daemon is stopping, or the client left).
-  void Run(const std::atomic<bool>& cancel) noexcept;
-  // The answer: 503 "sudokud is stopping" when the work was cancelled (and then nobody reads
-  // it when its client left).
-  HttpResponse Answer();
-  // Whether the daemon runs it as long work (Pool::Cost::kLong), and the puzzles it costs
-  // against --max-in-flight: by the rules of daemon/request_work.h, as the same request on the
-  // protocol's port.
-  bool long_work() const { return IsLongWork(request_, KindOf(request_)); }
-  size_t cost() const { return CostOf(request_, KindOf(request_)); }
+  wire::Request& request() { return request_; }
+
+  // The answer to the work's `response`: what the work threw (`failure`) is 500 "internal
+  // error: ..."; work that did not run to its end (`complete` false: cancelled) is 503
+  // "sudokud is stopping" (and nobody reads it when its client left); a puzzle the work found
+  // invalid is 400, with the CLI's words.
+  HttpResponse Answer(const wire::Response& response, bool complete,
+                      const std::string& failure) const;
 
  protected:
-  virtual void Work(const std::atomic<bool>& cancel) = 0;
-  void Reply(HttpResponse answer) { answer_ = std::move(answer); }
+  // Throws ApiError (in web_requests.cc) for an answer that is an error.
+  virtual HttpResponse Render(const wire::Response& response) const = 0;
 
-  wire::Request request_;  // what the JSON asks for, as the protocol's port would have it
-
- private:
-  std::optional<HttpResponse> answer_;
+  wire::Request request_;
 };
 
 // The path of `request`'s target, without its query.
@@ -81,10 +76,10 @@ HttpResponse PageResponse(std::string_view path, const HttpRequest& request);
 std::optional<HttpResponse> CheckApiRequest(std::string_view path, const HttpRequest& request,
                                             const HttpPeer& peer, const WebApiOptions& options);
 
-// The job for an API path's body, or the answer that refuses it (400 with the field or the
+// The request of an API path's body, or the answer that refuses it (400 with the field or the
 // puzzle named).
 struct PreparedApiRequest {
-  std::shared_ptr<ApiJob> job;
+  std::unique_ptr<ApiRequest> request;
   std::optional<HttpResponse> refusal;
 };
 PreparedApiRequest PrepareApiRequest(std::string_view path, const std::string& body,

@@ -30,6 +30,7 @@
 #include "daemon/http_server.h"
 #include "daemon/metrics.h"
 #include "daemon/pool.h"
+#include "daemon/request_handler.h"
 #include "daemon/web_api.h"
 #include "solver/explain_text.h"
 #include "solver/logic.h"
@@ -105,10 +106,15 @@ Reply Post(uint16_t port, const std::string& target, const Json& body) {
 // A WebApi on an HttpServer on 127.0.0.1, its io_context on a thread of its own.
 class WebServer {
  public:
-  explicit WebServer(const WebApiOptions& options = {}, Admission* admission = nullptr)
+  // The daemon's budgets: --max-in-flight `max_in_flight`, --max-memory `max_memory`.
+  explicit WebServer(const WebApiOptions& options = {}, size_t max_in_flight = 65536,
+                     size_t max_memory = size_t{1} << 30)
       : pool_(1),
+        admission_(max_in_flight, max_memory),
+        requests_(pool_, admission_, stats_, jobs_, /*max_batch=*/65536,
+                  [this] { return MetricsSnapshot{.stats = stats_}; }),
         metrics_([] { return std::string("sudokud_up 1\n"); }),
-        api_(pool_, &metrics_, options, admission),
+        api_(requests_, &metrics_, options),
         server_(io_, "http", WebApi::Limits(), &api_) {
     port_ = server_.Listen(tcp::endpoint(asio::ip::address_v4::loopback(), 0)).port();
     server_.Start();
@@ -121,6 +127,7 @@ class WebServer {
 
   uint16_t port() const { return port_; }
   Pool& pool() { return pool_; }
+  Admission& admission() { return admission_; }
   asio::io_context& io() { return io_; }
 
   // Runs `f` on the server's thread and returns its value.
@@ -134,6 +141,10 @@ class WebServer {
   size_t InFlight() {
     return OnServer([this] { return api_.in_flight(); });
   }
+  // The daemon's counts, read on the server's thread.
+  ServerStats Stats() {
+    return OnServer([this] { return stats_; });
+  }
   void StopApi() {
     OnServer([this] {
       api_.Stop();
@@ -144,6 +155,10 @@ class WebServer {
  private:
   asio::io_context io_;
   Pool pool_;
+  Admission admission_;
+  ServerStats stats_;
+  JobPool jobs_;
+  RequestHandler requests_;
   MetricsRoutes metrics_;
   WebApi api_;
   HttpServer server_;
@@ -566,8 +581,8 @@ TEST(WebApiPaths, RequestsWorkingAtOnceAreBounded) {
 
 TEST(WebApiPaths, RequestsShareTheDaemonsInFlightBudgetAtTheProtocolsCosts) {
   // The budget of the protocol's port, --max-in-flight 16, where a connection holds 17 puzzles.
-  Admission admission(16, size_t{1} << 30);
-  WebServer server({}, &admission);
+  WebServer server({}, /*max_in_flight=*/16);
+  Admission& admission = server.admission();
   const auto on_server = [&](auto f) {
     return server.OnServer([&] {
       f();
@@ -599,8 +614,8 @@ TEST(WebApiPaths, RequestsShareTheDaemonsInFlightBudgetAtTheProtocolsCosts) {
 // answered.
 TEST(WebApiPaths, RequestsShareTheDaemonsMemoryBudget) {
   // A budget of 1,000 bytes of which a connection of the port holds 950.
-  Admission admission(1000, 1000);
-  WebServer server({}, &admission);
+  WebServer server({}, /*max_in_flight=*/1000, /*max_memory=*/1000);
+  Admission& admission = server.admission();
   const auto on_server = [&](auto f) {
     return server.OnServer([&] {
       f();
@@ -617,6 +632,29 @@ TEST(WebApiPaths, RequestsShareTheDaemonsMemoryBudget) {
   on_server([&] { admission.MemoryChanged(950, 0); });
   EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
   EXPECT_EQ(on_server([] {}), 0u);
+}
+
+// The API's requests are the port's to the one RequestHandler: answered, they are counted in
+// the daemon's metrics as the port's are.
+TEST(WebApiPaths, RequestsAreCountedAsTheProtocolsAre) {
+  WebServer server;
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
+  EXPECT_EQ(Post(server.port(), "/api/solve", {{"puzzle", std::string(81, '.')}, {"limit", 3}})
+                .status,
+            200u);
+  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}}).status, 200u);
+  EXPECT_EQ(Post(server.port(), "/api/generate", {{"count", 3}, {"seed", 7}}).status, 200u);
+  const ServerStats stats = server.Stats();
+  EXPECT_EQ(stats.batches, 2u);
+  EXPECT_EQ(stats.batches_cancelled, 0u);
+  EXPECT_EQ(stats.puzzles.solved, 1u);
+  EXPECT_EQ(stats.puzzles.multiple, 1u);
+  EXPECT_EQ(stats.explains, 1u);
+  EXPECT_EQ(stats.generates, 1u);
+  EXPECT_EQ(stats.puzzles_generated, 3u);
+  // Everything given back.
+  EXPECT_EQ(server.OnServer([&] { return server.admission().in_flight(); }), 0u);
+  EXPECT_EQ(server.OnServer([&] { return server.admission().memory(); }), 0u);
 }
 
 TEST(WebApiPaths, AStoppedApiRefusesWork) {

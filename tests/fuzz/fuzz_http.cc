@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/http_message.h"
+#include "daemon/request_work.h"
 #include "daemon/web_requests.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -84,9 +86,20 @@ HttpResponse Answer(const HttpRequest& request, const HttpPeer& peer,
   if (path == "/api/generate" || TooSparse(request.body())) {
     return sudoku::daemon::MakeResponse(http::status::ok, "application/json", "{}");
   }
+  // The work the RequestHandler would do on the Pool, done inline.
+  const sudoku::wire::Request& work = prepared.request->request();
   const std::atomic<bool> cancel{false};
-  prepared.job->Run(cancel);
-  return prepared.job->Answer();
+  sudoku::wire::Response response;
+  sudoku::wire::VerdictTally counts;
+  std::string failure;
+  bool complete = false;
+  try {
+    complete = sudoku::daemon::DoRequest(work, sudoku::daemon::KindOf(work), cancel, &response,
+                                         &counts);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  return prepared.request->Answer(response, complete, failure);
 }
 
 }  // namespace
