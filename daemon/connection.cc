@@ -186,7 +186,8 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         // The buffer stays as it is meanwhile: only this coroutine changes it.
         // Weighed as the puzzles a frame of text of that size holds, as a batch is weighed.
         co_await context_.pool.Run(stream_.get_executor(), decode, use_awaitable,
-                                   Pool::Cost::kBounded, requester_.owner(), scan.frame_bytes / 83 + 1);
+                                   Pool::Cost::kBounded, requester_.owner(),
+                                   scan.frame_bytes / 83 + 1);
         Touch();
         if (!reading()) {
           context_.requests.jobs().Recycle(std::move(job));

@@ -111,7 +111,8 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
              static_cast<double>(snapshot.connections_open));
 
   out.Header("sudokud_batches_total", "counter",
-             "Batches accepted, by outcome: answered (the answer written), or cancelled "
+             "Batches accepted (an /api/solve request is a batch of one puzzle), by outcome: "
+             "answered (the answer written; an API answer, handed to its connection), or cancelled "
              "unanswered (solving stopped or the answer dropped unwritten: connection gone, write "
              "stall, protocol fault, drain timeout).");
   out.Sample("sudokud_batches_total", "outcome=\"answered\"", static_cast<double>(stats.batches));

@@ -63,7 +63,9 @@ inline std::vector<double> BatchSecondsBuckets() {
 // Counts since start-up, kept by the Server.
 struct ServerStats {
   uint64_t connections = 0;        // connections served (refused ones count as faults only)
-  uint64_t batches = 0;            // batches answered: their answers written (solve requests)
+  // Batches answered: their answers written (solve requests; on the HTTP API, a /api/solve
+  // worked to its end).
+  uint64_t batches = 0;
   // Accepted, then dropped unanswered: solving stopped, or the answer never written (connection
   // reset, write stall, protocol fault, drain timeout).
   uint64_t batches_cancelled = 0;

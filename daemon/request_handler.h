@@ -157,7 +157,6 @@ class RequestHandler {
   JobPool& jobs() { return jobs_; }
   // A turn of its own among the long work, for a new Requester (Pool::NewOwner).
   uint64_t NewOwner() { return pool_.NewOwner(); }
-  const ServerStats& stats() const { return stats_; }
 
   // The refusal of a requester that does not wait (an API request, 503 with the message), for
   // a request of `cost` puzzles holding `bytes`: the daemon's budgets (puzzles in flight,
@@ -175,8 +174,8 @@ class RequestHandler {
   bool WorthSolvingHere(const Job& job) const;
   // The work of an accepted request (DoRequest: a batch, an explanation, a generation in one
   // piece): fills job.response and sets job.complete (false when cancelled first); `frame`: the
-  // response is also framed into job.frame (the protocol's). Returns what the work threw, empty when nothing. WorkNow does it on the
-  // calling thread, Work on the Pool at the job's cost.
+  // response is also framed into job.frame (the protocol's). Returns what the work threw, empty
+  // when nothing. WorkNow does it on the calling thread, Work on the Pool at the job's cost.
   std::string WorkNow(const Requester& requester, Job& job, bool frame);
   boost::asio::awaitable<std::string> Work(boost::asio::any_io_executor executor,
                                            const Requester& requester, Job& job, bool frame);
@@ -202,9 +201,9 @@ class RequestHandler {
   void Release(Requester& requester, size_t cost, bool working);
 
   // The whole of an accepted request for a requester that takes its answer in one piece (an
-  // API request): its work on the Pool, then counted and given
-  // back as the protocol's port counts a request answered or cancelled. Returns what the work
-  // threw; job.complete says whether it ran to its end.
+  // API request): its work on the Pool, then counted and given back as the protocol's port
+  // counts a request answered or cancelled. Returns what the work threw; job.complete says
+  // whether it ran to its end.
   boost::asio::awaitable<std::string> Serve(boost::asio::any_io_executor executor,
                                             Requester& requester, Job& job);
 
