@@ -26,7 +26,7 @@ bool Connection::HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind)
     Fault(refusal->kind, "frame " + std::to_string(frames_) + ": " + refusal->message);
     return false;
   }
-  if (kind == wire::RequestKind::kStats) {
+  if (job->at_once) {  // answered by Accept (Stats)
     wire::SetFrame(job->response, &job->frame);
     Queue(std::move(job));
     return true;
