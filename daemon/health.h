@@ -2,9 +2,9 @@
 // listeners) and for systemd's watchdog (notify.h).
 //
 //   alive   the event loop turns: its canary timer (below), due every canary_interval, has
-//           fired within canary_interval + canary_deadline. --metrics answers on a thread of its
-//           own, so that a loop busy with a crowd's reads cannot make a probe time out; the
-//           loop's ticks are what say it still turns.
+//           fired within canary_interval + canary_deadline. --metrics and --http answer on a
+//           thread of their own, so that a loop busy with a crowd's reads cannot make a probe
+//           time out; the loop's ticks are what say it still turns.
 //   ready   alive, not draining, and the solver pool answers. A canary puzzle goes to the pool
 //           (the task arena the batches use) every canary_interval; the pool counts as answering
 //           while its last finished job (that canary, or any batch) is younger than

@@ -177,9 +177,12 @@ int Run(const Flags& flags) {
   HttpServer metrics(probe_io, "metrics",
                      HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
+  // --http runs on the same thread as --metrics: its health checks, page and TLS handshakes are
+  // never behind the event loop; its API requests go to the loop, where the RequestHandler is.
   WebApi web_api(server.requests(), &metrics_routes,
-                 WebApiOptions{.client_certificates = flags.api_client_certificates});
-  HttpServer http(io, "http", WebApi::Limits(), &web_api);
+                 WebApiOptions{.client_certificates = flags.api_client_certificates},
+                 io.get_executor());
+  HttpServer http(probe_io, "http", WebApi::Limits(), &web_api);
   // --http-tls: the HTTP listeners' certificate, the port's. Its client CA too when the API
   // requires client certificates, but optional: a scraper or a load balancer's health check has
   // none. Read again on SIGHUP.
@@ -198,8 +201,10 @@ int Run(const Flags& flags) {
       Log(LogLevel::kError, reason + ": kept the HTTPS certificate in use: " + e.what());
       return;
     }
-    asio::post(probe_io, [&metrics, context] { metrics.SetTls(context); });
-    http.SetTls(context);
+    asio::post(probe_io, [&metrics, &http, context] {
+      metrics.SetTls(context);
+      http.SetTls(context);
+    });
     if (!reason.empty()) LogLine(reason + ": reloaded the HTTPS certificate for new connections");
   };
   secure_http("");
@@ -212,9 +217,9 @@ int Run(const Flags& flags) {
     health.Stop();
     asio::post(probe_io, [&] {
       metrics.Stop();
+      http.Stop();
       probe_work.reset();
     });
-    http.Stop();
   });
 
   tcp::endpoint bound;

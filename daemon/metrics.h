@@ -160,6 +160,10 @@ class MetricsRoutes : public HttpHandler {
   // The answer for /metrics, /healthz or /readyz whatever the method (the query string ignored),
   // or nullopt for another path.
   std::optional<HttpResponse> Route(const HttpRequest& request) const;
+  // Whether `path` is one Route() answers.
+  bool Serves(std::string_view path) const {
+    return path == "/metrics" || (health_ != nullptr && (path == "/healthz" || path == "/readyz"));
+  }
   // The answer for the path /metrics, whatever the method.
   HttpResponse Metrics(const HttpRequest& request) const;
 

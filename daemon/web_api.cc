@@ -3,7 +3,9 @@
 #include <optional>
 #include <string>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
@@ -12,8 +14,9 @@ namespace sudoku::daemon {
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 
-WebApi::WebApi(RequestHandler& requests, MetricsRoutes* metrics, const WebApiOptions& options)
-    : requests_(requests), metrics_(metrics), options_(options) {}
+WebApi::WebApi(RequestHandler& requests, MetricsRoutes* metrics, const WebApiOptions& options,
+               std::optional<asio::any_io_executor> loop)
+    : requests_(requests), metrics_(metrics), options_(options), loop_(std::move(loop)) {}
 
 WebApi::~WebApi() { Stop(); }
 
@@ -53,9 +56,19 @@ std::optional<HttpResponse> WebApi::Busy(size_t cost, size_t bytes) const {
 
 asio::awaitable<HttpResponse> WebApi::Handle(const HttpRequest& request,
                                              const HttpPeer& peer) {
-  const std::string path = PathOf(request);
-  if (auto answer = metrics_->Route(request)) co_return std::move(*answer);
+  std::string path = PathOf(request);
+  if (metrics_->Serves(path)) co_return co_await metrics_->Handle(request, peer);
   if (!path.starts_with("/api/")) co_return PageResponse(path, request);
+  if (loop_ && co_await asio::this_coro::executor != *loop_) {
+    // The request and peer live in the caller's frame, which waits for this.
+    co_return co_await asio::co_spawn(*loop_, Api(std::move(path), request, peer),
+                                      asio::use_awaitable);
+  }
+  co_return co_await Api(std::move(path), request, peer);
+}
+
+asio::awaitable<HttpResponse> WebApi::Api(std::string path, const HttpRequest& request,
+                                          const HttpPeer& peer) {
   std::optional<HttpResponse> refusal = Admit(path, request, peer);
   if (refusal) co_return std::move(*refusal);
   PreparedApiRequest prepared = PrepareApiRequest(path, request.body(), options_);

@@ -45,8 +45,10 @@
 // refusals as {"error": ...}: 400, 413 (a body over the limit), 431 (a header or a chunked
 // body's trailer over 8 KiB), 503 (every connection busy).
 //
-// Thread-safety: a WebApi lives on the daemon's io_context and is used from its thread only;
-// the work it hands to the Pool touches nothing but its own request and the cancel flag.
+// Thread-safety: a WebApi's state (its requests working, Stop()) lives on the daemon's event
+// loop with the RequestHandler; Handle() may be called from the listener's own thread (see the
+// constructor), and goes to the loop for the API. The work it hands to the Pool touches nothing
+// but its own request and the cancel flag.
 #ifndef SUDOKU_DAEMON_WEB_API_H_
 #define SUDOKU_DAEMON_WEB_API_H_
 
@@ -61,6 +63,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include "daemon/http_server.h"
@@ -79,8 +82,13 @@ class WebApi : public HttpHandler {
   static constexpr size_t kMaxConnections = 1024;
 
   // `requests` takes, charges, works and counts the API's requests as the protocol port's
-  // (Server::requests()); `metrics` serves /metrics. Both must outlive the WebApi.
-  WebApi(RequestHandler& requests, MetricsRoutes* metrics, const WebApiOptions& options = {});
+  // (Server::requests()); `metrics` serves /metrics, /healthz and /readyz. Both must outlive
+  // the WebApi. `loop`, when given, is the executor `requests` lives on: Handle() called from
+  // another thread (the listener's own, as the daemon runs it) takes an API request there and
+  // comes back, while the page, the metrics and the health checks are answered where they were
+  // asked, so that a busy event loop holds none of them back.
+  WebApi(RequestHandler& requests, MetricsRoutes* metrics, const WebApiOptions& options = {},
+         std::optional<boost::asio::any_io_executor> loop = std::nullopt);
   ~WebApi() override;
 
   // The limits an HttpServer for this handler takes.
@@ -100,6 +108,9 @@ class WebApi : public HttpHandler {
   size_t in_flight() const { return in_flight_; }
 
  private:
+  // An API request (a path under /api/), on the loop.
+  boost::asio::awaitable<HttpResponse> Api(std::string path, const HttpRequest& request,
+                                           const HttpPeer& peer);
   // The refusal of an API request before any work: an unknown path, a method or type it does
   // not take, a stopping daemon; nullopt when it may go on.
   std::optional<HttpResponse> Admit(std::string_view path, const HttpRequest& request,
@@ -112,6 +123,7 @@ class WebApi : public HttpHandler {
   RequestHandler& requests_;
   MetricsRoutes* const metrics_;
   const WebApiOptions options_;
+  const std::optional<boost::asio::any_io_executor> loop_;
   size_t in_flight_ = 0;
   bool stopped_ = false;
   // The cancel flags of the requests working now (each request's PeerGone, which its work on

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -103,7 +104,8 @@ Reply Post(uint16_t port, const std::string& target, const Json& body) {
   return Send(port, http::verb::post, target, body.dump());
 }
 
-// A WebApi on an HttpServer on 127.0.0.1, its io_context on a thread of its own.
+// A WebApi on an HttpServer on 127.0.0.1, run as the daemon runs them: the listener on a thread
+// of its own, the WebApi's state and the RequestHandler on the event loop's.
 class WebServer {
  public:
   // The daemon's budgets: --max-in-flight `max_in_flight`, --max-memory `max_memory`.
@@ -114,34 +116,38 @@ class WebServer {
         requests_(pool_, admission_, stats_, jobs_, /*max_batch=*/65536,
                   [this] { return MetricsSnapshot{.stats = stats_}; }),
         metrics_([] { return std::string("sudokud_up 1\n"); }),
-        api_(requests_, &metrics_, options),
-        server_(io_, "http", WebApi::Limits(), &api_) {
+        api_(requests_, &metrics_, options, loop_.get_executor()),
+        server_(listener_, "http", WebApi::Limits(), &api_) {
     port_ = server_.Listen(tcp::endpoint(asio::ip::address_v4::loopback(), 0)).port();
     server_.Start();
-    thread_ = std::thread([this] { io_.run(); });
+    loop_thread_ = std::thread([this] { loop_.run(); });
+    listener_thread_ = std::thread([this] { listener_.run(); });
   }
   ~WebServer() {
-    asio::post(io_, [this] { server_.Stop(); });
-    thread_.join();
+    asio::post(listener_, [this] { server_.Stop(); });
+    listener_thread_.join();
+    loop_work_.reset();
+    loop_thread_.join();
   }
 
   uint16_t port() const { return port_; }
   Pool& pool() { return pool_; }
   Admission& admission() { return admission_; }
-  asio::io_context& io() { return io_; }
+  // The event loop's.
+  asio::io_context& io() { return loop_; }
 
-  // Runs `f` on the server's thread and returns its value.
+  // Runs `f` on the event loop's thread and returns its value.
   template <typename F>
   auto OnServer(F f) {
     std::packaged_task<decltype(f())()> task(std::move(f));
     auto result = task.get_future();
-    asio::post(io_, [&task] { task(); });
+    asio::post(loop_, [&task] { task(); });
     return result.get();
   }
   size_t InFlight() {
     return OnServer([this] { return api_.in_flight(); });
   }
-  // The daemon's counts, read on the server's thread.
+  // The daemon's counts, read on the event loop's thread.
   ServerStats Stats() {
     return OnServer([this] { return stats_; });
   }
@@ -151,9 +157,19 @@ class WebServer {
       return 0;
     });
   }
+  // Blocks the event loop until the returned promise is set (as a handler that takes too long
+  // would).
+  std::shared_ptr<std::promise<void>> BlockLoop() {
+    auto release = std::make_shared<std::promise<void>>();
+    asio::post(loop_, [wait = release->get_future().share()] { wait.wait(); });
+    return release;
+  }
 
  private:
-  asio::io_context io_;
+  asio::io_context loop_;
+  asio::executor_work_guard<asio::io_context::executor_type> loop_work_ =
+      asio::make_work_guard(loop_);
+  asio::io_context listener_;
   Pool pool_;
   Admission admission_;
   ServerStats stats_;
@@ -163,7 +179,8 @@ class WebServer {
   WebApi api_;
   HttpServer server_;
   uint16_t port_ = 0;
-  std::thread thread_;
+  std::thread loop_thread_;
+  std::thread listener_thread_;
 };
 
 Grid GridOf(const std::string& puzzle) {
@@ -655,6 +672,23 @@ TEST(WebApiPaths, RequestsAreCountedAsTheProtocolsAre) {
   // Everything given back.
   EXPECT_EQ(server.OnServer([&] { return server.admission().in_flight(); }), 0u);
   EXPECT_EQ(server.OnServer([&] { return server.admission().memory(); }), 0u);
+}
+
+// The listener answers the page and the metrics on its own thread; only the API's requests wait
+// for the event loop, where the RequestHandler is.
+TEST(WebApiPaths, OnlyTheApiWaitsForABusyEventLoop) {
+  WebServer server;
+  const auto release = server.BlockLoop();
+  EXPECT_EQ(Send(server.port(), http::verb::get, "/", "", "").status, 200u);
+  EXPECT_EQ(Send(server.port(), http::verb::get, "/metrics", "", "").body, "sudokud_up 1\n");
+  auto solved = std::async(std::launch::async, [&server] {
+    return Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}});
+  });
+  EXPECT_EQ(solved.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
+  release->set_value();
+  const Reply reply = solved.get();
+  EXPECT_EQ(reply.status, 200u);
+  EXPECT_EQ(reply.json()["solution"], kWikipediaSolution);
 }
 
 TEST(WebApiPaths, AStoppedApiRefusesWork) {
