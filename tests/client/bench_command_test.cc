@@ -61,8 +61,8 @@ TEST(BenchOptions, Defaults) {
 TEST(BenchOptions, EveryFlag) {
   const BenchOptions options =
       Parse({"--connect", "10.0.0.1:1,10.0.0.2:2", "--connections", "64", "--requests", "1000",
-             "--batch", "1", "--in-flight", "8", "--batches-per-second", "2500.5", "--unique", "--verify",
-             "--json", "a.txt", "b.txt"});
+             "--batch", "1", "--in-flight", "8", "--batches-per-second", "2500.5", "--unique",
+             "--verify", "--json", "a.txt", "b.txt"});
   EXPECT_EQ(options.endpoints.size(), 2u);
   EXPECT_EQ(options.connections, 64u);
   EXPECT_EQ(options.count, 1000u);
@@ -137,10 +137,13 @@ TEST(BenchOptions, Version) {
 
 // --- CheckSolution ---
 
-TEST(CheckSolution, AcceptsTheSolution) { EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution), ""); }
+TEST(CheckSolution, AcceptsTheSolution) {
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution), "");
+}
 
 TEST(CheckSolution, NamesWhatIsWrong) {
-  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution.substr(1)), "the solution has 80 cells, not 81");
+  EXPECT_EQ(CheckSolution(kWikipediaPuzzle, kWikipediaSolution.substr(1)),
+            "the solution has 80 cells, not 81");
   std::string blank = kWikipediaSolution;
   blank[2] = '0';
   EXPECT_EQ(CheckSolution(kWikipediaPuzzle, blank), "cell r1c3 is '0', not a digit");
@@ -396,7 +399,8 @@ TEST(BenchRun, MissingFile) {
   std::istringstream in;
   std::ostringstream out, err;
   EXPECT_EQ(RunBench(options, in, out, err), 2);
-  EXPECT_EQ(err.str(), "sudoku-client: cannot open '/nonexistent/p.txt': No such file or directory\n");
+  EXPECT_EQ(err.str(),
+            "sudoku-client: cannot open '/nonexistent/p.txt': No such file or directory\n");
 }
 
 // A blocking echo server on a thread: what `--echo` is measured against.
@@ -437,7 +441,8 @@ TEST(BenchRun, EchoMeasuresTheBareRoundTrip) {
   EXPECT_EQ(run.status, 0) << run.out;
   EXPECT_EQ(run.report.batches, 30u);
   EXPECT_EQ(run.report.bytes_sent, run.report.bytes_received);
-  EXPECT_EQ(run.out.rfind("echo server at " + echo.address() + ": 1 connections", 0), 0u) << run.out;
+  EXPECT_EQ(run.out.rfind("echo server at " + echo.address() + ": 1 connections", 0), 0u)
+      << run.out;
 }
 
 }  // namespace

@@ -251,8 +251,9 @@ TEST_F(ClientEndToEnd, SeveralFilesInOrderWithTheirNames) {
   const std::string solution =
       kWikipediaSolution;
   const std::string a = WriteTemp("a.txt", puzzle + "\n");
-  const std::string b = WriteTemp("b.txt", "# b\n" + puzzle.substr(0, 40) + "0" + puzzle.substr(41) +
-                                               "\n" + puzzle.substr(0, 80) + "\n");
+  const std::string b =
+      WriteTemp("b.txt", "# b\n" + puzzle.substr(0, 40) + "0" + puzzle.substr(41) + "\n" +
+                             puzzle.substr(0, 80) + "\n");
   const Exit exit = RunClient({"--connect", address(), a, b, a});
   EXPECT_EQ(exit.out, solution + "\n" + solution + "\n" + "invalid: " + b +
                           ", line 3: expected 81 cells, found 80\n" + solution + "\n");
@@ -380,7 +381,8 @@ TEST(ClientEndToEndFaults, ADaemonThatStoppedAnsweringTimesOut) {
   const auto daemon = StartDaemon();
   std::string puzzles;
   for (int i = 0; i < 4; ++i) {
-    puzzles += "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n";
+    puzzles +=
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n";
   }
   const std::string file = WriteTemp("frozen.txt", puzzles + puzzles + puzzles + puzzles + puzzles);
   daemon->Signal(SIGSTOP);
@@ -499,8 +501,8 @@ TEST_F(ClientEndToEnd, BenchVerifiesEveryAnswer) {
   const std::string file = WriteTemp("bench.txt", input.text);
   // Batches of 25, so that each puzzle is checked against its own place in a long batch.
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
-                              "--connections", "3", "--in-flight", "2", "--batch", "25", "--requests",
-                              "300", "--verify", "--json", file});
+                              "--connections", "3", "--in-flight", "2", "--batch", "25",
+                              "--requests", "300", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"batches\":300,"), std::string::npos) << exit.out;
   EXPECT_NE(exit.out.find("\"wrong\":0,\"errors\":{}}"), std::string::npos) << exit.out;
@@ -513,8 +515,8 @@ TEST_F(ClientEndToEnd, BenchNeverHasOneBatchOutTwiceOnAConnection) {
   const MixedInput input = MakeMixedInput(20, 32, false);
   const std::string file = WriteTemp("one_batch.txt", input.text);
   const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
-                              "--connections", "2", "--in-flight", "4", "--batch", "25", "--requests",
-                              "200", "--verify", "--json", file});
+                              "--connections", "2", "--in-flight", "4", "--batch", "25",
+                              "--requests", "200", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"batches\":200,"), std::string::npos) << exit.out;
   EXPECT_NE(exit.out.find("\"wrong\":0,\"errors\":{}}"), std::string::npos) << exit.out;
@@ -536,8 +538,8 @@ TEST(ClientEndToEndBench, EchoServerRoundTrip) {
     }
   }
   const std::string samples = TestPath("SUDOKU_TEST_DATA_DIR") + "/samples.txt";
-  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect", address,
-                              "--batch", "1", "--requests", "200", samples});
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--echo", "--connect",
+                              address, "--batch", "1", "--requests", "200", samples});
   kill(echo, SIGTERM);
   int status = 0;
   waitpid(echo, &status, 0);
@@ -584,8 +586,8 @@ TEST_F(ClientEndToEnd, AFullDiskIsReportedAsSuch) {
       "full_disk.txt",
       "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n");
   const std::string err = TempPath("full_disk_err");
-  const pid_t client =
-      Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address(), file}, "", "/dev/full", err);
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address(), file},
+                             "", "/dev/full", err);
   ASSERT_GT(client, 0);
   int status = 0;
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
@@ -598,13 +600,15 @@ TEST_F(ClientEndToEnd, AFullDiskIsReportedAsSuch) {
 
 TEST_F(ClientEndToEnd, MissingFile) {
   const Exit exit = RunClient({"--connect", address(), "/nonexistent/x.txt"});
-  EXPECT_EQ(exit.err, "sudoku-client: cannot open '/nonexistent/x.txt': No such file or directory\n");
+  EXPECT_EQ(exit.err,
+            "sudoku-client: cannot open '/nonexistent/x.txt': No such file or directory\n");
   EXPECT_EQ(exit.status, 2);
 }
 
 TEST_F(ClientEndToEnd, UsageErrors) {
   const Exit bad_flag = RunClient({"--batch", "0"});
-  EXPECT_EQ(bad_flag.err, "sudoku-client: --batch expects a whole number from 1 to 100000, got '0'\n");
+  EXPECT_EQ(bad_flag.err,
+            "sudoku-client: --batch expects a whole number from 1 to 100000, got '0'\n");
   EXPECT_EQ(bad_flag.status, 2);
   const Exit no_command = RunToEnd({TestPath("SUDOKU_CLIENT_BIN")});
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
@@ -622,8 +626,8 @@ TEST(ClientEndToEndFaults, BatchOverTheDaemonLimit) {
   for (int i = 0; i < 30; ++i) text += std::string(81, '.') + "\n";
   const std::string file = WriteTemp("too_large.txt", text);
   const Exit exit = RunClient({"--connect", daemon->address(), "--batch", "11", file});
-  const std::string prefix =
-      "sudoku-client: sudokud at " + daemon->address() + " reported a protocol fault: BATCH_TOO_LARGE: ";
+  const std::string prefix = "sudoku-client: sudokud at " + daemon->address() +
+                             " reported a protocol fault: BATCH_TOO_LARGE: ";
   EXPECT_EQ(exit.err.substr(0, prefix.size()), prefix) << exit.err;
   const std::string hint = " (try a smaller --batch)\n";
   ASSERT_GE(exit.err.size(), hint.size());
@@ -881,8 +885,8 @@ TEST_F(ClientEndToEnd, BenchVerifiesPencilmarkPuzzles) {
     text += '\n';
   }
   const std::string file = WriteTemp("bench_pencilmarks.txt", text);
-  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(), "--batch",
-                              "20", "--requests", "5", "--verify", "--json", file});
+  const Exit exit = RunToEnd({TestPath("SUDOKU_CLIENT_BIN"), "bench", "--connect", address(),
+                              "--batch", "20", "--requests", "5", "--verify", "--json", file});
   EXPECT_EQ(exit.status, 0) << exit.out << exit.err;
   EXPECT_NE(exit.out.find("\"verified\":100,\"wrong\":0,"), std::string::npos) << exit.out;
 }

@@ -114,8 +114,9 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   std::vector<std::string> objects;
   for (std::string line; std::getline(lines, line);) objects.push_back(line);
   ASSERT_EQ(objects.size(), 4u);
-  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle + "\",\"verdict\":\"solved\",\"solution\":\"" +
-                            kWikipediaSolution + "\",\"solutions\":1,\"guesses\":0}");
+  EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle +
+                            "\",\"verdict\":\"solved\",\"solution\":\"" + kWikipediaSolution +
+                            "\",\"solutions\":1,\"guesses\":0}");
   EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kWikipediaPuzzle +
                             "\",\"verdict\":\"multiple\",\"solutions\":2,\"guesses\":3}");
   EXPECT_EQ(objects[2],
@@ -213,8 +214,8 @@ TEST(JsonLineWriter, WritesWhatDumpWrites) {
 
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   const std::string out = Format(OutputFormat::kCsv);
-  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," + kWikipediaSolution +
-                     ",solved,,\n" + kWikipediaPuzzle + ",,multiple,,\n" +
+  EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," +
+                     kWikipediaSolution + ",solved,,\n" + kWikipediaPuzzle + ",,multiple,,\n" +
                      ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
                      "\"" +
                      kWikipediaPuzzle.substr(0, 80) +
@@ -275,11 +276,12 @@ TEST(SolveFormats, CsvInCsvOut) {
   std::ostringstream help;
   ASSERT_TRUE(ParseSolveOptions(
       {"--connect", daemon.address(), "--format", "csv", "--input-format", "csv"}, &options, help));
-  std::istringstream in("id,quizzes,solutions\n1," + kWikipediaPuzzle + "," + kWikipediaSolution + "\n");
+  std::istringstream in("id,quizzes,solutions\n1," + kWikipediaPuzzle + "," + kWikipediaSolution +
+                        "\n");
   std::ostringstream out, err;
   EXPECT_EQ(RunSolve(options, in, out, err), 0) << err.str();
-  EXPECT_EQ(out.str(),
-            "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," + kWikipediaSolution + ",solved,,\n");
+  EXPECT_EQ(out.str(), "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," +
+                           kWikipediaSolution + ",solved,,\n");
 }
 
 }  // namespace

@@ -50,8 +50,9 @@ void AddInvalid(wire::SolveResponse* response, uint32_t index, uint32_t position
 }
 
 TEST(ResultFormat, OneLinePerVerdict) {
-  const Batch batch = MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" + kWikipediaPuzzle +
-                                "\n" + kWikipediaPuzzle + "\n");
+  const Batch batch =
+      MakeBatch(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n" +
+                kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::MULTIPLE);
@@ -74,7 +75,8 @@ TEST(ResultFormat, OneLinePerVerdict) {
 }
 
 TEST(ResultFormat, LayoutErrorsTakeTheirPlaceInOrder) {
-  const Batch batch = MakeBatch("# x\n12345\n" + kWikipediaPuzzle + "\n1 2 3\n" + kWikipediaPuzzle + "\n");
+  const Batch batch =
+      MakeBatch("# x\n12345\n" + kWikipediaPuzzle + "\n1 2 3\n" + kWikipediaPuzzle + "\n");
   wire::SolveResponse response;
   response.add_verdicts(wire::SOLVED);
   response.add_verdicts(wire::UNSOLVABLE);
@@ -98,8 +100,9 @@ TEST(ResultFormat, BatchWithNothingSentNeedsNoResponse) {
 TEST(ResultFormat, GridErrorsPointIntoTheGrid) {
   std::string grid;
   for (int r = 0; r < 9; ++r) {
-    grid += "| " + kWikipediaPuzzle.substr(r * 9, 3) + " | " + kWikipediaPuzzle.substr(r * 9 + 3, 3) + " | " +
-            kWikipediaPuzzle.substr(r * 9 + 6, 3) + " |\n";
+    grid += "| " + kWikipediaPuzzle.substr(r * 9, 3) + " | " +
+            kWikipediaPuzzle.substr(r * 9 + 3, 3) + " | " + kWikipediaPuzzle.substr(r * 9 + 6, 3) +
+            " |\n";
   }
   const Batch batch = MakeBatch("\n" + grid);
   wire::SolveResponse response;

@@ -114,7 +114,8 @@ TEST(SolveOptions, HelpPrintsUsage) {
 TEST(SolveOptions, UsageErrors) {
   EXPECT_EQ(UsageError({"--unique", "--limit", "3"}),
             "--unique and --limit cannot be used together (--unique is --limit 2)");
-  EXPECT_EQ(UsageError({"--batch", "0"}), "--batch expects a whole number from 1 to 100000, got '0'");
+  EXPECT_EQ(UsageError({"--batch", "0"}),
+            "--batch expects a whole number from 1 to 100000, got '0'");
   EXPECT_EQ(UsageError({"--batch", "100001"}),
             "--batch expects a whole number from 1 to 100000, got '100001'");
   EXPECT_EQ(UsageError({"--in-flight", "-1"}),
@@ -123,9 +124,11 @@ TEST(SolveOptions, UsageErrors) {
             "--connections expects a whole number from 1 to 1024, got 'two'");
   EXPECT_EQ(UsageError({"--limit", "1.5"}),
             "--limit expects a whole number from 1 to 1000000, got '1.5'");
-  EXPECT_EQ(UsageError({"--frob"}), "unrecognised option '--frob' (see: sudoku-client solve --help)");
+  EXPECT_EQ(UsageError({"--frob"}),
+            "unrecognised option '--frob' (see: sudoku-client solve --help)");
   EXPECT_EQ(UsageError({"--batch"}),
-            "the required argument for option '--batch' is missing (see: sudoku-client solve --help)");
+            "the required argument for option '--batch' is missing "
+            "(see: sudoku-client solve --help)");
   EXPECT_EQ(UsageError({"--connect", "nowhere"}),
             "bad address 'nowhere': expected HOST:PORT, e.g. 127.0.0.1:9810");
 }
@@ -201,7 +204,8 @@ TEST(SolveCommand, UniqueReportsMultiple) {
 
 TEST(SolveCommand, AllSolvedExitsZero) {
   FakeDaemon daemon;
-  const RunResult run = RunWith(Options(daemon, 1000, 4, 2), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
+  const RunResult run =
+      RunWith(Options(daemon, 1000, 4, 2), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.out, kWikipediaSolution + "\n" + kWikipediaSolution + "\n");
   ExpectSummary(run.err, "puzzles 2, solved 2, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(run.status, 0);
@@ -256,7 +260,8 @@ TEST(SolveCommand, SeveralFilesAreNamedInErrors) {
   std::ofstream(b) << "\n" << kWikipediaPuzzle.substr(1) << "\n";
   SolveOptions options = Options(daemon, 1000, 4, 2);
   options.inputs = {a, "-", b};
-  const RunResult run = RunWith(options, "\n\n" + kWikipediaPuzzle.substr(0, 3) + "x" + kWikipediaPuzzle.substr(4) + "\n");
+  const RunResult run = RunWith(
+      options, "\n\n" + kWikipediaPuzzle.substr(0, 3) + "x" + kWikipediaPuzzle.substr(4) + "\n");
   EXPECT_EQ(run.out, kWikipediaSolution + "\n" +
                          "invalid: stdin, line 3, column 4: bad character 'x' (expected 1-9, or . "
                          "0 _ - for a blank)\n"
@@ -396,7 +401,8 @@ TEST(SolveCommand, EveryPuzzleAnsweredOnceDespiteHangUps) {
   FakeDaemon daemon(script);
   const RunResult run = RunWith(Options(daemon, 7, 3, 3), Repeated(kWikipediaPuzzle, 500));
   EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 500));
-  ExpectResentThenSummary(run.err, "puzzles 500, solved 500, multiple 0, unsolvable 0, invalid 0, ");
+  ExpectResentThenSummary(run.err,
+                          "puzzles 500, solved 500, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(daemon.answered_puzzles(), 500u);  // nothing answered twice
 }
@@ -408,7 +414,8 @@ TEST(SolveCommand, ResendsAfterAResponseCutInHalf) {
   FakeDaemon daemon(script);
   const RunResult run = RunWith(Options(daemon, 5, 2, 1), Repeated(kWikipediaPuzzle, 100));
   EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 100));
-  ExpectResentThenSummary(run.err, "puzzles 100, solved 100, multiple 0, unsolvable 0, invalid 0, ");
+  ExpectResentThenSummary(run.err,
+                          "puzzles 100, solved 100, multiple 0, unsolvable 0, invalid 0, ");
   EXPECT_EQ(daemon.answered_puzzles(), 100u);
 }
 
@@ -462,7 +469,8 @@ TEST(SolveCommand, BadResponseIsAnError) {
     response->mutable_verdicts()->RemoveLast();
   };
   FakeDaemon daemon(script);
-  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
+  const RunResult run =
+      RunWith(Options(daemon, 5, 1, 1), kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
   EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
                          ": batch 0: 1 verdicts for 2 puzzles\n");
   EXPECT_EQ(run.status, 2);

@@ -146,33 +146,33 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"NoClientCertificate", true,
                 [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "localhost",
-                "sudoku-client: sudokud at PEER refused the connection: it requires a client certificate "
-                "(give --tls-cert and --tls-key)\n"},
+                "sudoku-client: sudokud at PEER refused the connection: it requires a client "
+                "certificate (give --tls-cert and --tls-key)\n"},
         Refusal{"CertificateFromAnotherCa", true, [] { return Presenting("stranger"); },
                 "localhost",
-                "sudoku-client: sudokud at PEER refused our client certificate (--tls-cert): it is not "
-                "signed by a CA the daemon trusts (its --tls-client-ca)\n"},
+                "sudoku-client: sudokud at PEER refused our client certificate (--tls-cert): it is "
+                "not signed by a CA the daemon trusts (its --tls-client-ca)\n"},
         Refusal{"ExpiredCertificate", true, [] { return Presenting("expired"); }, "localhost",
-                "sudoku-client: sudokud at PEER refused our client certificate (--tls-cert): it has "
-                "expired\n"},
+                "sudoku-client: sudokud at PEER refused our client certificate (--tls-cert): it "
+                "has expired\n"},
         Refusal{"ServerFromAnUntrustedCa", false,
                 [] {
                   return std::vector<std::string>{"--tls", "--tls-ca",
                                                   Pki().Path("other_ca.pem")};
                 },
                 "localhost",
-                "sudoku-client: cannot verify the certificate of sudokud at PEER: unable to get local "
-                "issuer certificate (give --tls-ca with the CA that signed it)\n"},
+                "sudoku-client: cannot verify the certificate of sudokud at PEER: unable to get "
+                "local issuer certificate (give --tls-ca with the CA that signed it)\n"},
         Refusal{"NameTheCertificateDoesNotHold", false,
                 [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "127.0.0.2",
-                "sudoku-client: the certificate of sudokud at PEER is not valid for '127.0.0.2': connect by "
-                "a name (or address) its certificate holds\n"},
+                "sudoku-client: the certificate of sudokud at PEER is not valid for '127.0.0.2': "
+                "connect by a name (or address) its certificate holds\n"},
         Refusal{"PlaintextPort", false,
                 [] { return std::vector<std::string>{"--tls", "--tls-ca", Pki().Path("ca.pem")}; },
                 "plain",
-                "sudoku-client: sudokud at PEER does not speak TLS on this port (it answered in plaintext): "
-                "drop --tls, or connect to its TLS port\n"}),
+                "sudoku-client: sudokud at PEER does not speak TLS on this port (it answered in "
+                "plaintext): drop --tls, or connect to its TLS port\n"}),
     [](const ::testing::TestParamInfo<Refusal>& info) { return std::string(info.param.name); });
 
 // A plaintext client on the TLS port is answered with a fault in plaintext, which it prints.

@@ -129,7 +129,8 @@ class RawConnection {
 };
 
 // Reads the one fault the daemon sends, then expects the connection to close.
-wire::ProtocolFault ReadFault(WireClient& client, std::chrono::milliseconds timeout = kReplyTimeout) {
+wire::ProtocolFault ReadFault(WireClient& client,
+                              std::chrono::milliseconds timeout = kReplyTimeout) {
   auto response = client.Read(timeout);
   if (!response || !response->has_fault()) {
     throw std::runtime_error("expected a ProtocolFault, got " +
@@ -406,7 +407,8 @@ TEST(Bounded, UnfinishedLargeFramesStayWithinTheMemoryBudget) {
     for (int i = 0; i < kConnections; ++i) {
       const size_t left = kFrame - 1 - sent[i];
       if (left == 0) continue;
-      const size_t n = hogs[i].SendSome(std::string_view(body).substr(0, std::min(left, body.size())));
+      const size_t n =
+          hogs[i].SendSome(std::string_view(body).substr(0, std::min(left, body.size())));
       sent[i] += n;
       total += n;
       moved |= n > 0;

@@ -187,9 +187,10 @@ TEST(Daemon, AnswersEmptyBatchesAndIgnoresUnknownOrMissingFields) {
   WireClient client(daemon.port());
   // SolveRequest{batch_id: 5}: no puzzles.
   client.SendBytes(std::string("\x04\x0a\x02\x08\x05", 5));
-  // SolveRequest{batch_id: 6, puzzles: [kSeventeenClues], field 15: 1, field 16: "abc"}, then a field
-  // 9 of the Request: fields a newer client may send, ignored.
-  std::string solve = std::string("\x08\x06\x12\x51", 4) + kSeventeenClues + "\x78\x01\x82\x01\x03" "abc";
+  // SolveRequest{batch_id: 6, puzzles: [kSeventeenClues], field 15: 1, field 16: "abc"}, then a
+  // field 9 of the Request: fields a newer client may send, ignored.
+  std::string solve =
+      std::string("\x08\x06\x12\x51", 4) + kSeventeenClues + "\x78\x01\x82\x01\x03" "abc";
   std::string body = "\x0a" + std::string(1, static_cast<char>(solve.size())) + solve + "\x48\x01";
   client.SendBytes(std::string(1, static_cast<char>(body.size())) + body);
   // SolveRequest{puzzles: [kSeventeenClues]}: batch id 0 and the first solution by default.
@@ -228,7 +229,8 @@ TEST(Daemon, LargeDeclaredFrameGetsMemoryOnlyAsItsBytesArrive) {
   ExpectServed(bystander, 2);  // the daemon has read the header by now
   const long after = ProcStatusKiB(daemon.pid(), "VmSize:");
   // Address space, not RSS: untouched memory would not show in RSS.
-  EXPECT_LT(after - before, 256 << 10) << "VmSize grew from " << before << " to " << after << " KiB";
+  EXPECT_LT(after - before, 256 << 10)
+      << "VmSize grew from " << before << " to " << after << " KiB";
   client.ShutdownSend();
   auto fault = client.Read();
   ASSERT_TRUE(fault && fault->has_fault());
@@ -344,7 +346,8 @@ TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
   std::thread watcher([&] {
     while (!done) {
       auto message = notify.Receive(std::chrono::milliseconds(100));
-      if (message) most_in_flight = std::max(most_in_flight, ParseStatus(*message).puzzles_in_flight);
+      if (message)
+        most_in_flight = std::max(most_in_flight, ParseStatus(*message).puzzles_in_flight);
     }
   });
   std::vector<std::thread> clients;
@@ -488,7 +491,8 @@ TEST_F(FaultTest, DeclaredLengthOverTheLimitAllocatesNothing) {
   ExpectFault(client, wire::ProtocolFault::FRAME_TOO_LARGE,
               "frame 1 of 1073741825 bytes exceeds --max-frame-bytes 1073741824");
   const long after = ProcStatusKiB(daemon_->pid(), "VmSize:");
-  EXPECT_LT(after - before, 256 << 10) << "VmSize grew from " << before << " to " << after << " KiB";
+  EXPECT_LT(after - before, 256 << 10)
+      << "VmSize grew from " << before << " to " << after << " KiB";
 }
 
 TEST_F(FaultTest, LengthVarintBeyond64Bits) {
@@ -674,9 +678,10 @@ TEST_F(FaultTest, PeerThatSendsAndNeverReads) {
   const long rss_stuck = ProcStatusKiB(daemon_->pid(), "VmRSS:");
   done = true;
   busy.join();
-  EXPECT_THAT(line, ::testing::MatchesRegex(
-                        ".*: the peer has read nothing for 2 s \\(--write-stall-timeout 2\\); dropping "
-                        "the answers to [0-9]+ puzzles and closing the connection"));
+  EXPECT_THAT(line,
+              ::testing::MatchesRegex(
+                  ".*: the peer has read nothing for 2 s \\(--write-stall-timeout 2\\); dropping "
+                  "the answers to [0-9]+ puzzles and closing the connection"));
   // At most the per-connection limit plus one batch was ever held for it.
   const long dropped = std::stol(line.substr(line.find("answers to ") + 11));
   EXPECT_LE(dropped, 5000 + 1000);
@@ -1182,7 +1187,8 @@ TEST(Daemon, RejectsBadFlagsNamingTheFlagAndTheRange) {
       {{"--listen", "::1:9810"},
        "--listen '::1:9810': expected [HOST:]PORT, e.g. 9810, 127.0.0.1:9810 or [::1]:9810"},
       {{"--listen", "127.0.0.1:70000"},
-       "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 (0 picks a free one)"},
+       "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 "
+       "(0 picks a free one)"},
       {{"--bogus"}, "unrecognised option '--bogus'"},
       {{"--threads"}, "the required argument for option '--threads' is missing"},
   };

@@ -241,7 +241,8 @@ TEST(SolveBatch, ReportsInvalidPackedPuzzlesByCell) {
   std::string row_repeat(81, '.');
   row_repeat[19] = '5';  // r3c2
   row_repeat[24] = '5';  // r3c7
-  wire::SolveRequest request = MakePackedRequest(2, {kSeventeenClues, row_repeat, kSeventeenClues, kSeventeenClues}, true);
+  wire::SolveRequest request =
+      MakePackedRequest(2, {kSeventeenClues, row_repeat, kSeventeenClues, kSeventeenClues}, true);
   std::string& packed = *request.mutable_packed_puzzles();
   packed[2 * kPackedBytes + 20] = static_cast<char>(0xc0);      // r5c5 (cell 41) = 12
   packed[3 * kPackedBytes + 40] = static_cast<char>(packed[3 * kPackedBytes + 40] | 0x30);
@@ -270,8 +271,8 @@ TEST(SolveBatch, SolutionLimitTwoTellsUniqueFromMultiple) {
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
   wire::VerdictTally counts;
-  ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel, &response,
-                         &counts));
+  ASSERT_TRUE(SolveBatch(MakeRequest(5, {kSeventeenClues, empty, kUnsolvable}, 2), cancel,
+                         &response, &counts));
   ExpectLimitTwoAnswers(response);
   EXPECT_EQ(counts.multiple, 1u);
 

@@ -167,7 +167,8 @@ TEST_F(TlsRefusalTest, AStormOfRefusalsLogsTenLinesAndACount) {
   StopCleanly(*daemon_);
   const std::string log = daemon_->Log();
   EXPECT_EQ(RefusedLines(log), 10u) << log;
-  EXPECT_THAT(log, HasSubstr("sudokud: TLS no client certificate: 15 more like this suppressed in "))
+  EXPECT_THAT(log,
+              HasSubstr("sudokud: TLS no client certificate: 15 more like this suppressed in "))
       << log;
   daemon_.reset();
 }

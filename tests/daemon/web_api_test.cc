@@ -249,8 +249,8 @@ TEST(WebPage, ServesTheMetricsBeside) {
 
 TEST(WebSolve, SolvesAndRates) {
   WebServer server;
-  const Reply reply =
-      Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle}, {"unique", true}, {"rate", true}});
+  const Reply reply = Post(server.port(), "/api/solve",
+                           {{"puzzle", kWikipediaPuzzle}, {"unique", true}, {"rate", true}});
   ASSERT_EQ(reply.status, 200u) << reply.body;
   EXPECT_EQ(reply.content_type, "application/json");
   const logic::Rating rating = logic::Rate(GridOf(kWikipediaPuzzle));
@@ -352,12 +352,14 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
        "unknown field 'uniq' (expected puzzle, unique, limit, rate)"},
       {{{"puzzle", kWikipediaPuzzle}, {"unique", true}, {"limit", 3}},
        "'unique' and 'limit' cannot be used together ('unique' is 'limit': 2)"},
-      {{{"puzzle", kWikipediaPuzzle}, {"limit", 0}}, "'limit' expects a whole number from 1 to 1000, got 0"},
+      {{{"puzzle", kWikipediaPuzzle}, {"limit", 0}},
+       "'limit' expects a whole number from 1 to 1000, got 0"},
       {{{"puzzle", kWikipediaPuzzle}, {"limit", 1001}},
        "'limit' expects a whole number from 1 to 1000, got 1001"},
       {{{"puzzle", kWikipediaPuzzle}, {"limit", 2.5}},
        "'limit' expects a whole number from 1 to 1000, got 2.5"},
-      {{{"puzzle", kWikipediaPuzzle}, {"unique", "yes"}}, "'unique' expects true or false, got \"yes\""},
+      {{{"puzzle", kWikipediaPuzzle}, {"unique", "yes"}},
+       "'unique' expects true or false, got \"yes\""},
       {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
       {{{"rate", true}},
        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)"},
@@ -451,10 +453,12 @@ TEST(WebExplain, AnswersUnsolvableAndRefusesPencilmarks) {
   const Reply none = Post(server.port(), "/api/explain", {{"puzzle", kUnsolvable}});
   EXPECT_EQ(none.status, 200u);
   EXPECT_EQ(none.json(), Json({{"puzzle", kUnsolvable}, {"verdict", "unsolvable"}}));
-  const Reply pencilmarks = Post(server.port(), "/api/explain", {{"puzzle", Pencilmarks(kWikipediaPuzzle)}});
+  const Reply pencilmarks =
+      Post(server.port(), "/api/explain", {{"puzzle", Pencilmarks(kWikipediaPuzzle)}});
   EXPECT_EQ(pencilmarks.status, 400u);
   EXPECT_EQ(pencilmarks.json()["error"], "invalid: line 1: expected 81 cells, found 729");
-  const Reply extra = Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}, {"rate", true}});
+  const Reply extra =
+      Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}, {"rate", true}});
   EXPECT_EQ(extra.status, 400u);
   EXPECT_EQ(extra.json(), Json({{"error", "unknown field 'rate' (expected puzzle)"}}));
 }
@@ -719,8 +723,9 @@ std::string ClientOutput(uint16_t port, const std::string& text) {
   EXPECT_GE(fd, 0);
   ::close(fd);
   std::ofstream(path, std::ios::binary) << text;
-  const std::string command = testing::TestPath("SUDOKU_CLIENT_BIN") + " solve --no-progress --connect 127.0.0.1:" +
-                              std::to_string(port) + " < " + path + " 2>/dev/null";
+  const std::string command = testing::TestPath("SUDOKU_CLIENT_BIN") +
+                              " solve --no-progress --connect 127.0.0.1:" + std::to_string(port) +
+                              " < " + path + " 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   std::string out;
   char buffer[4096];
@@ -738,7 +743,8 @@ TEST(WebDaemon, ServesThePageAndRefusesAsTheClientDoes) {
               HasSubstr("sudokud_connections_total"));
   for (const BadPuzzle& bad : BadPuzzles()) {
     const Reply reply = Post(port, "/api/solve", {{"puzzle", bad.text}});
-    EXPECT_EQ(reply.json()["error"].get<std::string>() + "\n", ClientOutput(daemon.port(), bad.text));
+    EXPECT_EQ(reply.json()["error"].get<std::string>() + "\n",
+              ClientOutput(daemon.port(), bad.text));
   }
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0);

@@ -27,7 +27,8 @@ std::string Characters(std::string_view bytes) {
     if (i + 2 < bytes.size() && bytes[i] == '\xEF' && bytes[i + 1] == '\xBC' &&
         static_cast<unsigned char>(bytes[i + 2]) >= 0x90 &&
         static_cast<unsigned char>(bytes[i + 2]) <= 0x99) {
-      characters.push_back(static_cast<char>('0' + (static_cast<unsigned char>(bytes[i + 2]) - 0x90)));
+      characters.push_back(
+          static_cast<char>('0' + (static_cast<unsigned char>(bytes[i + 2]) - 0x90)));
       i += 2;
     } else {
       characters.push_back(bytes[i]);

@@ -68,8 +68,8 @@ void ValidBatches(uint16_t port, std::mt19937& random) {
   std::map<uint64_t, std::vector<std::string>> sent;
   for (int b = 0; b < batches; ++b) {
     const int size = 1 + static_cast<int>(random() % 300);
-    sent[static_cast<uint64_t>(b) * 7 + 3] =
-        GeneratePuzzles(size, 24 + static_cast<int>(random() % 20), static_cast<uint32_t>(random()));
+    sent[static_cast<uint64_t>(b) * 7 + 3] = GeneratePuzzles(
+        size, 24 + static_cast<int>(random() % 20), static_cast<uint32_t>(random()));
   }
   for (const auto& [id, puzzles] : sent) client.SendSolve(id, puzzles, random() % 2 ? 1 : 0);
   client.ShutdownSend();

@@ -1,7 +1,7 @@
 // Every kernel the CPU supports gives the same verdict, solution, solution count and number of
-// guesses as the portable one, and the independent reference solver (tests/support/sudoku_check.h) agrees
-// with them: on every puzzle of the public sets beside the checkout, those with one solution and
-// those with several (skipped when they are absent), on the fixtures, on famous very hard
+// guesses as the portable one, and the independent reference solver (tests/support/sudoku_check.h)
+// agrees with them: on every puzzle of the public sets beside the checkout, those with one solution
+// and those with several (skipped when they are absent), on the fixtures, on famous very hard
 // puzzles, and on generated edge cases: the empty grid counted up to a limit, full grids, grids
 // one cell from full, puzzles with 0, 1, 2 and many solutions, and contradictions found only deep
 // in the search. Then Solve() on every public puzzle, each solution checked independently.
@@ -224,8 +224,8 @@ TEST(Differential, CountTheEmptyGridsSolutionsUpToTheLimit) {
 TEST(Differential, AgreeOnFullGridsAndGridsOneCellFromFull) {
   Comparison comparison("full grids");
   for (uint64_t seed = 0; seed < 20; ++seed) {
-    const std::string full =
-        seed == 0 ? std::string(testing::kWikipediaSolution) : testing::Transform(testing::kWikipediaSolution, seed);
+    const std::string full = seed == 0 ? std::string(testing::kWikipediaSolution)
+                                       : testing::Transform(testing::kWikipediaSolution, seed);
     const Reference ref = ReferenceAnswer(full, 2);
     ASSERT_EQ(ref.count, 1);
     EXPECT_EQ(comparison.Check(full, 2, &ref).guesses, 0u) << full;
@@ -405,7 +405,8 @@ TEST(Solve, ReportsTheFirstRepeatedGiven) {
         std::string clash = puzzle;
         clash[cell] = digit;
         // The empty grid gets a second given: the same digit in the row, column or box.
-        if (puzzle == std::string(kCells, '.')) clash[(cell + 9 * (digit % 3 + 1)) % kCells] = digit;
+        if (puzzle == std::string(kCells, '.'))
+          clash[(cell + 9 * (digit % 3 + 1)) % kCells] = digit;
         if (ExpectedRepeat(clash)) check(clash);
       }
     }

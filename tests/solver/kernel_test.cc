@@ -156,7 +156,8 @@ TEST_P(KernelTest, FindsExactlyTwoSolutionsOfADeadlyRectangle) {
 
 TEST_P(KernelTest, CountsManySolutionsUpToTheLimit) {
   // One row given: the rest has a great many completions.
-  const std::string puzzle = std::string(testing::kWikipediaSolution.substr(0, 9)) + std::string(72, '.');
+  const std::string puzzle =
+      std::string(testing::kWikipediaSolution.substr(0, 9)) + std::string(72, '.');
   const Result r = Run(puzzle, 50);
   EXPECT_EQ(r.verdict, Verdict::kMultiple);
   EXPECT_EQ(r.solutions, 50u);

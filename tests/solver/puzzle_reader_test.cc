@@ -156,7 +156,8 @@ std::string FullWidth(std::string_view ascii) {
 }
 
 TEST(PuzzleReader, ReadsFullWidthDigitsAsDigits) {
-  const auto records = ReadAll(FullWidth(kWikipediaPuzzle) + "\n" + FullWidth(GridText(kWikipediaPuzzle)));
+  const auto records =
+      ReadAll(FullWidth(kWikipediaPuzzle) + "\n" + FullWidth(GridText(kWikipediaPuzzle)));
   ASSERT_EQ(records.size(), 2u);
   EXPECT_FALSE(records[0].error);
   EXPECT_EQ(records[0].text(), kWikipediaPuzzle);
@@ -167,8 +168,8 @@ TEST(PuzzleReader, ReadsFullWidthDigitsAsDigits) {
 // Every CSV row, not just the first, reads full-width digits as digits and counts columns in
 // characters, in the puzzle field and in the fields before it.
 TEST(PuzzleReader, ReadsFullWidthDigitsOnEveryCsvRow) {
-  const auto records = ReadAll("id,puzzle\n" + FullWidth("1,") + FullWidth(kWikipediaPuzzle) + "\n" +
-                               FullWidth("22,") + std::string(kWikipediaPuzzle) + "\n");
+  const auto records = ReadAll("id,puzzle\n" + FullWidth("1,") + FullWidth(kWikipediaPuzzle) +
+                               "\n" + FullWidth("22,") + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   for (const auto& record : records) {
     EXPECT_FALSE(record.error) << ErrorText(record);
@@ -188,8 +189,9 @@ TEST(PuzzleReader, KeepsCellsAsWritten) {
 }
 
 TEST(PuzzleReader, StripsCarriageReturnAndTrailingBlanks) {
-  const auto records = ReadAll(std::string(kWikipediaPuzzle) + "\r\n" + std::string(kWikipediaPuzzle) + " \t \r\n" +
-                               std::string(kWikipediaPuzzle));  // the last line has no newline
+  const auto records =
+      ReadAll(std::string(kWikipediaPuzzle) + "\r\n" + std::string(kWikipediaPuzzle) + " \t \r\n" +
+              std::string(kWikipediaPuzzle));  // the last line has no newline
   ASSERT_EQ(records.size(), 3u);
   for (const auto& record : records) {
     EXPECT_FALSE(record.error) << ErrorText(record);
@@ -199,8 +201,8 @@ TEST(PuzzleReader, StripsCarriageReturnAndTrailingBlanks) {
 }
 
 TEST(PuzzleReader, SkipsBlankAndCommentLinesButCountsThem) {
-  const auto records =
-      ReadAll("# a comment\n\n   \n\t\r\n#" + std::string(80, 'x') + "\n" + std::string(kWikipediaPuzzle) + "\n");
+  const auto records = ReadAll("# a comment\n\n   \n\t\r\n#" + std::string(80, 'x') + "\n" +
+                               std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].first_line, 6u);
   EXPECT_EQ(LocateRecord(records[0]), "line 6");
@@ -295,7 +297,8 @@ TEST(PuzzleReader, ReadsUnderscoreRowsAndTabs) {
 }
 
 TEST(PuzzleReader, GridsFollowEachOtherWithoutBlankLines) {
-  const auto records = ReadAll(GridText(kWikipediaPuzzle) + GridText(kWikipediaPuzzle) + std::string(kWikipediaPuzzle) + "\n");
+  const auto records = ReadAll(GridText(kWikipediaPuzzle) + GridText(kWikipediaPuzzle) +
+                               std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].first_line, 1u);
   EXPECT_EQ(records[1].first_line, 10u);
@@ -339,13 +342,15 @@ TEST(PuzzleReader, BadRowSpoilsOnlyItsGrid) {
 }
 
 TEST(PuzzleReader, PuzzleLineInsideAGridIsARowError) {
-  const auto records = ReadAll("53..7....\n" + std::string(kWikipediaPuzzle) + "\n" + GridText(kWikipediaPuzzle).substr(20));
+  const auto records = ReadAll("53..7....\n" + std::string(kWikipediaPuzzle) + "\n" +
+                               GridText(kWikipediaPuzzle).substr(20));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 81");
 }
 
 TEST(PuzzleReader, FirstErrorOfAGridWins) {
-  const auto records = ReadAll("53..7....\n1 2\n1 2 3 4\n\n" + std::string(kWikipediaPuzzle) + "\n");
+  const auto records =
+      ReadAll("53..7....\n1 2\n1 2 3 4\n\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 2: expected 9 cells in a grid row, found 2");
   EXPECT_FALSE(records[1].error);
@@ -354,7 +359,8 @@ TEST(PuzzleReader, FirstErrorOfAGridWins) {
 TEST(PuzzleReader, BlankLineEndsAGridEarly) {
   const std::string grid = GridText(kWikipediaPuzzle);
   const std::string four_rows = grid.substr(0, 40);
-  const auto records = ReadAll("# grids\n" + four_rows + "\n" + std::string(kWikipediaPuzzle) + "\n");
+  const auto records =
+      ReadAll("# grids\n" + four_rows + "\n" + std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 5: grid ends after 4 rows (expected 9)");
   EXPECT_EQ(records[0].first_line, 2u);
@@ -363,8 +369,8 @@ TEST(PuzzleReader, BlankLineEndsAGridEarly) {
 }
 
 TEST(PuzzleReader, CommentEndsAGridEarly) {
-  const auto records =
-      ReadAll("53..7....\n+---+---+---+\n6..195...\n# comment\n" + std::string(kWikipediaPuzzle) + "\n");
+  const auto records = ReadAll("53..7....\n+---+---+---+\n6..195...\n# comment\n" +
+                               std::string(kWikipediaPuzzle) + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(ErrorText(records[0]), "line 3: grid ends after 2 rows (expected 9)");
   EXPECT_FALSE(records[1].error);
@@ -495,7 +501,8 @@ TEST(PuzzleReader, DropsATrailingComment) {
   // A '#' with no blank before it is no comment: it is the bad character.
   const auto glued = ReadAll(puzzle + "#x\n");
   ASSERT_EQ(glued.size(), 1u);
-  EXPECT_EQ(ErrorText(glued[0]), "line 1, column 82: bad character '#' (expected 1-9, or . 0 _ - for a blank)");
+  EXPECT_EQ(ErrorText(glued[0]),
+            "line 1, column 82: bad character '#' (expected 1-9, or . 0 _ - for a blank)");
 }
 
 TEST(PuzzleReader, NineCellRulerWithPlusIsARuler) {
@@ -593,7 +600,8 @@ TEST(PuzzleReader, OverlongLastLineWithoutNewline) {
   std::istream in(&buf);
   const auto records = ReadAll(in);
   ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(ErrorText(records[0]), "line 1: line of 65537 characters is too long (the limit is 65536)");
+  EXPECT_EQ(ErrorText(records[0]),
+            "line 1: line of 65537 characters is too long (the limit is 65536)");
 }
 
 TEST(PuzzleReader, LineOfTheLimitIsRead) {
@@ -612,7 +620,8 @@ TEST(PuzzleReader, OverlongLineInsideAGridSpoilsIt) {
                            "\n" + grid.substr(30) + std::string(kWikipediaPuzzle) + "\n";
   const auto records = ReadAll(text);
   ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(ErrorText(records[0]), "line 3: line of 65541 characters is too long (the limit is 65536)");
+  EXPECT_EQ(ErrorText(records[0]),
+            "line 3: line of 65541 characters is too long (the limit is 65536)");
   EXPECT_FALSE(records[1].error);
 }
 
@@ -703,7 +712,8 @@ TEST(PuzzleReader, DescribesEveryLayoutError) {
   using Kind = LayoutError::Kind;
   EXPECT_EQ(Describe(LayoutError{Kind::kNone, 0, 0}), "no error");
   EXPECT_EQ(Describe(LayoutError{Kind::kLineLength, 7, 80}), "expected 81 cells, found 80");
-  EXPECT_EQ(Describe(LayoutError{Kind::kRowLength, 7, 12}), "expected 9 cells in a grid row, found 12");
+  EXPECT_EQ(Describe(LayoutError{Kind::kRowLength, 7, 12}),
+            "expected 9 cells in a grid row, found 12");
   EXPECT_EQ(Describe(LayoutError{Kind::kGridEnds, 12, 4}), "grid ends after 4 rows (expected 9)");
   EXPECT_EQ(Describe(LayoutError{Kind::kGridEnds, 12, 1}), "grid ends after 1 row (expected 9)");
   EXPECT_EQ(Describe(LayoutError{Kind::kLineTooLong, 3, 70000}),

@@ -114,7 +114,8 @@ TEST(SudokuBench, PrintsTheKernelAndATableRowPerFile) {
   EXPECT_EQ(lines[0], "kernel: portable");
   EXPECT_EQ(lines[1], "threads: 1, solutions counted to: 1, min seconds per file: 0");
   EXPECT_THAT(lines[2], StartsWith("file"));
-  EXPECT_THAT(lines[2], HasSubstr("puzzles   puzzles/sec   usec/puzzle   %no_guess   guesses/puzzle"));
+  EXPECT_THAT(lines[2],
+              HasSubstr("puzzles   puzzles/sec   usec/puzzle   %no_guess   guesses/puzzle"));
   const Expected e = Figures(1);
   for (int row : {3, 4}) {
     std::istringstream fields(lines[row]);
@@ -235,7 +236,9 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
   const std::string path = ::testing::TempDir() + "/bench_bad_" + std::to_string(getpid()) + ".txt";
   std::string malformed = testing::kWikipediaSolution;
   malformed[4] = 'x';
-  std::ofstream(path) << "# comment\n\n" << testing::kWikipediaSolution << "\n" << malformed << "\n";
+  std::ofstream(path) << "# comment\n\n"
+                      << testing::kWikipediaSolution << "\n"
+                      << malformed << "\n";
   const BenchRun run = Bench("'" + path + "'");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "sudoku-bench: " + path +

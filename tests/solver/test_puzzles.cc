@@ -26,7 +26,8 @@ std::vector<Fixture> LoadFixtures(const std::string& file_name) {
     const size_t first = text.find(':');
     const size_t second = text.find(':', first + 1);
     if (first == std::string::npos || second == std::string::npos) {
-      throw std::runtime_error(path + ":" + std::to_string(line) + ": expected puzzle:count:solution");
+      throw std::runtime_error(path + ":" + std::to_string(line) +
+                               ": expected puzzle:count:solution");
     }
     fixtures.push_back({text.substr(0, first), text.substr(first + 1, second - first - 1),
                         text.substr(second + 1), line});
@@ -58,7 +59,9 @@ std::vector<std::string> TextFilesIn(const std::string& dir) {
 
 }  // namespace
 
-std::vector<std::string> SharedDataFiles() { return TextFilesIn(TestPath("SUDOKU_SHARED_DATA_DIR")); }
+std::vector<std::string> SharedDataFiles() {
+  return TextFilesIn(TestPath("SUDOKU_SHARED_DATA_DIR"));
+}
 
 std::vector<std::string> SharedMultiSolutionFiles() {
   const std::string dir = TestPath("SUDOKU_SHARED_DATA_DIR");

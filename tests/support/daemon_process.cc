@@ -171,8 +171,8 @@ std::string DaemonProcess::WaitForLog(std::string_view text,
                                "'; its log:\n" + log_);
     }
     if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
-      throw std::runtime_error("sudokud did not log '" + std::string(text) + "' in time; its log:\n" +
-                               log_);
+      throw std::runtime_error("sudokud did not log '" + std::string(text) +
+                               "' in time; its log:\n" + log_);
     }
   }
 }
