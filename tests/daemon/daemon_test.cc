@@ -346,8 +346,9 @@ TEST(Daemon, StopsReadingPastTheInFlightLimitsAndAnswersEverything) {
   std::thread watcher([&] {
     while (!done) {
       auto message = notify.Receive(std::chrono::milliseconds(100));
-      if (message)
+      if (message) {
         most_in_flight = std::max(most_in_flight, ParseStatus(*message).puzzles_in_flight);
+      }
     }
   });
   std::vector<std::thread> clients;

@@ -15,8 +15,9 @@ Request MakeRequest(uint64_t batch_id, int puzzles) {
   auto* solve = request.mutable_solve();
   solve->set_batch_id(batch_id);
   solve->set_solution_limit(2);
-  for (int i = 0; i < puzzles; ++i)
+  for (int i = 0; i < puzzles; ++i) {
     solve->add_puzzles(std::string(81, static_cast<char>('1' + i % 9)));
+  }
   return request;
 }
 

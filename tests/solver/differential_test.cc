@@ -405,8 +405,9 @@ TEST(Solve, ReportsTheFirstRepeatedGiven) {
         std::string clash = puzzle;
         clash[cell] = digit;
         // The empty grid gets a second given: the same digit in the row, column or box.
-        if (puzzle == std::string(kCells, '.'))
+        if (puzzle == std::string(kCells, '.')) {
           clash[(cell + 9 * (digit % 3 + 1)) % kCells] = digit;
+        }
         if (ExpectedRepeat(clash)) check(clash);
       }
     }
