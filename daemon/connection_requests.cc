@@ -17,10 +17,6 @@ using asio::awaitable;
 
 bool Connection::HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind) {
   RequestHandler& requests = context_.requests;
-  if (kind == wire::RequestKind::kMalformed || kind == wire::RequestKind::kNone) {
-    requests.jobs().Recycle(std::move(job));  // wire::CheckRequest() answered them with a fault
-    return false;
-  }
   if (auto refusal = requests.Accept(requester_, *job, kind)) {
     requests.jobs().Recycle(std::move(job));
     Fault(refusal->kind, "frame " + std::to_string(frames_) + ": " + refusal->message);

@@ -131,6 +131,7 @@ std::optional<RequestRefusal> RequestHandler::Accept(Requester& requester, Job& 
       break;
     case wire::RequestKind::kMalformed:
     case wire::RequestKind::kNone:
+      // wire::CheckRequest() faults these before they get here.
       return RequestRefusal{wire::ProtocolFault::MALFORMED, "no request to serve"};
   }
   if (id_kind != Job::HeldId::kNone && !requester.TakeId(id_kind, id)) {
