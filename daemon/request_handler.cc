@@ -101,17 +101,18 @@ std::optional<std::string> RequestHandler::Busy(size_t cost, size_t bytes) const
 std::optional<RequestRefusal> RequestHandler::Accept(Requester& requester, Job& job,
                                                      wire::RequestKind kind) {
   Job::HeldId id_kind = Job::HeldId::kNone;
+  Job::Asked asked = Job::Asked::kOther;
   uint64_t id = 0;
   switch (kind) {
     case wire::RequestKind::kSolve:
       id_kind = Job::HeldId::kBatch;
       id = job.request.solve().batch_id();
-      job.asked = Job::Asked::kBatch;
+      asked = Job::Asked::kBatch;
       break;
     case wire::RequestKind::kExplain:
       id_kind = Job::HeldId::kExplain;
       id = job.request.explain().request_id();
-      job.asked = Job::Asked::kExplain;
+      asked = Job::Asked::kExplain;
       break;
     case wire::RequestKind::kGenerate:
       if (auto refusal = CheckGenerateRequest(job.request.generate(), max_batch_)) {
@@ -135,7 +136,6 @@ std::optional<RequestRefusal> RequestHandler::Accept(Requester& requester, Job& 
       return RequestRefusal{wire::ProtocolFault::MALFORMED, "no request to serve"};
   }
   if (id_kind != Job::HeldId::kNone && !requester.TakeId(id_kind, id)) {
-    job.asked = Job::Asked::kOther;
     switch (id_kind) {
       case Job::HeldId::kBatch:
         return RequestRefusal{wire::ProtocolFault::BAD_SOLVE_REQUEST,
@@ -156,6 +156,7 @@ std::optional<RequestRefusal> RequestHandler::Accept(Requester& requester, Job& 
     }
   }
   job.kind = kind;
+  job.asked = asked;
   job.held_id_kind = id_kind;
   job.held_id = id;
   job.cost = CostOf(job.request, kind);
@@ -174,17 +175,34 @@ bool RequestHandler::WorthSolvingHere(const Job& job) const {
          request.solution_limit() <= kSolveHereSolutionLimit && pool_.busy() == 0;
 }
 
+void RequestHandler::DoWork(const Requester& requester, Job& job, bool frame) {
+  const auto start = Job::Clock::now();
+  job.complete = DoRequest(job.request, job.kind, requester.CancelFlagFor(job), &job.response,
+                           &job.counts);
+  job.solve_seconds = std::chrono::duration<double>(Job::Clock::now() - start).count();
+  if (job.complete && frame) wire::SetFrame(job.response, &job.frame);
+}
+
 std::string RequestHandler::WorkNow(const Requester& requester, Job& job, bool frame) {
   try {
-    const auto start = Job::Clock::now();
-    job.complete = DoRequest(job.request, job.kind, requester.CancelFlagFor(job), &job.response,
-                             &job.counts);
-    job.solve_seconds = std::chrono::duration<double>(Job::Clock::now() - start).count();
-    if (job.complete && frame) wire::SetFrame(job.response, &job.frame);
+    DoWork(requester, job, frame);
   } catch (const std::exception& e) {
     return e.what();
   }
   return std::string();
+}
+
+template <typename Task>
+awaitable<std::string> RequestHandler::OnPool(asio::any_io_executor executor, Task task,
+                                              Pool::Cost cost, const Requester& requester,
+                                              uint64_t weight) {
+  std::string failure;
+  try {
+    co_await pool_.Run(executor, std::move(task), use_awaitable, cost, requester.owner(), weight);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  co_return failure;
 }
 
 awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
@@ -192,17 +210,9 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
   // Plain pointers into this frame, which outlives the work.
   Job* const running = &job;
   const Requester* const who = &requester;
-  std::string failure;
-  std::string* const result = &failure;
-  try {
-    co_await pool_.Run(
-        executor, [this, running, who, frame, result] { *result = WorkNow(*who, *running, frame); },
-        use_awaitable, job.long_work ? Pool::Cost::kLong : Pool::Cost::kBounded,
-        requester.owner(), job.cost);
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  co_return failure;
+  co_return co_await OnPool(
+      executor, [running, who, frame] { DoWork(*who, *running, frame); },
+      job.long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, requester, job.cost);
 }
 
 awaitable<std::string> RequestHandler::Generate(asio::any_io_executor executor,
@@ -212,20 +222,14 @@ awaitable<std::string> RequestHandler::Generate(asio::any_io_executor executor,
   const wire::GenerateRequest* const generate = &request.request.generate();
   Job* const job = &chunk;
   const std::atomic<bool>* const cancel = &requester.long_cancel_flag();
-  std::string failure;
-  try {
-    co_await pool_.Run(
-        executor,
-        [job, generate, begin, end, cancel, frame] {
-          job->complete =
-              GenerateChunk(*generate, begin, end, *cancel, job->response.mutable_generate());
-          if (job->complete && frame) wire::SetFrame(job->response, &job->frame);
-        },
-        use_awaitable, Pool::Cost::kLong, requester.owner(), end - begin);
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  co_return failure;
+  co_return co_await OnPool(
+      executor,
+      [job, generate, begin, end, cancel, frame] {
+        job->complete =
+            GenerateChunk(*generate, begin, end, *cancel, job->response.mutable_generate());
+        if (job->complete && frame) wire::SetFrame(job->response, &job->frame);
+      },
+      Pool::Cost::kLong, requester, end - begin);
 }
 
 void RequestHandler::Generated(Job& request, Job& chunk, size_t puzzles, bool last) {

@@ -211,6 +211,14 @@ class RequestHandler {
   static std::string InternalError(const Job& job, const std::string& failure);
 
  private:
+  // WorkNow's work, throwing what it throws.
+  static void DoWork(const Requester& requester, Job& job, bool frame);
+  // Runs `task` on the Pool at `cost` for `requester`; returns what it threw, empty when nothing.
+  template <typename Task>
+  boost::asio::awaitable<std::string> OnPool(boost::asio::any_io_executor executor, Task task,
+                                             Pool::Cost cost, const Requester& requester,
+                                             uint64_t weight);
+
   Pool& pool_;
   Admission& admission_;
   ServerStats& stats_;
