@@ -76,7 +76,7 @@ asio::awaitable<HttpResponse> WebApi::Api(std::string path, const HttpRequest& r
   // From here on the request is the protocol's, handled by the same RequestHandler: the same
   // checks, costs, budgets, work and counts.
   Job job;
-  job.request.CopyFrom(prepared.request->request());
+  job.request = std::move(prepared.request->request());
   const wire::RequestKind kind = KindOf(job.request);
   // Charged as the port charges a request: its puzzles to the work in flight, the bytes it holds
   // (its body) to the memory budget, while it works.

@@ -296,7 +296,8 @@ class GenerateApiRequest : public ApiRequest {
     generate.set_symmetric(fields.Bool("symmetric").value_or(false));
     generate.set_minimal(fields.Bool("minimal").value_or(false));
     const auto seed = fields.Whole("seed", 0, std::numeric_limits<uint64_t>::max());
-    generate.set_seed(seed ? *seed : RandomSeed());
+    seed_ = seed ? *seed : RandomSeed();
+    generate.set_seed(seed_);
     // The protocol's own check, which the fields above already satisfy.
     if (const auto refusal = CheckGenerateRequest(generate, options.max_generate)) {
       BadRequest(*refusal);
@@ -306,7 +307,6 @@ class GenerateApiRequest : public ApiRequest {
  private:
   HttpResponse Render(const wire::Response& answer) const override {
     const wire::GenerateResponse& response = answer.generate();
-    const wire::GenerateRequest& generate = request_.generate();
     Json puzzles = Json::array();
     for (int i = 0; i < response.clues_size(); ++i) {
       puzzles.push_back(
@@ -317,10 +317,12 @@ class GenerateApiRequest : public ApiRequest {
     for (const wire::GenerateFailure& failure : response.failures()) {
       failures.push_back(Json{{"index", failure.index()}, {"message", failure.message()}});
     }
-    return JsonResponse(http::status::ok, Json{{"seed", generate.seed()},
+    return JsonResponse(http::status::ok, Json{{"seed", seed_},
                                                {"puzzles", std::move(puzzles)},
                                                {"failures", std::move(failures)}});
   }
+
+  uint64_t seed_ = 0;  // the answer's, kept here: the request is handed over to the work
 };
 
 }  // namespace

@@ -48,6 +48,7 @@ class ApiRequest {
  public:
   virtual ~ApiRequest() = default;
 
+  // The request, for the work to take (move) or read: Answer() does not look at it again.
   wire::Request& request() { return request_; }
 
   // The answer to the work's `response`: what the work threw (`failure`) is 500 "internal
