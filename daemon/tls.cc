@@ -161,7 +161,7 @@ Stream::Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls)
                   .verify_subject = {}}) {}
 
 tcp::socket& Stream::socket() {
-  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer();
+  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer().next_layer();
   return std::get<tcp::socket>(stream_);
 }
 
@@ -180,7 +180,7 @@ awaitable<bool> Stream::PeerSpeaksTls(boost::system::error_code& error) {
 
 void Stream::Demote() {
   if (Tls* tls = std::get_if<Tls>(&stream_)) {
-    tcp::socket socket = std::move(tls->stream->next_layer());
+    tcp::socket socket = std::move(tls->stream->next_layer().next_layer());
     stream_ = std::move(socket);
   }
 }
