@@ -86,7 +86,7 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   logic::Candidates remaining = logic::InitialCandidates(grid);
   out = "puzzle: " + std::string(puzzle) + "\n";
   if (verdict == wire::MULTIPLE) {
-    out += "multiple solutions: the guesses follow the first one found\n";
+    out += "multiple solutions: where a digit is chosen, the steps follow one solution\n";
   }
   for (size_t i = 0; i < steps.size(); ++i) {
     if (candidates) out += DrawCandidates(grid, remaining);

@@ -10,16 +10,19 @@
 //   step 6: hidden pair: 1 9 go only in r1c3, r7c3 in column 3: removes 4 from r1c3; 6 from r7c3
 //   step 7: x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r2c3, r2c8, r5c3, r5c8): removes
 //           4 from r7c3  (on one line; a swordfish reads the same with three lines)
-//   step 8: no technique applies: guess r4c4 = 6 (the solution's digit; the explanation goes on)
+//   step 8: skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
+//   step 9: trial: r4c4 = 6 leads to a contradiction within 1 nested trial: removes 6 from r4c4
+//   (every technique's sentence: solver/explain_text.h)
 // With candidates, the candidate grid is drawn before each step (DrawCandidates). After the
 // steps: "solution: <81 digits>" and "rating: level expert, hardest technique x-wing, 61 steps,
 // 3 guesses by the solver". A puzzle that cannot be explained gives one line instead:
-// "unsolvable" or "invalid: WHERE: REASON"; one with several solutions is explained along the
-// first found, after the line "multiple solutions: the guesses follow the first one found".
+// "unsolvable" or "invalid: WHERE: REASON"; one with several solutions is explained after the
+// line "multiple solutions: where a digit is chosen, the steps follow one solution".
 //
 // JSON: one object on one line, written as client/json_output.h says: {"puzzle", "verdict",
 // "steps": [{"step", "technique", "text", "placements": [{"cell":"r3c5","digit":7}],
-// "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5], and with
+// "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5],
+// "variant": 0, "links": [{"from": {"digit", "cells"}, "to": {...}, "strong"}], and with
 // candidates "candidates": 81 strings of the digits left}], "solution", "rating": {"level",
 // "hardest", "steps", "guesses", "logic_guesses"}} (the daemon's /api/explain answers the same
 // object, with candidates); or for a bad puzzle {"puzzle", "verdict": "invalid", "error":

@@ -10,15 +10,15 @@
 
 #include "client/client_error.h"
 #include "client/json_output.h"
+#include "proto/explain_wire.h"
 #include "solver/logic.h"
 
 namespace sudoku::client {
 
 std::string TechniqueToken(int technique) {
-  if (technique < 0 || technique >= logic::kTechniqueCount) {
-    return "technique-" + std::to_string(technique);
-  }
-  std::string name = logic::Name(static_cast<logic::Technique>(technique));
+  const std::optional<logic::Technique> known = wire::TechniqueFromWire(technique);
+  if (!known) return "technique-" + std::to_string(technique);
+  std::string name = logic::Name(*known);
   for (char& c : name) {
     if (c == ' ') c = '-';
   }

@@ -8,7 +8,9 @@
 //                                            logical solver needed (naked-single, hidden-single,
 //                                            pointing, claiming, naked-pair, hidden-pair,
 //                                            naked-triple, hidden-triple, x-wing, swordfish,
-//                                            guess), its steps, and the guesses the fast solver
+//                                            skyscraper, ..., forcing-chain, trial: the names
+//                                            of logic.h with '-' for ' '), its steps, and the
+//                                            guesses the fast solver
 //                                            made (as --unique counts them, or as --limit does)
 //   multiple                                 two or more solutions (--unique or --limit 2+)
 //   unsolvable                               the givens admit no solution

@@ -103,7 +103,7 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
           ParsePuzzle(request.puzzles(i), &grid);
         }
         const logic::Rating rating = logic::Rate(grid);
-        response->mutable_hardest_techniques()->Set(i, static_cast<int>(rating.hardest));
+        response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(rating.hardest));
         response->mutable_steps()->Set(i, rating.steps);
         response->mutable_levels()->Set(i, static_cast<int>(rating.level));
         response->mutable_logic_guesses()->Set(i, rating.logic_guesses);
@@ -168,7 +168,7 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   for (int cell = 0; cell < kCells; ++cell) {
     (*solution)[cell] = static_cast<char>('0' + explanation.solution[cell]);
   }
-  response->set_hardest_technique(static_cast<wire::Technique>(hardest));
+  response->set_hardest_technique(wire::TechniqueToWire(hardest));
   response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
   response->set_guesses(explanation.fast_guesses);
   return true;

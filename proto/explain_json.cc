@@ -1,5 +1,6 @@
 #include "proto/explain_json.h"
 
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -34,6 +35,22 @@ OrderedJson CandidateStrings(const logic::Candidates& candidates) {
   return out;
 }
 
+// {"digit": 4, "cells": ["r2c7", "r2c8"]}: a chain's node.
+OrderedJson NodeJson(const logic::Node& node) {
+  OrderedJson cells = OrderedJson::array();
+  for (const uint8_t cell : node.cells) cells.push_back(logic::CellName(cell));
+  return OrderedJson{{"digit", node.digit}, {"cells", std::move(cells)}};
+}
+
+OrderedJson LinksJson(const std::vector<logic::Link>& links) {
+  OrderedJson out = OrderedJson::array();
+  for (const logic::Link& link : links) {
+    out.push_back(OrderedJson{
+        {"from", NodeJson(link.from)}, {"to", NodeJson(link.to)}, {"strong", link.strong}});
+  }
+  return out;
+}
+
 OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidates* candidates) {
   OrderedJson units = OrderedJson::array();
   for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
@@ -46,7 +63,9 @@ OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidate
                       {"eliminations", CellDigits(step.eliminations)},
                       {"units", std::move(units)},
                       {"cells", std::move(cells)},
-                      {"digits", step.digits}};
+                      {"digits", step.digits},
+                      {"variant", step.variant},
+                      {"links", LinksJson(step.links)}};
   if (candidates != nullptr) json["candidates"] = CandidateStrings(*candidates);
   return json;
 }
@@ -60,9 +79,8 @@ std::string LevelName(int level) {
 }
 
 std::string TechniqueName(int technique) {
-  return technique >= 0 && technique < logic::kTechniqueCount
-             ? logic::Name(static_cast<logic::Technique>(technique))
-             : "unknown";
+  const std::optional<logic::Technique> known = TechniqueFromWire(technique);
+  return known ? logic::Name(*known) : "unknown";
 }
 
 OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
@@ -85,7 +103,7 @@ OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view pu
   uint32_t logic_guesses = 0;
   int number = 0;
   for (const logic::Step& step : StepsFromWire(response)) {
-    if (step.technique == logic::Technique::kGuess) ++logic_guesses;
+    if (step.technique == logic::Technique::kTrial) ++logic_guesses;
     steps.push_back(StepJson(step, ++number, candidates ? &remaining : nullptr));
     logic::Apply(step, &grid, &remaining);
   }

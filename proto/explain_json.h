@@ -25,13 +25,16 @@ std::string LevelName(int level);
 std::string TechniqueName(int technique);
 
 // {"level", "hardest", "steps", "guesses", "logic_guesses"}: how hard a puzzle is, as the
-// logical solver found it (`level`, `hardest`: wire numbers) and as the search did (`guesses`).
+// logical solver found it (`level`, `hardest`: wire numbers; `logic_guesses`: its trial steps)
+// and as the search did (`guesses`).
 OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
                        uint32_t logic_guesses);
 
 // The explanation `response` (SOLVED or MULTIPLE) of `puzzle` (81 characters, a valid puzzle):
 // {"puzzle", "verdict", "steps": [{"step", "technique", "text", "placements", "eliminations",
-// "units", "cells", "digits", "candidates"}], "solution", "rating"}, where "candidates" (the
+// "units", "cells", "digits", "variant", "links", "candidates"}], "solution", "rating"}, where
+// "links" is the chain, [{"from": {"digit": 4, "cells": ["r2c3"]}, "to": {...}, "strong":
+// true}] (sudoku.proto, ExplainStep.links, says what a link means), and "candidates" (the
 // digits still possible in each cell before the step, 81 strings) is there only when
 // `candidates` is true. Throws BadStep (proto/explain_wire.h) naming the step ("step 3:
 // candidate 729 is out of range (0-728)") when a step is not one the solver could have taken,

@@ -1,6 +1,9 @@
 #include "proto/explain_wire.h"
 
+#include <array>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace sudoku::wire {
 namespace {
@@ -13,11 +16,44 @@ constexpr uint32_t kDigits = 9;
 constexpr uint32_t kCandidateNumbers = kCells * kDigits;  // 729
 constexpr uint32_t kUnitNumbers = 3 * kDigits;            // 27
 
-// The wire's enums mirror the solver's value for value; the casts below rely on it.
-static_assert(static_cast<int>(logic::Technique::kNakedSingle) == NAKED_SINGLE);
-static_assert(static_cast<int>(logic::Technique::kSwordfish) == SWORDFISH);
-static_assert(static_cast<int>(logic::Technique::kGuess) == GUESS);
-static_assert(logic::kTechniqueCount == GUESS + 1);
+// The solver's techniques (difficulty order) and the wire's numbers (fixed), side by side.
+constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCount> kTechniques{{
+    {logic::Technique::kNakedSingle, NAKED_SINGLE},
+    {logic::Technique::kHiddenSingle, HIDDEN_SINGLE},
+    {logic::Technique::kPointing, POINTING},
+    {logic::Technique::kClaiming, CLAIMING},
+    {logic::Technique::kNakedPair, NAKED_PAIR},
+    {logic::Technique::kHiddenPair, HIDDEN_PAIR},
+    {logic::Technique::kNakedTriple, NAKED_TRIPLE},
+    {logic::Technique::kHiddenTriple, HIDDEN_TRIPLE},
+    {logic::Technique::kXWing, X_WING},
+    {logic::Technique::kSwordfish, SWORDFISH},
+    {logic::Technique::kSkyscraper, SKYSCRAPER},
+    {logic::Technique::kTwoStringKite, TWO_STRING_KITE},
+    {logic::Technique::kEmptyRectangle, EMPTY_RECTANGLE},
+    {logic::Technique::kXYWing, XY_WING},
+    {logic::Technique::kXYZWing, XYZ_WING},
+    {logic::Technique::kWWing, W_WING},
+    {logic::Technique::kSimpleColouring, SIMPLE_COLOURING},
+    {logic::Technique::kUniqueRectangle, UNIQUE_RECTANGLE},
+    {logic::Technique::kBugPlusOne, BUG_PLUS_ONE},
+    {logic::Technique::kXChain, X_CHAIN},
+    {logic::Technique::kXYChain, XY_CHAIN},
+    {logic::Technique::kAic, AIC},
+    {logic::Technique::kAlsXz, ALS_XZ},
+    {logic::Technique::kForcingChain, FORCING_CHAIN},
+    {logic::Technique::kTrial, TRIAL},
+}};
+
+// The table is in the solver's order, so that a technique is its own index.
+constexpr bool InSolverOrder() {
+  for (size_t i = 0; i < kTechniques.size(); ++i) {
+    if (static_cast<size_t>(kTechniques[i].first) != i) return false;
+  }
+  return true;
+}
+static_assert(InSolverOrder());
+static_assert(Technique_ARRAYSIZE == logic::kTechniqueCount);
 
 uint32_t CandidateNumber(const CellDigit& candidate) {
   return candidate.cell * kDigits + candidate.digit - 1u;
@@ -30,38 +66,121 @@ CellDigit CandidateOf(uint32_t value) {
   return {static_cast<uint8_t>(value / kDigits), static_cast<uint8_t>(value % kDigits + 1)};
 }
 
-// What each technique has in units, cells and digits.
-void CheckShape(const Step& step) {
-  const size_t units = step.units.size();
-  const size_t digits = step.digits.size();
-  bool ok = true;
+// A chain's node: 1-3 candidates of one digit, cells ascending, and more than one only within
+// one box-line intersection.
+logic::Node NodeOf(const google::protobuf::RepeatedField<uint32_t>& candidates) {
+  if (candidates.empty() || candidates.size() > 3) {
+    throw BadStep("a node of " + std::to_string(candidates.size()) + " candidates (1-3)");
+  }
+  logic::Node node;
+  for (uint32_t value : candidates) {
+    const CellDigit candidate = CandidateOf(value);
+    if (node.digit != 0 && candidate.digit != node.digit) {
+      throw BadStep("a node of more than one digit");
+    }
+    if (!node.cells.empty() && candidate.cell <= node.cells.back()) {
+      throw BadStep("a node whose cells are not ascending");
+    }
+    node.digit = candidate.digit;
+    node.cells.push_back(candidate.cell);
+  }
+  const auto same = [&](auto part) {
+    for (uint8_t cell : node.cells) {
+      if (part(cell) != part(node.cells[0])) return false;
+    }
+    return true;
+  };
+  const bool one_box = same([](int cell) { return cell / 27 * 3 + cell % 9 / 3; });
+  const bool one_line = same([](int cell) { return cell / 9; }) || same([](int cell) { return cell % 9; });
+  if (!one_box || !one_line) throw BadStep("a grouped node outside one box and line");
+  return node;
+}
+
+std::vector<uint32_t> NodeNumbers(const logic::Node& node) {
+  std::vector<uint32_t> numbers;
+  for (uint8_t cell : node.cells) numbers.push_back(CandidateNumber({cell, node.digit}));
+  return numbers;
+}
+
+struct Counts {
+  size_t units, cells, digits, placements, links;
+  uint32_t variant;
+};
+
+// What each technique has in units, cells, digits, placements, links and variant.
+bool ShapeFits(const Step& step) {
+  const Counts n{step.units.size(), step.cells.size(), step.digits.size(),
+                 step.placements.size(), step.links.size(), step.variant};
+  const bool plain = n.links == 0 && n.variant == 0;
   using enum logic::Technique;
   switch (step.technique) {
-    case kNakedSingle:
-    case kGuess: ok = step.placements.size() == 1 && step.cells.size() == 1 && digits == 1; break;
-    case kHiddenSingle: ok = step.placements.size() == 1 && units == 1 && digits == 1; break;
+    case kNakedSingle: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
+    case kHiddenSingle: return plain && n.placements == 1 && n.units == 1 && n.digits == 1;
     case kPointing:
-    case kClaiming: ok = units == 2 && digits == 1; break;
+    case kClaiming: return plain && n.units == 2 && n.digits == 1;
     case kNakedPair:
-    case kHiddenPair: ok = units == 1 && digits == 2 && step.cells.size() == 2; break;
+    case kHiddenPair: return plain && n.units == 1 && n.digits == 2 && n.cells == 2;
     case kNakedTriple:
-    case kHiddenTriple: ok = units == 1 && digits == 3 && step.cells.size() == 3; break;
-    case kXWing: ok = units == 4 && digits == 1; break;
-    case kSwordfish: ok = units == 6 && digits == 1; break;
+    case kHiddenTriple: return plain && n.units == 1 && n.digits == 3 && n.cells == 3;
+    case kXWing: return plain && n.units == 4 && n.digits == 1;
+    case kSwordfish: return plain && n.units == 6 && n.digits == 1;
+    case kSkyscraper: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
+    case kTwoStringKite: return n.variant == 0 && n.units == 3 && n.cells == 4 && n.digits == 1;
+    case kEmptyRectangle: return n.variant == 0 && n.units == 4 && n.cells == 2 && n.digits == 1;
+    case kXYWing:
+    case kXYZWing: return n.variant == 0 && n.cells == 3 && n.digits == 3;
+    case kWWing: return n.variant == 0 && n.units == 1 && n.cells == 4 && n.digits == 2;
+    case kSimpleColouring: return n.digits == 1 && n.variant >= 1 && n.variant < n.cells;
+    case kUniqueRectangle:
+      return n.cells >= 4 && n.digits >= 2 &&
+             ((n.variant == 1 && n.cells == 4 && n.digits == 2 && n.units == 0) ||
+              (n.variant == 2 && n.cells == 4 && n.digits == 3 && n.units == 0) ||
+              (n.variant == 3 && n.cells > 4 && n.digits > 2 && n.units == 1) ||
+              (n.variant == 4 && n.cells == 4 && n.digits == 2 && n.units == 1));
+    case kBugPlusOne: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
+    case kXChain:
+    case kXYChain:
+    case kAic: return n.variant == 0 && n.links >= 1;
+    case kAlsXz: return n.units == 2 && n.digits == 2 && n.variant >= 1 && n.variant < n.cells;
+    case kForcingChain:
+      return n.links >= 1 &&
+             ((n.variant == 0 && n.cells == 1 && n.digits == 1 && n.units <= 1) ||
+              (n.variant == 1 && n.cells == 1 && n.digits == 2) ||
+              (n.variant == 2 && n.units == 1 && n.cells == 2 && n.digits == 1));
+    case kTrial:
+      return n.cells == 1 && n.digits == 1 && n.units <= 1 &&
+             (n.variant == 0 ? n.placements == 1 : n.placements == 0);
   }
-  if (!ok) {
-    throw BadStep(std::string(logic::Name(step.technique)) + " with " + std::to_string(units) +
-                  " units, " + std::to_string(step.cells.size()) + " cells, " +
-                  std::to_string(digits) + " digits and " +
-                  std::to_string(step.placements.size()) + " placements");
-  }
+  return false;
+}
+
+void CheckShape(const Step& step) {
+  if (ShapeFits(step)) return;
+  throw BadStep(std::string(logic::Name(step.technique)) + " with " +
+                std::to_string(step.units.size()) + " units, " +
+                std::to_string(step.cells.size()) + " cells, " +
+                std::to_string(step.digits.size()) + " digits, " +
+                std::to_string(step.placements.size()) + " placements, " +
+                std::to_string(step.links.size()) + " links and variant " +
+                std::to_string(step.variant));
 }
 
 }  // namespace
 
+Technique TechniqueToWire(logic::Technique technique) {
+  return kTechniques[static_cast<size_t>(technique)].second;
+}
+
+std::optional<logic::Technique> TechniqueFromWire(int number) {
+  for (const auto& [technique, wire] : kTechniques) {
+    if (wire == number) return technique;
+  }
+  return std::nullopt;
+}
+
 void StepToWire(const Step& step, ExplainStep* out) {
   out->Clear();
-  out->set_technique(static_cast<Technique>(step.technique));
+  out->set_technique(TechniqueToWire(step.technique));
   for (const CellDigit& placement : step.placements) {
     out->add_placements(CandidateNumber(placement));
   }
@@ -73,14 +192,20 @@ void StepToWire(const Step& step, ExplainStep* out) {
   }
   for (uint8_t cell : step.cells) out->add_cells(cell);
   for (uint8_t digit : step.digits) out->add_digits(digit);
+  out->set_variant(step.variant);
+  for (const logic::Link& link : step.links) {
+    ChainLink* wire_link = out->add_links();
+    for (uint32_t number : NodeNumbers(link.from)) wire_link->add_from(number);
+    for (uint32_t number : NodeNumbers(link.to)) wire_link->add_to(number);
+    wire_link->set_strong(link.strong);
+  }
 }
 
 Step StepFromWire(const ExplainStep& wire_step) {
   Step step;
-  if (wire_step.technique() < 0 || wire_step.technique() >= logic::kTechniqueCount) {
-    throw BadStep("unknown technique " + std::to_string(wire_step.technique()));
-  }
-  step.technique = static_cast<logic::Technique>(wire_step.technique());
+  const std::optional<logic::Technique> technique = TechniqueFromWire(wire_step.technique());
+  if (!technique) throw BadStep("unknown technique " + std::to_string(wire_step.technique()));
+  step.technique = *technique;
   for (uint32_t value : wire_step.placements()) step.placements.push_back(CandidateOf(value));
   for (uint32_t value : wire_step.eliminations()) step.eliminations.push_back(CandidateOf(value));
   for (uint32_t value : wire_step.units()) {
@@ -101,6 +226,18 @@ Step StepFromWire(const ExplainStep& wire_step) {
       throw BadStep("digit " + std::to_string(value) + " is not 1-9");
     }
     step.digits.push_back(static_cast<uint8_t>(value));
+  }
+  if (wire_step.variant() > kCells) {
+    throw BadStep("variant " + std::to_string(wire_step.variant()) + " is out of range (0-81)");
+  }
+  step.variant = static_cast<uint8_t>(wire_step.variant());
+  for (int i = 0; i < wire_step.links_size(); ++i) {
+    const ChainLink& link = wire_step.links(i);
+    try {
+      step.links.push_back({NodeOf(link.from()), NodeOf(link.to()), link.strong()});
+    } catch (const BadStep& error) {
+      throw BadStep("link " + std::to_string(i + 1) + ": " + error.what());
+    }
   }
   CheckShape(step);
   return step;

@@ -1,6 +1,8 @@
 #include "solver/explain_text.h"
 
+#include <algorithm>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace sudoku::logic {
@@ -23,6 +25,11 @@ std::string CellList(const std::vector<uint8_t>& cells) {
     text += CellName(cell);
   }
   return text;
+}
+
+std::vector<uint8_t> SortedDigits(std::vector<uint8_t> digits) {
+  std::sort(digits.begin(), digits.end());
+  return digits;
 }
 
 std::string DigitList(const std::vector<uint8_t>& digits) {
@@ -52,7 +59,147 @@ std::string Placement(const CellDigit& placement) {
   return CellName(placement.cell) + " = " + std::to_string(placement.digit);
 }
 
+std::string Cells(const Step& step, size_t from, size_t count) {
+  return CellList(std::vector<uint8_t>(step.cells.begin() + static_cast<long>(from),
+                                       step.cells.begin() + static_cast<long>(from + count)));
+}
+
+// "r2c3 holds 4 7": a cell and the candidates named by two or three of the step's digits.
+std::string Holds(int cell, std::initializer_list<int> digits) {
+  std::string text = CellName(cell) + " holds";
+  for (int digit : digits) {
+    text += ' ';
+    text += std::to_string(digit);
+  }
+  return text;
+}
+
+// Each chain of `links`: a chain starts again where a link does not go on from the last.
+std::vector<std::pair<size_t, size_t>> ChainRanges(const std::vector<Link>& links) {
+  std::vector<std::pair<size_t, size_t>> ranges;
+  for (size_t i = 0; i < links.size(); ++i) {
+    if (i == 0 || !(links[i].from == links[i - 1].to)) ranges.push_back({i, i});
+    ranges.back().second = i + 1;
+  }
+  return ranges;
+}
+
+// "(4)r2c3=(4)r2c7-(4)r6c7" for the links [from, to).
+std::string Chain(const std::vector<Link>& links, size_t from, size_t to) {
+  if (from >= to) return "";
+  std::string text = NodeName(links[from].from);
+  for (size_t i = from; i < to; ++i) {
+    text += links[i].strong ? "=" : "-";
+    text += NodeName(links[i].to);
+  }
+  return text;
+}
+
+std::string WholeChain(const std::vector<Link>& links) { return Chain(links, 0, links.size()); }
+
+// How a contradiction ends: the last link's candidate was the cell's last, or (with a unit)
+// the digit's last place in the unit.
+std::string ContradictionText(const Step& step) {
+  if (step.links.empty()) return "a contradiction";
+  const Node& last = step.links.back().to;
+  if (!step.units.empty()) {
+    return std::to_string(last.digit) + " has no place left in " + UnitName(step.units[0]);
+  }
+  return CellName(last.cells[0]) + " has no candidate left";
+}
+
+std::string DescribeRectangle(const Step& step) {
+  const std::string name = std::string(Name(step.technique)) + " type " +
+                           std::to_string(step.variant) + ": ";
+  const std::string removals = Removals(step.eliminations);
+  const int a = std::min(step.digits[0], step.digits[1]);
+  const int b = std::max(step.digits[0], step.digits[1]);
+  const std::string on = Cells(step, 0, 4) + " on " + std::to_string(a) + " " +
+                         std::to_string(b) + " (else two solutions)";
+  switch (step.variant) {
+    case 1:
+      return name + Cells(step, 0, 3) + " hold only " + std::to_string(a) + " " +
+             std::to_string(b) + ", so " + CellName(step.cells[3]) +
+             " must not (else two solutions): " + removals;
+    case 2:
+      return name + on + ": " + Cells(step, 2, 2) + " hold " + std::to_string(step.digits[2]) +
+             ", one of them is it: " + removals;
+    case 3:
+      return name + on + ": the extra " +
+             DigitList(std::vector<uint8_t>(step.digits.begin() + 2, step.digits.end())) +
+             " of " + Cells(step, 2, 2) + " with " + Cells(step, 4, step.cells.size() - 4) +
+             " make a naked subset in " + UnitName(step.units[0]) + ": " + removals;
+    default:
+      return name + on + ": " + std::to_string(step.digits[0]) + " in " +
+             UnitName(step.units[0]) + " lies only in " + Cells(step, 2, 2) + ": " + removals;
+  }
+}
+
+std::string DescribeColouring(const Step& step) {
+  const std::string digit = std::to_string(step.digits[0]);
+  bool wrap = false;
+  for (const CellDigit& e : step.eliminations) {
+    wrap |= std::find(step.cells.begin(), step.cells.end(), e.cell) != step.cells.end();
+  }
+  return std::string(Name(step.technique)) + ": " + digit + " coloured " +
+         Cells(step, 0, step.variant) + " / " +
+         Cells(step, step.variant, step.cells.size() - step.variant) +
+         (wrap ? " (one colour meets itself in a unit: it is false): "
+               : " (each cell removed sees both colours): ") +
+         Removals(step.eliminations);
+}
+
+std::string DescribeForcingChain(const Step& step) {
+  const std::string name = std::string(Name(step.technique)) + ": ";
+  if (step.variant == 0) {
+    return name + CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]) + " leads to " +
+           WholeChain(step.links) + ", and " + ContradictionText(step) + ": " +
+           Removals(step.eliminations);
+  }
+  const auto ranges = ChainRanges(step.links);
+  std::string text = name;
+  text += step.variant == 1 ? CellName(step.cells[0]) + " is " + std::to_string(step.digits[0]) +
+                                  " or " + std::to_string(step.digits[1])
+                            : std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+                                  " is in " + Cells(step, 0, 2);
+  for (const auto& [from, to] : ranges) text += "; " + Chain(step.links, from, to);
+  return text + ": either way " + Removals(step.eliminations);
+}
+
+std::string DescribeTrial(const Step& step) {
+  const std::string tried = CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]);
+  if (step.variant == 0) return "the puzzle has several solutions: " + tried + " chosen";
+  std::string text = std::string(Name(step.technique)) + ": " + tried + " leads to a contradiction";
+  if (step.variant == 1) {
+    text += " by singles: " + WholeChain(step.links) + ", and " + ContradictionText(step);
+  } else {
+    text += " within " + std::to_string(step.variant - 1) + " nested trial" +
+            (step.variant == 2 ? "" : "s");
+  }
+  return text + ": " + Removals(step.eliminations);
+}
+
 }  // namespace
+
+std::string NodeName(const Node& node) {
+  // Appended piece by piece: g++ 12 draws a false -Wrestrict from "(" + std::to_string(...).
+  std::string text = "(";
+  text += std::to_string(node.digit);
+  text += ")r";
+  const int row = node.cells[0] / 9, column = node.cells[0] % 9;
+  bool same_row = true;
+  for (uint8_t cell : node.cells) same_row &= cell / 9 == row;
+  if (same_row) {
+    text += static_cast<char>('1' + row);
+    text += 'c';
+    for (uint8_t cell : node.cells) text += static_cast<char>('1' + cell % 9);
+  } else {
+    for (uint8_t cell : node.cells) text += static_cast<char>('1' + cell / 9);
+    text += 'c';
+    text += static_cast<char>('1' + column);
+  }
+  return text;
+}
 
 std::string UnitName(const Unit& unit) {
   const char* kind = unit.kind == Unit::Kind::kRow      ? "row "
@@ -90,9 +237,53 @@ std::string Describe(const Step& step) {
              LineNames(step.units, lines, lines) + " (" + CellList(step.cells) +
              "): " + Removals(step.eliminations);
     }
-    case Technique::kGuess:
-      return "no technique applies: guess " + Placement(step.placements[0]) +
-             " (the solution's digit; the explanation goes on)";
+    case Technique::kSkyscraper:
+      return name + ": " + std::to_string(step.digits[0]) + " in " +
+             LineNames(step.units, 0, 2) + ": " + WholeChain(step.links) + ": " +
+             Removals(step.eliminations);
+    case Technique::kTwoStringKite:
+      return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+             " and " + UnitName(step.units[1]) + ", joined in " + UnitName(step.units[2]) + ": " +
+             WholeChain(step.links) + ": " + Removals(step.eliminations);
+    case Technique::kEmptyRectangle:
+      return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+             " lies only in " + UnitName(step.units[1]) + " and " + UnitName(step.units[2]) +
+             ", with " + UnitName(step.units[3]) + ": " + WholeChain(step.links) + ": " +
+             Removals(step.eliminations);
+    case Technique::kXYWing:
+    case Technique::kXYZWing: {
+      const int x = step.digits[0], y = step.digits[1], z = step.digits[2];
+      const std::string pivot = step.technique == Technique::kXYWing
+                                    ? Holds(step.cells[0], {std::min(x, y), std::max(x, y)})
+                                    : CellName(step.cells[0]) + " holds " +
+                                          DigitList(SortedDigits(step.digits));
+      return name + ": " + pivot + ", " + Holds(step.cells[1], {std::min(x, z), std::max(x, z)}) +
+             ", " + Holds(step.cells[2], {std::min(y, z), std::max(y, z)}) + ": " +
+             Removals(step.eliminations);
+    }
+    case Technique::kWWing:
+      return name + ": " + Cells(step, 0, 2) + " hold " +
+             DigitList(SortedDigits(step.digits)) + ", joined by " +
+             std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) + ": " +
+             WholeChain(step.links) + ": " + Removals(step.eliminations);
+    case Technique::kSimpleColouring: return DescribeColouring(step);
+    case Technique::kUniqueRectangle: return DescribeRectangle(step);
+    case Technique::kBugPlusOne:
+      return name + ": " + Placement(step.placements[0]) +
+             " (every other open cell holds two candidates: without it, two solutions)";
+    case Technique::kXChain:
+    case Technique::kXYChain:
+    case Technique::kAic:
+      return name + ": " + WholeChain(step.links) + ": " + Removals(step.eliminations);
+    case Technique::kAlsXz: {
+      const size_t a = step.variant;
+      return name + ": " + Cells(step, 0, a) + " in " + UnitName(step.units[0]) + " and " +
+             Cells(step, a, step.cells.size() - a) + " in " + UnitName(step.units[1]) +
+             ", restricted common " + std::to_string(step.digits[0]) + ", both holding " +
+             std::to_string(step.digits[1]) + ": " + Removals(step.eliminations);
+    }
+    case Technique::kForcingChain: return DescribeForcingChain(step);
+    case Technique::kTrial: return DescribeTrial(step);
   }
   return name;
 }

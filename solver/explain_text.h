@@ -9,8 +9,17 @@
 //   naked pair: r4c1, r4c5 hold only 2 8 in row 4: removes 2 from r4c7; 8 from r4c9
 //   hidden pair: 1 9 go only in r1c3, r7c3 in column 3: removes 4 from r1c3; 6 from r7c3
 //   x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r2c3, r2c8, r5c3, r5c8): removes 4 from r7c3
-//   no technique applies: guess r4c4 = 6 (the solution's digit; the explanation goes on)
-// (triples read as pairs, a swordfish as an x-wing with three lines).
+//   skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1, r3c1
+//   x-chain: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
+//   alternating inference chain: (4)r2c3=(4)r2c78-(4)r6c7=(5)r6c7-(5)r6c1=(5)r4c1: ...
+//   forcing chain: r1c3 = 4 leads to (4)r1c3-(4)r1c7=(2)r1c7-(2)r5c7, and r5c9 has no
+//     candidate left: removes 4 from r1c3
+//   trial: r1c3 = 4 leads to a contradiction within 2 nested trials: removes 4 from r1c3
+//   the puzzle has several solutions: r1c3 = 4 chosen
+// (triples read as pairs, a swordfish as an x-wing with three lines; the tests of
+// tests/solver/explain_text_test.cc show every technique's sentence). Chains are written in
+// Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong link and
+// "-" a weak one; a forcing chain's branches follow one another after "; ".
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_SOLVER_EXPLAIN_TEXT_H_
@@ -24,6 +33,9 @@ namespace sudoku::logic {
 
 // "row 3", "column 5", "box 9".
 std::string UnitName(const Unit& unit);
+
+// "(4)r2c3", or for a grouped node "(4)r2c78" (one row) or "(4)r13c7" (one column).
+std::string NodeName(const Node& node);
 
 // One step in words (see above). The step must have the shape its technique gives it (logic.h,
 // Step): a step that came from elsewhere is checked first (client/explain_format.h,

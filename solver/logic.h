@@ -1,6 +1,7 @@
 // The logical solver: solves a puzzle step by step with the techniques people use, so that the
 // solution can be explained (Explain) and its difficulty rated (Rate). Separate from the fast
-// kernel (solver.h), which it calls only to confirm guesses and to count the kernel's guesses.
+// kernel (solver.h), which it calls only for the verdict (is the puzzle unique?) and to count the
+// kernel's guesses; no step reads the kernel's solution.
 //
 // Thread-safety: every function here is reentrant and keeps its state per call; any number of
 // threads may call Explain() and Rate() at once.
@@ -19,7 +20,8 @@
 namespace sudoku::logic {
 
 // The techniques, easiest first. The logical solver always takes a step of the easiest technique
-// that applies, so a puzzle's hardest technique is the least it needs in this order.
+// that applies, so a puzzle's hardest technique is the least it needs in this order. None of
+// them reads the solution: even kTrial only follows where a candidate leads.
 enum class Technique : uint8_t {
   kNakedSingle,   // a cell with one candidate left
   kHiddenSingle,  // a digit with one place left in a row, column or box
@@ -31,15 +33,32 @@ enum class Technique : uint8_t {
   kHiddenTriple,  // three digits whose places in a unit together are three cells
   kXWing,         // a digit in two places in each of two rows (or columns), the same two columns
   kSwordfish,     // the same with three rows (or columns)
-  kGuess,         // logic ran out: a cell and digit taken from the solution
+  kSkyscraper,    // two parallel conjugate pairs of a digit with one end on a common line
+  kTwoStringKite,    // a row's and a column's conjugate pair joined in a box
+  kEmptyRectangle,   // a digit of a box confined to one row and one column, and a conjugate pair
+  kXYWing,           // a bivalue pivot xy and pincers xz, yz: z leaves what sees both pincers
+  kXYZWing,          // a pivot xyz and pincers xz, yz: z leaves what sees all three
+  kWWing,            // two bivalue cells xy joined by a conjugate pair on x: y leaves both's peers
+  kSimpleColouring,  // one digit's conjugate pairs coloured two ways: a trap or a wrap
+  kUniqueRectangle,  // four cells in two boxes that would allow two solutions (types 1-4)
+  kBugPlusOne,       // every open cell bivalue but one: its digit seen three times goes there
+  kXChain,           // an alternating chain of one digit
+  kXYChain,          // an alternating chain through bivalue cells
+  kAic,              // an alternating inference chain, its nodes candidates or grouped cells
+  kAlsXz,            // two almost locked sets joined by a restricted common digit
+  kForcingChain,     // where singles lead from a candidate (or from both of a pair's)
+  kTrial,            // logic ran out: a candidate followed to a contradiction, then removed
 };
-inline constexpr int kTechniqueCount = static_cast<int>(Technique::kGuess) + 1;
+inline constexpr int kTechniqueCount = static_cast<int>(Technique::kTrial) + 1;
 
 // QQWing's difficulty scale, easiest first.
 enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 
 // "naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
-// "naked triple", "hidden triple", "x-wing", "swordfish", "guess".
+// "naked triple", "hidden triple", "x-wing", "swordfish", "skyscraper", "two-string kite",
+// "empty rectangle", "xy-wing", "xyz-wing", "w-wing", "simple colouring", "unique rectangle",
+// "bug+1", "x-chain", "xy-chain", "alternating inference chain", "als-xz", "forcing chain",
+// "trial".
 const char* Name(Technique technique);
 // "simple", "easy", "intermediate", "expert".
 const char* Name(Level level);
@@ -61,6 +80,25 @@ struct Unit {
   friend bool operator==(const Unit&, const Unit&) = default;
 };
 
+// A node of a chain: one candidate, or (a grouped node) the candidates of one digit in two or
+// three cells of one box-line intersection, taken together: "on" when the digit is in one of
+// them, "off" when in none.
+struct Node {
+  uint8_t digit = 0;           // 1-9
+  std::vector<uint8_t> cells;  // 1-3 cells, ascending
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+// Two nodes of a chain. Weak: they are not both on ("from on, so to off"). Strong: they are not
+// both off ("from off, so to on"). In a forcing chain or a trial, a link is an implication
+// within the branch: a strong link there may rest on the branch's earlier removals.
+struct Link {
+  Node from;
+  Node to;
+  bool strong = false;
+  friend bool operator==(const Link&, const Link&) = default;
+};
+
 // One step of the explanation.
 //   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}
 //   kHiddenSingle: placements; units = {the unit where the digit has one place}; digits = {it}
@@ -69,9 +107,41 @@ struct Unit {
 //   pairs/triples: units = {the unit}; cells = the pattern's cells; digits = its digits
 //   kXWing/kSwordfish: units = the base lines (where the digit is confined), then the cover lines
 //                  (where it is eliminated); digits = {the digit}; cells = the corners
-//   kGuess:        placements = {the cell, the digit tried}; cells = {the cell}; the digit is the
-//                  solution's, so the explanation never has to backtrack
-// Eliminations are the candidates the step removes (none for singles and guesses).
+//   kSkyscraper:   units = {the two parallel lines of the conjugate pairs}; digits = {the digit};
+//                  cells = {pair 1's far end, its near end, pair 2's near end, its far end}
+//                  (the near ends share a line); links = the chain far=near-near=far
+//   kTwoStringKite: units = {the row, the column, the box joining them}; digits, cells, links as
+//                  kSkyscraper (the near ends share the box)
+//   kEmptyRectangle: units = {the box, the line of the conjugate pair}; digits = {the digit};
+//                  cells = {the pair's end seeing the box, its other end}; links = the chain
+//   kXYWing:       cells = {pivot, pincer, pincer}; digits = {x, y, z}: pivot xy, pincers xz, yz
+//   kXYZWing:      cells = {pivot, pincer, pincer}; digits = {x, y, z}: pivot xyz, pincers xz, yz
+//   kWWing:        cells = {bivalue cell, bivalue cell, the pair's two ends}; digits = {x, y}
+//                  (x the pair's digit); links = the chain
+//   kSimpleColouring: digits = {the digit}; cells = the first colour's cells then the second's;
+//                  variant = how many cells the first colour has; links = the conjugate pairs
+//                  that colour them. A removal from a coloured cell is a wrap (that colour is
+//                  false), from an uncoloured one a trap (it sees both colours).
+//   kUniqueRectangle: variant = the type, 1-4; cells = the four corners (then, type 3, the cells
+//                  completing the naked subset); digits = {a, b} (type 3: then the subset's
+//                  other digits); units = {} (type 3: the subset's unit; type 4: the unit where
+//                  the digit kept is confined to the two roof cells, and digits[0] is that digit)
+//   kBugPlusOne:   placements = {the cell, the digit}; cells = {the cell}; digits = {the digit}
+//   kXChain/kXYChain/kAic: links = the chain, strong first and last; eliminations what sees both
+//                  ends (or, ends in one cell, that cell's other candidates)
+//   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
+//                  restricted common digit, z the digit removed
+//   kForcingChain: variant 0: a candidate whose singles lead to a contradiction (eliminations
+//                  = it; cells, digits = it); variant 1: both candidates of a bivalue cell (cells
+//                  = {it}; digits = its two) agree; variant 2: both places of a digit in a unit
+//                  (units = {it}; cells = the two; digits = {the digit}) agree. links = the
+//                  implications, branch after branch
+//   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
+//                  led to a contradiction (variant 1: by singles alone; more: nested trials as
+//                  deep); eliminations = the candidate; links = the first level's implications.
+//                  variant 0: a choice, only for a puzzle with several solutions (none of the
+//                  cell's candidates leads to a contradiction); placements = the choice
+// Eliminations are the candidates the step removes (none for singles and placements).
 struct Step {
   Technique technique = Technique::kNakedSingle;
   std::vector<CellDigit> placements;
@@ -79,6 +149,8 @@ struct Step {
   std::vector<Unit> units;
   std::vector<uint8_t> cells;
   std::vector<uint8_t> digits;
+  uint8_t variant = 0;      // per technique, as above; 0 where unused
+  std::vector<Link> links;  // the chain, in chain order; empty for non-chain techniques
 };
 
 // Candidates per cell: bit d-1 set when digit d is still possible. A placed cell holds only its
@@ -98,12 +170,13 @@ struct Explanation {
   Verdict verdict = Verdict::kUnsolvable;
   std::vector<Step> steps;
   Grid solution{};             // the grid after the last step; the solution when verdict is kSolved
-  uint32_t logic_guesses = 0;  // kGuess steps among `steps`
+  uint32_t logic_guesses = 0;  // kTrial steps among `steps` (choices too)
   uint32_t fast_guesses = 0;   // branches the fast solver took to find and check the solution
 };
 
 // Explains how the grid solves, one step at a time. Takes always the easiest technique that
-// applies; where none does, a guess confirmed by the fast solver, and goes on.
+// applies; where none does, a trial (never the solution's digit), and goes on. The fast solver
+// only decides the verdict first (the uniqueness techniques apply only when it is kSolved).
 Explanation Explain(const Grid& grid);
 
 struct Rating {
@@ -111,7 +184,7 @@ struct Rating {
   Technique hardest = Technique::kNakedSingle;  // the hardest step of Explain()
   uint32_t steps = 0;                           // the steps of Explain()
   uint32_t guesses = 0;  // branches the fast solver took to find and check uniqueness (limit 2)
-  uint32_t logic_guesses = 0;  // kGuess steps of Explain()
+  uint32_t logic_guesses = 0;  // kTrial steps of Explain()
   Level level = Level::kSimple;
 };
 

@@ -106,7 +106,7 @@ wire::ExplainStep WireStep(wire::Technique technique) {
 
 // r1c3 = 4 as a guess: cell 2, digit 4 (candidate = cell * 9 + digit - 1).
 wire::ExplainStep GuessR1C3Is4() {
-  wire::ExplainStep step = WireStep(wire::GUESS);
+  wire::ExplainStep step = WireStep(wire::TRIAL);
   step.add_placements(2 * 9 + 3);
   step.add_cells(2);
   step.add_digits(4);
@@ -174,7 +174,7 @@ TEST(FormatExplanation, RejectsResponsesThatDoNotFit) {
   response.set_verdict(static_cast<wire::Verdict>(7));
   expect_error(response, "unknown verdict 7");
   response.set_verdict(wire::UNSOLVABLE);
-  *response.add_steps() = WireStep(wire::GUESS);
+  *response.add_steps() = WireStep(wire::TRIAL);
   expect_error(response, "unsolvable puzzle with 1 steps");
 }
 

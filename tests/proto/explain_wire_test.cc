@@ -83,7 +83,7 @@ TEST(ExplainWire, RefusesWhatCannotBeAStep) {
 TEST(ExplainWire, StepsFromWireNumbersTheBadStep) {
   ExplainResponse response;
   ExplainStep* guess = response.add_steps();
-  guess->set_technique(GUESS);
+  guess->set_technique(TRIAL);
   guess->add_placements(2 * 9 + 3);  // r1c3 = 4
   guess->add_cells(2);
   guess->add_digits(4);

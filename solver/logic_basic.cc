@@ -1,0 +1,262 @@
+// The basic techniques of logic_board.h: singles, pointing and claiming, naked and hidden
+// pairs and triples, x-wing and swordfish.
+#include <array>
+#include <bit>
+#include <utility>
+
+#include "solver/logic_board.h"
+
+namespace sudoku::logic::internal {
+namespace {
+
+// Boxes first, then rows, then columns: the order in which people scan.
+constexpr std::array<int, kUnits> kScanOrder = {18, 19, 20, 21, 22, 23, 24, 25, 26,
+                                                0,  1,  2,  3,  4,  5,  6,  7,  8,
+                                                9,  10, 11, 12, 13, 14, 15, 16, 17};
+
+// The unit index (0-26) of the row, column or box that holds every place of `places` (a mask of
+// positions within `unit`), looking at rows, then columns, then boxes; -1 when none does, or
+// when the only one is `unit` itself.
+int SharedUnit(int unit, uint16_t places, bool want_box) {
+  const Tables& table = Table();
+  int row = -1, column = -1, box = -1;
+  for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
+    const int cell = table.cells[unit][std::countr_zero(p)];
+    const bool first = row == -1 && column == -1 && box == -1;
+    if (first) {
+      row = RowOf(cell), column = ColumnOf(cell), box = BoxOf(cell);
+      continue;
+    }
+    if (row != RowOf(cell)) row = -2;
+    if (column != ColumnOf(cell)) column = -2;
+    if (box != BoxOf(cell)) box = -2;
+  }
+  if (want_box) return box >= 0 ? 18 + box : -1;
+  if (row >= 0) return row;
+  if (column >= 0) return 9 + column;
+  return -1;
+}
+
+// Calls visit(mask) for every mask of `size` bits within `within` (ascending).
+template <typename Visit>
+bool ForSubsets(uint16_t within, int size, uint16_t chosen, int from, Visit&& visit) {
+  if (size == 0) return visit(chosen);
+  for (int i = from; i < 9; ++i) {
+    if (within & (1u << i)) {
+      if (ForSubsets(within, size - 1, static_cast<uint16_t>(chosen | (1u << i)), i + 1, visit)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool NakedSingle(Board& board, Step* step) {
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (board.open[cell] && !(board.open[cell] & (board.open[cell] - 1))) {
+      const int digit = std::countr_zero(board.open[cell]) + 1;
+      step->technique = Technique::kNakedSingle;
+      step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
+      step->cells.push_back(static_cast<uint8_t>(cell));
+      step->digits.push_back(static_cast<uint8_t>(digit));
+      board.Place(cell, digit);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HiddenSingle(Board& board, Step* step) {
+  const Tables& table = Table();
+  for (int unit : kScanOrder) {
+    // Digits seen once and digits seen more than once among the unit's open cells.
+    uint16_t once = 0;
+    uint16_t more = 0;
+    for (uint8_t cell : table.cells[unit]) {
+      more |= static_cast<uint16_t>(once & board.open[cell]);
+      once |= board.open[cell];
+    }
+    const uint16_t single = static_cast<uint16_t>(once & ~more);
+    if (!single) continue;
+    const int digit = std::countr_zero(single) + 1;
+    int cell = 0;
+    for (uint8_t c : table.cells[unit]) {
+      if (board.open[c] & Bit(digit)) cell = c;
+    }
+    step->technique = Technique::kHiddenSingle;
+    step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
+    step->units.push_back(UnitOf(unit));
+    step->cells.push_back(static_cast<uint8_t>(cell));
+    step->digits.push_back(static_cast<uint8_t>(digit));
+    board.Place(cell, digit);
+    return true;
+  }
+  return false;
+}
+
+// Pointing (a digit of a box on one line) and claiming (a digit of a line in one box): the
+// digit leaves the rest of the other unit.
+bool Intersection(Board& board, Step* step, bool pointing) {
+  const Tables& table = Table();
+  const int first = pointing ? 18 : 0;
+  const int last = pointing ? 27 : 18;
+  for (int unit = first; unit < last; ++unit) {
+    for (int digit = 1; digit <= 9; ++digit) {
+      const uint16_t places = board.Places(unit, digit);
+      if (Count(places) < 2) continue;
+      // The other unit shared by every place: a line for a box, the box for a line.
+      const int other = SharedUnit(unit, places, !pointing);
+      if (other < 0) continue;
+      Step found;
+      for (uint8_t cell : table.cells[other]) {
+        const int in_unit = unit < 9    ? RowOf(cell) == unit
+                            : unit < 18 ? ColumnOf(cell) == unit - 9
+                                        : BoxOf(cell) == unit - 18;
+        if (!in_unit) Eliminate(board, &found, cell, Bit(digit));
+      }
+      if (found.eliminations.empty()) continue;
+      found.technique = pointing ? Technique::kPointing : Technique::kClaiming;
+      found.units = {UnitOf(unit), UnitOf(other)};
+      found.digits.push_back(static_cast<uint8_t>(digit));
+      for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
+        found.cells.push_back(table.cells[unit][std::countr_zero(p)]);
+      }
+      *step = std::move(found);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Naked subsets: `size` open cells of a unit whose candidates together are `size` digits; those
+// digits leave the unit's other cells.
+bool NakedSubset(Board& board, Step* step, int size) {
+  const Tables& table = Table();
+  for (int unit : kScanOrder) {
+    const auto& cells = table.cells[unit];
+    uint16_t eligible = 0;
+    int open = 0;
+    for (int i = 0; i < 9; ++i) {
+      const int count = Count(board.open[cells[i]]);
+      if (count) ++open;
+      if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << i);
+    }
+    if (open <= size) continue;  // nothing left to eliminate from
+    const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t positions) {
+      uint16_t digits = 0;
+      for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
+        digits |= board.open[cells[std::countr_zero(p)]];
+      }
+      if (Count(digits) != size) return false;
+      Step found_step;
+      for (int i = 0; i < 9; ++i) {
+        if (!(positions & (1u << i))) Eliminate(board, &found_step, cells[i], digits);
+      }
+      if (found_step.eliminations.empty()) return false;
+      found_step.technique = size == 2 ? Technique::kNakedPair : Technique::kNakedTriple;
+      found_step.units.push_back(UnitOf(unit));
+      for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
+        found_step.cells.push_back(cells[std::countr_zero(p)]);
+      }
+      AddDigits(&found_step, digits);
+      *step = std::move(found_step);
+      return true;
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+// Hidden subsets: `size` digits whose places in a unit together are `size` cells; those cells
+// lose every other candidate.
+bool HiddenSubset(Board& board, Step* step, int size) {
+  const Tables& table = Table();
+  for (int unit : kScanOrder) {
+    const auto& cells = table.cells[unit];
+    std::array<uint16_t, 10> places{};
+    uint16_t eligible = 0;  // bit d-1: digit d has 2..size places
+    for (int digit = 1; digit <= 9; ++digit) {
+      places[digit] = board.Places(unit, digit);
+      const int count = Count(places[digit]);
+      if (count >= 2 && count <= size) eligible |= Bit(digit);
+    }
+    const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t digits) {
+      uint16_t positions = 0;
+      for (uint16_t d = digits; d; d &= static_cast<uint16_t>(d - 1)) {
+        positions |= places[std::countr_zero(d) + 1];
+      }
+      if (Count(positions) != size) return false;
+      Step found_step;
+      for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
+        const int cell = cells[std::countr_zero(p)];
+        Eliminate(board, &found_step, cell, static_cast<uint16_t>(kAllDigits & ~digits));
+        found_step.cells.push_back(static_cast<uint8_t>(cell));
+      }
+      if (found_step.eliminations.empty()) return false;
+      found_step.technique = size == 2 ? Technique::kHiddenPair : Technique::kHiddenTriple;
+      found_step.units.push_back(UnitOf(unit));
+      AddDigits(&found_step, digits);
+      *step = std::move(found_step);
+      return true;
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+// Fish: `size` base lines (rows, or columns) in which a digit's places all lie in `size` cover
+// lines (columns, or rows); the digit leaves the cover lines outside the base lines.
+bool Fish(Board& board, Step* step, int size) {
+  const Tables& table = Table();
+  for (int orientation = 0; orientation < 2; ++orientation) {
+    const int base_first = orientation == 0 ? 0 : 9;
+    const int cover_first = orientation == 0 ? 9 : 0;
+    for (int digit = 1; digit <= 9; ++digit) {
+      std::array<uint16_t, 9> places{};
+      uint16_t eligible = 0;
+      for (int line = 0; line < 9; ++line) {
+        places[line] = board.Places(base_first + line, digit);
+        const int count = Count(places[line]);
+        if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << line);
+      }
+      const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t lines) {
+        uint16_t covers = 0;
+        for (uint16_t l = lines; l; l &= static_cast<uint16_t>(l - 1)) {
+          covers |= places[std::countr_zero(l)];
+        }
+        if (Count(covers) != size) return false;
+        Step found_step;
+        for (uint16_t c = covers; c; c &= static_cast<uint16_t>(c - 1)) {
+          const int cover = std::countr_zero(c);
+          for (int i = 0; i < 9; ++i) {
+            if (!(lines & (1u << i))) {
+              Eliminate(board, &found_step, table.cells[cover_first + cover][i], Bit(digit));
+            }
+          }
+        }
+        if (found_step.eliminations.empty()) return false;
+        found_step.technique = size == 2 ? Technique::kXWing : Technique::kSwordfish;
+        for (uint16_t l = lines; l; l &= static_cast<uint16_t>(l - 1)) {
+          const int line = std::countr_zero(l);
+          found_step.units.push_back(UnitOf(base_first + line));
+          for (uint16_t p = places[line]; p; p &= static_cast<uint16_t>(p - 1)) {
+            found_step.cells.push_back(table.cells[base_first + line][std::countr_zero(p)]);
+          }
+        }
+        for (uint16_t c = covers; c; c &= static_cast<uint16_t>(c - 1)) {
+          found_step.units.push_back(UnitOf(cover_first + std::countr_zero(c)));
+        }
+        found_step.digits.push_back(static_cast<uint8_t>(digit));
+        *step = std::move(found_step);
+        return true;
+      });
+      if (found) return true;
+    }
+  }
+  return false;
+}
+
+
+}  // namespace sudoku::logic::internal

@@ -1,0 +1,185 @@
+// Internal to the logical solver (logic.h): the board its techniques read and change, the
+// tables they share, and the techniques themselves, one family per file:
+//   logic_basic.cc     singles, intersections, naked and hidden subsets, x-wing, swordfish
+//   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, wings, simple colouring,
+//                      unique rectangles, bug+1
+//   logic_chains.cc    x-chains, xy-chains, alternating inference chains, als-xz
+//   logic_trial.cc     forcing chains and trials
+// Each technique looks for its step on the board; when it finds one it fills the step, plays it
+// on the board and returns true, and otherwise leaves the board as it was.
+//
+// Thread-safety: constant tables and per-call state only.
+#ifndef SUDOKU_SOLVER_LOGIC_BOARD_H_
+#define SUDOKU_SOLVER_LOGIC_BOARD_H_
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "solver/logic.h"
+
+namespace sudoku::logic::internal {
+
+constexpr int kUnits = 27;  // rows 0-8, columns 9-17, boxes 18-26
+constexpr uint16_t kAllDigits = 0x1ff;
+
+constexpr int RowOf(int cell) { return cell / 9; }
+constexpr int ColumnOf(int cell) { return cell % 9; }
+constexpr int BoxOf(int cell) { return RowOf(cell) / 3 * 3 + ColumnOf(cell) / 3; }
+constexpr uint16_t Bit(int digit) { return static_cast<uint16_t>(1u << (digit - 1)); }
+constexpr int LowestDigit(uint16_t digits) { return std::countr_zero(digits) + 1; }
+constexpr uint16_t WithoutLowest(uint16_t bits) { return static_cast<uint16_t>(bits & (bits - 1)); }
+
+// A set of cells, bit i for cell i.
+struct CellSet {
+  uint64_t low = 0;   // cells 0-63
+  uint32_t high = 0;  // cells 64-80
+
+  constexpr void Add(int cell) {
+    if (cell < 64) {
+      low |= uint64_t{1} << cell;
+    } else {
+      high |= uint32_t{1} << (cell - 64);
+    }
+  }
+  constexpr bool Has(int cell) const {
+    return cell < 64 ? (low >> cell) & 1 : (high >> (cell - 64)) & 1;
+  }
+  constexpr bool Empty() const { return low == 0 && high == 0; }
+  constexpr CellSet operator&(const CellSet& other) const {
+    return {low & other.low, high & other.high};
+  }
+  constexpr CellSet operator|(const CellSet& other) const {
+    return {low | other.low, high | other.high};
+  }
+  constexpr CellSet Without(const CellSet& other) const {
+    return {low & ~other.low, high & ~other.high};
+  }
+  // Calls visit(cell) for each cell, ascending.
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    for (uint64_t bits = low; bits; bits &= bits - 1) visit(std::countr_zero(bits));
+    for (uint32_t bits = high; bits; bits &= bits - 1) visit(64 + std::countr_zero(bits));
+  }
+  friend constexpr bool operator==(const CellSet&, const CellSet&) = default;
+};
+
+// The cells of each unit, and each cell's units and peers. Built at compile time.
+struct Tables {
+  std::array<std::array<uint8_t, 9>, kUnits> cells{};
+  std::array<std::array<uint8_t, 20>, kCells> peers{};
+  std::array<CellSet, kCells> peer_set{};
+  std::array<CellSet, kUnits> unit_set{};
+  // Each cell's row, column and box (as unit numbers), and its position in each.
+  std::array<std::array<uint8_t, 3>, kCells> units{};
+  std::array<std::array<uint8_t, 3>, kCells> positions{};
+
+  constexpr Tables() {
+    for (int cell = 0; cell < kCells; ++cell) {
+      const int in_box = RowOf(cell) % 3 * 3 + ColumnOf(cell) % 3;
+      cells[RowOf(cell)][ColumnOf(cell)] = static_cast<uint8_t>(cell);
+      cells[9 + ColumnOf(cell)][RowOf(cell)] = static_cast<uint8_t>(cell);
+      cells[18 + BoxOf(cell)][in_box] = static_cast<uint8_t>(cell);
+      units[cell] = {static_cast<uint8_t>(RowOf(cell)), static_cast<uint8_t>(9 + ColumnOf(cell)),
+                     static_cast<uint8_t>(18 + BoxOf(cell))};
+      positions[cell] = {static_cast<uint8_t>(ColumnOf(cell)), static_cast<uint8_t>(RowOf(cell)),
+                         static_cast<uint8_t>(in_box)};
+      for (int k = 0; k < 3; ++k) unit_set[units[cell][k]].Add(cell);
+      int count = 0;
+      for (int other = 0; other < kCells; ++other) {
+        if (other != cell && (RowOf(other) == RowOf(cell) || ColumnOf(other) == ColumnOf(cell) ||
+                              BoxOf(other) == BoxOf(cell))) {
+          peers[cell][count++] = static_cast<uint8_t>(other);
+          peer_set[cell].Add(other);
+        }
+      }
+    }
+  }
+};
+
+inline constexpr Tables kTables{};
+constexpr const Tables& Table() { return kTables; }
+
+// Bits set in a 9-bit mask. The library is built for the baseline x86-64, where std::popcount
+// is a libgcc call, which made this table worth its 512 bytes on the rating's hot path.
+struct BitCounts {
+  std::array<uint8_t, 512> count{};
+  constexpr BitCounts() {
+    for (int mask = 1; mask < 512; ++mask) {
+      count[mask] = static_cast<uint8_t>(count[mask >> 1] + (mask & 1));
+    }
+  }
+};
+inline constexpr BitCounts kBitCounts{};
+constexpr int Count(uint16_t mask) { return kBitCounts.count[mask & 0x1ff]; }
+
+constexpr bool Sees(int a, int b) { return kTables.peer_set[a].Has(b); }
+
+Unit UnitOf(int unit);
+
+// The puzzle as the logical solver sees it: placed digits, and candidates of open cells (0 for
+// placed cells, unlike the public Candidates, so that techniques see only open cells).
+struct Board {
+  Grid values{};
+  std::array<uint16_t, kCells> open{};
+  int open_cells = 0;
+  bool unique = false;  // the puzzle has one solution: the uniqueness techniques may apply
+
+  Board() = default;
+  explicit Board(const Grid& grid);
+
+  void Place(int cell, int digit);
+
+  // Where `digit` may still go in `unit`, as a 9-bit mask of positions within the unit. Valid
+  // from ComputePlaces() until the board changes.
+  uint16_t Places(int unit, int digit) const { return places_[unit][digit]; }
+  // The open cells holding `digit`. Valid as Places().
+  const CellSet& CellsWith(int digit) const { return with_[digit]; }
+
+  // Fills the tables Places() and CellsWith() read: one pass over the candidates instead of
+  // nine loads for each question (the techniques past the singles ask hundreds).
+  void ComputePlaces();
+
+ private:
+  std::array<std::array<uint16_t, 10>, kUnits> places_{};
+  std::array<CellSet, 10> with_{};
+};
+
+// Removes `digits` from `cell` into the step, skipping candidates that are already gone.
+void Eliminate(Board& board, Step* step, int cell, uint16_t digits);
+// Appends each digit of `digits` to the step's digits, ascending.
+void AddDigits(Step* step, uint16_t digits);
+// Places the step's placements on the board.
+void PlayPlacements(Board& board, const Step& step);
+Node SingleNode(int cell, int digit);
+
+// The techniques, by file. `size` is 2 for pairs and x-wings, 3 for triples and swordfish.
+bool NakedSingle(Board& board, Step* step);
+bool HiddenSingle(Board& board, Step* step);
+bool Intersection(Board& board, Step* step, bool pointing);
+bool NakedSubset(Board& board, Step* step, int size);
+bool HiddenSubset(Board& board, Step* step, int size);
+bool Fish(Board& board, Step* step, int size);
+
+bool Skyscraper(Board& board, Step* step);
+bool TwoStringKite(Board& board, Step* step);
+bool EmptyRectangle(Board& board, Step* step);
+bool XYWing(Board& board, Step* step);
+bool XYZWing(Board& board, Step* step);
+bool WWing(Board& board, Step* step);
+bool SimpleColouring(Board& board, Step* step);
+bool UniqueRectangle(Board& board, Step* step);
+bool BugPlusOne(Board& board, Step* step);
+
+bool XChain(Board& board, Step* step);
+bool XYChain(Board& board, Step* step);
+bool Aic(Board& board, Step* step);
+bool AlsXz(Board& board, Step* step);
+
+bool ForcingChain(Board& board, Step* step);
+// The last resort: always takes a step on a board that is open and has a solution.
+void Trial(Board& board, Step* step);
+
+}  // namespace sudoku::logic::internal
+
+#endif  // SUDOKU_SOLVER_LOGIC_BOARD_H_

@@ -1,0 +1,391 @@
+// The pattern techniques of logic_board.h: skyscraper, two-string kite, empty rectangle, the
+// wings and simple colouring (one digit, or a few bivalue cells, in a fixed shape). Unique
+// rectangles and bug+1 are in logic_unique.cc.
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "solver/logic_board.h"
+
+namespace sudoku::logic::internal {
+namespace {
+
+// A conjugate pair: a digit's only two places in a unit.
+struct Pair {
+  int unit = 0;
+  int first = 0;
+  int second = 0;
+};
+
+// The conjugate pairs of `digit` in the units [from, to).
+std::vector<Pair> PairsOf(const Board& board, int digit, int from, int to) {
+  std::vector<Pair> pairs;
+  for (int unit = from; unit < to; ++unit) {
+    const uint16_t places = board.Places(unit, digit);
+    if (Count(places) != 2) continue;
+    pairs.push_back({unit, Table().cells[unit][std::countr_zero(places)],
+                     Table().cells[unit][std::countr_zero(WithoutLowest(places))]});
+  }
+  return pairs;
+}
+
+// Removes `digit` from every open cell that sees all of `cells` (and is none of them).
+void EliminateSeeingAll(Board& board, Step* step, int digit, std::initializer_list<int> cells) {
+  CellSet targets = board.CellsWith(digit);
+  for (int cell : cells) targets = targets & Table().peer_set[cell];
+  targets.ForEach([&](int cell) { Eliminate(board, step, cell, Bit(digit)); });
+}
+
+Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, bool strong) {
+  return Link{SingleNode(from_cell, from_digit), SingleNode(to_cell, to_digit), strong};
+}
+
+// far1 = near1 - near2 = far2, all of one digit: what sees both far ends loses the digit.
+bool TurbotStep(Board& board, Step* step, Technique technique, int digit,
+                std::array<int, 4> cells, std::vector<Unit> units) {
+  Step found;
+  EliminateSeeingAll(board, &found, digit, {cells[0], cells[3]});
+  if (found.eliminations.empty()) return false;
+  found.technique = technique;
+  found.units = std::move(units);
+  for (int cell : cells) found.cells.push_back(static_cast<uint8_t>(cell));
+  found.digits = {static_cast<uint8_t>(digit)};
+  found.links = {MakeLink(cells[0], digit, cells[1], digit, true),
+                 MakeLink(cells[1], digit, cells[2], digit, false),
+                 MakeLink(cells[2], digit, cells[3], digit, true)};
+  *step = std::move(found);
+  return true;
+}
+
+}  // namespace
+
+bool Skyscraper(Board& board, Step* step) {
+  for (int digit = 1; digit <= 9; ++digit) {
+    for (int first_line : {0, 9}) {  // conjugate pairs in rows, or in columns
+      const std::vector<Pair> pairs = PairsOf(board, digit, first_line, first_line + 9);
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        for (size_t j = i + 1; j < pairs.size(); ++j) {
+          // The near ends share a line across the pairs' lines; the far ends do not.
+          const auto across = [&](int cell) {
+            return first_line == 0 ? ColumnOf(cell) : RowOf(cell);
+          };
+          const Pair& a = pairs[i];
+          const Pair& b = pairs[j];
+          for (const auto& [a_near, a_far] : {std::pair{a.first, a.second}, {a.second, a.first}}) {
+            for (const auto& [b_near, b_far] :
+                 {std::pair{b.first, b.second}, {b.second, b.first}}) {
+              if (across(a_near) != across(b_near) || across(a_far) == across(b_far)) continue;
+              if (TurbotStep(board, step, Technique::kSkyscraper, digit,
+                             {a_far, a_near, b_near, b_far}, {UnitOf(a.unit), UnitOf(b.unit)})) {
+                return true;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool TwoStringKite(Board& board, Step* step) {
+  for (int digit = 1; digit <= 9; ++digit) {
+    const std::vector<Pair> rows = PairsOf(board, digit, 0, 9);
+    const std::vector<Pair> columns = PairsOf(board, digit, 9, 18);
+    for (const Pair& row : rows) {
+      for (const Pair& column : columns) {
+        for (const auto& [r_near, r_far] : {std::pair{row.first, row.second},
+                                            {row.second, row.first}}) {
+          for (const auto& [c_near, c_far] : {std::pair{column.first, column.second},
+                                              {column.second, column.first}}) {
+            // The near ends share a box, all four cells apart.
+            if (BoxOf(r_near) != BoxOf(c_near) || r_near == c_near || r_far == c_far ||
+                r_near == c_far || r_far == c_near || BoxOf(r_far) == BoxOf(r_near) ||
+                BoxOf(c_far) == BoxOf(c_near)) {
+              continue;
+            }
+            if (TurbotStep(board, step, Technique::kTwoStringKite, digit,
+                           {r_far, r_near, c_near, c_far},
+                           {UnitOf(row.unit), UnitOf(column.unit), UnitOf(18 + BoxOf(r_near))})) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// The digit's cells in `box` that lie in `line` (true) or outside it (false), as a node.
+Node BoxPart(const Board& board, int digit, int box, int line, bool inside) {
+  Node node{static_cast<uint8_t>(digit), {}};
+  for (uint8_t cell : Table().cells[18 + box]) {
+    if ((board.open[cell] & Bit(digit)) && Table().unit_set[line].Has(cell) == inside) {
+      node.cells.push_back(cell);
+    }
+  }
+  return node;
+}
+
+// An empty rectangle in `box` on `row` and `column` (unit numbers) with the conjugate pair
+// `pair`, whose end `near` sees the box's part in `near_line` (the row or the column).
+bool EmptyRectangleWith(Board& board, Step* step, int digit, int box, int row, int column,
+                        const Pair& pair, int near, int far) {
+  const bool near_in_row = Table().unit_set[row].Has(near);
+  const int near_line = near_in_row ? row : column;
+  const int far_line = near_in_row ? column : row;
+  // The target: where far's line (the one across the pair's) meets the box's other line.
+  const int target = near_in_row ? RowOf(far) * 9 + (column - 9) : row * 9 + ColumnOf(far);
+  if (BoxOf(target) == box || !(board.open[target] & Bit(digit))) return false;
+  const Node in_near_line = BoxPart(board, digit, box, near_line, true);
+  const Node rest = BoxPart(board, digit, box, near_line, false);
+  if (in_near_line.cells.empty() || rest.cells.empty()) return false;
+  for (uint8_t cell : rest.cells) {
+    if (!Table().unit_set[far_line].Has(cell)) return false;  // not the cross's other arm
+  }
+  Step found;
+  Eliminate(board, &found, target, Bit(digit));
+  found.technique = Technique::kEmptyRectangle;
+  found.units = {UnitOf(18 + box), UnitOf(row), UnitOf(column), UnitOf(pair.unit)};
+  found.cells = {static_cast<uint8_t>(near), static_cast<uint8_t>(far)};
+  found.digits = {static_cast<uint8_t>(digit)};
+  found.links = {MakeLink(far, digit, near, digit, true),
+                 Link{SingleNode(near, digit), in_near_line, false},
+                 Link{in_near_line, rest, true}};
+  *step = std::move(found);
+  return true;
+}
+
+}  // namespace
+
+bool EmptyRectangle(Board& board, Step* step) {
+  for (int digit = 1; digit <= 9; ++digit) {
+    const std::vector<Pair> pairs = PairsOf(board, digit, 0, 18);
+    if (pairs.empty()) continue;
+    for (int box = 0; box < 9; ++box) {
+      if (Count(board.Places(18 + box, digit)) < 2) continue;
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+          const int row = box / 3 * 3 + r;
+          const int column = 9 + box % 3 * 3 + c;
+          // Every place in the box on the row or the column, and not all on one of them.
+          bool cross = true, off_row = false, off_column = false;
+          for (uint8_t cell : Table().cells[18 + box]) {
+            if (!(board.open[cell] & Bit(digit))) continue;
+            const bool on_row = RowOf(cell) == row, on_column = 9 + ColumnOf(cell) == column;
+            cross &= on_row || on_column;
+            off_row |= !on_row;
+            off_column |= !on_column;
+          }
+          if (!cross || !off_row || !off_column) continue;
+          for (const Pair& pair : pairs) {
+            for (const auto& [near, far] : {std::pair{pair.first, pair.second},
+                                            {pair.second, pair.first}}) {
+              // The pair lies outside the box, its near end on the cross's row or column.
+              if (BoxOf(near) == box || BoxOf(far) == box) continue;
+              const bool on_row = RowOf(near) == row && RowOf(far) != row && pair.unit >= 9;
+              const bool on_column =
+                  9 + ColumnOf(near) == column && 9 + ColumnOf(far) != column && pair.unit < 9;
+              if (!on_row && !on_column) continue;
+              if (EmptyRectangleWith(board, step, digit, box, row, column, pair, near, far)) {
+                return true;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool XYWing(Board& board, Step* step) {
+  for (int pivot = 0; pivot < kCells; ++pivot) {
+    const uint16_t xy = board.open[pivot];
+    if (Count(xy) != 2) continue;
+    for (uint8_t a : Table().peers[pivot]) {
+      const uint16_t xz = board.open[a];
+      if (Count(xz) != 2 || Count(static_cast<uint16_t>(xz & xy)) != 1) continue;
+      const uint16_t x = xz & xy;
+      const uint16_t z = xz & ~xy;
+      const uint16_t yz = static_cast<uint16_t>((xy & ~x) | z);
+      for (uint8_t b : Table().peers[pivot]) {
+        if (b == a || board.open[b] != yz) continue;
+        const int dx = LowestDigit(x), dy = LowestDigit(static_cast<uint16_t>(xy & ~x));
+        const int dz = LowestDigit(z);
+        Step found;
+        EliminateSeeingAll(board, &found, dz, {a, b});
+        if (found.eliminations.empty()) continue;
+        found.technique = Technique::kXYWing;
+        found.cells = {static_cast<uint8_t>(pivot), a, b};
+        found.digits = {static_cast<uint8_t>(dx), static_cast<uint8_t>(dy),
+                        static_cast<uint8_t>(dz)};
+        found.links = {MakeLink(a, dz, a, dx, true), MakeLink(a, dx, pivot, dx, false),
+                       MakeLink(pivot, dx, pivot, dy, true), MakeLink(pivot, dy, b, dy, false),
+                       MakeLink(b, dy, b, dz, true)};
+        *step = std::move(found);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool XYZWing(Board& board, Step* step) {
+  for (int pivot = 0; pivot < kCells; ++pivot) {
+    const uint16_t xyz = board.open[pivot];
+    if (Count(xyz) != 3) continue;
+    for (uint8_t a : Table().peers[pivot]) {
+      const uint16_t xz = board.open[a];
+      if (Count(xz) != 2 || (xz & ~xyz)) continue;
+      for (uint8_t b : Table().peers[pivot]) {
+        const uint16_t yz = board.open[b];
+        if (b <= a || Count(yz) != 2 || (yz & ~xyz) || yz == xz) continue;
+        const uint16_t z = xz & yz;  // the digit the three cells share
+        const int dz = LowestDigit(z);
+        const int dx = LowestDigit(static_cast<uint16_t>(xz & ~z));
+        const int dy = LowestDigit(static_cast<uint16_t>(yz & ~z));
+        Step found;
+        EliminateSeeingAll(board, &found, dz, {pivot, a, b});
+        if (found.eliminations.empty()) continue;
+        found.technique = Technique::kXYZWing;
+        found.cells = {static_cast<uint8_t>(pivot), a, b};
+        found.digits = {static_cast<uint8_t>(dx), static_cast<uint8_t>(dy),
+                        static_cast<uint8_t>(dz)};
+        *step = std::move(found);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool WWing(Board& board, Step* step) {
+  for (int first = 0; first < kCells; ++first) {
+    const uint16_t xy = board.open[first];
+    if (Count(xy) != 2) continue;
+    for (int second = first + 1; second < kCells; ++second) {
+      if (board.open[second] != xy || Sees(first, second)) continue;
+      for (uint16_t x = xy; x; x = WithoutLowest(x)) {
+        const int dx = LowestDigit(x);
+        const int dy = LowestDigit(static_cast<uint16_t>(xy & ~Bit(dx)));
+        for (const Pair& pair : PairsOf(board, dx, 0, kUnits)) {
+          for (const auto& [a, b] : {std::pair{pair.first, pair.second},
+                                     {pair.second, pair.first}}) {
+            if (a == first || b == second || a == second || b == first || !Sees(a, first) ||
+                !Sees(b, second)) {
+              continue;
+            }
+            Step found;
+            EliminateSeeingAll(board, &found, dy, {first, second});
+            if (found.eliminations.empty()) continue;
+            found.technique = Technique::kWWing;
+            found.units = {UnitOf(pair.unit)};
+            found.cells = {static_cast<uint8_t>(first), static_cast<uint8_t>(second),
+                           static_cast<uint8_t>(a), static_cast<uint8_t>(b)};
+            found.digits = {static_cast<uint8_t>(dx), static_cast<uint8_t>(dy)};
+            found.links = {MakeLink(first, dy, first, dx, true),
+                           MakeLink(first, dx, a, dx, false), MakeLink(a, dx, b, dx, true),
+                           MakeLink(b, dx, second, dx, false),
+                           MakeLink(second, dx, second, dy, true)};
+            *step = std::move(found);
+            return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// One connected set of conjugate pairs of a digit, coloured two ways: the cells of each
+// colour, and the pairs that coloured them (in the order they did).
+struct Colouring {
+  std::array<std::vector<int>, 2> cells;
+  std::vector<Link> links;
+};
+
+// Colours the component of `start` through `pairs`; false if the colours clash (a board with
+// no solution). `colour` is -1 for cells not yet coloured.
+bool ColourFrom(int start, int digit, const std::vector<Pair>& pairs,
+                std::array<int8_t, kCells>& colour, Colouring* out) {
+  colour[start] = 0;
+  out->cells[0].push_back(start);
+  std::vector<int> queue = {start};
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int cell = queue[head];
+    for (const Pair& pair : pairs) {
+      if (pair.first != cell && pair.second != cell) continue;
+      const int other = pair.first == cell ? pair.second : pair.first;
+      if (colour[other] == colour[cell]) return false;
+      if (colour[other] >= 0) continue;
+      colour[other] = static_cast<int8_t>(1 - colour[cell]);
+      out->cells[colour[other]].push_back(other);
+      out->links.push_back(MakeLink(cell, digit, other, digit, true));
+      queue.push_back(other);
+    }
+  }
+  return true;
+}
+
+// Removes from `step` what `colouring` of `digit` rules out: a colour with two cells in one
+// unit (a wrap: that colour is false), else each open cell seeing both colours (a trap).
+void ColouringEliminations(Board& board, const Colouring& colouring, int digit, Step* step) {
+  for (int c = 0; c < 2; ++c) {
+    const std::vector<int>& cells = colouring.cells[c];
+    for (size_t i = 0; i < cells.size(); ++i) {
+      for (size_t j = i + 1; j < cells.size(); ++j) {
+        if (!Sees(cells[i], cells[j])) continue;
+        for (int cell : cells) Eliminate(board, step, cell, Bit(digit));
+        return;
+      }
+    }
+  }
+  std::array<CellSet, 2> seen;
+  std::array<CellSet, 2> coloured;
+  for (int c = 0; c < 2; ++c) {
+    for (int cell : colouring.cells[c]) {
+      seen[c] = seen[c] | Table().peer_set[cell];
+      coloured[c].Add(cell);
+    }
+  }
+  const CellSet targets =
+      (board.CellsWith(digit) & seen[0] & seen[1]).Without(coloured[0] | coloured[1]);
+  targets.ForEach([&](int cell) { Eliminate(board, step, cell, Bit(digit)); });
+}
+
+}  // namespace
+
+bool SimpleColouring(Board& board, Step* step) {
+  for (int digit = 1; digit <= 9; ++digit) {
+    const std::vector<Pair> pairs = PairsOf(board, digit, 0, kUnits);
+    std::array<int8_t, kCells> colour;
+    colour.fill(-1);
+    for (const Pair& pair : pairs) {
+      if (colour[pair.first] >= 0) continue;
+      Colouring colouring;
+      if (!ColourFrom(pair.first, digit, pairs, colour, &colouring)) continue;
+      if (colouring.links.size() < 2) continue;  // one pair alone: an intersection's work
+      Step found;
+      ColouringEliminations(board, colouring, digit, &found);
+      if (found.eliminations.empty()) continue;
+      found.technique = Technique::kSimpleColouring;
+      found.digits = {static_cast<uint8_t>(digit)};
+      for (int c = 0; c < 2; ++c) {
+        for (int cell : colouring.cells[c]) found.cells.push_back(static_cast<uint8_t>(cell));
+      }
+      found.variant = static_cast<uint8_t>(colouring.cells[0].size());
+      found.links = std::move(colouring.links);
+      *step = std::move(found);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sudoku::logic::internal

@@ -1,0 +1,317 @@
+// Forcing chains and trials (logic_board.h): what follows from assuming a candidate, by naked
+// and hidden singles. A branch remembers why each candidate changed, so that a result can be
+// shown as the chain of implications that led to it.
+//
+// Trials nest: a branch that singles leave open is refuted when every candidate of its cell
+// with fewest candidates is refuted in turn. That is a full search in the end, but it reads
+// only the board: a false candidate leads to a contradiction, and a puzzle with several
+// solutions shows itself by two candidates of one cell that both lead to a solution.
+#include <algorithm>
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "solver/logic_board.h"
+
+namespace sudoku::logic::internal {
+namespace {
+
+constexpr int kCandidates = kCells * 9;
+constexpr int16_t kNoCause = -1;
+
+constexpr int CandidateOf(int cell, int digit) { return cell * 9 + digit - 1; }
+constexpr int CellOfCandidate(int candidate) { return candidate / 9; }
+constexpr int DigitOfCandidate(int candidate) { return candidate % 9 + 1; }
+
+// A board under an assumption, carried forward by singles.
+class Branch {
+ public:
+  explicit Branch(const Board& board) : open_(board.open), open_cells_(board.open_cells) {
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (board.values[cell]) {
+        for (int k = 0; k < 3; ++k) placed_[Table().units[cell][k]] |= Bit(board.values[cell]);
+      }
+    }
+  }
+
+  // Places `digit` in `cell` and follows the singles; false on a contradiction.
+  bool Assume(int cell, int digit) {
+    pending_.clear();  // a copy of a branch starts from its board, not its history
+    Queue(CandidateOf(cell, digit), kNoCause);
+    return Run();
+  }
+
+  bool contradiction() const { return contradiction_ >= 0; }
+  bool solved() const { return !contradiction() && open_cells_ == 0; }
+  const std::array<uint16_t, kCells>& open() const { return open_; }
+  // Off in this branch: removed by it (not before it).
+  bool Removed(int candidate) const { return state_[candidate] == kOff; }
+  bool Placed(int candidate) const { return state_[candidate] == kOn; }
+  // The last candidate removed before the contradiction, and the unit left without a place
+  // for a digit (or -1: the candidate's cell was left with none).
+  int contradiction_candidate() const { return contradiction_; }
+  int empty_unit() const { return empty_unit_; }
+
+  // The implications from the assumption to `candidate` (placed or removed here), as links.
+  std::vector<Link> TraceTo(int candidate) const {
+    std::vector<int> path;
+    for (int c = candidate; c != kNoCause; c = cause_[c]) path.push_back(c);
+    std::vector<Link> links;
+    for (size_t i = path.size() - 1; i > 0; --i) {
+      const int from = path[i], to = path[i - 1];
+      links.push_back(Link{SingleNode(CellOfCandidate(from), DigitOfCandidate(from)),
+                           SingleNode(CellOfCandidate(to), DigitOfCandidate(to)),
+                           state_[to] == kOn});
+    }
+    return links;
+  }
+
+  // The open cell with fewest candidates (the first such).
+  int FewestCandidates() const {
+    int best = -1;
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (open_[cell] && (best < 0 || Count(open_[cell]) < Count(open_[best]))) best = cell;
+    }
+    return best;
+  }
+
+ private:
+  enum State : uint8_t { kUnknown, kOn, kOff };
+
+  void Queue(int candidate, int cause) {
+    if (state_[candidate] != kUnknown) return;
+    state_[candidate] = kOn;
+    cause_[candidate] = static_cast<int16_t>(cause);
+    pending_.push_back(static_cast<int16_t>(candidate));
+  }
+
+  bool Run() {
+    for (size_t head = 0; head < pending_.size() && !contradiction(); ++head) {
+      const int candidate = pending_[head];
+      const int cell = CellOfCandidate(candidate), digit = DigitOfCandidate(candidate);
+      if (!(open_[cell] & Bit(digit))) {
+        contradiction_ = candidate;  // two singles clashed: a peer's took this one's digit
+        return false;
+      }
+      Place(cell, digit, candidate);
+    }
+    return !contradiction();
+  }
+
+  void Place(int cell, int digit, int candidate) {
+    // The cell keeps `digit` while its others go, so that only real losses look like singles.
+    for (uint16_t d = open_[cell] & ~Bit(digit); d; d = WithoutLowest(d)) {
+      Remove(cell, LowestDigit(d), candidate);
+    }
+    open_[cell] = 0;
+    --open_cells_;
+    for (int k = 0; k < 3; ++k) placed_[Table().units[cell][k]] |= Bit(digit);
+    for (uint8_t peer : Table().peers[cell]) {
+      if (open_[peer] & Bit(digit)) Remove(peer, digit, candidate);
+    }
+  }
+
+  // Takes `digit` off `cell` because `cause` was placed, and queues the singles that forces
+  // (Queue() ignores a candidate already on).
+  void Remove(int cell, int digit, int cause) {
+    const int candidate = CandidateOf(cell, digit);
+    open_[cell] &= static_cast<uint16_t>(~Bit(digit));
+    state_[candidate] = kOff;
+    cause_[candidate] = static_cast<int16_t>(cause);
+    if (contradiction()) return;
+    if (open_[cell] == 0) {  // placed cells are never removed from: this one is left empty
+      contradiction_ = candidate;
+      return;
+    }
+    if (Count(open_[cell]) == 1) Queue(CandidateOf(cell, LowestDigit(open_[cell])), candidate);
+    for (int k = 0; k < 3; ++k) {
+      const int unit = Table().units[cell][k];
+      if (placed_[unit] & Bit(digit)) continue;
+      int places = 0, last = -1;
+      for (uint8_t other : Table().cells[unit]) {
+        if (open_[other] & Bit(digit)) ++places, last = other;
+      }
+      if (places == 0) {
+        contradiction_ = candidate;
+        empty_unit_ = unit;
+        return;
+      }
+      if (places == 1) Queue(CandidateOf(last, digit), candidate);
+    }
+  }
+
+  std::array<uint16_t, kCells> open_;
+  int open_cells_;
+  std::array<uint16_t, kUnits> placed_{};  // digits placed in each unit
+  std::array<uint8_t, kCandidates> state_{};
+  std::array<int16_t, kCandidates> cause_{};
+  std::vector<int16_t> pending_;
+  int contradiction_ = -1;
+  int empty_unit_ = -1;
+};
+
+// Fills `step` with a contradiction's chain: from the assumption to the last removal, and the
+// unit left without a place (none when a cell was left without a candidate).
+void DescribeContradiction(const Branch& branch, Step* step) {
+  step->links = branch.TraceTo(branch.contradiction_candidate());
+  if (branch.empty_unit() >= 0) step->units = {UnitOf(branch.empty_unit())};
+}
+
+// Forcing chain, variant 0: a candidate whose singles lead to a contradiction.
+bool ContradictionChain(Board& board, Step* step) {
+  for (int cell = 0; cell < kCells; ++cell) {
+    for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
+      const int digit = LowestDigit(d);
+      Branch branch(board);
+      if (branch.Assume(cell, digit)) continue;
+      step->technique = Technique::kForcingChain;
+      step->variant = 0;
+      step->cells = {static_cast<uint8_t>(cell)};
+      step->digits = {static_cast<uint8_t>(digit)};
+      DescribeContradiction(branch, step);
+      Eliminate(board, step, cell, Bit(digit));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Forcing chain, variants 1 and 2: the two branches of a bivalue cell or a bilocal digit agree
+// on removals. The links show how each branch reaches the first of them.
+bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions, Step shape) {
+  std::array<Branch, 2> branches{Branch(board), Branch(board)};
+  for (int i = 0; i < 2; ++i) {
+    if (!branches[i].Assume(assumptions[i].cell, assumptions[i].digit)) return false;
+  }
+  Step found = std::move(shape);
+  found.technique = Technique::kForcingChain;
+  int first = -1;
+  for (int cell = 0; cell < kCells; ++cell) {
+    for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
+      const int candidate = CandidateOf(cell, LowestDigit(d));
+      if (!branches[0].Removed(candidate) || !branches[1].Removed(candidate)) continue;
+      if (first < 0) first = candidate;
+      found.eliminations.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(LowestDigit(d))});
+    }
+  }
+  if (first < 0) return false;
+  for (const Branch& branch : branches) {
+    for (Link& link : branch.TraceTo(first)) found.links.push_back(std::move(link));
+  }
+  for (const CellDigit& e : found.eliminations) board.open[e.cell] &= static_cast<uint16_t>(~Bit(e.digit));
+  *step = std::move(found);
+  return true;
+}
+
+bool BivalueChain(Board& board, Step* step) {
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (Count(board.open[cell]) != 2) continue;
+    const int a = LowestDigit(board.open[cell]);
+    const int b = LowestDigit(WithoutLowest(board.open[cell]));
+    Step shape;
+    shape.variant = 1;
+    shape.cells = {static_cast<uint8_t>(cell)};
+    shape.digits = {static_cast<uint8_t>(a), static_cast<uint8_t>(b)};
+    const uint8_t c = static_cast<uint8_t>(cell);
+    if (BothBranches(board, step, {CellDigit{c, static_cast<uint8_t>(a)}, {c, static_cast<uint8_t>(b)}},
+                     std::move(shape))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool BilocalChain(Board& board, Step* step) {
+  for (int unit = 0; unit < kUnits; ++unit) {
+    for (int digit = 1; digit <= 9; ++digit) {
+      const uint16_t places = board.Places(unit, digit);
+      if (Count(places) != 2) continue;
+      const uint8_t first = Table().cells[unit][std::countr_zero(places)];
+      const uint8_t second = Table().cells[unit][std::countr_zero(WithoutLowest(places))];
+      Step shape;
+      shape.variant = 2;
+      shape.units = {UnitOf(unit)};
+      shape.cells = {first, second};
+      shape.digits = {static_cast<uint8_t>(digit)};
+      const uint8_t d = static_cast<uint8_t>(digit);
+      if (BothBranches(board, step, {CellDigit{first, d}, {second, d}}, std::move(shape))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+enum class Outcome { kContradiction, kSolved, kOpen };
+
+// Where assuming `digit` in `cell` leads, with trials nested `depth` deep (1: singles alone).
+// `deepest` records the deepest nesting a contradiction needed.
+Outcome Follow(const Branch& from, int cell, int digit, int depth, int level, int* deepest) {
+  Branch branch = from;
+  if (!branch.Assume(cell, digit)) {
+    *deepest = std::max(*deepest, level);
+    return Outcome::kContradiction;
+  }
+  if (branch.solved()) return Outcome::kSolved;
+  if (depth <= 1) return Outcome::kOpen;
+  const int next = branch.FewestCandidates();
+  bool open = false;
+  for (uint16_t d = branch.open()[next]; d; d = WithoutLowest(d)) {
+    const Outcome outcome = Follow(branch, next, LowestDigit(d), depth - 1, level + 1, deepest);
+    if (outcome == Outcome::kSolved) return Outcome::kSolved;
+    open |= outcome == Outcome::kOpen;
+  }
+  return open ? Outcome::kOpen : Outcome::kContradiction;
+}
+
+// Nesting tried before the full search: shallow trials read better.
+constexpr int kShallowDepth = 3;
+constexpr int kFullDepth = kCells;
+
+}  // namespace
+
+bool ForcingChain(Board& board, Step* step) {
+  return ContradictionChain(board, step) || BivalueChain(board, step) || BilocalChain(board, step);
+}
+
+void Trial(Board& board, Step* step) {
+  const Branch start(board);
+  const int cell = start.FewestCandidates();
+  step->technique = Technique::kTrial;
+  step->cells = {static_cast<uint8_t>(cell)};
+  for (int depth : {2, kShallowDepth, kFullDepth}) {
+    int first_solved = 0, solved = 0;
+    for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
+      const int digit = LowestDigit(d);
+      int deepest = 0;
+      const Outcome outcome = Follow(start, cell, digit, depth, 1, &deepest);
+      if (outcome == Outcome::kSolved && solved++ == 0) first_solved = digit;
+      if (outcome != Outcome::kContradiction) continue;
+      step->digits = {static_cast<uint8_t>(digit)};
+      step->variant = static_cast<uint8_t>(deepest);
+      if (deepest == 1) {
+        Branch branch = start;
+        branch.Assume(cell, digit);
+        DescribeContradiction(branch, step);
+      }
+      Eliminate(board, step, cell, Bit(digit));
+      return;
+    }
+    if (solved >= 2) {  // two digits of one cell both lead to a solution: a choice
+      step->variant = 0;
+      step->digits = {static_cast<uint8_t>(first_solved)};
+      step->placements = {{static_cast<uint8_t>(cell), static_cast<uint8_t>(first_solved)}};
+      board.Place(cell, first_solved);
+      return;
+    }
+  }
+  // Unreachable on a board with a solution: the full search refutes every candidate but the
+  // solution's, or finds two solutions. Keep the explanation finite regardless.
+  step->variant = 0;
+  const int digit = LowestDigit(board.open[cell]);
+  step->digits = {static_cast<uint8_t>(digit)};
+  step->placements = {{static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)}};
+  board.Place(cell, digit);
+}
+
+}  // namespace sudoku::logic::internal

@@ -1,0 +1,189 @@
+// The uniqueness techniques of logic_board.h: unique rectangles (types 1-4) and bug+1. Both
+// rest on the puzzle having one solution, so they apply only when the fast solver found it
+// unique (Board::unique); on a puzzle with several they could remove a solution's digit.
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "solver/logic_board.h"
+
+namespace sudoku::logic::internal {
+namespace {
+
+// Four open cells at two rows and two columns, in two boxes, each holding both a and b.
+struct Rectangle {
+  std::array<int, 4> cells{};  // floor, floor, roof, roof: each pair shares a row or a column
+  uint16_t ab = 0;
+};
+
+// The units both `a` and `b` lie in (their row or column, and their box if they share it).
+std::vector<int> SharedUnits(int a, int b) {
+  std::vector<int> units;
+  for (int k = 0; k < 3; ++k) {
+    if (Table().units[a][k] == Table().units[b][k]) units.push_back(Table().units[a][k]);
+  }
+  return units;
+}
+
+Step RectangleStep(const Rectangle& rectangle, int type) {
+  Step step;
+  step.technique = Technique::kUniqueRectangle;
+  step.variant = static_cast<uint8_t>(type);
+  for (int cell : rectangle.cells) step.cells.push_back(static_cast<uint8_t>(cell));
+  AddDigits(&step, rectangle.ab);
+  return step;
+}
+
+// Type 3: the roof's extra digits act as one cell of a naked subset with `size` - 1 other
+// cells of a unit the roof shares; the subset's digits leave the unit's other cells.
+bool TypeThree(Board& board, const Rectangle& rectangle, Step* step) {
+  const int roof1 = rectangle.cells[2], roof2 = rectangle.cells[3];
+  const uint16_t extra =
+      static_cast<uint16_t>((board.open[roof1] | board.open[roof2]) & ~rectangle.ab);
+  for (int unit : SharedUnits(roof1, roof2)) {
+    std::vector<int> others;
+    for (uint8_t cell : Table().cells[unit]) {
+      if (cell != roof1 && cell != roof2 && board.open[cell]) others.push_back(cell);
+    }
+    // Subsets of the unit's other open cells, by bitmask over `others`, smallest first.
+    for (int size = 1; size <= 3; ++size) {
+      for (uint32_t chosen = 1; chosen < (1u << others.size()); ++chosen) {
+        if (std::popcount(chosen) != size) continue;
+        uint16_t digits = extra;
+        for (size_t i = 0; i < others.size(); ++i) {
+          if (chosen >> i & 1) digits |= board.open[others[i]];
+        }
+        if (Count(digits) != size + 1) continue;
+        Step found = RectangleStep(rectangle, 3);
+        for (size_t i = 0; i < others.size(); ++i) {
+          if (!(chosen >> i & 1)) Eliminate(board, &found, others[i], digits);
+        }
+        if (found.eliminations.empty()) continue;
+        for (size_t i = 0; i < others.size(); ++i) {
+          if (chosen >> i & 1) found.cells.push_back(static_cast<uint8_t>(others[i]));
+        }
+        AddDigits(&found, extra);
+        found.units = {UnitOf(unit)};
+        *step = std::move(found);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Types 2-4, with the floor two cells holding only a and b and the roof the other two.
+bool RoofTypes(Board& board, const Rectangle& rectangle, Step* step) {
+  const int roof1 = rectangle.cells[2], roof2 = rectangle.cells[3];
+  const uint16_t extra1 = static_cast<uint16_t>(board.open[roof1] & ~rectangle.ab);
+  const uint16_t extra2 = static_cast<uint16_t>(board.open[roof2] & ~rectangle.ab);
+  if (extra1 == extra2 && Count(extra1) == 1) {  // type 2: one extra digit, in both
+    Step found = RectangleStep(rectangle, 2);
+    CellSet targets = board.CellsWith(LowestDigit(extra1)) & Table().peer_set[roof1] &
+                      Table().peer_set[roof2];
+    targets.ForEach([&](int cell) { Eliminate(board, &found, cell, extra1); });
+    if (!found.eliminations.empty()) {
+      AddDigits(&found, extra1);
+      *step = std::move(found);
+      return true;
+    }
+  }
+  if (TypeThree(board, rectangle, step)) return true;
+  // Type 4: a or b confined to the roof in a unit the roof shares: the other leaves the roof.
+  for (int unit : SharedUnits(roof1, roof2)) {
+    for (uint16_t kept = rectangle.ab; kept; kept = WithoutLowest(kept)) {
+      const int digit = LowestDigit(kept);
+      if (Count(board.Places(unit, digit)) != 2) continue;
+      const uint16_t other = static_cast<uint16_t>(rectangle.ab & ~Bit(digit));
+      Step found = RectangleStep(rectangle, 4);
+      Eliminate(board, &found, roof1, other);
+      Eliminate(board, &found, roof2, other);
+      found.digits = {static_cast<uint8_t>(digit), static_cast<uint8_t>(LowestDigit(other))};
+      found.units = {UnitOf(unit)};
+      *step = std::move(found);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* step) {
+  // Bivalue corners ({a, b} alone): three make type 1; two sharing a line make the floor.
+  int bivalue = 0;
+  for (int cell : corners) bivalue += board.open[cell] == ab;
+  if (bivalue == 3) {
+    int fourth = 0;
+    while (board.open[corners[fourth]] == ab) ++fourth;
+    std::swap(corners[fourth], corners[3]);
+    Step found = RectangleStep({corners, ab}, 1);
+    Eliminate(board, &found, corners[3], ab);
+    *step = std::move(found);
+    return true;
+  }
+  if (bivalue != 2) return false;
+  // corners are r1c1, r1c2, r2c1, r2c2: the floor is a row (0,1 / 2,3) or a column (0,2 / 1,3).
+  for (const auto& order : {std::array{0, 1, 2, 3}, std::array{2, 3, 0, 1},
+                            std::array{0, 2, 1, 3}, std::array{1, 3, 0, 2}}) {
+    if (board.open[corners[order[0]]] != ab || board.open[corners[order[1]]] != ab) continue;
+    const Rectangle rectangle{{corners[order[0]], corners[order[1]], corners[order[2]],
+                               corners[order[3]]},
+                              ab};
+    if (RoofTypes(board, rectangle, step)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool UniqueRectangle(Board& board, Step* step) {
+  if (!board.unique) return false;
+  for (int r1 = 0; r1 < 9; ++r1) {
+    for (int r2 = r1 + 1; r2 < 9; ++r2) {
+      for (int c1 = 0; c1 < 9; ++c1) {
+        for (int c2 = c1 + 1; c2 < 9; ++c2) {
+          if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;  // two boxes exactly
+          const std::array<int, 4> corners = {r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2};
+          const uint16_t common = board.open[corners[0]] & board.open[corners[1]] &
+                                  board.open[corners[2]] & board.open[corners[3]];
+          if (Count(common) < 2) continue;
+          // Some corner must hold only two digits: those are a and b.
+          for (int cell : corners) {
+            const uint16_t ab = board.open[cell];
+            if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool BugPlusOne(Board& board, Step* step) {
+  if (!board.unique) return false;
+  int three = -1;
+  for (int cell = 0; cell < kCells; ++cell) {
+    const int count = Count(board.open[cell]);
+    if (count == 0 || count == 2) continue;
+    if (count != 3 || three >= 0) return false;
+    three = cell;
+  }
+  if (three < 0) return false;
+  // The digit of the cell with three places in its row: without it, every digit would have two
+  // places in every unit, a deadly pattern with two solutions.
+  const int row = RowOf(three);
+  for (uint16_t d = board.open[three]; d; d = WithoutLowest(d)) {
+    const int digit = LowestDigit(d);
+    if (Count(board.Places(row, digit)) != 3) continue;
+    step->technique = Technique::kBugPlusOne;
+    step->placements = {{static_cast<uint8_t>(three), static_cast<uint8_t>(digit)}};
+    step->cells = {static_cast<uint8_t>(three)};
+    step->digits = {static_cast<uint8_t>(digit)};
+    board.Place(three, digit);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace sudoku::logic::internal

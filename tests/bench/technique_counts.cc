@@ -1,0 +1,86 @@
+// technique-counts: how many puzzles of a file need each technique of the logical solver
+// (solver/logic.h), as their hardest and at all, how many need a trial, and what Rate() and
+// Explain() cost per puzzle.
+//
+//   build/tests/technique_counts FILE [--limit N]
+//
+// Prints one line per technique with a count ("technique  hardest  used  steps"), then
+// "puzzles N, rate X us/puzzle, explain Y us/puzzle". Each puzzle is rated once and explained
+// once, one thread; the times are wall-clock over the whole file.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "solver/logic.h"
+#include "solver/solver.h"
+
+namespace {
+
+using sudoku::logic::kTechniqueCount;
+using sudoku::logic::Technique;
+
+std::vector<sudoku::Grid> ReadPuzzles(const char* path, size_t limit) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "technique_counts: cannot read %s\n", path);
+    std::exit(1);
+  }
+  std::vector<sudoku::Grid> grids;
+  for (std::string line; grids.size() < limit && std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    sudoku::Grid grid{};
+    if (sudoku::ParsePuzzle(std::string_view(line).substr(0, sudoku::kCells), &grid)) continue;
+    grids.push_back(grid);
+  }
+  return grids;
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2 && !(argc == 4 && std::string(argv[2]) == "--limit")) {
+    std::fprintf(stderr, "usage: technique_counts FILE [--limit N]\n");
+    return 2;
+  }
+  const size_t limit = argc == 4 ? std::stoul(argv[3]) : static_cast<size_t>(-1);
+  const std::vector<sudoku::Grid> grids = ReadPuzzles(argv[1], limit);
+
+  auto start = std::chrono::steady_clock::now();
+  for (const sudoku::Grid& grid : grids) sudoku::logic::Rate(grid);
+  const double rate_seconds = Seconds(start);
+
+  std::vector<size_t> hardest(kTechniqueCount), used(kTechniqueCount), steps(kTechniqueCount);
+  start = std::chrono::steady_clock::now();
+  for (const sudoku::Grid& grid : grids) {
+    const sudoku::logic::Explanation explanation = sudoku::logic::Explain(grid);
+    std::vector<bool> seen(kTechniqueCount);
+    int top = 0;
+    for (const sudoku::logic::Step& step : explanation.steps) {
+      const int technique = static_cast<int>(step.technique);
+      ++steps[technique];
+      seen[technique] = true;
+      if (technique > top) top = technique;
+    }
+    if (!explanation.steps.empty()) ++hardest[top];
+    for (int t = 0; t < kTechniqueCount; ++t) used[t] += seen[t];
+  }
+  const double explain_seconds = Seconds(start);
+
+  std::printf("%-30s %8s %8s %9s\n", "technique", "hardest", "used", "steps");
+  for (int t = 0; t < kTechniqueCount; ++t) {
+    if (used[t] == 0) continue;
+    std::printf("%-30s %8zu %8zu %9zu\n", sudoku::logic::Name(static_cast<Technique>(t)),
+                hardest[t], used[t], steps[t]);
+  }
+  const double n = grids.empty() ? 1.0 : static_cast<double>(grids.size());
+  std::printf("puzzles %zu, rate %.1f us/puzzle, explain %.1f us/puzzle\n", grids.size(),
+              rate_seconds * 1e6 / n, explain_seconds * 1e6 / n);
+  return 0;
+}
