@@ -17,20 +17,40 @@ namespace {
 
 enum class ChainKind { kX, kXY, kAic };
 
-// Links in the longest chain searched: past that, a forcing chain reads better.
-constexpr int kLongestChain = 21;
+// The longest chain searched in each round, in links: past the last, a forcing chain reads
+// better.
+constexpr std::array<int, 2> kChainRounds = {9, 21};
 
 struct ChainNode {
   int digit = 0;
   CellSet cells;
-  std::vector<uint8_t> list;  // the cells, ascending
+  std::array<uint8_t, 3> list{};  // the cells, ascending
+  int size = 0;
+};
+
+// Links as flat lists: node n's neighbours are targets[offsets[n] .. offsets[n + 1]).
+struct Adjacency {
+  std::vector<int> offsets;
+  std::vector<int> targets;
+
+  // From (a, b) pairs, each linking both ways.
+  void Build(size_t nodes, const std::vector<std::pair<int, int>>& pairs) {
+    offsets.assign(nodes + 1, 0);
+    for (const auto& [a, b] : pairs) ++offsets[a + 1], ++offsets[b + 1];
+    for (size_t n = 0; n < nodes; ++n) offsets[n + 1] += offsets[n];
+    targets.resize(pairs.size() * 2);
+    std::vector<int> next(offsets.begin(), offsets.end() - 1);
+    for (const auto& [a, b] : pairs) targets[next[a]++] = b, targets[next[b]++] = a;
+  }
+  bool Empty(int node) const { return offsets[node] == offsets[node + 1]; }
 };
 
 // The nodes of one kind of chain and their links.
 struct ChainGraph {
   std::vector<ChainNode> nodes;
-  std::vector<std::vector<int>> strong;  // per node, the nodes it is strongly linked to
-  std::vector<std::vector<int>> weak;
+  std::vector<std::array<CellSet, 10>> targets;  // per node, WeakTargets()
+  Adjacency strong;
+  Adjacency weak;
 };
 
 // A candidate is weakly linked to a node when the node on takes it off: the node's digit in a
@@ -39,9 +59,9 @@ struct ChainGraph {
 std::array<CellSet, 10> WeakTargets(const Board& board, const ChainNode& node) {
   std::array<CellSet, 10> targets;
   CellSet seen = board.CellsWith(node.digit);
-  node.cells.ForEach([&](int cell) { seen = seen & Table().peer_set[cell]; });
+  for (int i = 0; i < node.size; ++i) seen = seen & Table().peer_set[node.list[i]];
   targets[node.digit] = seen;
-  if (node.list.size() == 1) {
+  if (node.size == 1) {
     const int cell = node.list[0];
     for (uint16_t d = board.open[cell] & ~Bit(node.digit); d; d = WithoutLowest(d)) {
       targets[LowestDigit(d)].Add(cell);
@@ -50,24 +70,31 @@ std::array<CellSet, 10> WeakTargets(const Board& board, const ChainNode& node) {
   return targets;
 }
 
-int AddNode(ChainGraph& graph, int digit, const std::vector<uint8_t>& cells) {
-  ChainNode node{digit, {}, cells};
-  for (uint8_t cell : cells) node.cells.Add(cell);
-  graph.nodes.push_back(std::move(node));
+int AddNode(ChainGraph& graph, int digit, const uint8_t* cells, int size) {
+  ChainNode node;
+  node.digit = digit;
+  node.size = size;
+  for (int i = 0; i < size; ++i) {
+    node.list[i] = cells[i];
+    node.cells.Add(cells[i]);
+  }
+  graph.nodes.push_back(node);
   return static_cast<int>(graph.nodes.size()) - 1;
 }
 
 // The grouped nodes of `digit`: its cells in each box-line intersection, when two or more.
 void AddGroups(const Board& board, ChainGraph& graph, int digit) {
   for (int box = 0; box < 9; ++box) {
+    if (Count(board.Places(18 + box, digit)) < 2) continue;
     for (int line = 0; line < 18; ++line) {
-      std::vector<uint8_t> cells;
+      std::array<uint8_t, 3> cells{};
+      int size = 0;
       for (uint8_t cell : Table().cells[18 + box]) {
         if ((board.open[cell] & Bit(digit)) && Table().unit_set[line].Has(cell)) {
-          cells.push_back(cell);
+          cells[size++] = cell;
         }
       }
-      if (cells.size() >= 2) AddNode(graph, digit, cells);
+      if (size >= 2) AddNode(graph, digit, cells.data(), size);
     }
   }
 }
@@ -80,18 +107,13 @@ int FindNode(const ChainGraph& graph, const std::vector<int>& nodes, const CellS
   return -1;
 }
 
-void LinkBoth(std::vector<std::vector<int>>& links, int a, int b) {
-  links[a].push_back(b);
-  links[b].push_back(a);
-}
-
 // Strong links of one digit: a unit whose places split into two nodes. For a line, split by box;
 // for a box, by row and by column. Without groups, only two single places qualify.
-void AddStrongLinks(const Board& board, ChainGraph& graph, const std::vector<int>& nodes,
-                    int digit, bool groups) {
+void AddStrongLinks(const Board& board, const ChainGraph& graph, const std::vector<int>& nodes,
+                    int digit, bool groups, std::vector<std::pair<int, int>>& strong) {
   for (int unit = 0; unit < kUnits; ++unit) {
     const uint16_t places = board.Places(unit, digit);
-    if (Count(places) < 2) continue;
+    if (Count(places) < 2 || (!groups && Count(places) > 2)) continue;
     for (int split = 0; split < (unit >= 18 ? 2 : 1); ++split) {
       std::array<CellSet, 9> parts{};
       int count = 0;
@@ -112,22 +134,23 @@ void AddStrongLinks(const Board& board, ChainGraph& graph, const std::vector<int
       if (!two || count != 2) continue;
       const int a = FindNode(graph, nodes, parts[keys[0]]);
       const int b = FindNode(graph, nodes, parts[keys[1]]);
-      if (a < 0 || b < 0) continue;
-      if (!groups && (graph.nodes[a].list.size() > 1 || graph.nodes[b].list.size() > 1)) continue;
-      LinkBoth(graph.strong, a, b);
+      if (a >= 0 && b >= 0) strong.push_back({a, b});
     }
   }
 }
 
 ChainGraph BuildGraph(const Board& board, ChainKind kind) {
   ChainGraph graph;
+  graph.nodes.reserve(400);
   std::array<std::vector<int>, 10> by_digit;
   for (int cell = 0; cell < kCells; ++cell) {
     if (kind == ChainKind::kXY && Count(board.open[cell]) != 2) continue;
+    const uint8_t one_cell[1] = {static_cast<uint8_t>(cell)};
     for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
-      by_digit[LowestDigit(d)].push_back(AddNode(graph, LowestDigit(d), {static_cast<uint8_t>(cell)}));
+      by_digit[LowestDigit(d)].push_back(AddNode(graph, LowestDigit(d), one_cell, 1));
     }
   }
+  const size_t single_nodes = graph.nodes.size();
   if (kind == ChainKind::kAic) {
     for (int digit = 1; digit <= 9; ++digit) {
       const size_t first = graph.nodes.size();
@@ -137,36 +160,38 @@ ChainGraph BuildGraph(const Board& board, ChainKind kind) {
       }
     }
   }
-  graph.strong.resize(graph.nodes.size());
-  graph.weak.resize(graph.nodes.size());
+  std::vector<std::pair<int, int>> strong, weak;
   for (int digit = 1; digit <= 9; ++digit) {
     const std::vector<int>& nodes = by_digit[digit];
-    if (kind != ChainKind::kXY) AddStrongLinks(board, graph, nodes, digit, kind == ChainKind::kAic);
+    if (kind != ChainKind::kXY) {
+      AddStrongLinks(board, graph, nodes, digit, kind == ChainKind::kAic, strong);
+    }
     // Weak links of one digit: disjoint nodes whose cells all see each other.
     for (size_t i = 0; i < nodes.size(); ++i) {
-      CellSet seen = Table().peer_set[graph.nodes[nodes[i]].list[0]];
-      for (uint8_t cell : graph.nodes[nodes[i]].list) seen = seen & Table().peer_set[cell];
+      const ChainNode& node = graph.nodes[nodes[i]];
+      CellSet seen = Table().peer_set[node.list[0]];
+      for (int k = 1; k < node.size; ++k) seen = seen & Table().peer_set[node.list[k]];
       for (size_t j = i + 1; j < nodes.size(); ++j) {
         const CellSet& other = graph.nodes[nodes[j]].cells;
-        if ((other & seen) == other) LinkBoth(graph.weak, nodes[i], nodes[j]);
+        if ((other & seen) == other) weak.push_back({nodes[i], nodes[j]});
       }
     }
   }
   // Within a cell: any two candidates are weakly linked, a bivalue cell's two strongly too. The
   // one-cell nodes come first, a cell's candidates side by side.
   if (kind != ChainKind::kX) {
-    for (size_t a = 0; a < graph.nodes.size() && graph.nodes[a].list.size() == 1; ++a) {
+    for (size_t a = 0; a < single_nodes; ++a) {
       const int cell = graph.nodes[a].list[0];
-      for (size_t b = a + 1; b < graph.nodes.size() && graph.nodes[b].list.size() == 1 &&
-                             graph.nodes[b].list[0] == cell;
-           ++b) {
-        if (Count(board.open[cell]) == 2) {
-          LinkBoth(graph.strong, static_cast<int>(a), static_cast<int>(b));
-        }
-        if (kind == ChainKind::kAic) LinkBoth(graph.weak, static_cast<int>(a), static_cast<int>(b));
+      for (size_t b = a + 1; b < single_nodes && graph.nodes[b].list[0] == cell; ++b) {
+        if (Count(board.open[cell]) == 2) strong.push_back({static_cast<int>(a), static_cast<int>(b)});
+        if (kind == ChainKind::kAic) weak.push_back({static_cast<int>(a), static_cast<int>(b)});
       }
     }
   }
+  graph.strong.Build(graph.nodes.size(), strong);
+  graph.weak.Build(graph.nodes.size(), weak);
+  graph.targets.reserve(graph.nodes.size());
+  for (const ChainNode& node : graph.nodes) graph.targets.push_back(WeakTargets(board, node));
   return graph;
 }
 
@@ -193,12 +218,13 @@ struct Search {
 
 // The shortest chain from `start` (off), of at most `longest` links, to a node on whose
 // removals are not empty.
-bool ShortestChainFrom(const Board& board, const ChainGraph& graph, int start, int longest,
-                       Search& search, Chain* chain) {
-  if (graph.strong[start].empty()) return false;
-  const std::array<CellSet, 10> start_targets = WeakTargets(board, graph.nodes[start]);
+bool ShortestChainFrom(const ChainGraph& graph, int start, int longest, Search& search,
+                       Chain* chain) {
+  if (graph.strong.Empty(start)) return false;
+  const std::array<CellSet, 10>& start_targets = graph.targets[start];
   for (int state : search.queue) search.parent[state] = -2;
-  search.queue = {start * 2};
+  search.queue.clear();
+  search.queue.push_back(start * 2);
   search.parent[start * 2] = -1;
   search.depth[start * 2] = 0;
   for (size_t head = 0; head < search.queue.size(); ++head) {
@@ -206,14 +232,16 @@ bool ShortestChainFrom(const Board& board, const ChainGraph& graph, int start, i
     const int node = state / 2;
     const bool on = state % 2;
     if (search.depth[state] >= longest) break;
-    for (int next : on ? graph.weak[node] : graph.strong[node]) {
+    const Adjacency& links = on ? graph.weak : graph.strong;
+    for (int i = links.offsets[node]; i < links.offsets[node + 1]; ++i) {
+      const int next = links.targets[i];
       const int next_state = next * 2 + !on;
       if (search.parent[next_state] != -2) continue;
       search.parent[next_state] = state;
       search.depth[next_state] = search.depth[state] + 1;
       search.queue.push_back(next_state);
       if (on) continue;
-      const std::array<CellSet, 10> end_targets = WeakTargets(board, graph.nodes[next]);
+      const std::array<CellSet, 10>& end_targets = graph.targets[next];
       std::array<CellSet, 10> removes;
       for (int d = 1; d <= 9; ++d) removes[d] = start_targets[d] & end_targets[d];
       if (!AnyRemoval(removes)) continue;
@@ -228,24 +256,34 @@ bool ShortestChainFrom(const Board& board, const ChainGraph& graph, int start, i
 }
 
 Node PublicNode(const ChainNode& node) {
-  return Node{static_cast<uint8_t>(node.digit), node.list};
+  return Node{static_cast<uint8_t>(node.digit),
+              std::vector<uint8_t>(node.list.begin(), node.list.begin() + node.size)};
+}
+
+// The shortest chain of all, searched in rounds of growing length: most chains that remove
+// anything are short, and a short search is cheap.
+Chain ShortestChain(const ChainGraph& graph) {
+  Search search{std::vector<int>(graph.nodes.size() * 2, -2),
+                std::vector<int>(graph.nodes.size() * 2, 0), {}};
+  Chain best;
+  for (int round_longest : kChainRounds) {
+    for (size_t start = 0; start < graph.nodes.size(); ++start) {
+      // Only chains shorter than the best so far (chains have an odd number of links).
+      const int longest = best.nodes.empty() ? round_longest : static_cast<int>(best.nodes.size()) - 3;
+      Chain chain;
+      if (ShortestChainFrom(graph, static_cast<int>(start), longest, search, &chain)) {
+        best = std::move(chain);
+        if (best.nodes.size() <= 4) return best;  // none shorter can remove anything
+      }
+    }
+    if (!best.nodes.empty()) return best;
+  }
+  return best;
 }
 
 bool ChainStep(Board& board, Step* step, ChainKind kind, Technique technique) {
   const ChainGraph graph = BuildGraph(board, kind);
-  Chain best;
-  Search search{std::vector<int>(graph.nodes.size() * 2, -2),
-                std::vector<int>(graph.nodes.size() * 2, 0), {}};
-  for (size_t start = 0; start < graph.nodes.size(); ++start) {
-    // Only chains shorter than the best so far (chains have an odd number of links).
-    const int longest = best.nodes.empty() ? kLongestChain : static_cast<int>(best.nodes.size()) - 3;
-    Chain chain;
-    if (ShortestChainFrom(board, graph, static_cast<int>(start), longest, search, &chain) &&
-        (best.nodes.empty() || chain.nodes.size() < best.nodes.size())) {
-      best = std::move(chain);
-      if (best.nodes.size() <= 4) break;  // none shorter can remove anything
-    }
-  }
+  Chain best = ShortestChain(graph);
   if (best.nodes.empty()) return false;
   Step found;
   found.technique = technique;

@@ -714,28 +714,24 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   ASSERT_EQ(exit.status, 0) << exit.err;
   EXPECT_EQ(exit.err, "");
   const std::vector<std::string> lines = Lines(exit.out);
-  ASSERT_GT(lines.size(), 33u);
+  ASSERT_GT(lines.size(), 40u);
   EXPECT_EQ(lines[0], std::string("puzzle: ") + kXWingPuzzle);
   EXPECT_EQ(lines[29], "step 29: hidden single: r5c1 = 5 (the only place for 5 in row 5)");
   EXPECT_EQ(lines[30],
             "step 30: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r3c3, r3c9, r5c3, "
             "r5c9): removes 8 from r4c3, r2c9, r4c9, r6c9");
   EXPECT_EQ(lines[lines.size() - 2], std::string("solution: ") + kXWingSolution);
+  // Past the x-wing, a chain technique; nothing is taken from the solution.
+  EXPECT_EQ(lines[39],
+            "step 39: skyscraper: 9 in rows 1, 6: (9)r1c7=(9)r1c1-(9)r6c1=(9)r6c9: removes 9 "
+            "from r3c9, r4c7");
   EXPECT_THAT(lines.back(), ::testing::MatchesRegex(
-                                "rating: level expert, hardest technique guess, [0-9]+ steps, "
+                                "rating: level expert, hardest technique skyscraper, 60 steps, "
                                 "[0-9]+ guess(es)? by the solver"));
-  // Where logic runs out, it says so and shows the guess (a digit of the solution).
-  const std::regex guess("step [0-9]+: no technique applies: guess r([1-9])c([1-9]) = ([1-9]) "
-                         "\\(the solution's digit; the explanation goes on\\)");
-  int guesses = 0;
   for (const std::string& line : lines) {
-    std::smatch match;
-    if (!std::regex_match(line, match, guess)) continue;
-    ++guesses;
-    const int cell = (std::stoi(match[1]) - 1) * 9 + std::stoi(match[2]) - 1;
-    EXPECT_EQ(kXWingSolution[cell], match[3].str()[0]) << line;
+    EXPECT_EQ(line.find("guess r"), std::string::npos) << line;
+    EXPECT_EQ(line.find("trial"), std::string::npos) << line;
   }
-  EXPECT_GT(guesses, 0);
 }
 
 TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
@@ -865,7 +861,7 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0");
   EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
-                                                " expert guess [0-9]+ [0-9]+"));
+                                                " expert skyscraper [0-9]+ [0-9]+"));
   EXPECT_EQ(lines[2], "unsolvable");
   EXPECT_EQ(lines[3], "multiple");
   // Without --rate, the lines are as before.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -18,8 +19,10 @@ namespace {
 
 std::string DataDir() { return testing::TestPath("SUDOKU_TEST_DATA_DIR"); }
 
+// Each fixture's step in words; a technique with several fixtures (the unique rectangle's
+// types, the colouring's trap and wrap, the trial and the choice) has a sentence for each.
 TEST(DescribeStep, EachTechniqueOnItsFixture) {
-  const std::map<std::string, std::string> expected = {
+  const std::multimap<std::string, std::string> expected = {
       {"pointing", "pointing: 2 in box 8 lies only in column 6 (r8c6, r9c6): removes 2 from r2c6"},
       {"naked pair",
        "naked pair: r9c8, r9c9 hold only 2 7 in box 9: removes 2 from r7c7, r8c7, r8c8, r9c7; 7 "
@@ -30,8 +33,72 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"hidden pair",
        "hidden pair: 3 6 go only in r7c6, r9c6 in box 8: removes 7 from r7c6, r9c6; 8 from r7c6, "
        "r9c6"},
-      {"guess",
-       "no technique applies: guess r1c2 = 4 (the solution's digit; the explanation goes on)"},
+      {"skyscraper",
+       "skyscraper: 4 in columns 4, 7: (4)r5c4=(4)r3c4-(4)r3c7=(4)r6c7: removes 4 from "
+       "r5c9, r6c6"},
+      {"unique rectangle",
+       "unique rectangle type 1: r8c2, r9c7, r9c2 hold only 1 2, so r8c7 must not (else "
+       "two solutions): removes 1 from r8c7; 2 from r8c7"},
+      {"alternating inference chain",
+       "alternating inference chain: "
+       "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 "
+       "from r1c6"},
+      {"forcing chain",
+       "forcing chain: r1c3 = 2 leads to "
+       "(2)r1c3-(1)r1c3=(1)r1c6-(8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4=(3)r4c4-(3)r4c2=("
+       "3)r6c1-(3)r2c1=(7)r2c1-(7)r2c5=(2)r2c5-(2)r2c8, and r2c8 has no candidate left: "
+       "removes 2 from r1c3"},
+      {"als-xz",
+       "als-xz: r4c4, r4c5, r4c6 in row 4 and r5c4, r5c7, r5c8, r5c9 in row 5, "
+       "restricted common 9, both holding 7: removes 7 from r5c6"},
+      {"trial",
+       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: removes 4 from "
+       "r2c1"},
+      {"xy-chain",
+       "xy-chain: "
+       "(5)r2c5=(6)r2c5-(6)r2c7=(7)r2c7-(7)r7c7=(2)r7c7-(2)r7c1=(1)r7c1-(1)r4c1=(8)r4c1-("
+       "8)r4c7=(1)r4c7-(1)r5c7=(4)r5c7-(4)r5c4=(9)r5c4-(9)r4c5=(5)r4c5: removes 5 from "
+       "r1c5, r6c5, r7c5"},
+      {"unique rectangle",
+       "unique rectangle type 4: r1c8, r1c9, r5c8, r5c9 on 5 7 (else two solutions): 5 "
+       "in row 5 lies only in r5c8, r5c9: removes 7 from r5c8, r5c9"},
+      {"xy-wing",
+       "xy-wing: r8c8 holds 1 6, r8c3 holds 1 2, r9c7 holds 2 6: removes 2 from r8c9, "
+       "r9c1"},
+      {"w-wing",
+       "w-wing: r3c9, r8c3 hold 1 2, joined by 2 in row 2: "
+       "(1)r3c9=(2)r3c9-(2)r2c7=(2)r2c3-(2)r8c3=(1)r8c3: removes 1 from r8c9"},
+      {"two-string kite",
+       "two-string kite: 8 in row 7 and column 8, joined in box 9: "
+       "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
+      {"x-chain",
+       "x-chain: (6)r5c5=(6)r5c6-(6)r2c6=(6)r2c3-(6)r1c1=(6)r7c1: removes 6 from r7c5"},
+      {"empty rectangle",
+       "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
+       "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},
+      {"bug+1",
+       "bug+1: r9c2 = 7 (every other open cell holds two candidates: without it, two "
+       "solutions)"},
+      {"unique rectangle",
+       "unique rectangle type 2: r2c3, r3c3, r2c6, r3c6 on 1 4 (else two solutions): "
+       "r2c6, r3c6 hold 8, one of them is it: removes 8 from r2c5, r3c4, r5c6, r7c6, "
+       "r9c6"},
+      {"xyz-wing",
+       "xyz-wing: r3c4 holds 1 4 7, r2c5 holds 1 7, r3c3 holds 1 4: removes 1 from r3c6"},
+      {"unique rectangle",
+       "unique rectangle type 3: r2c9, r3c9, r2c4, r3c4 on 1 4 (else two solutions): "
+       "the extra 3 8 of r2c4, r3c4 with r1c4 make a naked subset in column 4: removes "
+       "3 from r5c4; 8 from r5c4"},
+      {"simple colouring",
+       "simple colouring: 7 coloured r4c3, r9c5, r5c6, r8c9, r6c7 / r4c5, r9c7, r5c9 "
+       "(each cell removed sees both colours): removes 7 from r8c7"},
+      {"simple colouring",
+       "simple colouring: 5 coloured r1c1, r5c5, r2c4, r8c9, r9c2, r3c8, r6c9, r4c3, "
+       "r3c7 / r1c5, r8c1, r2c2, r5c8, r4c4, r9c7, r6c3 (one colour meets itself in a "
+       "unit: it is false): removes 5 from r1c1, r5c5, r2c4, r8c9, r9c2, r3c8, r6c9, "
+       "r4c3, r3c7"},
+      {"trial",
+       "the puzzle has several solutions: r1c7 = 3 chosen"},
       {"swordfish",
        "swordfish: 4 in rows 6, 7, 9 lies only in columns 1, 5, 8 (r6c1, r6c5, r7c1, r7c8, r9c5, "
        "r9c8): removes 4 from r1c5, r4c5"},
@@ -58,7 +125,10 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
     const logic::Step& step =
         explanation.steps.at(std::stoul(line.substr(bar + 1, next - bar - 1)));
     ASSERT_TRUE(expected.count(technique)) << technique;
-    EXPECT_EQ(DescribeStep(step), expected.at(technique));
+    const std::string text = DescribeStep(step);
+    const auto [first, last] = expected.equal_range(technique);
+    EXPECT_TRUE(std::any_of(first, last, [&](const auto& entry) { return entry.second == text; }))
+        << text;
     ++checked;
   }
   EXPECT_EQ(checked, expected.size());
@@ -104,7 +174,8 @@ wire::ExplainStep WireStep(wire::Technique technique) {
   return step;
 }
 
-// r1c3 = 4 as a guess: cell 2, digit 4 (candidate = cell * 9 + digit - 1).
+// r1c3 = 4 as a choice (a trial step of variant 0): cell 2, digit 4 (candidate = cell * 9 +
+// digit - 1).
 wire::ExplainStep GuessR1C3Is4() {
   wire::ExplainStep step = WireStep(wire::TRIAL);
   step.add_placements(2 * 9 + 3);
@@ -148,12 +219,13 @@ TEST(FormatExplanation, RejectsStepsWithNumbersOutOfRange) {
   step = WireStep(wire::POINTING);
   step.add_digits(0);
   ExpectBadStep(step, "step 3: digit 0 is not 1-9");
-  step = WireStep(static_cast<wire::Technique>(11));
-  ExpectBadStep(step, "step 3: unknown technique 11");
+  step = WireStep(static_cast<wire::Technique>(99));
+  ExpectBadStep(step, "step 3: unknown technique 99");
   step = WireStep(wire::X_WING);
   step.add_units(0);
   step.add_digits(4);
-  ExpectBadStep(step, "step 3: x-wing with 1 units, 0 cells, 1 digits and 0 placements");
+  ExpectBadStep(step,
+                "step 3: x-wing with 1 units, 0 cells, 1 digits, 0 placements, 0 links and variant 0");
 }
 
 TEST(FormatExplanation, RejectsResponsesThatDoNotFit) {

@@ -4,6 +4,7 @@
 #include "proto/explain_wire.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,19 @@ void ExpectSameStep(const logic::Step& a, const logic::Step& b) {
   EXPECT_EQ(a.units, b.units);
   EXPECT_EQ(a.cells, b.cells);
   EXPECT_EQ(a.digits, b.digits);
+  EXPECT_EQ(a.variant, b.variant);
+  EXPECT_EQ(a.links, b.links);
 }
+
+// From tests/data/logic_steps.txt: its steps include an alternating inference chain with a
+// grouped node, a unique rectangle, a forcing chain and a skyscraper.
+constexpr char kChainsPuzzle[] =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 
 TEST(ExplainWire, EveryStepOfAnExplanationComesBackUnchanged) {
   // An easy puzzle (singles) and a minimal one, whose steps go beyond them.
-  for (const std::string& puzzle : {kWikipediaPuzzle, kSeventeenClues}) {
+  for (const std::string& puzzle :
+       {std::string(kWikipediaPuzzle), std::string(kSeventeenClues), std::string(kChainsPuzzle)}) {
     Grid grid;
     ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
     const logic::Explanation explanation = logic::Explain(grid);
@@ -75,8 +84,131 @@ TEST(ExplainWire, RefusesWhatCannotBeAStep) {
     StepFromWire(step);
     ADD_FAILURE() << "no error";
   } catch (const BadStep& error) {
-    EXPECT_STREQ(error.what(), "hidden single with 0 units, 0 cells, 0 digits and 0 placements");
+    EXPECT_STREQ(error.what(),
+                 "hidden single with 0 units, 0 cells, 0 digits, 0 placements, 0 links and "
+                 "variant 0");
   }
+}
+
+void ExpectBadStep(const ExplainStep& step, const std::string& message) {
+  try {
+    StepFromWire(step);
+    ADD_FAILURE() << "no error for " << step.ShortDebugString();
+  } catch (const BadStep& error) {
+    EXPECT_EQ(std::string(error.what()), message);
+  }
+}
+
+// r2c3 = 4 and r2c7 = 4 strongly linked, as a skyscraper's first link would be.
+ExplainStep WithLink(Technique technique, std::vector<uint32_t> from, std::vector<uint32_t> to) {
+  ExplainStep step;
+  step.set_technique(technique);
+  ChainLink* link = step.add_links();
+  for (uint32_t number : from) link->add_from(number);
+  for (uint32_t number : to) link->add_to(number);
+  link->set_strong(true);
+  return step;
+}
+
+constexpr uint32_t Candidate(int row, int column, int digit) {
+  return static_cast<uint32_t>(((row - 1) * 9 + column - 1) * 9 + digit - 1);
+}
+
+TEST(ExplainWire, RefusesBadLinksAndVariants) {
+  ExplainStep step;
+  step.set_technique(X_CHAIN);
+  step.set_variant(82);
+  ExpectBadStep(step, "variant 82 is out of range (0-81)");
+  ExpectBadStep(WithLink(X_CHAIN, {}, {Candidate(2, 7, 4)}),
+                "link 1: a node of 0 candidates (1-3)");
+  ExpectBadStep(WithLink(AIC, {Candidate(2, 1, 4), Candidate(2, 2, 4), Candidate(2, 3, 4),
+                               Candidate(2, 4, 4)},
+                         {Candidate(2, 7, 4)}),
+                "link 1: a node of 4 candidates (1-3)");
+  ExpectBadStep(WithLink(AIC, {Candidate(2, 1, 4), Candidate(2, 2, 5)}, {Candidate(2, 7, 4)}),
+                "link 1: a node of more than one digit");
+  ExpectBadStep(WithLink(AIC, {Candidate(2, 2, 4), Candidate(2, 1, 4)}, {Candidate(2, 7, 4)}),
+                "link 1: a node whose cells are not ascending");
+  ExpectBadStep(WithLink(AIC, {Candidate(2, 1, 4), Candidate(2, 4, 4)}, {Candidate(2, 7, 4)}),
+                "link 1: a grouped node outside one box and line");
+  ExpectBadStep(WithLink(AIC, {Candidate(1, 1, 4), Candidate(2, 2, 4)}, {Candidate(2, 7, 4)}),
+                "link 1: a grouped node outside one box and line");
+  step = WithLink(AIC, {Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
+  *step.add_links() = step.links(0);
+  step.mutable_links(1)->set_to(0, 729);
+  ExpectBadStep(step, "link 2: candidate 729 is out of range (0-728)");
+  // A grouped node in one box and line is a node.
+  step = WithLink(AIC, {Candidate(2, 1, 4), Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
+  EXPECT_EQ(StepFromWire(step).links.at(0).from.cells, (std::vector<uint8_t>{9, 11}));
+}
+
+TEST(ExplainWire, RefusesStepsOfTheWrongShape) {
+  ExplainStep step;
+  step.set_technique(SKYSCRAPER);
+  step.add_digits(4);
+  ExpectBadStep(step,
+                "skyscraper with 0 units, 0 cells, 1 digits, 0 placements, 0 links and variant 0");
+  step = WithLink(X_WING, {Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
+  for (uint32_t unit : {1u, 5u, 11u, 15u}) step.add_units(unit);
+  step.add_digits(4);
+  ExpectBadStep(step,
+                "x-wing with 4 units, 0 cells, 1 digits, 0 placements, 1 links and variant 0");
+  step.Clear();
+  step.set_technique(UNIQUE_RECTANGLE);
+  step.set_variant(5);
+  for (uint32_t cell : {0u, 4u, 18u, 22u}) step.add_cells(cell);
+  step.add_digits(4);
+  step.add_digits(7);
+  ExpectBadStep(step, "unique rectangle with 0 units, 4 cells, 2 digits, 0 placements, 0 links "
+                      "and variant 5");
+  step.set_variant(1);
+  EXPECT_EQ(StepFromWire(step).variant, 1);
+  step.Clear();
+  step.set_technique(TRIAL);  // a trial that removes must not place
+  step.set_variant(1);
+  step.add_cells(2);
+  step.add_digits(4);
+  step.add_placements(Candidate(1, 3, 4));
+  ExpectBadStep(step, "trial with 0 units, 1 cells, 1 digits, 1 placements, 0 links and variant 1");
+  step.set_technique(FORCING_CHAIN);
+  step.clear_placements();
+  ExpectBadStep(step, "forcing chain with 0 units, 1 cells, 1 digits, 0 placements, 0 links and "
+                      "variant 1");
+}
+
+// The wire's numbers are fixed; the solver's order is difficulty. Every technique goes there and
+// back, the old numbers stay, and an unknown number is none.
+TEST(ExplainWire, TechniquesConvertByTable) {
+  for (int t = 0; t < logic::kTechniqueCount; ++t) {
+    const auto technique = static_cast<logic::Technique>(t);
+    EXPECT_EQ(TechniqueFromWire(TechniqueToWire(technique)), technique) << t;
+  }
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kSwordfish), SWORDFISH);
+  EXPECT_EQ(SWORDFISH, 9);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kTrial), TRIAL);
+  EXPECT_EQ(TRIAL, 10);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kSkyscraper), SKYSCRAPER);
+  EXPECT_EQ(SKYSCRAPER, 11);
+  EXPECT_EQ(FORCING_CHAIN, 24);
+  EXPECT_EQ(TechniqueFromWire(25), std::nullopt);
+  EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
+}
+
+// A step's links and variant go on the wire as the .proto says: nodes as candidate numbers.
+TEST(ExplainWire, LinksAreCandidateNumbers) {
+  logic::Step step;
+  step.technique = logic::Technique::kSkyscraper;
+  step.variant = 0;
+  step.links = {{{4, {11}}, {4, {15}}, true}, {{4, {15}}, {4, {51, 60}}, false}};
+  ExplainStep wire_step;
+  StepToWire(step, &wire_step);
+  ASSERT_EQ(wire_step.links_size(), 2);
+  EXPECT_EQ(wire_step.links(0).from(0), Candidate(2, 3, 4));
+  EXPECT_EQ(wire_step.links(0).to(0), Candidate(2, 7, 4));
+  EXPECT_TRUE(wire_step.links(0).strong());
+  EXPECT_EQ(std::vector<uint32_t>(wire_step.links(1).to().begin(), wire_step.links(1).to().end()),
+            (std::vector<uint32_t>{Candidate(6, 7, 4), Candidate(7, 7, 4)}));
+  EXPECT_FALSE(wire_step.links(1).strong());
 }
 
 // A whole explanation's steps, the first bad one named by its number.

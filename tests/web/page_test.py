@@ -6,7 +6,7 @@ It loads the page, asks for a puzzle where Explain and Solve are pressed on an e
 a known puzzle (on the board's keys and in the text box), checks that the candidates the board
 shows are those of the explain API, steps through the explanation with the keyboard, the buttons
 and the list of steps (eliminations, the candidates a placement removes and the digits a pattern
-rests on marked, the guess shown as a guess) to the end and checks the board against the
+rests on marked, a chain technique shown by its name) to the end and checks the board against the
 solution; it checks where the focus goes after Load, Generate and End, that the address holds the
 puzzle and the step (a reload, a link and Back open the same view), that an invalid puzzle shows
 sudoku-client's exact message and clears the board, verdict, rating and steps, that HoDoKu
@@ -15,7 +15,7 @@ unique, plays a puzzle (digits, notes, undo, hints, the highlight, solved to the
 the board's borders against its cells, and looks at the page on a 390x844 phone screen
 (candidates' size, the strike, touch help, a Load error above the board). The browser's console
 must stay free of errors but the 400s the invalid puzzles draw. Screenshots go to --screenshots:
-page-start.png, page-step.png (the x-wing, as the README shows it), page-guess.png,
+page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png,
 page-solved.png, page-play.png, page-phone.png and page-phone-play.png.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no browser, driver or Selenium on this machine:
@@ -38,7 +38,7 @@ import urllib.request
 SKIP = 77
 WAIT_SECONDS = 60
 
-# From the README's explain example: singles, an x-wing at step 30, a guess at step 39.
+# From the README's explain example: singles, an x-wing at step 30, a skyscraper at step 39.
 PUZZLE = ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3..6..7..1.."
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
@@ -479,17 +479,18 @@ def run(args, screenshots):
               ["%d. Solved" % (len(steps) + 1)], "the list of steps: %r" % entries[:3])
         check([i for i, e in enumerate(entries) if e[1] == "step"] == [eliminating],
               "the current step in the list: %r" % [e for e in entries if e[1]])
-        guess = next(i for i, s in enumerate(steps) if s["technique"] == "guess")
-        page.find('#step-list .step-link[data-position="%d"]' % guess).click()
-        check_step(page, explanation, guess)
-        page.until_text("technique", "Guess: logic has run out")
-        check("guess" in page.find("#technique").get_attribute("class"), "the guess is not marked")
-        check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, guess), "address %r" % page.hash())
-        page.shot(screenshots, "page-guess.png")
-        page.key(Keys.ARROW_RIGHT)
-        guessed = steps[guess]["placements"][0]["cell"]
-        check("guessed" in page.board()[cell_index(guessed)]["classes"],
-              "%s does not keep its guess mark" % guessed)
+        # The first step with a chain (the skyscraper at step 39): shown by its name, the digits
+        # it rests on marked as any pattern's; no step reads the solution, so none is a guess.
+        chain = next(i for i, s in enumerate(steps) if s["links"])
+        check(not any(s["technique"] == "guess" for s in steps), "a guess among the steps")
+        page.find('#step-list .step-link[data-position="%d"]' % chain).click()
+        check_step(page, explanation, chain)
+        technique = steps[chain]["technique"]
+        page.until_text("technique", technique[0].upper() + technique[1:])
+        check("guess" not in page.find("#technique").get_attribute("class"),
+              "the %s is marked as a guess" % technique)
+        check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
+        page.shot(screenshots, "page-chain.png")
 
         # Item 5: End leaves the focus on Back, where Enter and Space still step.
         page.click("last")
