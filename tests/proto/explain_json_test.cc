@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "proto/explain_wire.h"
+#include "solver/logic.h"
+#include "solver/solver.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::wire {
@@ -57,6 +59,35 @@ TEST(ExplanationJson, CandidatesAreTheDigitsLeftBeforeEachStep) {
   EXPECT_EQ(candidates[0], "5");
   EXPECT_EQ(candidates[1], "3");
   EXPECT_FALSE(ExplanationJson(OneStep(), OneBlank(), false)["steps"][0].contains("candidates"));
+}
+
+// A chain's links: each node its digit and cells, each link strong or weak, in chain order; a
+// trial step counts among "logic_guesses".
+TEST(ExplanationJson, WritesTheLinksOfAChain) {
+  // The skyscraper of tests/data/logic_steps.txt, step 21 (0-based 20) of its puzzle.
+  const std::string puzzle =
+      "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+  Grid grid;
+  ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
+  const logic::Explanation explanation = logic::Explain(grid);
+  ExplainResponse response;
+  response.set_verdict(SOLVED);
+  for (const logic::Step& step : explanation.steps) StepToWire(step, response.add_steps());
+  std::string solution;
+  for (uint8_t digit : explanation.solution) solution += static_cast<char>('0' + digit);
+  response.set_solution(solution);
+  const OrderedJson json = ExplanationJson(response, puzzle, false);
+  const OrderedJson& step = json["steps"][20];
+  EXPECT_EQ(step["technique"], "skyscraper");
+  EXPECT_EQ(step["variant"], 0);
+  EXPECT_EQ(step["links"].dump(),
+            R"j([{"from":{"digit":4,"cells":["r5c4"]},"to":{"digit":4,"cells":["r3c4"]},)j"
+            R"j("strong":true},{"from":{"digit":4,"cells":["r3c4"]},"to":{"digit":4,)j"
+            R"j("cells":["r3c7"]},"strong":false},{"from":{"digit":4,"cells":["r3c7"]},)j"
+            R"j("to":{"digit":4,"cells":["r6c7"]},"strong":true}])j");
+  int trials = 0;
+  for (const logic::Step& s : explanation.steps) trials += s.technique == logic::Technique::kTrial;
+  EXPECT_EQ(json["rating"]["logic_guesses"], trials);
 }
 
 TEST(ExplanationJson, NamesTheStepThatIsNotOne) {
