@@ -32,8 +32,25 @@
     'hidden triple': 'Three digits can go only in three cells of a unit; those cells hold nothing else.',
     'x-wing': 'In two lines the digit has the same two places across, so it goes nowhere else on those cross lines.',
     'swordfish': 'In three lines the digit has the same three places across, so it goes nowhere else on those cross lines.',
-    'guess': 'No technique applies. The digit is taken from the solution, so the explanation can go on.',
+    'skyscraper': 'Two lines hold the digit in two places each, one end of each in the same cross line; one of the other two ends is the digit, so no cell seeing both can be.',
+    'two-string kite': 'A row and a column each hold the digit in two places, one end of each in the same box; one of the other ends is the digit, so no cell seeing both can be.',
+    'empty rectangle': 'In a box the digit lies on one row and one column; with a line where it has two places, one end is forced either way, and the cell seeing both loses it.',
+    'xy-wing': 'A two-digit cell (xy) sees two others (xz, yz): whichever digit it takes, one of them is z, so no cell seeing both can be z.',
+    'xyz-wing': 'As an xy-wing whose pivot holds z too: z is in one of the three, so no cell seeing all three can be z.',
+    'w-wing': 'Two cells hold the same two digits, and one of them lies wherever the other digit can go in a unit: one cell is the first digit, so no cell seeing both can be.',
+    'simple colouring': 'Following the digit\'s pairs (two places in a unit), the cells take two colours; one colour is true, so a cell seeing both colours loses the digit, or a colour that meets itself is false.',
+    'unique rectangle': 'Four cells in two rows, two columns and two boxes cannot all hold the same two digits, or the puzzle would have two solutions; what keeps that from happening is forced.',
+    'bug+1': 'Every open cell but one holds two candidates: had that cell two as well, the puzzle would have two solutions, so it takes the digit that appears three times in its units.',
+    'x-chain': 'A chain on one digit, its links alternately strong (one of two places is the digit) and weak: one of its two ends is the digit, so no cell seeing both can be.',
+    'xy-chain': 'A chain of two-digit cells: if the first is not the digit, the last is, so no cell seeing both ends can be.',
+    'alternating inference chain': 'A chain whose links are alternately strong (one of two is true) and weak (not both): one of its ends is true, so what both ends rule out goes.',
+    'als-xz': 'Two almost locked sets (n cells, n+1 digits) share a digit x that cannot be in both; so one of them holds digit z in its cells, and no cell seeing every z of both can be z.',
+    'forcing chain': 'Each way a cell or a unit can go leads to the same result, or one candidate leads to a contradiction: the chain of implications shows why.',
+    'trial': 'No pattern applies. A candidate is tried: what follows from it ends in a contradiction, so it is removed.',
+    'choice': 'The puzzle has several solutions: a digit is chosen to go on.',
   };
+  // The step's kind for the words and marks: a trial that places a digit is a choice.
+  const kindOf = (s) => (s.technique === 'trial' && s.placements.length ? 'choice' : s.technique);
 
   const VERDICTS = {
     solved: 'One (unique)',
@@ -618,7 +635,7 @@
         for (const p of steps[i].placements) {
           const cell = cellIndex(p.cell);
           view.digits[cell] = p.digit;
-          view.kinds[cell] = steps[i].technique === 'guess' ? 'guessed' : 'placed';
+          view.kinds[cell] = kindOf(steps[i]) === 'choice' ? 'chosen' : 'placed';
         }
       }
       if (state.position < steps.length) {
@@ -741,11 +758,13 @@
   function stepMarks(shown, digits, candidates) {
     if (!shown) return null;
     const marks = {
-      guess: shown.technique === 'guess',
+      choice: kindOf(shown) === 'choice',
+      trial: kindOf(shown) === 'trial',
       unitCells: new Set(),
       patternCells: new Set(shown.cells.map(cellIndex)),
       placements: new Map(),
       eliminations: new Map(),
+      tried: shown.technique === 'trial' ? shown.digits[0] : 0,
       follows: new Map(),  // removed from the peers by this step's placement
       keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
     };
@@ -761,6 +780,18 @@
         if (!digits[peer] && candidates[peer].includes(String(digit)) &&
             !(marks.eliminations.get(peer) || []).includes(digit)) {
           add(marks.follows, peer, digit);
+        }
+      }
+    }
+    // A chain's nodes: the candidates its links join.
+    for (const link of shown.links || []) {
+      for (const node of [link.from, link.to]) {
+        for (const name of node.cells) {
+          const cell = cellIndex(name);
+          if (!digits[cell] && !marks.placements.has(cell) &&
+              !(marks.eliminations.get(cell) || []).includes(node.digit)) {
+            add(marks.keys, cell, node.digit);
+          }
         }
       }
     }
@@ -802,9 +833,10 @@
       if (marks.patternCells.has(cell)) classes.push('pattern');
       if (marks.placements.has(cell)) {
         place = marks.placements.get(cell);
-        classes.push(marks.guess ? 'guess-target' : 'target');
-        about = marks.guess ? `; guessed here: ${place}` : `; this step places ${place} here`;
+        classes.push(marks.choice ? 'choice-target' : 'target');
+        about = marks.choice ? `; chosen here: ${place}` : `; this step places ${place} here`;
       }
+      if (marks.trial && marks.patternCells.has(cell)) about += `; ${marks.tried} is tried here`;
       if (removed.length) about += `; this step removes ${removed.join(', ')} here`;
       if (follows.length) about += `; the placement removes ${follows.join(', ')} here`;
       if (marks.patternCells.has(cell)) about += '; one of the cells the step rests on';
@@ -818,7 +850,7 @@
         textContent: String(digit),
       }));
       const how = {
-        given: 'given', placed: 'placed', guessed: 'guessed', solution: 'from the solution',
+        given: 'given', placed: 'placed', chosen: 'chosen', solution: 'from the solution',
         player: 'yours',
       }[kind] || '';
       element.setAttribute('aria-label', `${where}: ${digit}${how ? `, ${how}` : ''}${about}`);
@@ -836,7 +868,8 @@
       span.className = 'cand';
       if (candidates.includes(String(d))) {
         span.textContent = String(d);
-        if (d === place) span.classList.add(marks.guess ? 'guess' : 'place');
+        if (d === place) span.classList.add(marks.choice ? 'chosen' : 'place');
+        if (marks && marks.trial && marks.patternCells.has(cell) && marks.tried === d) span.classList.add('tried');
         if (removed.includes(d)) span.classList.add('elim');
         if (follows.includes(d)) span.classList.add('follow');
         if (keys.includes(d)) span.classList.add('key');
@@ -851,11 +884,86 @@
     element.setAttribute('aria-label', `${where}: empty, ${list}${about}`);
   }
 
+  // Where a candidate sits, in the links overlay's pixels: the middle of its place in the
+  // cell's 3x3 (or of the cell, where a digit stands).
+  function candidatePoint(cell, digit, origin) {
+    const element = cellElements[cell];
+    const cands = element.querySelector('.cands');
+    const box = (cands ? cands.children[digit - 1] : element).getBoundingClientRect();
+    return { x: box.left + box.width / 2 - origin.left, y: box.top + box.height / 2 - origin.top, r: box.width / 2 };
+  }
+
+  // A chain's links, drawn over the board as arrows from node to node: strong links solid,
+  // weak links dashed; a grouped node (a digit's places in one box and line) outlined.
+  function renderLinks(shown) {
+    const svg = $('links');
+    svg.replaceChildren();
+    const links = shown && state.mode !== 'editing' ? shown.links || [] : [];
+    svg.dataset.links = String(links.length);
+    if (!links.length) return;
+    const origin = svg.getBoundingClientRect();
+    svg.setAttribute('viewBox', `0 0 ${origin.width} ${origin.height}`);
+    const NS = 'http://www.w3.org/2000/svg';
+    const make = (tag, attributes) => {
+      const element = document.createElementNS(NS, tag);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      return element;
+    };
+    const defs = make('defs', {});
+    for (const kind of ['strong', 'weak']) {
+      const marker = make('marker', {
+        id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: '9', refY: '5',
+        markerWidth: '5', markerHeight: '5', orient: 'auto-start-reverse',
+      });
+      marker.appendChild(make('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `arrow ${kind}` }));
+      defs.appendChild(marker);
+    }
+    svg.appendChild(defs);
+    const nodePoint = (node) => {
+      const points = node.cells.map((name) => candidatePoint(cellIndex(name), node.digit, origin));
+      const x = points.reduce((sum, p) => sum + p.x, 0) / points.length;
+      const y = points.reduce((sum, p) => sum + p.y, 0) / points.length;
+      return { x, y, r: points[0].r, points };
+    };
+    const outlined = new Set();
+    for (const link of links) {
+      const from = nodePoint(link.from), to = nodePoint(link.to);
+      for (const [node, point] of [[link.from, from], [link.to, to]]) {
+        const key = `${node.digit}:${node.cells.join(',')}`;
+        if (node.cells.length < 2 || outlined.has(key)) continue;
+        outlined.add(key);
+        const xs = point.points.map((p) => p.x), ys = point.points.map((p) => p.y);
+        const pad = point.r * 1.1;
+        svg.appendChild(make('rect', {
+          class: 'group', x: Math.min(...xs) - pad, y: Math.min(...ys) - pad,
+          width: Math.max(...xs) - Math.min(...xs) + 2 * pad, height: Math.max(...ys) - Math.min(...ys) + 2 * pad,
+          rx: pad,
+        }));
+      }
+      // A gentle arc, so that links along a line pass beside the candidates between.
+      const dx = to.x - from.x, dy = to.y - from.y, length = Math.hypot(dx, dy) || 1;
+      const bend = Math.min(0.2 * length, 40);
+      const cx = (from.x + to.x) / 2 - dy / length * bend, cy = (from.y + to.y) / 2 + dx / length * bend;
+      const trim = (p, r) => {
+        const ax = cx - p.x, ay = cy - p.y, d = Math.hypot(ax, ay) || 1;
+        return { x: p.x + ax / d * r, y: p.y + ay / d * r };
+      };
+      const a = trim(from, from.points.length > 1 ? 0 : from.r), b = trim(to, to.points.length > 1 ? 0 : to.r);
+      const kind = link.strong ? 'strong' : 'weak';
+      const name = (node) => `${node.cells.join('+')}:${node.digit}`;
+      svg.appendChild(make('path', {
+        class: `link ${kind}`, d: `M ${a.x} ${a.y} Q ${cx} ${cy} ${b.x} ${b.y}`,
+        'marker-end': `url(#arrow-${kind})`, 'data-from': name(link.from), 'data-to': name(link.to),
+      }));
+    }
+  }
+
   function renderBoard() {
     const view = boardView();
     const marks = stepMarks(view.marks, view.digits, view.candidates);
     const bad = clashes(view);
     for (let cell = 0; cell < CELLS; ++cell) renderCell(cell, view, marks, bad);
+    renderLinks(view.marks);
     for (let cell = 0; cell < CELLS; ++cell) {
       cellElements[cell].tabIndex = cell === state.cursor ? 0 : -1;
     }
@@ -875,7 +983,7 @@
     $('rating-level').textContent = rating ? rating.level : '–';
     $('rating-hardest').textContent = rating ? rating.hardest : '–';
     $('rating-steps').textContent = rating
-      ? `${rating.steps}${rating.logic_guesses ? ` (${rating.logic_guesses} ${rating.logic_guesses === 1 ? 'guess' : 'guesses'})` : ''}`
+      ? `${rating.steps}${rating.logic_guesses ? ` (${rating.logic_guesses} ${rating.logic_guesses === 1 ? 'trial' : 'trials'})` : ''}`
       : '–';
   }
 
@@ -913,7 +1021,7 @@
   function renderSteps() {
     const explanation = state.explanation;
     const technique = $('technique');
-    technique.classList.remove('guess');
+    technique.classList.remove('trial');
     for (const button of $('step-list').querySelectorAll('.step-link')) {
       const current = Number(button.dataset.position) === state.position && state.mode === 'viewing';
       if (current) {
@@ -950,11 +1058,13 @@
     }
     const shown = steps[position];
     $('step-count').textContent = `Step ${position + 1} of ${steps.length}`;
-    technique.textContent = shown.technique === 'guess'
-      ? 'Guess: logic has run out'
-      : capitalized(shown.technique);
-    technique.classList.toggle('guess', shown.technique === 'guess');
-    $('technique-about').textContent = ABOUT[shown.technique] || '';
+    const kind = kindOf(shown);
+    technique.textContent = {
+      trial: 'Trial: a candidate followed to a contradiction',
+      choice: 'Choice: the puzzle has several solutions',
+    }[kind] || capitalized(shown.technique);
+    technique.classList.toggle('trial', kind === 'trial' || kind === 'choice');
+    $('technique-about').textContent = ABOUT[kind] || '';
     $('step-text').textContent = shown.text;
   }
 
@@ -1132,6 +1242,7 @@
     $('hint').addEventListener('click', hint);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);
+    window.addEventListener('resize', () => renderLinks(boardView().marks));
     render();
     readAddress();
   }

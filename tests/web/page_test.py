@@ -40,6 +40,8 @@ WAIT_SECONDS = 60
 
 # From the README's explain example: singles, an x-wing at step 30, a skyscraper at step 39.
 PUZZLE = ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3..6..7..1.."
+# Line 1 of the forum's hardest (SE 11+): no pattern cracks it, so its explanation takes trials.
+TRIAL_PUZZLE = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
 BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)"
@@ -216,8 +218,15 @@ class Page:
               follows: Array.from(cell.querySelectorAll('.cand.follow'), (c) => c.textContent).join(''),
               keys: Array.from(cell.querySelectorAll('.cand.key'), (c) => c.textContent).join(''),
               highlighted: Array.from(cell.querySelectorAll('.cand.highlight'), (c) => c.textContent).join(''),
-              placed: Array.from(cell.querySelectorAll('.cand.place, .cand.guess'), (c) => c.textContent).join(''),
+              placed: Array.from(cell.querySelectorAll('.cand.place, .cand.chosen'), (c) => c.textContent).join(''),
+              tried: Array.from(cell.querySelectorAll('.cand.tried'), (c) => c.textContent).join(''),
             }));""")
+
+    def links(self):
+        """The chain drawn over the board: (class, from, to) of each link, in order."""
+        return self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#links path.link'),
+              (p) => [p.getAttribute('class'), p.dataset.from, p.dataset.to]);""")
 
     def active(self):
         """The id of the element with the focus ("" for the page's body)."""
@@ -299,6 +308,15 @@ def check_step(page, explanation, position):
         for digit in map(str, step["digits"]):
             if digit in step["candidates"][cell] and digit not in eliminated.get(cell, set()):
                 keys.setdefault(cell, set()).add(digit)
+    # A chain's nodes are ringed as well.
+    for link in step.get("links", []):
+        for node in (link["from"], link["to"]):
+            digit = str(node["digit"])
+            for name in node["cells"]:
+                cell = cell_index(name)
+                if (cell not in digits and cell not in placed and digit in step["candidates"][cell]
+                        and digit not in eliminated.get(cell, set())):
+                    keys.setdefault(cell, set()).add(digit)
     for cell in range(81):
         for what, expected in (("eliminated", eliminated), ("follows", follows), ("keys", keys)):
             want = "".join(sorted(expected.get(cell, "")))
@@ -309,9 +327,21 @@ def check_step(page, explanation, position):
         check(board[cell]["placed"] == digit,
               "step %d: %s does not mark %s as placed" % (position + 1, cell_name(cell), digit))
     for name in step["cells"]:
-        check({"pattern", "target", "guess-target"} & set(board[cell_index(name)]["classes"]),
+        check({"pattern", "target", "choice-target"} & set(board[cell_index(name)]["classes"]),
               "step %d: %s is not highlighted" % (position + 1, name))
     return follows, keys
+
+
+def node_name(node):
+    return "%s:%d" % ("+".join(node["cells"]), node["digit"])
+
+
+def check_links(page, step, where):
+    """The step's links are drawn over the board, in its order: strong solid, weak dashed."""
+    want = [["link " + ("strong" if link["strong"] else "weak"), node_name(link["from"]),
+             node_name(link["to"])] for link in step["links"]]
+    page.until(lambda: page.links() == want,
+               "%s: the links drawn %r to be the step's %r" % (where, page.links(), want))
 
 
 def check_borders(page, where):
@@ -479,18 +509,23 @@ def run(args, screenshots):
               ["%d. Solved" % (len(steps) + 1)], "the list of steps: %r" % entries[:3])
         check([i for i, e in enumerate(entries) if e[1] == "step"] == [eliminating],
               "the current step in the list: %r" % [e for e in entries if e[1]])
-        # The first step with a chain (the skyscraper at step 39): shown by its name, the digits
-        # it rests on marked as any pattern's; no step reads the solution, so none is a guess.
+        # A chain (the skyscraper at step 39): shown by its name, its links drawn over the
+        # board, strong and weak told apart, and nothing drawn at a step without one. No step
+        # reads the solution, so none is a guess.
         chain = next(i for i, s in enumerate(steps) if s["links"])
         check(not any(s["technique"] == "guess" for s in steps), "a guess among the steps")
         page.find('#step-list .step-link[data-position="%d"]' % chain).click()
         check_step(page, explanation, chain)
         technique = steps[chain]["technique"]
         page.until_text("technique", technique[0].upper() + technique[1:])
-        check("guess" not in page.find("#technique").get_attribute("class"),
-              "the %s is marked as a guess" % technique)
+        check_links(page, steps[chain], "step %d" % (chain + 1))
         check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
         page.shot(screenshots, "page-chain.png")
+        page.click("first")
+        check_step(page, explanation, 0)
+        check(page.links() == [], "links drawn at step 1: %r" % page.links())
+        page.find('#step-list .step-link[data-position="%d"]' % chain).click()
+        check_step(page, explanation, chain)
 
         # Item 5: End leaves the focus on Back, where Enter and Space still step.
         page.click("last")
@@ -527,6 +562,23 @@ def run(args, screenshots):
                    "Forward to open the second puzzle again")
         check(page.text("step-count") == "No explanation yet", "after Forward: %r" %
               page.text("step-count"))
+
+        # A trial, on a puzzle logic alone does not crack: opened by its link at the trial, the
+        # candidate tried is ringed and struck, its implications drawn, the header says so.
+        hard = daemon.api("/api/explain", {"puzzle": TRIAL_PUZZLE})
+        trial = next(i for i, s in enumerate(hard["steps"]) if s["technique"] == "trial")
+        driver.get(daemon.url + "#puzzle=%s&step=%d" % (TRIAL_PUZZLE, trial))
+        check_step(page, hard, trial)
+        tried = hard["steps"][trial]
+        page.until_text("technique", "Trial: a candidate followed to a contradiction")
+        check("trial" in page.find("#technique").get_attribute("class"), "the trial is not marked")
+        cell = page.board()[cell_index(tried["cells"][0])]
+        check(cell["tried"] == str(tried["digits"][0]) == cell["eliminated"],
+              "%s: tried %r, struck %r, the step tries %d" % (
+                  tried["cells"][0], cell["tried"], cell["eliminated"], tried["digits"][0]))
+        check_links(page, tried, "the trial")
+        page.until_text("step-text", tried["text"])
+        page.shot(screenshots, "page-trial.png")
 
         # Item 1: an invalid puzzle, by Explain while stepping and by Load: the message is
         # sudoku-client's, word for word, and nothing of the puzzle before stays.
