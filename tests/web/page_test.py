@@ -2,21 +2,23 @@
 """The page in a real browser: Debian's headless Chromium, driven with Selenium, against a real
 sudokud serving --http on loopback.
 
-It loads the page, asks for a puzzle where Explain and Solve are pressed on an empty page, enters
-a known puzzle (on the board's keys and in the text box), checks that the candidates the board
-shows are those of the explain API, steps through the explanation with the keyboard, the buttons
-and the list of steps (eliminations, the candidates a placement removes and the digits a pattern
-rests on marked, a chain technique shown by its name) to the end and checks the board against the
-solution; it checks where the focus goes after Load, Generate and End, that the address holds the
-puzzle and the step (a reload, a link and Back open the same view), that an invalid puzzle shows
-sudoku-client's exact message and clears the board, verdict, rating and steps, that HoDoKu
-grids, spaced lines and trailing comments are read, generates a puzzle and checks that it is
-unique, plays a puzzle (digits, notes, undo, hints, the highlight, solved to the end), measures
-the board's borders against its cells, and looks at the page on a 390x844 phone screen
+It loads the page, asks for a puzzle where Explain and Solve are pressed on an empty page, enters a
+known puzzle (on the board's keys and in the text box), checks that the candidates the board shows
+are those of the explain API, steps through the explanation with the keyboard, the buttons and the
+list of steps (eliminations, the candidates a placement removes and the digits a pattern rests on
+marked, a chain's links drawn, strong and weak) to the end and checks the board against the
+solution; opens a forcing chain and a trial (the candidate tried, its implications, struck) on two
+hard puzzles by their links; it checks where the focus goes after Load, Generate and End, that the
+address holds the puzzle and the step (a reload, a link and Back open the same view), that an
+invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
+that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
+it is unique, plays a puzzle (digits, notes, undo, hints, the highlight, solved to the end),
+measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
 (candidates' size, the strike, touch help, a Load error above the board). The browser's console
 must stay free of errors but the 400s the invalid puzzles draw. Screenshots go to --screenshots:
-page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png,
-page-solved.png, page-play.png, page-phone.png and page-phone-play.png.
+page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png (a skyscraper),
+page-forcing-chain.png, page-trial.png, page-solved.png, page-play.png, page-phone.png and
+page-phone-play.png.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no browser, driver or Selenium on this machine:
 install chromium, chromium-driver and python3-selenium; tests/run_all.sh does).
@@ -42,6 +44,8 @@ WAIT_SECONDS = 60
 PUZZLE = ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3..6..7..1.."
 # Line 1 of the forum's hardest (SE 11+): no pattern cracks it, so its explanation takes trials.
 TRIAL_PUZZLE = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
+# Line 1 of magictour's top1465: its first contradiction comes by a forcing chain.
+FORCING_PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
 BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)"
@@ -579,6 +583,14 @@ def run(args, screenshots):
         check_links(page, tried, "the trial")
         page.until_text("step-text", tried["text"])
         page.shot(screenshots, "page-trial.png")
+        # A forcing chain: the implications from the candidate to the contradiction, drawn.
+        forced = daemon.api("/api/explain", {"puzzle": FORCING_PUZZLE})
+        chain = next(i for i, s in enumerate(forced["steps"]) if s["technique"] == "forcing chain")
+        driver.get(daemon.url + "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain))
+        check_step(page, forced, chain)
+        page.until_text("technique", "Forcing chain")
+        check_links(page, forced["steps"][chain], "the forcing chain")
+        page.shot(screenshots, "page-forcing-chain.png")
 
         # Item 1: an invalid puzzle, by Explain while stepping and by Load: the message is
         # sudoku-client's, word for word, and nothing of the puzzle before stays.
