@@ -122,9 +122,8 @@ bool AlsXz(Board& board, Step* step) {
                    [](const Als& a, const Als& b) { return a.size < b.size; });
   for (size_t i = 0; i < sets.size(); ++i) {
     for (size_t j = i + 1; j < sets.size(); ++j) {
-      if (TryPair(board, sets[i], sets[j], step) || TryPair(board, sets[j], sets[i], step)) {
-        return true;
-      }
+      // One order is enough: the restricted common digit and the removals are symmetric.
+      if (TryPair(board, sets[i], sets[j], step)) return true;
     }
   }
   return false;

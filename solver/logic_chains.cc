@@ -86,7 +86,9 @@ int AddNode(ChainGraph& graph, int digit, const uint8_t* cells, int size) {
 void AddGroups(const Board& board, ChainGraph& graph, int digit) {
   for (int box = 0; box < 9; ++box) {
     if (Count(board.Places(18 + box, digit)) < 2) continue;
-    for (int line = 0; line < 18; ++line) {
+    // The three rows, then the three columns, through the box.
+    for (const int line : {box / 3 * 3, box / 3 * 3 + 1, box / 3 * 3 + 2, 9 + box % 3 * 3,
+                           10 + box % 3 * 3, 11 + box % 3 * 3}) {
       std::array<uint8_t, 3> cells{};
       int size = 0;
       for (uint8_t cell : Table().cells[18 + box]) {
