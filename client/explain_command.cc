@@ -31,7 +31,8 @@ rectangles, bug+1, x-, xy- and alternating inference chains, als-xz, forcing cha
 (r3c5 = row 3, column 5) and the digits it places or removes; chains in Eureka notation.
 Where none applies, a trial follows a candidate to a contradiction and removes it; a puzzle
 with several solutions may need a digit chosen, and says so. No step reads the solution.
-Ends with the solution and the rating (QQWing's level: simple, easy, intermediate, expert).
+Ends with the solution and the ratings: QQWing's level (simple, easy, intermediate, expert),
+HoDoKu's level (easy, medium, hard, unfair, extreme) and score, and the Sudoku Explainer rating.
 PUZZLE is 81 characters ('1'-'9' givens, '.', '0', '_' or '-' blanks); FILE (or '-' for
 standard input) holds one puzzle in any layout the solve command reads.
 Exit status: 0 when the puzzle has one solution, 1 when it has several (explained along the

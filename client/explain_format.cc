@@ -9,6 +9,7 @@
 #include "proto/explain_wire.h"
 #include "proto/verdicts.h"
 #include "solver/explain_text.h"
+#include "solver/rating.h"
 
 namespace sudoku::client {
 
@@ -101,6 +102,9 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
          (response.steps_size() == 1 ? " step, " : " steps, ") +
          std::to_string(response.guesses()) +
          (response.guesses() == 1 ? " guess" : " guesses") + " by the solver\n";
+  out += "rating: HoDoKu " + wire::HodokuLevelName(response.hodoku_level()) + " (" +
+         std::to_string(response.hodoku_score()) + "), SE " +
+         rating::SeText(response.se_rating()) + "\n";
   return out;
 }
 

@@ -14,19 +14,20 @@
 //   step 9: trial: r4c4 = 6 leads to a contradiction within 1 nested trial: removes 6 from r4c4
 //   (every technique's sentence: solver/explain_text.h)
 // With candidates, the candidate grid is drawn before each step (DrawCandidates). After the
-// steps: "solution: <81 digits>" and "rating: level expert, hardest technique x-wing, 61 steps,
-// 3 guesses by the solver". A puzzle that cannot be explained gives one line instead:
-// "unsolvable" or "invalid: WHERE: REASON"; one with several solutions is explained after the
-// line "multiple solutions: where a digit is chosen, the steps follow one solution".
+// steps: "solution: <81 digits>", "rating: level expert, hardest technique x-wing, 61 steps,
+// 3 guesses by the solver" and "rating: HoDoKu hard (812), SE 3.2" (solver/rating.h). A puzzle
+// that cannot be explained gives one line instead: "unsolvable" or "invalid: WHERE: REASON";
+// one with several solutions is explained after the line "multiple solutions: where a digit is
+// chosen, the steps follow one solution".
 //
 // JSON: one object on one line, written as client/json_output.h says: {"puzzle", "verdict",
 // "steps": [{"step", "technique", "text", "placements": [{"cell":"r3c5","digit":7}],
 // "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5],
 // "variant": 0, "links": [{"from": {"digit", "cells"}, "to": {...}, "strong"}], and with
 // candidates "candidates": 81 strings of the digits left}], "solution", "rating": {"level",
-// "hardest", "steps", "guesses", "logic_guesses"}} (the daemon's /api/explain answers the same
-// object, with candidates); or for a bad puzzle {"puzzle", "verdict": "invalid", "error":
-// {"where", "message"}}.
+// "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score", "se"}} (the
+// daemon's /api/explain answers the same object, with candidates); or for a bad puzzle
+// {"puzzle", "verdict": "invalid", "error": {"where", "message"}}.
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_CLIENT_EXPLAIN_FORMAT_H_

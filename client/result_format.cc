@@ -10,8 +10,10 @@
 
 #include "client/client_error.h"
 #include "client/json_output.h"
+#include "proto/explain_json.h"
 #include "proto/explain_wire.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 
 namespace sudoku::client {
 
@@ -42,7 +44,7 @@ struct Outcome {
   uint32_t solutions = 0;
   uint32_t guesses = 0;
   std::string error = {};  // invalid only: "line 7, column 12: bad character ..."
-  std::string rating = {};  // solved with --rate: "intermediate pointing 57 0"
+  std::string rating = {};  // solved with --rate: "intermediate pointing 57 0 medium 312 2.6"
 };
 
 
@@ -160,16 +162,23 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out, JsonL
   }
 }
 
-// " intermediate pointing 57 0" (see result_format.h).
+// " intermediate pointing 57 0 medium 312 2.6" (see result_format.h).
 void AppendRating(const wire::SolveResponse& results, int index, std::string* out) {
+  const wire::RatingColumns rating = wire::RatingOf(results, index);
   out->push_back(' ');
-  out->append(LevelToken(results.levels(index)));
+  out->append(LevelToken(rating.level));
   out->push_back(' ');
-  out->append(TechniqueToken(results.hardest_techniques(index)));
+  out->append(TechniqueToken(rating.hardest));
   out->push_back(' ');
-  out->append(std::to_string(results.steps(index)));
+  out->append(std::to_string(rating.steps));
   out->push_back(' ');
-  out->append(std::to_string(results.guesses_size() > index ? results.guesses(index) : 0));
+  out->append(std::to_string(rating.guesses));
+  out->push_back(' ');
+  out->append(wire::HodokuLevelName(rating.hodoku_level));
+  out->push_back(' ');
+  out->append(std::to_string(rating.hodoku_score));
+  out->push_back(' ');
+  out->append(rating::SeText(rating.se_tenths));
 }
 
 // How many puzzles from `first` on are solved, as far as the `available` solutions go.

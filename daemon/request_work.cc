@@ -14,6 +14,7 @@
 #include "proto/tsan_fork_join.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 
 namespace sudoku::daemon {
@@ -67,6 +68,9 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     response->mutable_steps()->Resize(n, 0);
     response->mutable_levels()->Resize(n, 0);
     response->mutable_logic_guesses()->Resize(n, 0);
+    response->mutable_hodoku_levels()->Resize(n, 0);
+    response->mutable_hodoku_scores()->Resize(n, 0);
+    response->mutable_se_ratings()->Resize(n, 0);
   }
   // Solutions are written to fixed slots first so that threads never share a position, then
   // moved together below to drop the slots of puzzles without a solution.
@@ -102,11 +106,15 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
         } else {
           ParsePuzzle(request.puzzles(i), &grid);
         }
-        const logic::Rating rating = logic::Rate(grid);
-        response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(rating.hardest));
-        response->mutable_steps()->Set(i, rating.steps);
-        response->mutable_levels()->Set(i, static_cast<int>(rating.level));
-        response->mutable_logic_guesses()->Set(i, rating.logic_guesses);
+        const rating::Ratings ratings = rating::RateGrid(grid);
+        const logic::Rating& qqwing = ratings.qqwing;
+        response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(qqwing.hardest));
+        response->mutable_steps()->Set(i, qqwing.steps);
+        response->mutable_levels()->Set(i, static_cast<int>(qqwing.level));
+        response->mutable_logic_guesses()->Set(i, qqwing.logic_guesses);
+        response->mutable_hodoku_levels()->Set(i, static_cast<int>(ratings.scales.hodoku_level));
+        response->mutable_hodoku_scores()->Set(i, ratings.scales.hodoku_score);
+        response->mutable_se_ratings()->Set(i, ratings.scales.se_tenths);
       }
     }
     RangeDone(response);
@@ -171,6 +179,10 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   response->set_hardest_technique(wire::TechniqueToWire(hardest));
   response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
   response->set_guesses(explanation.fast_guesses);
+  const rating::Scales scales = rating::RateSteps(explanation.steps);
+  response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));
+  response->set_hodoku_score(scales.hodoku_score);
+  response->set_se_rating(scales.se_tenths);
   return true;
 }
 

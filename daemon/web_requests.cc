@@ -234,9 +234,7 @@ class SolveApiRequest : public ApiRequest {
     out["guesses"] = response.guesses(0);
     // Pencilmark puzzles are not rated (the logical solver starts from givens).
     if (rate_ && solutions > 0 && input_.text.size() == static_cast<size_t>(kCells)) {
-      out["rating"] =
-          wire::RatingJson(response.levels(0), response.hardest_techniques(0), response.steps(0),
-                           response.guesses(0), response.logic_guesses(0));
+      out["rating"] = wire::RatingJson(wire::RatingOf(response, 0));
     }
     return JsonResponse(http::status::ok, out);
   }

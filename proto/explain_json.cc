@@ -9,6 +9,7 @@
 #include "proto/verdicts.h"
 #include "solver/explain_text.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 
 namespace sudoku::wire {
@@ -83,13 +84,34 @@ std::string TechniqueName(int technique) {
   return known ? logic::Name(*known) : "unknown";
 }
 
-OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
-                       uint32_t logic_guesses) {
-  return OrderedJson{{"level", LevelName(level)},
-                     {"hardest", TechniqueName(hardest)},
-                     {"steps", steps},
-                     {"guesses", guesses},
-                     {"logic_guesses", logic_guesses}};
+std::string HodokuLevelName(int level) {
+  return level >= 0 && level < rating::kHodokuLevelCount
+             ? rating::Name(static_cast<rating::HodokuLevel>(level))
+             : "unknown";
+}
+
+RatingColumns RatingOf(const SolveResponse& response, int index) {
+  // Columns a daemon older than the HoDoKu and SE columns does not send read as zero.
+  auto at = [index](const auto& column) { return index < column.size() ? column.Get(index) : 0; };
+  return RatingColumns{.level = at(response.levels()),
+                       .hardest = at(response.hardest_techniques()),
+                       .steps = at(response.steps()),
+                       .guesses = at(response.guesses()),
+                       .logic_guesses = at(response.logic_guesses()),
+                       .hodoku_level = at(response.hodoku_levels()),
+                       .hodoku_score = at(response.hodoku_scores()),
+                       .se_tenths = at(response.se_ratings())};
+}
+
+OrderedJson RatingJson(const RatingColumns& rating) {
+  return OrderedJson{{"level", LevelName(rating.level)},
+                     {"hardest", TechniqueName(rating.hardest)},
+                     {"steps", rating.steps},
+                     {"guesses", rating.guesses},
+                     {"logic_guesses", rating.logic_guesses},
+                     {"hodoku_level", HodokuLevelName(rating.hodoku_level)},
+                     {"hodoku_score", rating.hodoku_score},
+                     {"se", rating.se_tenths / 10.0}};
 }
 
 OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
@@ -111,9 +133,14 @@ OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view pu
                      {"verdict", VerdictName(response.verdict())},
                      {"steps", std::move(steps)},
                      {"solution", response.solution()},
-                     {"rating", RatingJson(response.level(), response.hardest_technique(),
-                                           static_cast<uint32_t>(response.steps_size()),
-                                           response.guesses(), logic_guesses)}};
+                     {"rating", RatingJson({.level = response.level(),
+                                            .hardest = response.hardest_technique(),
+                                            .steps = static_cast<uint32_t>(response.steps_size()),
+                                            .guesses = response.guesses(),
+                                            .logic_guesses = logic_guesses,
+                                            .hodoku_level = response.hodoku_level(),
+                                            .hodoku_score = response.hodoku_score(),
+                                            .se_tenths = response.se_rating()})}};
 }
 
 }  // namespace sudoku::wire

@@ -24,11 +24,30 @@ using OrderedJson = nlohmann::ordered_json;
 std::string LevelName(int level);
 std::string TechniqueName(int technique);
 
-// {"level", "hardest", "steps", "guesses", "logic_guesses"}: how hard a puzzle is, as the
-// logical solver found it (`level`, `hardest`: wire numbers; `logic_guesses`: its trial steps)
-// and as the search did (`guesses`).
-OrderedJson RatingJson(int level, int hardest, uint32_t steps, uint32_t guesses,
-                       uint32_t logic_guesses);
+// The name of a wire HodokuLevel number ("hard"), or "unknown".
+std::string HodokuLevelName(int level);
+
+// One puzzle's rating as the wire carries it (wire numbers for the levels and the technique).
+struct RatingColumns {
+  int level = 0;
+  int hardest = 0;
+  uint32_t steps = 0;
+  uint32_t guesses = 0;
+  uint32_t logic_guesses = 0;
+  int hodoku_level = 0;
+  uint32_t hodoku_score = 0;
+  uint32_t se_tenths = 0;  // 23 = 2.3
+};
+
+// Puzzle `index` of a SolveResponse with its rating columns.
+RatingColumns RatingOf(const SolveResponse& response, int index);
+
+// {"level", "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score",
+// "se"}: how hard a puzzle is, as the logical solver found it (`level` on QQWing's scale,
+// `hardest`, `logic_guesses` its trial steps, `hodoku_level` and `hodoku_score` on HoDoKu's
+// scale, `se` the Sudoku Explainer rating as a number with one decimal) and as the search did
+// (`guesses`).
+OrderedJson RatingJson(const RatingColumns& rating);
 
 // The explanation `response` (SOLVED or MULTIPLE) of `puzzle` (81 characters, a valid puzzle):
 // {"puzzle", "verdict", "steps": [{"step", "technique", "text", "placements", "eliminations",

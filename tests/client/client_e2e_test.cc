@@ -720,14 +720,15 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   EXPECT_EQ(lines[30],
             "step 30: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r3c3, r3c9, r5c3, "
             "r5c9): removes 8 from r4c3, r2c9, r4c9, r6c9");
-  EXPECT_EQ(lines[lines.size() - 2], std::string("solution: ") + kXWingSolution);
+  EXPECT_EQ(lines[lines.size() - 3], std::string("solution: ") + kXWingSolution);
   // Past the x-wing, a chain technique; nothing is taken from the solution.
   EXPECT_EQ(lines[39],
             "step 39: skyscraper: 9 in rows 1, 6: (9)r1c7=(9)r1c1-(9)r6c1=(9)r6c9: removes 9 "
             "from r3c9, r4c7");
-  EXPECT_THAT(lines.back(), ::testing::MatchesRegex(
-                                "rating: level expert, hardest technique skyscraper, 60 steps, "
-                                "[0-9]+ guess(es)? by the solver"));
+  EXPECT_THAT(lines[lines.size() - 2],
+              ::testing::MatchesRegex("rating: level expert, hardest technique skyscraper, 60 "
+                                      "steps, [0-9]+ guess(es)? by the solver"));
+  EXPECT_EQ(lines.back(), "rating: HoDoKu XWING_HODOKU");
   for (const std::string& line : lines) {
     EXPECT_EQ(line.find("guess r"), std::string::npos) << line;
     EXPECT_EQ(line.find("trial"), std::string::npos) << line;
@@ -740,7 +741,7 @@ TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
   const Exit exit = RunExplain({"--connect", address(), file});
   ASSERT_EQ(exit.status, 0) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
-  ASSERT_EQ(lines.size(), 56u + 3u);
+  ASSERT_EQ(lines.size(), 56u + 4u);
   for (size_t i = 1; i <= 56; ++i) {
     EXPECT_THAT(lines[i], ::testing::StartsWith("step " + std::to_string(i) + ": naked single: r"));
   }
@@ -748,14 +749,15 @@ TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
   EXPECT_EQ(lines[58],
             "rating: level simple, hardest technique naked single, 56 steps, 0 guesses by the "
             "solver");
+  EXPECT_EQ(lines[59], "rating: HoDoKu easy (224), SE 1.5");
 }
 
 TEST_F(ClientEndToEnd, ExplainDrawsCandidatesBeforeEachStep) {
   const Exit exit = RunExplain({"--connect", address(), "--candidates", kSimplePuzzle});
   ASSERT_EQ(exit.status, 0) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
-  // The puzzle line, then per step a 37-line grid and the step, then solution and rating.
-  ASSERT_EQ(lines.size(), 1u + 56u * 38u + 2u);
+  // The puzzle line, then per step a 37-line grid and the step, then solution and two ratings.
+  ASSERT_EQ(lines.size(), 1u + 56u * 38u + 3u);
   EXPECT_EQ(lines[1], "+-------------+-------------+-------------+");
   // Row 1 of the puzzle: 6 . . | . . 4 | 9 . . ; r1c1 is given, r1c2 may be 1 3 5 7.
   EXPECT_EQ(lines[2].substr(0, 10), "|     1.3 ");
@@ -774,7 +776,8 @@ TEST_F(ClientEndToEnd, ExplainJson) {
   EXPECT_THAT(exit.out, ::testing::EndsWith(std::string("}],\"solution\":\"") + kSimpleSolution +
                                             "\",\"rating\":{\"level\":\"simple\",\"hardest\":"
                                             "\"naked single\",\"steps\":56,\"guesses\":0,"
-                                            "\"logic_guesses\":0}}\n"));
+                                            "\"logic_guesses\":0,\"hodoku_level\":\"easy\","
+                                            "\"hodoku_score\":224,\"se\":1.5}}\n"));
   EXPECT_EQ(std::count(exit.out.begin(), exit.out.end(), '\n'), 1);  // one line
   const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
   EXPECT_EQ(invalid.status, 1);
@@ -859,9 +862,9 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   EXPECT_EQ(exit.status, 1) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0");
+  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 1.5");
   EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
-                                                " expert skyscraper [0-9]+ [0-9]+"));
+                                                " expert skyscraper [0-9]+ [0-9]+ XWING_RATE"));
   EXPECT_EQ(lines[2], "unsolvable");
   EXPECT_EQ(lines[3], "multiple");
   // Without --rate, the lines are as before.

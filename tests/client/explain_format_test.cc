@@ -263,12 +263,36 @@ TEST(FormatExplanation, RatingLineSaysOneGuessAndOneStep) {
   *response.add_steps() = GuessR1C3Is4();
   response.set_guesses(1);
   const std::string text = FormatExplanation(response, puzzle, locate, false, false);
-  const std::string last = text.substr(text.rfind("rating: "));
-  EXPECT_EQ(last.substr(last.find(", 1 ")), ", 1 step, 1 guess by the solver\n") << text;
+  const std::string last = text.substr(text.find("rating: level"));
+  EXPECT_EQ(last.substr(last.find(", 1 ")),
+            ", 1 step, 1 guess by the solver\nrating: HoDoKu easy (0), SE 0.0\n")
+      << text;
   response.set_guesses(3);
   *response.add_steps() = GuessR1C3Is4();
   const std::string more = FormatExplanation(response, puzzle, locate, false, false);
   EXPECT_NE(more.find(", 2 steps, 3 guesses by the solver\n"), std::string::npos) << more;
+}
+
+// The second rating line: HoDoKu's level and score, and the SE rating with one decimal.
+TEST(FormatExplanation, ScalesLineNamesHodokuAndSe) {
+  const LocateError locate = [](uint32_t) { return std::string("argument"); };
+  wire::ExplainResponse response;
+  response.set_verdict(wire::SOLVED);
+  response.set_solution(
+      "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+  *response.add_steps() = GuessR1C3Is4();
+  response.set_hodoku_level(wire::HODOKU_UNFAIR);
+  response.set_hodoku_score(1712);
+  response.set_se_rating(72);
+  const std::string text = FormatExplanation(
+      response, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+      locate, false, false);
+  EXPECT_EQ(text.substr(text.rfind("rating: ")), "rating: HoDoKu unfair (1712), SE 7.2\n");
+  response.set_hodoku_level(static_cast<wire::HodokuLevel>(9));  // a newer daemon's
+  const std::string newer = FormatExplanation(
+      response, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+      locate, false, false);
+  EXPECT_EQ(newer.substr(newer.rfind("rating: ")), "rating: HoDoKu unknown (1712), SE 7.2\n");
 }
 
 }  // namespace

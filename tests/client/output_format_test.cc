@@ -250,21 +250,27 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
   response.add_levels(wire::SIMPLE);
   response.add_logic_guesses(0);
   response.add_logic_guesses(0);
+  response.add_hodoku_levels(wire::HODOKU_EASY);
+  response.add_hodoku_levels(wire::HODOKU_EASY);
+  response.add_hodoku_scores(714);
+  response.add_hodoku_scores(0);
+  response.add_se_ratings(15);
+  response.add_se_ratings(0);
   auto format = [&](OutputFormat f) {
     Summary summary;
     std::string out;
     AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, f);
     return out;
   };
+  const std::string rating = "easy hidden-single 51 0 easy 714 1.5";
   EXPECT_EQ(format(OutputFormat::kLine),
-            kWikipediaSolution + " easy hidden-single 51 0\n" + kWikipediaSolution + "\n");
-  EXPECT_NE(
-      format(OutputFormat::kGrid).find("+-------+-------+-------+\neasy hidden-single 51 0\n\n"),
-      std::string::npos);
-  EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"easy hidden-single 51 0\"}\n"),
+            kWikipediaSolution + " " + rating + "\n" + kWikipediaSolution + "\n");
+  EXPECT_NE(format(OutputFormat::kGrid).find("+-------+-------+-------+\n" + rating + "\n\n"),
+            std::string::npos);
+  EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"" + rating + "\"}\n"),
             std::string::npos);
   EXPECT_EQ(format(OutputFormat::kCsv), kWikipediaPuzzle + "," + kWikipediaSolution +
-                                            ",solved,,easy hidden-single 51 0\n" + marks + "," +
+                                            ",solved,," + rating + "\n" + marks + "," +
                                             kWikipediaSolution + ",solved,,\n");
 }
 

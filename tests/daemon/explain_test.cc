@@ -9,6 +9,7 @@
 #include "daemon/request_work.h"
 #include "proto/codec.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/sudoku_check.h"
@@ -140,6 +141,13 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   ASSERT_FALSE(ParsePuzzle(kPointing, &grid));
   EXPECT_EQ(response.steps(3), logic::Rate(grid).steps);
   EXPECT_EQ(column(response.logic_guesses()), (std::vector<int64_t>{0, 0, 0, 0}));
+  // HoDoKu's and SE's scales, from the same steps; zero for the puzzles not rated.
+  const rating::Scales scales = rating::RateGrid(grid).scales;
+  EXPECT_EQ(column(response.hodoku_levels()),
+            (std::vector<int64_t>{wire::HODOKU_EASY, 0, 0, static_cast<int>(scales.hodoku_level)}));
+  EXPECT_EQ(column(response.hodoku_scores()),
+            (std::vector<int64_t>{224, 0, 0, scales.hodoku_score}));  // 56 naked singles
+  EXPECT_EQ(column(response.se_ratings()), (std::vector<int64_t>{15, 0, 0, scales.se_tenths}));
   EXPECT_EQ(response.solutions().substr(0, 81), kSimpleSolution);
 }
 
@@ -167,12 +175,22 @@ TEST(SudokudExplain, ServesExplainAndRateOnOneConnection) {
     if (response->has_explain() && response->explain().request_id() == 77) {
       EXPECT_EQ(response->explain().verdict(), wire::SOLVED);
       EXPECT_EQ(response->explain().steps(24).technique(), wire::POINTING);
+      Grid grid;
+      ASSERT_FALSE(ParsePuzzle(kPointing, &grid));
+      const rating::Scales scales = rating::RateGrid(grid).scales;
+      EXPECT_EQ(response->explain().hodoku_level(), static_cast<int>(scales.hodoku_level));
+      EXPECT_EQ(response->explain().hodoku_score(), scales.hodoku_score);
+      EXPECT_EQ(response->explain().se_rating(), scales.se_tenths);
+      EXPECT_EQ(scales.hodoku_level, rating::HodokuLevel::kMedium);  // pointing and pairs
       seen |= 1;
     } else if (response->has_solve()) {
       EXPECT_EQ(response->solve().batch_id(), 78u);
       ASSERT_EQ(response->solve().levels_size(), 1);
       EXPECT_EQ(response->solve().levels(0), wire::SIMPLE);
       EXPECT_EQ(response->solve().steps(0), 56u);
+      EXPECT_EQ(response->solve().hodoku_levels(0), wire::HODOKU_EASY);
+      EXPECT_EQ(response->solve().hodoku_scores(0), 224u);
+      EXPECT_EQ(response->solve().se_ratings(0), 15u);
       seen |= 2;
     } else {
       ASSERT_TRUE(response->has_explain()) << response->ShortDebugString();

@@ -35,6 +35,7 @@
 #include "daemon/web_api.h"
 #include "solver/explain_text.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 #include "tests/daemon/http_client.h"
 #include "tests/daemon/wire_client.h"
@@ -254,6 +255,7 @@ TEST(WebSolve, SolvesAndRates) {
   ASSERT_EQ(reply.status, 200u) << reply.body;
   EXPECT_EQ(reply.content_type, "application/json");
   const logic::Rating rating = logic::Rate(GridOf(kWikipediaPuzzle));
+  const rating::Scales scales = rating::RateGrid(GridOf(kWikipediaPuzzle)).scales;
   const Json expected = {{"puzzle", kWikipediaPuzzle},
                          {"verdict", "solved"},
                          {"solution", kWikipediaSolution},
@@ -264,7 +266,10 @@ TEST(WebSolve, SolvesAndRates) {
                            {"hardest", logic::Name(rating.hardest)},
                            {"steps", rating.steps},
                            {"guesses", 0},
-                           {"logic_guesses", 0}}}};
+                           {"logic_guesses", 0},
+                           {"hodoku_level", rating::Name(scales.hodoku_level)},
+                           {"hodoku_score", scales.hodoku_score},
+                           {"se", scales.se_tenths / 10.0}}}};
   EXPECT_EQ(reply.json(), expected);
 }
 
@@ -428,11 +433,15 @@ TEST(WebExplain, GivesTheStepsWithTheirCandidates) {
     logic::Apply(step, &grid, &candidates);
   }
   const logic::Rating rating = logic::Rate(start);
+  const rating::Scales scales = rating::RateGrid(start).scales;
   EXPECT_EQ(answer["rating"], Json({{"level", logic::Name(rating.level)},
                                     {"hardest", logic::Name(rating.hardest)},
                                     {"steps", rating.steps},
                                     {"guesses", rating.guesses},
-                                    {"logic_guesses", 0}}));
+                                    {"logic_guesses", 0},
+                                    {"hodoku_level", rating::Name(scales.hodoku_level)},
+                                    {"hodoku_score", scales.hodoku_score},
+                                    {"se", scales.se_tenths / 10.0}}));
   EXPECT_EQ(answer["steps"][0]["units"].is_array(), true);
 }
 

@@ -30,6 +30,9 @@ ExplainResponse OneStep() {
   response.set_solution(kWikipediaSolution);
   response.set_level(SIMPLE);
   response.set_hardest_technique(NAKED_SINGLE);
+  response.set_hodoku_level(HODOKU_EASY);
+  response.set_hodoku_score(4);
+  response.set_se_rating(15);
   return response;
 }
 
@@ -49,7 +52,8 @@ TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
                 R"j("solution":")j" +
                 kWikipediaSolution +
                 R"j(","rating":{"level":"simple","hardest":"naked single","steps":1,)j"
-                R"j("guesses":0,"logic_guesses":0}})j");
+                R"j("guesses":0,"logic_guesses":0,"hodoku_level":"easy","hodoku_score":4,)j"
+                R"j("se":1.5}})j");
 }
 
 TEST(ExplanationJson, CandidatesAreTheDigitsLeftBeforeEachStep) {
@@ -109,11 +113,64 @@ TEST(ExplanationJson, RefusesAPuzzleThatIsNotValid) {
 }
 
 TEST(RatingJson, NamesTheLevelAndTechniqueOrSaysUnknown) {
-  EXPECT_EQ(RatingJson(INTERMEDIATE, X_WING, 30, 2, 1).dump(),
+  EXPECT_EQ(RatingJson({.level = INTERMEDIATE,
+                        .hardest = X_WING,
+                        .steps = 30,
+                        .guesses = 2,
+                        .logic_guesses = 1,
+                        .hodoku_level = HODOKU_UNFAIR,
+                        .hodoku_score = 1712,
+                        .se_tenths = 72})
+                .dump(),
             R"j({"level":"intermediate","hardest":"x-wing","steps":30,"guesses":2,)j"
-            R"j("logic_guesses":1})j");
-  EXPECT_EQ(RatingJson(99, -1, 0, 0, 0).dump(),
-            R"j({"level":"unknown","hardest":"unknown","steps":0,"guesses":0,"logic_guesses":0})j");
+            R"j("logic_guesses":1,"hodoku_level":"unfair","hodoku_score":1712,"se":7.2})j");
+  EXPECT_EQ(RatingJson({.level = 99, .hardest = -1, .hodoku_level = 5}).dump(),
+            R"j({"level":"unknown","hardest":"unknown","steps":0,"guesses":0,"logic_guesses":0,)j"
+            R"j("hodoku_level":"unknown","hodoku_score":0,"se":0.0})j");
+}
+
+TEST(RatingJson, EverySeTenthPrintsWithOneDecimal) {
+  for (uint32_t tenths = 10; tenths <= 119; ++tenths) {
+    const std::string expected = std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+    EXPECT_EQ(RatingJson({.se_tenths = tenths})["se"].dump(), expected);
+  }
+}
+
+TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
+  SolveResponse response;
+  response.add_levels(EXPERT);
+  response.add_levels(EASY);
+  response.add_hardest_techniques(SWORDFISH);
+  response.add_hardest_techniques(HIDDEN_SINGLE);
+  response.add_steps(60);
+  response.add_steps(50);
+  response.add_guesses(3);
+  response.add_guesses(0);
+  response.add_logic_guesses(1);
+  response.add_logic_guesses(0);
+  response.add_hodoku_levels(HODOKU_HARD);
+  response.add_hodoku_levels(HODOKU_EASY);
+  response.add_hodoku_scores(1310);
+  response.add_hodoku_scores(700);
+  response.add_se_ratings(38);
+  response.add_se_ratings(15);
+  const RatingColumns second = RatingOf(response, 1);
+  EXPECT_EQ(second.level, EASY);
+  EXPECT_EQ(second.hardest, HIDDEN_SINGLE);
+  EXPECT_EQ(second.steps, 50u);
+  EXPECT_EQ(second.hodoku_level, HODOKU_EASY);
+  EXPECT_EQ(second.hodoku_score, 700u);
+  EXPECT_EQ(second.se_tenths, 15u);
+  // An older daemon sends no HoDoKu or SE columns: they read as zero.
+  response.clear_hodoku_levels();
+  response.clear_hodoku_scores();
+  response.clear_se_ratings();
+  const RatingColumns first = RatingOf(response, 0);
+  EXPECT_EQ(first.level, EXPERT);
+  EXPECT_EQ(first.guesses, 3u);
+  EXPECT_EQ(first.logic_guesses, 1u);
+  EXPECT_EQ(first.hodoku_score, 0u);
+  EXPECT_EQ(first.se_tenths, 0u);
 }
 
 }  // namespace

@@ -1,0 +1,198 @@
+// The scales of rating.h: a table of what each technique is worth on HoDoKu's and SE's scales,
+// and the rules that turn a solving path into a level, a score and a rating.
+#include "solver/rating.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+namespace sudoku::rating {
+namespace {
+
+using logic::Step;
+using logic::Technique;
+
+// One technique on both scales. HoDoKu's level, its points per step, and SE's difficulty in
+// tenths; chains add SE's length bonus to their base (see LengthBonus).
+struct Worth {
+  const char* technique;  // logic::Name(), for the reader of the table
+  HodokuLevel level;
+  uint16_t score;
+  uint8_t se_tenths;
+  bool chain;
+};
+
+using enum HodokuLevel;
+
+// Indexed by the technique, in logic::Technique's order. The values are each program's published
+// scale for its nearest technique:
+// - HoDoKu has them as its per-step level and score (its defaults).
+// - SE's singles are 1.2 (a hidden single in a box; 1.5 in a row or column) and 2.3 (a naked
+//   single). SE takes naked singles last, we take them first: of the puzzles singles solve, SE
+//   needed a naked single for few (mostly 1.5 to 2.0), so ours count 1.5. Its subsets, fish,
+//   wings, uniqueness and chains as its documentation lists them (x-chain 6.5, xy-chain 6.6,
+//   AIC 7.0). Patterns SE does not name are rated as the SE rule that
+//   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
+//   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ as a forcing chain
+//   (7.0), our forcing chains as SE's cell and region forcing chains (8.2).
+// A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
+// clang-format off
+constexpr std::array<Worth, 25> kWorth = {{
+    {"naked single",      kEasy,     4,  15, false},
+    {"hidden single",     kEasy,    14,  15, false},
+    {"pointing",          kMedium,  50,  26, false},
+    {"claiming",          kMedium,  50,  28, false},
+    {"naked pair",        kMedium,  60,  30, false},
+    {"hidden pair",       kMedium,  70,  34, false},
+    {"naked triple",      kMedium,  80,  36, false},
+    {"hidden triple",     kMedium, 100,  40, false},
+    {"x-wing",            kHard,   140,  32, false},
+    {"swordfish",         kHard,   150,  38, false},
+    {"skyscraper",        kHard,   130,  40, false},
+    {"two-string kite",   kHard,   150,  41, false},
+    {"empty rectangle",   kHard,   120,  43, false},
+    {"xy-wing",           kHard,   160,  42, false},
+    {"xyz-wing",          kHard,   180,  44, false},
+    {"w-wing",            kHard,   150,  66, false},
+    {"simple colouring",  kHard,   150,  65, false},
+    {"unique rectangle",  kHard,   100,  45, false},
+    {"bug+1",             kHard,   100,  56, false},
+    {"x-chain",           kUnfair, 260,  65, true},
+    {"xy-chain",          kUnfair, 260,  66, true},
+    {"aic",               kUnfair, 280,  70, true},
+    {"als-xz",            kUnfair, 300,  70, false},
+    {"forcing chain",     kExtreme, 500, 82, true},
+    {"trial",             kExtreme,  0,   0, false},
+}};
+// clang-format on
+static_assert(kWorth.size() == static_cast<size_t>(logic::kTechniqueCount),
+              "one row per technique");
+constexpr size_t kTrialRow = static_cast<size_t>(Technique::kTrial);
+
+// HoDoKu's ceilings: a score above a level's ceiling moves the puzzle up a level.
+constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
+
+// SE's bonus for a chain of `length` links: 0.1 each time the length passes a threshold, the
+// thresholds growing by 3/2 and 4/3 in turn (4, 6, 8, 12, 16, 24, 32, ...).
+uint32_t LengthBonus(size_t length) {
+  uint32_t bonus = 0;
+  size_t threshold = 4;
+  for (bool half = true; length > threshold; half = !half) {
+    ++bonus;
+    threshold = half ? threshold * 3 / 2 : threshold * 4 / 3;
+  }
+  return bonus;
+}
+
+// What the trials of a path are worth. Neither program has a trial: HoDoKu goes on with forcing
+// nets (700 points, extreme), SE with nested forcing chains (9.5 and up). On the reference
+// samples only the forum's SE 11+ puzzles needed trials, their nesting 4 to 15 deep, so a trial
+// rates 10.0 plus 0.1 a level of nesting, above every forcing chain (8.2 and up).
+struct TrialWorth {
+  HodokuLevel level;
+  uint32_t score;
+  uint32_t se_tenths;
+};
+TrialWorth TrialWorthOf(uint32_t trials, uint32_t deepest) {
+  if (trials == 0) return {kEasy, 0, kSeMinTenths};
+  return {kExtreme, 700 * trials, std::min<uint32_t>(kSeMaxTenths, 100 + deepest)};
+}
+
+}  // namespace
+
+const char* Name(HodokuLevel level) {
+  switch (level) {
+    case kEasy: return "easy";
+    case kMedium: return "medium";
+    case kHard: return "hard";
+    case kUnfair: return "unfair";
+    case kExtreme: return "extreme";
+  }
+  return "unknown";
+}
+
+std::optional<HodokuLevel> ParseHodokuLevel(std::string_view text) {
+  for (HodokuLevel level : {kEasy, kMedium, kHard, kUnfair, kExtreme}) {
+    if (text == Name(level)) return level;
+  }
+  return std::nullopt;
+}
+
+std::string SeText(uint32_t tenths) {
+  return std::to_string(tenths / 10) + '.' + static_cast<char>('0' + tenths % 10);
+}
+
+std::optional<uint32_t> ParseSe(std::string_view text) {
+  uint32_t whole = 0;
+  size_t i = 0;
+  for (; i < text.size() && i < 2 && text[i] >= '0' && text[i] <= '9'; ++i) {
+    whole = whole * 10 + static_cast<uint32_t>(text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  uint32_t tenths = whole * 10;
+  if (i < text.size()) {
+    // One decimal, and nothing after it.
+    if (text[i] != '.' || i + 2 != text.size() || text[i + 1] < '0' || text[i + 1] > '9') {
+      return std::nullopt;
+    }
+    tenths += static_cast<uint32_t>(text[i + 1] - '0');
+  }
+  if (tenths < kSeMinTenths || tenths > kSeMaxTenths) return std::nullopt;
+  return tenths;
+}
+
+void Rater::Add(const Step& step) {
+  const size_t row = static_cast<size_t>(step.technique);
+  if (row == kTrialRow) {
+    // variant: how deep the trials nested (0 for a choice, where several solutions leave no
+    // contradiction to find: rated as one level).
+    ++trials_;
+    deepest_trial_ = std::max<uint32_t>(deepest_trial_, std::max<uint8_t>(step.variant, 1));
+    return;
+  }
+  const Worth& worth = kWorth[row];
+  score_ += worth.score;
+  level_ = std::max(level_, worth.level);
+  uint32_t se = worth.se_tenths;
+  // A hidden single in a box is SE's easiest step; in a row or column it is the table's 1.5.
+  if (step.technique == Technique::kHiddenSingle && !step.units.empty() &&
+      step.units[0].kind == logic::Unit::Kind::kBox) {
+    se = 12;
+  }
+  // A chain's length is its links (a forcing chain's: every branch's).
+  if (worth.chain) se += LengthBonus(step.links.size());
+  se_tenths_ = std::max(se_tenths_, se);
+}
+
+Scales Rater::Result() const {
+  const TrialWorth trial = TrialWorthOf(trials_, deepest_trial_);
+  Scales scales;
+  scales.hodoku_score = score_ + trial.score;
+  int level = static_cast<int>(std::max(level_, trial.level));
+  while (level < kHodokuLevelCount - 1 && scales.hodoku_score > kCeilings[level]) ++level;
+  scales.hodoku_level = static_cast<HodokuLevel>(level);
+  scales.se_tenths = std::clamp(std::max(se_tenths_, trial.se_tenths), kSeMinTenths, kSeMaxTenths);
+  return scales;
+}
+
+Scales RateSteps(std::span<const Step> steps) {
+  Rater rater;
+  for (const Step& step : steps) rater.Add(step);
+  return rater.Result();
+}
+
+Ratings RateGrid(const Grid& grid) {
+  const logic::Explanation explanation = logic::Explain(grid);
+  Ratings ratings;
+  logic::Rating& qqwing = ratings.qqwing;
+  qqwing.verdict = explanation.verdict;
+  qqwing.steps = static_cast<uint32_t>(explanation.steps.size());
+  qqwing.guesses = explanation.fast_guesses;
+  qqwing.logic_guesses = explanation.logic_guesses;
+  for (const Step& step : explanation.steps) qqwing.hardest = std::max(qqwing.hardest, step.technique);
+  qqwing.level = logic::LevelOf(qqwing.hardest);
+  ratings.scales = RateSteps(explanation.steps);
+  return ratings;
+}
+
+}  // namespace sudoku::rating

@@ -1,0 +1,86 @@
+// Ratings people recognise, computed from the logical solver's steps (logic.h): HoDoKu's level
+// and score, and the Sudoku Explainer (SE) rating. Each is built from its program's published
+// per-technique scale, applied to our steps, and calibrated against the programs themselves
+// (tests/bench/compare_ratings.py measures the agreement; tests/bench/README.md has the figures).
+//
+//   HoDoKu: every step scores its technique's points (a naked single 4, a hidden single 14, a
+//           pointing 50, an x-wing 140, ...) and the score is their sum. The level is the level
+//           of the hardest technique (easy, medium, hard, unfair, extreme), raised while the
+//           score exceeds that level's ceiling (800, 1000, 1600, 1800).
+//   SE:     the hardest step's difficulty, 1.0-11.9 (a hidden single 1.2 or 1.5, a pointing 2.6,
+//           an x-wing 3.2, ...), chains adding 0.1 each time their length passes 4, 6, 8, 12,
+//           16, 24, ... . Held in tenths: 23 is 2.3.
+//
+// Where logic runs out (a trial step), neither program's scale has the step: a trial weighs as
+// their hardest techniques do, more the deeper it nests (see rating.cc).
+//
+// Thread-safety: plain functions and a value type; a Rater belongs to one thread at a time.
+#ifndef SUDOKU_SOLVER_RATING_H_
+#define SUDOKU_SOLVER_RATING_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "solver/logic.h"
+
+namespace sudoku::rating {
+
+// HoDoKu's levels, easiest first.
+enum class HodokuLevel : uint8_t { kEasy, kMedium, kHard, kUnfair, kExtreme };
+inline constexpr int kHodokuLevelCount = static_cast<int>(HodokuLevel::kExtreme) + 1;
+
+// "easy", "medium", "hard", "unfair", "extreme".
+const char* Name(HodokuLevel level);
+// The inverse of Name(HodokuLevel), case-sensitive; nullopt for anything else.
+std::optional<HodokuLevel> ParseHodokuLevel(std::string_view text);
+
+// SE ratings are held in tenths; the scale runs from 1.0 to 11.9.
+inline constexpr uint32_t kSeMinTenths = 10;
+inline constexpr uint32_t kSeMaxTenths = 119;
+
+// "2.3" for 23: one decimal, as SE prints its ratings.
+std::string SeText(uint32_t tenths);
+// The inverse of SeText for the range 1.0-11.9 ("4", "4.2"; at most one decimal); nullopt for
+// anything else.
+std::optional<uint32_t> ParseSe(std::string_view text);
+
+struct Scales {
+  HodokuLevel hodoku_level = HodokuLevel::kEasy;
+  uint32_t hodoku_score = 0;
+  uint32_t se_tenths = kSeMinTenths;
+  friend bool operator==(const Scales&, const Scales&) = default;
+};
+
+// Rates a solving path one step at a time, so that a caller that does not keep the steps
+// (logic::Rate) can rate as it goes.
+class Rater {
+ public:
+  void Add(const logic::Step& step);
+  // The ratings of the steps added so far (of an empty path: easy, 0, 1.0).
+  Scales Result() const;
+
+ private:
+  uint32_t score_ = 0;                          // HoDoKu points of the steps but trials
+  HodokuLevel level_ = HodokuLevel::kEasy;      // of the hardest step but trials
+  uint32_t se_tenths_ = kSeMinTenths;           // of the hardest step but trials
+  uint32_t trials_ = 0;                         // trial steps
+  uint32_t deepest_trial_ = 0;                  // their deepest nesting (Step::variant)
+};
+
+// The ratings of a whole solving path (logic::Explain's steps).
+Scales RateSteps(std::span<const logic::Step> steps);
+
+// Both ratings of a grid at once: QQWing's, as logic::Rate() gives it, and the scales, from one
+// run of the logical solver.
+struct Ratings {
+  logic::Rating qqwing;
+  Scales scales;
+};
+Ratings RateGrid(const Grid& grid);
+
+}  // namespace sudoku::rating
+
+#endif  // SUDOKU_SOLVER_RATING_H_

@@ -1,0 +1,186 @@
+// Tests for the ratings of solver/rating.h: exact values for constructed solving paths, the
+// level and SE texts, and whole puzzles rated the way logic::Rate() rates them.
+#include "solver/rating.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/puzzles.h"
+
+namespace sudoku::rating {
+namespace {
+
+using logic::Step;
+using logic::Technique;
+using logic::Unit;
+
+Step Of(Technique technique) {
+  Step step;
+  step.technique = technique;
+  return step;
+}
+
+Step HiddenSingleIn(Unit::Kind kind) {
+  Step step = Of(Technique::kHiddenSingle);
+  step.units.push_back(Unit{kind, 0});
+  return step;
+}
+
+// `count` copies of `step` after `path`.
+std::vector<Step> Then(std::vector<Step> path, const Step& step, int count = 1) {
+  for (int i = 0; i < count; ++i) path.push_back(step);
+  return path;
+}
+
+TEST(Rating, EmptyPathIsTheEasiest) {
+  EXPECT_EQ(RateSteps({}), (Scales{HodokuLevel::kEasy, 0, 10}));
+}
+
+TEST(Rating, SinglesScoreAndRateAsTheScalesSay) {
+  // 10 naked singles (4 points, SE 1.5: see rating.cc) and 5 hidden singles in a box (14 points,
+  // SE 1.2).
+  const auto path = Then(Then({}, Of(Technique::kNakedSingle), 10),
+                         HiddenSingleIn(Unit::Kind::kBox), 5);
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kEasy, 110, 15}));
+  // Hidden singles alone: 1.2 in boxes, 1.5 as soon as one is in a row or column.
+  EXPECT_EQ(RateSteps(Then({}, HiddenSingleIn(Unit::Kind::kBox), 3)).se_tenths, 12u);
+  EXPECT_EQ(RateSteps(Then({HiddenSingleIn(Unit::Kind::kBox)}, HiddenSingleIn(Unit::Kind::kRow)))
+                .se_tenths,
+            15u);
+}
+
+TEST(Rating, HardestTechniqueSetsLevelAndSe) {
+  // 40 hidden singles in rows (560), a pointing (50), a hidden pair (70): medium, 680, SE 3.4.
+  auto path = Then({}, HiddenSingleIn(Unit::Kind::kRow), 40);
+  path.push_back(Of(Technique::kPointing));
+  path.push_back(Of(Technique::kHiddenPair));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kMedium, 680, 34}));
+  // An x-wing is hard to HoDoKu yet SE rates it below the hidden pair (3.2 < 3.4).
+  path.push_back(Of(Technique::kXWing));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kHard, 820, 34}));
+}
+
+TEST(Rating, ScoreAboveTheCeilingRaisesTheLevel) {
+  // 16 pointings: 800 points, medium (the ceiling of easy is 800, of medium 1000).
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kPointing), 16)).hodoku_level, HodokuLevel::kMedium);
+  // 21 pointings: 1050 > 1000, hard.
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kPointing), 21)),
+            (Scales{HodokuLevel::kHard, 1050, 26}));
+  // 61 hidden singles: 854 > 800, from easy to medium.
+  EXPECT_EQ(RateSteps(Then({}, HiddenSingleIn(Unit::Kind::kRow), 61)).hodoku_level,
+            HodokuLevel::kMedium);
+}
+
+Step TrialOf(uint8_t depth) {
+  Step step = Of(Technique::kTrial);
+  step.variant = depth;
+  return step;
+}
+
+TEST(Rating, TrialsWeighByTheirCountAndNesting) {
+  const auto singles = Then({}, Of(Technique::kNakedSingle), 50);  // 200 points
+  // A trial: extreme, 700 points (a forcing net's), SE 10.0 plus 0.1 a level of nesting.
+  EXPECT_EQ(RateSteps(Then(singles, TrialOf(1))), (Scales{HodokuLevel::kExtreme, 900, 101}));
+  auto two = Then(singles, TrialOf(5));
+  two.push_back(TrialOf(3));
+  EXPECT_EQ(RateSteps(two), (Scales{HodokuLevel::kExtreme, 1600, 105}));
+  // A choice (variant 0, several solutions) weighs as a trial one level deep.
+  EXPECT_EQ(RateSteps(Then(singles, TrialOf(0))), (Scales{HodokuLevel::kExtreme, 900, 101}));
+  // SE stops at 11.9 however deep.
+  EXPECT_EQ(RateSteps(Then(singles, TrialOf(30))).se_tenths, 119u);
+}
+
+TEST(Rating, ChainsAddSeLengthBonus) {
+  // An x-chain is unfair to HoDoKu (260 points) and 6.5 to SE, plus 0.1 each time its links
+  // pass 4, 6, 8, 12, 16, ...
+  const std::vector<std::pair<size_t, uint32_t>> lengths = {
+      {4, 65}, {5, 66}, {6, 66}, {7, 67}, {8, 67}, {9, 68}, {12, 68}, {13, 69}, {17, 70}};
+  for (const auto& [links, se] : lengths) {
+    Step chain = Of(Technique::kXChain);
+    chain.links.resize(links);
+    EXPECT_EQ(RateSteps({chain}), (Scales{HodokuLevel::kUnfair, 260, se})) << links;
+  }
+  // A forcing chain: extreme, 500 points, 8.2 and up (ten links: 4, 6, 8 passed).
+  Step forcing = Of(Technique::kForcingChain);
+  forcing.links.resize(10);
+  EXPECT_EQ(RateSteps({forcing}), (Scales{HodokuLevel::kExtreme, 500, 85}));
+}
+
+TEST(Rating, EachTechniqueHasItsLevel) {
+  // The first technique of each HoDoKu level, alone on a path.
+  const std::vector<std::pair<Technique, HodokuLevel>> firsts = {
+      {Technique::kHiddenSingle, HodokuLevel::kEasy},
+      {Technique::kPointing, HodokuLevel::kMedium},
+      {Technique::kXWing, HodokuLevel::kHard},
+      {Technique::kSkyscraper, HodokuLevel::kHard},
+      {Technique::kBugPlusOne, HodokuLevel::kHard},
+      {Technique::kXChain, HodokuLevel::kUnfair},
+      {Technique::kAlsXz, HodokuLevel::kUnfair},
+      {Technique::kForcingChain, HodokuLevel::kExtreme}};
+  for (const auto& [technique, level] : firsts) {
+    EXPECT_EQ(RateSteps({Of(technique)}).hodoku_level, level) << logic::Name(technique);
+  }
+}
+
+TEST(Rating, RaterAddsAsRateStepsDoes) {
+  const std::vector<Step> path = {Of(Technique::kNakedSingle), Of(Technique::kClaiming),
+                                  TrialOf(2), Of(Technique::kSwordfish)};
+  Rater rater;
+  for (const Step& step : path) rater.Add(step);
+  EXPECT_EQ(rater.Result(), RateSteps(path));
+}
+
+TEST(Rating, LevelNamesRoundTrip) {
+  const std::vector<std::string> names = {"easy", "medium", "hard", "unfair", "extreme"};
+  for (size_t i = 0; i < names.size(); ++i) {
+    const auto level = static_cast<HodokuLevel>(i);
+    EXPECT_EQ(Name(level), names[i]);
+    EXPECT_EQ(ParseHodokuLevel(names[i]), level);
+  }
+  EXPECT_EQ(ParseHodokuLevel("Hard"), std::nullopt);
+  EXPECT_EQ(ParseHodokuLevel(""), std::nullopt);
+}
+
+TEST(Rating, SeTextHasOneDecimal) {
+  EXPECT_EQ(SeText(10), "1.0");
+  EXPECT_EQ(SeText(23), "2.3");
+  EXPECT_EQ(SeText(119), "11.9");
+  EXPECT_EQ(ParseSe("2.3"), 23u);
+  EXPECT_EQ(ParseSe("4"), 40u);
+  EXPECT_EQ(ParseSe("11.9"), 119u);
+  EXPECT_EQ(ParseSe("1.0"), 10u);
+  for (const char* bad : {"", "0.9", "12", "12.0", "2.35", "2.", ".5", "x", "2,3", "-1", "100"}) {
+    EXPECT_EQ(ParseSe(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(Rating, RateGridAgreesWithLogicRate) {
+  for (const std::string& text :
+       {testing::kWikipediaPuzzle, testing::kSimplePuzzle, testing::kSeventeenClues}) {
+    Grid grid{};
+    ASSERT_FALSE(ParsePuzzle(text, &grid));
+    const Ratings ratings = RateGrid(grid);
+    const logic::Rating rating = logic::Rate(grid);
+    EXPECT_EQ(ratings.qqwing.verdict, rating.verdict);
+    EXPECT_EQ(ratings.qqwing.hardest, rating.hardest);
+    EXPECT_EQ(ratings.qqwing.steps, rating.steps);
+    EXPECT_EQ(ratings.qqwing.guesses, rating.guesses);
+    EXPECT_EQ(ratings.qqwing.logic_guesses, rating.logic_guesses);
+    EXPECT_EQ(ratings.qqwing.level, rating.level);
+    const logic::Explanation explanation = logic::Explain(grid);
+    EXPECT_EQ(ratings.scales, RateSteps(explanation.steps));
+  }
+}
+
+TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
+  Grid grid{};
+  ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
+  // 56 naked singles (see tests/support/puzzles.h): 224 points, SE 1.5.
+  EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 15}));
+}
+
+}  // namespace
+}  // namespace sudoku::rating
