@@ -42,6 +42,17 @@ Exit status: 0 when every puzzle was made, 1 when some could not be (standard er
 
 Options)";
 
+// An SE rating in tenths, from "4" or "4.2".
+uint32_t ParseSe(const char* flag, const std::string& text) {
+  const std::optional<uint32_t> tenths = rating::ParseSe(text);
+  if (!tenths) {
+    throw ClientError(std::string(flag) +
+                      " expects a rating from 1.0 to 11.9 with at most one decimal, got " +
+                      Quoted(text));
+  }
+  return *tenths;
+}
+
 uint64_t ParseNumber(const char* flag, const std::string& text, uint64_t min, uint64_t max) {
   uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -84,6 +95,11 @@ class GenerateWork : public SessionWork {
     if (options.difficulty) {
       generate->set_difficulty(static_cast<wire::Level>(*options.difficulty));
     }
+    if (options.hodoku_level) {
+      generate->set_hodoku_level(static_cast<wire::HodokuLevel>(*options.hodoku_level));
+    }
+    generate->set_se_min(options.se_min);
+    generate->set_se_max(options.se_max);
   }
 
   Session& session() { return session_; }
@@ -206,7 +222,7 @@ std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
 bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandOptions* options,
                           std::ostream& out) {
   std::vector<std::string> connect;
-  std::string count = "1", seed, clues, difficulty;
+  std::string count = "1", seed, clues, difficulty, hodoku_level, se_min, se_max;
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
@@ -215,6 +231,12 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
       "difficulty", po::value(&difficulty)->value_name("LEVEL"),
       "only puzzles of this level, as rated by the logical solver: simple, easy, "
       "intermediate or expert (QQWing's scale)")(
+      "hodoku-level", po::value(&hodoku_level)->value_name("LEVEL"),
+      "only puzzles of this HoDoKu level: easy, medium, hard, unfair or extreme")(
+      "se-min", po::value(&se_min)->value_name("R"),
+      "only puzzles rated R or more on the Sudoku Explainer scale (1.0-11.9)")(
+      "se-max", po::value(&se_max)->value_name("R"),
+      "only puzzles rated R or less on the Sudoku Explainer scale (1.0-11.9)")(
       "clues", po::value(&clues)->value_name("K"),
       "remove clues down to K (17-81), or as close as removal gets")(
       "symmetric", "clues symmetric about the centre (180-degree rotation)")(
@@ -251,6 +273,19 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
       throw ClientError("--difficulty expects simple, easy, intermediate or expert, got " +
                         Quoted(difficulty));
     }
+  }
+  if (values.count("hodoku-level")) {
+    options->hodoku_level = rating::ParseHodokuLevel(hodoku_level);
+    if (!options->hodoku_level) {
+      throw ClientError("--hodoku-level expects easy, medium, hard, unfair or extreme, got " +
+                        Quoted(hodoku_level));
+    }
+  }
+  if (values.count("se-min")) options->se_min = ParseSe("--se-min", se_min);
+  if (values.count("se-max")) options->se_max = ParseSe("--se-max", se_max);
+  if (options->se_min != 0 && options->se_max != 0 && options->se_min > options->se_max) {
+    throw ClientError("--se-min " + rating::SeText(options->se_min) + " is above --se-max " +
+                      rating::SeText(options->se_max));
   }
   return true;
 }

@@ -20,6 +20,7 @@
 #include "client/flags.h"
 #include "client/session.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 
 namespace sudoku::client {
 
@@ -35,6 +36,9 @@ struct GenerateCommandOptions : CommandSessionOptions {
   bool symmetric = false;
   bool minimal = false;
   std::optional<logic::Level> difficulty;
+  std::optional<rating::HodokuLevel> hodoku_level;
+  uint32_t se_min = 0;  // SE rating in tenths; 0: no bound
+  uint32_t se_max = 0;
 };
 
 // Parses the arguments after "generate". Returns false after printing help to `out` (--help);

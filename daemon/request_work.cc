@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -26,6 +27,8 @@ static_assert(static_cast<int>(Verdict::kMultiple) == wire::MULTIPLE);
 static_assert(static_cast<int>(Verdict::kUnsolvable) == wire::UNSOLVABLE);
 static_assert(static_cast<int>(Verdict::kInvalid) == wire::INVALID);
 static_assert(wire::kPackedPuzzleBytes == kPackedBytes);
+static_assert(static_cast<int>(rating::HodokuLevel::kEasy) == wire::HODOKU_EASY);
+static_assert(static_cast<int>(rating::HodokuLevel::kExtreme) == wire::HODOKU_EXTREME);
 // wire::Level mirrors logic::Level value for value.
 static_assert(static_cast<int>(logic::Level::kSimple) == wire::SIMPLE);
 static_assert(static_cast<int>(logic::Level::kEasy) == wire::EASY);
@@ -242,6 +245,20 @@ std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& req
   if (request.has_difficulty() && !wire::Level_IsValid(request.difficulty())) {
     return what + " asks for unknown difficulty " + std::to_string(request.difficulty());
   }
+  if (request.has_hodoku_level() && !wire::HodokuLevel_IsValid(request.hodoku_level())) {
+    return what + " asks for unknown HoDoKu level " + std::to_string(request.hodoku_level());
+  }
+  for (const auto& [name, tenths] : {std::pair{"se_min", request.se_min()},
+                                     std::pair{"se_max", request.se_max()}}) {
+    if (tenths != 0 && (tenths < rating::kSeMinTenths || tenths > rating::kSeMaxTenths)) {
+      return what + " asks for " + name + " " + std::to_string(tenths) +
+             " (expected 10 to 119, tenths of the SE rating, or 0 for no bound)";
+    }
+  }
+  if (request.se_min() != 0 && request.se_max() != 0 && request.se_min() > request.se_max()) {
+    return what + " asks for se_min " + std::to_string(request.se_min()) + " above se_max " +
+           std::to_string(request.se_max());
+  }
   return std::nullopt;
 }
 
@@ -253,6 +270,11 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.symmetric = request.symmetric();
   options.minimal = request.minimal();
   if (request.has_difficulty()) options.level = static_cast<logic::Level>(request.difficulty());
+  if (request.has_hodoku_level()) {
+    options.hodoku_level = static_cast<rating::HodokuLevel>(request.hodoku_level());
+  }
+  options.se_min = request.se_min();
+  options.se_max = request.se_max();
   // Polled between attempts too, so that a request no attempt can satisfy stops within a few
   // milliseconds of a cancellation, not after all its attempts.
   options.cancel = &cancel;

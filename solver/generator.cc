@@ -137,10 +137,34 @@ Grid RemoveClues(const Grid& solution, int target, bool symmetric, logic::Level 
   return puzzle;
 }
 
+// Whether the puzzle has the HoDoKu level and SE range asked for (true when none is).
+bool HasScales(const GenerateOptions& options, const Grid& puzzle) {
+  if (!options.hodoku_level && options.se_min == 0 && options.se_max == 0) return true;
+  const rating::Scales scales = rating::RateGrid(puzzle).scales;
+  if (options.hodoku_level && scales.hodoku_level != *options.hodoku_level) return false;
+  if (options.se_min != 0 && scales.se_tenths < options.se_min) return false;
+  return options.se_max == 0 || scales.se_tenths <= options.se_max;
+}
+
+// The hardest QQWing level clue removal may reach for the scales asked for. HoDoKu's easy and SE
+// ratings below a pointing's 2.6 need singles alone, which the easy ceiling keeps removal to (few
+// puzzles stay that easy if removal goes on).
+logic::Level CeilingOf(const GenerateOptions& options) {
+  const logic::Level asked = options.level.value_or(logic::Level::kExpert);
+  const bool singles = options.hodoku_level == rating::HodokuLevel::kEasy ||
+                       (options.se_max != 0 && options.se_max < 26);
+  return singles ? std::min(asked, logic::Level::kEasy) : asked;
+}
+
 std::string Wanted(const GenerateOptions& options) {
   std::string what;
   auto add = [&what](const std::string& part) { what += (what.empty() ? "" : " and ") + part; };
   if (options.level) add(logic::Name(*options.level));
+  if (options.hodoku_level) add(std::string("HoDoKu ") + rating::Name(*options.hodoku_level));
+  if (options.se_min != 0 || options.se_max != 0) {
+    add("SE " + rating::SeText(options.se_min != 0 ? options.se_min : rating::kSeMinTenths) +
+        "-" + rating::SeText(options.se_max != 0 ? options.se_max : rating::kSeMaxTenths));
+  }
   if (options.symmetric) add("symmetric");
   if (options.minimal) add("minimal");
   if (options.clues > 0) add(std::to_string(options.clues) + "-clue");
@@ -164,8 +188,9 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
   // get closer to it: a low target may be out of reach of random removal.
   constexpr uint32_t kCluePatience = 64;
   uint32_t since_best = 0;
-  const bool one_pass_minimal = !options.symmetric && options.clues == 0 &&
-                                (!options.level || options.level == logic::Level::kExpert);
+  const logic::Level ceiling = CeilingOf(options);
+  const bool one_pass_minimal =
+      !options.symmetric && options.clues == 0 && ceiling == logic::Level::kExpert;
   for (uint32_t attempt = 1; attempt <= options.max_attempts; ++attempt) {
     if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
       best.cancelled = true;
@@ -173,11 +198,11 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
     }
     best.attempts = attempt;
     const Grid solution = RandomSolution(random);
-    const logic::Level ceiling = options.level.value_or(logic::Level::kExpert);
     const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, ceiling, random);
     const int clues = CountClues(puzzle);
     if (options.minimal && !one_pass_minimal && !Minimal(puzzle)) continue;
     if (options.level && logic::Rate(puzzle).level != *options.level) continue;
+    if (!HasScales(options, puzzle)) continue;
     if (!Unique(puzzle)) continue;  // not reached: removal keeps uniqueness; checked regardless
     const bool reached = options.clues == 0 || clues == options.clues;
     if (!best.ok || clues < best.clues) {

@@ -1,6 +1,7 @@
 // Puzzle generation: a random complete grid, then clues removed while the puzzle keeps exactly
 // one solution, shaped by options (a clue target, 180-degree symmetry, minimality), and kept
-// only when it has the difficulty level asked for (rated by logic::Rate()).
+// only when it has the difficulty asked for (QQWing's level by logic::Rate(), HoDoKu's level and
+// the SE rating by rating::RateGrid()).
 //
 // Determinism: puzzle `index` of seed `seed` is always the same puzzle (the random stream is
 // derived from the pair alone), so a request split across threads, chunks or connections gives
@@ -17,6 +18,7 @@
 #include <string>
 
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 
 namespace sudoku {
@@ -36,6 +38,11 @@ struct GenerateOptions {
   bool minimal = false;
   // Only puzzles logic::Rate() puts at this level (generate and filter).
   std::optional<logic::Level> level = std::nullopt;
+  // Only puzzles rating::RateGrid() puts at this HoDoKu level, and whose SE rating (in tenths)
+  // is at least se_min and at most se_max (0: no bound).
+  std::optional<rating::HodokuLevel> hodoku_level = std::nullopt;
+  uint32_t se_min = 0;
+  uint32_t se_max = 0;
   // Complete grids tried before giving up on a puzzle that meets every option.
   uint32_t max_attempts = 2000;
   // When set, polled before each attempt (an attempt takes a few milliseconds at most): once it

@@ -12,6 +12,7 @@
 
 #include "client/client_error.h"
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 #include "tests/client/client_error_of.h"
 #include "tests/daemon/wire_client.h"
@@ -76,6 +77,16 @@ TEST(GenerateOptions, UsageErrors) {
             "--seed expects a whole number from 0 to 18446744073709551615, got '-1'");
   EXPECT_EQ(UsageError({"--difficulty", "hard"}),
             "--difficulty expects simple, easy, intermediate or expert, got 'hard'");
+  EXPECT_EQ(UsageError({"--hodoku-level", "Hard"}),
+            "--hodoku-level expects easy, medium, hard, unfair or extreme, got 'Hard'");
+  EXPECT_EQ(UsageError({"--se-min", "12.5"}),
+            "--se-min expects a rating from 1.0 to 11.9 with at most one decimal, got '12.5'");
+  EXPECT_EQ(UsageError({"--se-max", "4.25"}),
+            "--se-max expects a rating from 1.0 to 11.9 with at most one decimal, got '4.25'");
+  EXPECT_EQ(UsageError({"--se-min", ""}),
+            "--se-min expects a rating from 1.0 to 11.9 with at most one decimal, got ''");
+  EXPECT_EQ(UsageError({"--se-min", "5", "--se-max", "4.9"}),
+            "--se-min 5.0 is above --se-max 4.9");
   EXPECT_EQ(UsageError({"--connect", "a:1,b:2"}), "generate uses one daemon; --connect names 2");
   EXPECT_EQ(UsageError({"--frobnicate"}),
             "unrecognised option '--frobnicate' (see: sudoku-client generate --help)");
@@ -130,6 +141,28 @@ void ExpectUnique(const std::vector<std::string>& puzzles) {
   for (const std::string& puzzle : puzzles) {
     ASSERT_EQ(puzzle.size(), static_cast<size_t>(kCells));
     EXPECT_EQ(Solve(puzzle, {.max_solutions = 2}).verdict, Verdict::kSolved) << puzzle;
+  }
+}
+
+TEST_F(GenerateRun, MakesPuzzlesOfTheHodokuLevelAndSeRangeAskedFor) {
+  const Run hard = Generate({"--count", "3", "--seed", "5", "--hodoku-level", "hard"});
+  EXPECT_EQ(hard.status, 0) << hard.err;
+  ASSERT_EQ(hard.lines.size(), 3u);
+  ExpectUnique(hard.lines);
+  for (const std::string& puzzle : hard.lines) {
+    Grid grid;
+    ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
+    EXPECT_EQ(rating::RateGrid(grid).scales.hodoku_level, rating::HodokuLevel::kHard) << puzzle;
+  }
+  const Run se = Generate({"--count", "3", "--seed", "5", "--se-min", "2.6", "--se-max", "4"});
+  EXPECT_EQ(se.status, 0) << se.err;
+  ASSERT_EQ(se.lines.size(), 3u);
+  for (const std::string& puzzle : se.lines) {
+    Grid grid;
+    ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
+    const uint32_t tenths = rating::RateGrid(grid).scales.se_tenths;
+    EXPECT_GE(tenths, 26u) << puzzle;
+    EXPECT_LE(tenths, 40u) << puzzle;
   }
 }
 

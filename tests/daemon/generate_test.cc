@@ -61,6 +61,26 @@ TEST(CheckGenerateRequest, RefusesEachBadFieldWithItsMessage) {
   wire::GenerateRequest level = MakeGenerate(6, 1);
   level.set_difficulty(static_cast<wire::Level>(9));
   EXPECT_EQ(CheckGenerateRequest(level, 100), "generate request 6 asks for unknown difficulty 9");
+  wire::GenerateRequest scales = MakeGenerate(7, 1);
+  scales.set_hodoku_level(static_cast<wire::HodokuLevel>(5));
+  EXPECT_EQ(CheckGenerateRequest(scales, 100),
+            "generate request 7 asks for unknown HoDoKu level 5");
+  scales.set_hodoku_level(wire::HODOKU_EXTREME);
+  scales.set_se_min(9);
+  EXPECT_EQ(CheckGenerateRequest(scales, 100),
+            "generate request 7 asks for se_min 9 (expected 10 to 119, tenths of the SE rating, "
+            "or 0 for no bound)");
+  scales.set_se_min(0);
+  scales.set_se_max(120);
+  EXPECT_EQ(CheckGenerateRequest(scales, 100),
+            "generate request 7 asks for se_max 120 (expected 10 to 119, tenths of the SE "
+            "rating, or 0 for no bound)");
+  scales.set_se_min(50);
+  scales.set_se_max(40);
+  EXPECT_EQ(CheckGenerateRequest(scales, 100),
+            "generate request 7 asks for se_min 50 above se_max 40");
+  scales.set_se_max(50);
+  EXPECT_EQ(CheckGenerateRequest(scales, 100), std::nullopt);
 }
 
 TEST(GenerateChunk, FillsTheRunAndMarksTheLast) {

@@ -1,5 +1,6 @@
 // Generate(): uniqueness, determinism, and each option (clue target, symmetry, minimality).
 #include "solver/generator.h"
+#include "solver/rating.h"
 
 #include <algorithm>
 #include <string>
@@ -111,6 +112,38 @@ TEST(Generate, MakesPuzzlesOfTheLevelAskedFor) {
       EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
     }
   }
+}
+
+TEST(Generate, MakesPuzzlesOfTheHodokuLevelAndSeRangeAskedFor) {
+  for (const rating::HodokuLevel level :
+       {rating::HodokuLevel::kEasy, rating::HodokuLevel::kMedium, rating::HodokuLevel::kHard}) {
+    for (uint64_t index = 0; index < 2; ++index) {
+      const Generated g = Generate({.seed = 12, .hodoku_level = level}, index);
+      ASSERT_TRUE(g.ok) << rating::Name(level) << ": " << g.error;
+      EXPECT_EQ(rating::RateGrid(g.puzzle).scales.hodoku_level, level) << PuzzleText(g.puzzle);
+      EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+    }
+  }
+  for (uint64_t index = 0; index < 2; ++index) {
+    const Generated g = Generate({.seed = 13, .se_min = 26, .se_max = 40}, index);
+    ASSERT_TRUE(g.ok) << g.error;
+    const uint32_t se = rating::RateGrid(g.puzzle).scales.se_tenths;
+    EXPECT_GE(se, 26u) << PuzzleText(g.puzzle);
+    EXPECT_LE(se, 40u) << PuzzleText(g.puzzle);
+  }
+}
+
+TEST(Generate, NamesTheScalesItCouldNotMeet) {
+  // 70 clues leave nothing hard to do.
+  const Generated hard = Generate(
+      {.seed = 2, .clues = 70, .hodoku_level = rating::HodokuLevel::kHard, .max_attempts = 3}, 0);
+  EXPECT_FALSE(hard.ok);
+  EXPECT_EQ(hard.error, "no HoDoKu hard and 70-clue puzzle found in 3 attempts");
+  const Generated se = Generate({.seed = 2, .clues = 70, .se_min = 50, .max_attempts = 3}, 0);
+  EXPECT_EQ(se.error, "no SE 5.0-11.9 and 70-clue puzzle found in 3 attempts");
+  const Generated both =
+      Generate({.seed = 2, .clues = 70, .se_min = 20, .se_max = 21, .max_attempts = 3}, 0);
+  EXPECT_EQ(both.error, "no SE 2.0-2.1 and 70-clue puzzle found in 3 attempts");
 }
 
 TEST(Generate, SaysWhenNoPuzzleOfTheLevelIsFound) {
