@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares sudokud's ratings with the programs whose scales they follow.
+r"""Compares sudokud's ratings with the programs whose scales they follow.
 
 HoDoKu (its batch solver, /bs) gives each puzzle a level (easy, medium, hard, unfair, extreme) and
 a score; serate, Sukaku Explainer's batch rater, gives the Sudoku Explainer (SE) rating. This runs
@@ -17,6 +17,23 @@ program again (the anchors take minutes to hours on hard puzzles). serate has no
 own: with --se-cap SECONDS each puzzle (of the --se-cap-file files, or of all) runs in a JVM
 of its own under timeout(1), and a puzzle over the cap counts as --se-capped-as (e.g. 11.0 for a
 file of SE 11+ puzzles) or is left out.
+
+Building the anchors (Debian's OpenJDK 17; sources checked out in $A) and the samples of
+tests/bench/README.md (every k-th line of each file of ../shared/data):
+
+  cd $A && find HoDoKu/src -name '*.java' > h.txt && mkdir -p h && javac --release 8 -nowarn \
+    -encoding UTF-8 -d h @h.txt && (cd HoDoKu/src && find . -type f ! -name '*.java' \
+    -exec cp --parents {} ../../h \;) && jar cfe hodoku.jar sudoku.Main -C h .
+  cd $A && find SukakuExplainer/diuf -name '*.java' > s.txt && mkdir -p s && javac --release 8 \
+    -nowarn -encoding ISO-8859-1 -d s @s.txt && jar cf SukakuExplainer.jar -C s .
+  D=../shared/data
+  pick() { awk -v k=$(( $(wc -l < $D/$1.txt) / $2 )) "NR % k == 0 && c++ < $2" $D/$1.txt \
+             > /tmp/$1_$2.txt; }
+  for f in qqwing_simple qqwing_easy qqwing_intermediate qqwing_expert \
+           sudokuexchange_diabolical magictour_top1465; do pick $f 300; done
+  pick qqwing_simple 150; pick qqwing_easy 150; pick qqwing_intermediate 150
+  pick qqwing_expert 200; pick sudokuexchange_diabolical 250; pick magictour_top1465 100
+  pick forum_hardest_11plus_half 20
 """
 
 import argparse
