@@ -728,7 +728,7 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   EXPECT_THAT(lines[lines.size() - 2],
               ::testing::MatchesRegex("rating: level expert, hardest technique skyscraper, 60 "
                                       "steps, [0-9]+ guess(es)? by the solver"));
-  EXPECT_EQ(lines.back(), "rating: HoDoKu XWING_HODOKU");
+  EXPECT_EQ(lines.back(), "rating: HoDoKu hard (642), SE 4.0");
   for (const std::string& line : lines) {
     EXPECT_EQ(line.find("guess r"), std::string::npos) << line;
     EXPECT_EQ(line.find("trial"), std::string::npos) << line;
@@ -864,7 +864,7 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 1.5");
   EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
-                                                " expert skyscraper [0-9]+ [0-9]+ XWING_RATE"));
+                                                " expert skyscraper 60 [0-9]+ hard 642 4\\.0"));
   EXPECT_EQ(lines[2], "unsolvable");
   EXPECT_EQ(lines[3], "multiple");
   // Without --rate, the lines are as before.

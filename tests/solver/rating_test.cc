@@ -101,12 +101,12 @@ TEST(Rating, ChainsAddSeLengthBonus) {
   for (const auto& [links, se] : lengths) {
     Step chain = Of(Technique::kXChain);
     chain.links.resize(links);
-    EXPECT_EQ(RateSteps({chain}), (Scales{HodokuLevel::kUnfair, 260, se})) << links;
+    EXPECT_EQ(RateSteps(std::vector<Step>{chain}), (Scales{HodokuLevel::kUnfair, 260, se})) << links;
   }
   // A forcing chain: extreme, 500 points, 8.2 and up (ten links: 4, 6, 8 passed).
   Step forcing = Of(Technique::kForcingChain);
   forcing.links.resize(10);
-  EXPECT_EQ(RateSteps({forcing}), (Scales{HodokuLevel::kExtreme, 500, 85}));
+  EXPECT_EQ(RateSteps(std::vector<Step>{forcing}), (Scales{HodokuLevel::kExtreme, 500, 85}));
 }
 
 TEST(Rating, EachTechniqueHasItsLevel) {
@@ -121,7 +121,7 @@ TEST(Rating, EachTechniqueHasItsLevel) {
       {Technique::kAlsXz, HodokuLevel::kUnfair},
       {Technique::kForcingChain, HodokuLevel::kExtreme}};
   for (const auto& [technique, level] : firsts) {
-    EXPECT_EQ(RateSteps({Of(technique)}).hodoku_level, level) << logic::Name(technique);
+    EXPECT_EQ(RateSteps(std::vector<Step>{Of(technique)}).hodoku_level, level) << logic::Name(technique);
   }
 }
 
