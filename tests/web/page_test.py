@@ -369,7 +369,8 @@ def check_cleared(page, message, where):
     board = page.board()
     check(all(not cell["digit"] and not cell["candidates"] for cell in board),
           "%s: the board still shows a puzzle after the refusal" % where)
-    for element_id in ("verdict", "rating-level", "rating-hardest", "rating-steps"):
+    for element_id in ("verdict", "rating-level", "rating-hodoku", "rating-se", "rating-hardest",
+                       "rating-steps"):
         check(page.text(element_id) == "\u2013", "%s: #%s still reads %r" % (
             where, element_id, page.text(element_id)))
     check(page.text("step-count") == "No explanation yet",
@@ -452,6 +453,10 @@ def run(args, screenshots):
         check(is_solution_of(solved["solution"], PUZZLE), "the API's solution is wrong")
         page.until_text("rating-level", solved["rating"]["level"])
         page.until_text("rating-hardest", solved["rating"]["hardest"])
+        # HoDoKu's level with its score, and the SE rating with one decimal, as those print them.
+        page.until_text("rating-hodoku", "%s (%d)" % (solved["rating"]["hodoku_level"],
+                                                      solved["rating"]["hodoku_score"]))
+        page.until_text("rating-se", "%.1f" % solved["rating"]["se"])
         board = page.board()
         for cell in range(81):
             expected = PUZZLE[cell] if PUZZLE[cell] != "." else ""
