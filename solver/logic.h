@@ -112,12 +112,13 @@ struct Link {
 //                  (the near ends share a line); links = the chain far=near-near=far
 //   kTwoStringKite: units = {the row, the column, the box joining them}; digits, cells, links as
 //                  kSkyscraper (the near ends share the box)
-//   kEmptyRectangle: units = {the box, the line of the conjugate pair}; digits = {the digit};
-//                  cells = {the pair's end seeing the box, its other end}; links = the chain
+//   kEmptyRectangle: units = {the box, its row and its column holding every place of the digit,
+//                  the line of the conjugate pair}; digits = {the digit}; cells = {the pair's end
+//                  seeing the box, its other end}; links = the chain
 //   kXYWing:       cells = {pivot, pincer, pincer}; digits = {x, y, z}: pivot xy, pincers xz, yz
 //   kXYZWing:      cells = {pivot, pincer, pincer}; digits = {x, y, z}: pivot xyz, pincers xz, yz
-//   kWWing:        cells = {bivalue cell, bivalue cell, the pair's two ends}; digits = {x, y}
-//                  (x the pair's digit); links = the chain
+//   kWWing:        units = {the conjugate pair's unit}; cells = {bivalue cell, bivalue cell, the
+//                  pair's two ends}; digits = {x, y} (x the pair's digit); links = the chain
 //   kSimpleColouring: digits = {the digit}; cells = the first colour's cells then the second's;
 //                  variant = how many cells the first colour has; links = the conjugate pairs
 //                  that colour them. A removal from a coloured cell is a wrap (that colour is
@@ -132,13 +133,15 @@ struct Link {
 //   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
 //                  restricted common digit, z the digit removed
 //   kForcingChain: variant 0: a candidate whose singles lead to a contradiction (eliminations
-//                  = it; cells, digits = it); variant 1: both candidates of a bivalue cell (cells
+//                  = it; cells, digits = it; units = {the unit left without a place for the last
+//                  link's digit}, or none when the last link's cell was left empty); variant 1: both candidates of a bivalue cell (cells
 //                  = {it}; digits = its two) agree; variant 2: both places of a digit in a unit
 //                  (units = {it}; cells = the two; digits = {the digit}) agree. links = the
 //                  implications, branch after branch
 //   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
 //                  led to a contradiction (variant 1: by singles alone; more: nested trials as
-//                  deep); eliminations = the candidate; links = the first level's implications.
+//                  deep); eliminations = the candidate; links (and units), as a forcing chain's
+//                  variant 0, only for variant 1.
 //                  variant 0: a choice, only for a puzzle with several solutions (none of the
 //                  cell's candidates leads to a contradiction); placements = the choice
 // Eliminations are the candidates the step removes (none for singles and placements).
