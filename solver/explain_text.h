@@ -16,8 +16,8 @@
 //     candidate left: removes 4 from r1c3
 //   trial: r1c3 = 4 leads to a contradiction within 2 nested trials: removes 4 from r1c3
 //   the puzzle has several solutions: r1c3 = 4 chosen
-// (triples read as pairs, a swordfish as an x-wing with three lines; the tests of
-// tests/solver/explain_text_test.cc show every technique's sentence). Chains are written in
+// (triples read as pairs, a swordfish as an x-wing with three lines; every technique's sentence
+// on its fixture is in tests/client/explain_format_test.cc, EachTechniqueOnItsFixture). Chains are written in
 // Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong link and
 // "-" a weak one; a forcing chain's branches follow one another after "; ".
 //
