@@ -91,7 +91,8 @@ logic::Node NodeOf(const google::protobuf::RepeatedField<uint32_t>& candidates) 
     return true;
   };
   const bool one_box = same([](int cell) { return cell / 27 * 3 + cell % 9 / 3; });
-  const bool one_line = same([](int cell) { return cell / 9; }) || same([](int cell) { return cell % 9; });
+  const bool one_line =
+      same([](int cell) { return cell / 9; }) || same([](int cell) { return cell % 9; });
   if (!one_box || !one_line) throw BadStep("a grouped node outside one box and line");
   return node;
 }

@@ -17,9 +17,9 @@
 //   trial: r1c3 = 4 leads to a contradiction within 2 nested trials: removes 4 from r1c3
 //   the puzzle has several solutions: r1c3 = 4 chosen
 // (triples read as pairs, a swordfish as an x-wing with three lines; every technique's sentence
-// on its fixture is in tests/client/explain_format_test.cc, EachTechniqueOnItsFixture). Chains are written in
-// Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong link and
-// "-" a weak one; a forcing chain's branches follow one another after "; ".
+// on its fixture is in tests/client/explain_format_test.cc, EachTechniqueOnItsFixture). Chains
+// are written in Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong
+// link and "-" a weak one; a forcing chain's branches follow one another after "; ".
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_SOLVER_EXPLAIN_TEXT_H_

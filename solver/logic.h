@@ -134,10 +134,10 @@ struct Link {
 //                  restricted common digit, z the digit removed
 //   kForcingChain: variant 0: a candidate whose singles lead to a contradiction (eliminations
 //                  = it; cells, digits = it; units = {the unit left without a place for the last
-//                  link's digit}, or none when the last link's cell was left empty); variant 1: both candidates of a bivalue cell (cells
-//                  = {it}; digits = its two) agree; variant 2: both places of a digit in a unit
-//                  (units = {it}; cells = the two; digits = {the digit}) agree. links = the
-//                  implications, branch after branch
+//                  link's digit}, or none when the last link's cell was left empty); variant 1:
+//                  both candidates of a bivalue cell (cells = {it}; digits = its two) agree;
+//                  variant 2: both places of a digit in a unit (units = {it}; cells = the two;
+//                  digits = {the digit}) agree. links = the implications, branch after branch
 //   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
 //                  led to a contradiction (variant 1: by singles alone; more: nested trials as
 //                  deep); eliminations = the candidate; links (and units), as a forcing chain's

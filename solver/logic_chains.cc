@@ -185,8 +185,9 @@ ChainGraph BuildGraph(const Board& board, ChainKind kind) {
     for (size_t a = 0; a < single_nodes; ++a) {
       const int cell = graph.nodes[a].list[0];
       for (size_t b = a + 1; b < single_nodes && graph.nodes[b].list[0] == cell; ++b) {
-        if (Count(board.open[cell]) == 2) strong.push_back({static_cast<int>(a), static_cast<int>(b)});
-        if (kind == ChainKind::kAic) weak.push_back({static_cast<int>(a), static_cast<int>(b)});
+        const std::pair<int, int> link{static_cast<int>(a), static_cast<int>(b)};
+        if (Count(board.open[cell]) == 2) strong.push_back(link);
+        if (kind == ChainKind::kAic) weak.push_back(link);
       }
     }
   }
@@ -271,7 +272,8 @@ Chain ShortestChain(const ChainGraph& graph) {
   for (int round_longest : kChainRounds) {
     for (size_t start = 0; start < graph.nodes.size(); ++start) {
       // Only chains shorter than the best so far (chains have an odd number of links).
-      const int longest = best.nodes.empty() ? round_longest : static_cast<int>(best.nodes.size()) - 3;
+      const int longest =
+          best.nodes.empty() ? round_longest : static_cast<int>(best.nodes.size()) - 3;
       Chain chain;
       if (ShortestChainFrom(graph, static_cast<int>(start), longest, search, &chain)) {
         best = std::move(chain);

@@ -191,14 +191,17 @@ bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions
       const int candidate = CandidateOf(cell, LowestDigit(d));
       if (!branches[0].Removed(candidate) || !branches[1].Removed(candidate)) continue;
       if (first < 0) first = candidate;
-      found.eliminations.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(LowestDigit(d))});
+      found.eliminations.push_back(
+          {static_cast<uint8_t>(cell), static_cast<uint8_t>(LowestDigit(d))});
     }
   }
   if (first < 0) return false;
   for (const Branch& branch : branches) {
     for (Link& link : branch.TraceTo(first)) found.links.push_back(std::move(link));
   }
-  for (const CellDigit& e : found.eliminations) board.open[e.cell] &= static_cast<uint16_t>(~Bit(e.digit));
+  for (const CellDigit& e : found.eliminations) {
+    board.open[e.cell] &= static_cast<uint16_t>(~Bit(e.digit));
+  }
   *step = std::move(found);
   return true;
 }
@@ -213,8 +216,9 @@ bool BivalueChain(Board& board, Step* step) {
     shape.cells = {static_cast<uint8_t>(cell)};
     shape.digits = {static_cast<uint8_t>(a), static_cast<uint8_t>(b)};
     const uint8_t c = static_cast<uint8_t>(cell);
-    if (BothBranches(board, step, {CellDigit{c, static_cast<uint8_t>(a)}, {c, static_cast<uint8_t>(b)}},
-                     std::move(shape))) {
+    const std::array<CellDigit, 2> branches{CellDigit{c, static_cast<uint8_t>(a)},
+                                            CellDigit{c, static_cast<uint8_t>(b)}};
+    if (BothBranches(board, step, branches, std::move(shape))) {
       return true;
     }
   }

@@ -803,7 +803,8 @@ TEST_F(ClientEndToEnd, ExplainVerdictsAndErrors) {
   EXPECT_EQ(exit.status, 1);
 
   exit = RunExplain({"--connect", address(), std::string(81, '.')});
-  EXPECT_EQ(Lines(exit.out).at(1), "multiple solutions: where a digit is chosen, the steps follow one solution");
+  EXPECT_EQ(Lines(exit.out).at(1),
+            "multiple solutions: where a digit is chosen, the steps follow one solution");
   EXPECT_EQ(exit.status, 1);
 
   const std::string layout = WriteTemp("layout.txt", "\n1....\n");

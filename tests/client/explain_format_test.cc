@@ -225,7 +225,8 @@ TEST(FormatExplanation, RejectsStepsWithNumbersOutOfRange) {
   step.add_units(0);
   step.add_digits(4);
   ExpectBadStep(step,
-                "step 3: x-wing with 1 units, 0 cells, 1 digits, 0 placements, 0 links and variant 0");
+                "step 3: x-wing with 1 units, 0 cells, 1 digits, 0 placements, 0 links and "
+                "variant 0");
 }
 
 TEST(FormatExplanation, RejectsResponsesThatDoNotFit) {

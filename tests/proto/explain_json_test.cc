@@ -48,7 +48,8 @@ TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
                 R"j(","verdict":"solved","steps":[{"step":1,"technique":"naked single",)j"
                 R"j("text":"naked single: r1c1 = 5 (its only candidate)",)j"
                 R"j("placements":[{"cell":"r1c1","digit":5}],)j"
-                R"j("eliminations":[],"units":[],"cells":["r1c1"],"digits":[5],"variant":0,"links":[]}],)j"
+                R"j("eliminations":[],"units":[],"cells":["r1c1"],"digits":[5],"variant":0,)j"
+                R"j("links":[]}],)j"
                 R"j("solution":")j" +
                 kWikipediaSolution +
                 R"j(","rating":{"level":"simple","hardest":"naked single","steps":1,)j"
