@@ -162,10 +162,21 @@ void TlsConnection::ThrowIfRefused(const boost::system::error_code& error) {
 
 asio::awaitable<size_t> TlsConnection::WriteAll(asio::const_buffer data,
                                                 boost::system::error_code& error) {
-  const size_t n = co_await asio::async_write(stream_, data,
-                                              asio::redirect_error(asio::use_awaitable, error));
+  // The records of each piece are gathered below the SSL stream and sent in one system call,
+  // not one a record; the pieces bound what is held encrypted and not yet sent.
+  constexpr size_t kPieceBytes = 256 << 10;
+  size_t written = 0;
+  error.clear();
+  while (written < data.size() && !error) {
+    stream_.next_layer().Gather();
+    written += co_await asio::async_write(stream_, asio::buffer(data + written, kPieceBytes),
+                                          asio::redirect_error(asio::use_awaitable, error));
+    boost::system::error_code flushed;
+    co_await stream_.next_layer().Flush(flushed);
+    if (!error) error = flushed;
+  }
   if (error) ThrowIfRefused(error);
-  co_return n;
+  co_return written;
 }
 
 asio::awaitable<size_t> TlsConnection::ReadSomeInto(asio::mutable_buffer buffer,

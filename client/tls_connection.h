@@ -18,6 +18,7 @@
 #include <boost/asio/ssl/stream.hpp>
 
 #include "client/connection.h"
+#include "proto/tls_transport.h"
 
 namespace sudoku::client {
 
@@ -58,7 +59,7 @@ class TlsConnection : public Connection {
   void ThrowIfRefused(const boost::system::error_code& error);
 
   std::shared_ptr<boost::asio::ssl::context> context_;
-  boost::asio::ssl::stream<boost::asio::ip::tcp::socket&> stream_;
+  boost::asio::ssl::stream<TlsTransport<boost::asio::ip::tcp::socket&>> stream_;
 };
 
 }  // namespace sudoku::client

@@ -7,6 +7,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -28,9 +29,8 @@ using asio::ip::tcp;
 
 namespace {
 
-// Small answers gathered into one TLS record per write, up to this many bytes; a larger one is
-// written from its own buffer (OpenSSL cuts it into records).
-constexpr size_t kMaxGatherBytes = 64 << 10;
+// The most encrypted per WriteSome: what a connection holds in records not yet sent.
+constexpr size_t kMaxRecordBytes = 256 << 10;
 
 std::string NameText(X509_NAME* name) {
   if (name == nullptr) return {};
@@ -161,7 +161,7 @@ Stream::Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls)
                   .verify_subject = {}}) {}
 
 tcp::socket& Stream::socket() {
-  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer().next_layer();
+  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer().socket();
   return std::get<tcp::socket>(stream_);
 }
 
@@ -180,7 +180,7 @@ awaitable<bool> Stream::PeerSpeaksTls(boost::system::error_code& error) {
 
 void Stream::Demote() {
   if (Tls* tls = std::get_if<Tls>(&stream_)) {
-    tcp::socket socket = std::move(tls->stream->next_layer().next_layer());
+    tcp::socket socket = std::move(tls->stream->next_layer().socket());
     stream_ = std::move(socket);
   }
 }
@@ -279,19 +279,27 @@ awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
     co_return co_await std::get<tcp::socket>(stream_).async_write_some(
         buffers, asio::redirect_error(use_awaitable, error));
   }
-  // Asio's SSL stream writes only the first buffer of a sequence: one record, one system call
-  // per answer. Small answers are copied into one buffer instead.
-  if (buffers.size() == 1 || buffers[0].size() >= kMaxGatherBytes) {
-    co_return co_await tls->stream->async_write_some(buffers[0],
-                                                     asio::redirect_error(use_awaitable, error));
+  // Asio's SSL stream writes only the first buffer of a sequence, so several (a frame's length
+  // and body, small answers) are copied into one first. The records are gathered below the SSL
+  // stream and sent together: one system call for many records, not one a record.
+  TlsTransport<tcp::socket>& transport = tls->stream->next_layer();
+  asio::const_buffer data = asio::buffer(buffers[0], kMaxRecordBytes);
+  if (buffers.size() > 1) {
+    gather_.clear();
+    for (const asio::const_buffer& buffer : buffers) {
+      const size_t room = kMaxRecordBytes - gather_.size();
+      gather_.append(static_cast<const char*>(buffer.data()), std::min(buffer.size(), room));
+      if (gather_.size() == kMaxRecordBytes) break;
+    }
+    data = asio::buffer(gather_);
   }
-  gather_.clear();
-  for (const asio::const_buffer& buffer : buffers) {
-    if (!gather_.empty() && gather_.size() + buffer.size() > kMaxGatherBytes) break;
-    gather_.append(static_cast<const char*>(buffer.data()), buffer.size());
-  }
-  co_return co_await asio::async_write(*tls->stream, asio::buffer(gather_),
-                                       asio::redirect_error(use_awaitable, error));
+  transport.Gather();
+  const size_t n =
+      co_await asio::async_write(*tls->stream, data, asio::redirect_error(use_awaitable, error));
+  boost::system::error_code flushed;
+  co_await transport.Flush(flushed);
+  if (!error) error = flushed;
+  co_return error ? 0 : n;
 }
 
 void Stream::ShutdownSend(boost::system::error_code& error) {

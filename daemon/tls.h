@@ -23,10 +23,11 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/buffered_read_stream.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
+
+#include "proto/tls_transport.h"
 
 namespace sudoku::daemon {
 
@@ -77,28 +78,12 @@ struct HandshakeFailure {
   std::string message;  // what went wrong
 };
 
-// The TCP socket under a TLS stream, read through a buffer. Asio's SSL stream asks for one
-// record (16 KiB at most) a read; this takes what the socket has, up to kReadBytes, in one
-// system call and hands the records out from memory.
-class BufferedSocket : public boost::asio::buffered_read_stream<boost::asio::ip::tcp::socket> {
- public:
-  static constexpr size_t kReadBytes = 64 << 10;
-  explicit BufferedSocket(boost::asio::ip::tcp::socket&& socket)
-      : BufferedSocket(socket.get_executor(), std::move(socket)) {}
-
- private:
-  BufferedSocket(boost::asio::any_io_executor executor, boost::asio::ip::tcp::socket&& socket)
-      : buffered_read_stream(executor, kReadBytes) {
-    next_layer() = std::move(socket);
-  }
-};
-
 // A connection's byte stream. Plain, or TLS until Demote() (a peer that sent plaintext to the
 // TLS port is answered in plaintext, so that it can read why it was refused).
 class Stream {
  public:
   using tcp = boost::asio::ip::tcp;
-  using TlsStream = boost::asio::ssl::stream<BufferedSocket>;
+  using TlsStream = boost::asio::ssl::stream<TlsTransport<tcp::socket>>;
 
   explicit Stream(tcp::socket socket) : stream_(std::move(socket)) {}
   Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls);
