@@ -1,16 +1,21 @@
 #include "daemon/flags.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/program_options.hpp>
 #include <tbb/info.h>
 
+#include "daemon/pool.h"
 #include "proto/command_line.h"
 #include "proto/flag_values.h"
 #include "proto/version.h"
@@ -79,6 +84,43 @@ tcp::endpoint ParseAddress(const std::string& text, const char* name) {
   return ParseListen(port_only ? "127.0.0.1:" + text : text, name);
 }
 
+// --solver-cpus: CPU numbers and ranges as taskset -c takes them ("1", "0-3,6"), each one this
+// process may use. Sorted, without repeats.
+std::vector<int> ParseCpuList(const std::string& text) {
+  const UsageError malformed{"--solver-cpus must list CPUs as taskset -c does, e.g. 3 or 0-2,5, "
+                             "got '" + text + "'"};
+  std::vector<int> cpus;
+  size_t start = 0;
+  do {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const char* first = text.data() + start;
+    const char* const last = text.data() + end;
+    int low = 0, high = 0;
+    std::from_chars_result read = std::from_chars(first, last, low);
+    high = low;
+    if (read.ec == std::errc() && read.ptr != last && *read.ptr == '-') {
+      read = std::from_chars(read.ptr + 1, last, high);
+    }
+    if (read.ec != std::errc() || read.ptr != last || low < 0 || high < low ||
+        high >= CPU_SETSIZE) {
+      throw malformed;
+    }
+    for (int cpu = low; cpu <= high; ++cpu) cpus.push_back(cpu);
+    start = end + 1;
+  } while (start <= text.size());
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  const std::vector<int> allowed = AllowedCpus();
+  for (int cpu : cpus) {
+    if (!std::binary_search(allowed.begin(), allowed.end(), cpu)) {
+      throw UsageError{"--solver-cpus " + text + ": CPU " + std::to_string(cpu) +
+                       " is not one this process may use (" + CpuListText(allowed) + ")"};
+    }
+  }
+  return cpus;
+}
+
 // A default duration as --help shows it: "30s".
 template <typename Duration>
 std::string Seconds(Duration duration) {
@@ -118,6 +160,10 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
       ("threads",
        po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
        "solver threads (default: every core this process may use)")
+      ("solver-cpus", po::value<std::string>()->value_name("LIST"),
+       "run the solver threads only on these CPUs, listed as taskset -c lists them (e.g. 2-7), "
+       "and the event loop and the rest of the daemon on the other CPUs it may use (default: "
+       "no pinning)")
       ("max-frame-bytes",
        po::value<std::string>()
            ->default_value(std::to_string(defaults.max_frame_bytes))
@@ -225,6 +271,9 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   }
   Flags out;
   out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
+  if (flags.count("solver-cpus")) {
+    out.solver_cpus = ParseCpuList(flags["solver-cpus"].as<std::string>());
+  }
   ServerOptions& server = out.server;
   server.listen = ParseAddress(flags["listen"].as<std::string>(), "listen");
   if (flags.count("metrics")) {

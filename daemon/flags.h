@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
 
@@ -28,6 +29,8 @@ struct Flags {
   ServerOptions server;
   HealthOptions health;
   int threads = 1;
+  // --solver-cpus: the CPUs the solver threads keep to; empty: no pinning.
+  std::vector<int> solver_cpus;
   std::optional<boost::asio::ip::tcp::endpoint> metrics;
   std::optional<boost::asio::ip::tcp::endpoint> http;
   bool http_tls = false;  // --metrics and --http serve HTTPS with --tls-cert and --tls-key

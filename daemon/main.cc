@@ -148,6 +148,9 @@ int Run(const Flags& flags) {
   // sent as soon as the log says "listening" starts a drain rather than killing the process.
   // Handled from io.run() on.
   StopSignals signals;
+  // Next, before any thread starts, so that all of them but the solvers inherit the CPUs left.
+  const CpuList other_cpus =
+      flags.solver_cpus.empty() ? CpuList{} : MoveOffCpus(flags.solver_cpus);
   ServerOptions server_options = flags.server;
   server_options.max_connections =
       FitDescriptors(flags.server.max_connections, flags.max_connections_given,
@@ -160,7 +163,7 @@ int Run(const Flags& flags) {
   // why); its /metrics goes to `io` to render. Kept running until the drain is over.
   asio::io_context probe_io(1);
   auto probe_work = asio::make_work_guard(probe_io);
-  Pool pool(flags.threads);
+  Pool pool(flags.threads, flags.solver_cpus);
   Server server(io, pool, server_options);
   Health health(io, pool, flags.health);
   Notifier notifier(
@@ -284,8 +287,14 @@ int Run(const Flags& flags) {
   }
   const std::string_view note = KernelSelectionNote();
   if (!note.empty()) LogLine(std::string(note));
+  std::string pinning;
+  if (!flags.solver_cpus.empty()) {
+    pinning = " on CPU" + std::string(flags.solver_cpus.size() > 1 ? "s " : " ") +
+              CpuListText(flags.solver_cpus);
+    if (!other_cpus.empty()) pinning += ", the rest on " + CpuListText(other_cpus);
+  }
   LogLine("listening on " + EndpointText(bound) + " (threads " + std::to_string(pool.threads()) +
-          ", kernel " + ActiveKernel().name + (passed == 1 ? ", socket from systemd" : "") +
+          pinning + ", kernel " + ActiveKernel().name + (passed == 1 ? ", socket from systemd" : "") +
           ")" + (flags.server.tls ? "; TLS with " + server.TlsDescription() : std::string()));
   if (metrics_bound) {
     LogLine("serving metrics on " + http_scheme + EndpointText(*metrics_bound) + "/metrics");

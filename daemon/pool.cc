@@ -1,6 +1,7 @@
 #include "daemon/pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -8,11 +9,81 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "daemon/log.h"
 #include "proto/tsan_fork_join.h"
 
 namespace sudoku::daemon {
+namespace {
+
+cpu_set_t CpuSetOf(const CpuList& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus) CPU_SET(cpu, &set);
+  return set;
+}
+
+// Names each thread that joins the arena and, with CPUs given, keeps it on them. oneTBB makes
+// its workers when it needs them and may make new ones later, so this is done on every entry
+// (two system calls, once per batch at most), not once at start.
+class SolverThreads : public tbb::task_scheduler_observer {
+ public:
+  SolverThreads(tbb::task_arena& arena, const CpuList& cpus)
+      : tbb::task_scheduler_observer(arena), cpus_(CpuSetOf(cpus)), pinned_(!cpus.empty()) {
+    observe(true);
+  }
+  ~SolverThreads() override { observe(false); }
+
+  void on_scheduler_entry(bool worker) override {
+    if (!worker) return;  // the thread that waits for the arena in ~Pool
+    pthread_setname_np(pthread_self(), "sudokud-solve");
+    // Cannot fail for CPUs the process may use (the flag's check); if it did, the thread would
+    // run where it may, which costs speed, not answers.
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof cpus_, &cpus_);
+  }
+
+ private:
+  const cpu_set_t cpus_;
+  const bool pinned_;
+};
+
+}  // namespace
+
+CpuList AllowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CpuList cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+std::string CpuListText(const CpuList& cpus) {
+  std::string text;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t last = i;
+    while (last + 1 < cpus.size() && cpus[last + 1] == cpus[last] + 1) ++last;
+    if (!text.empty()) text += ',';
+    text += std::to_string(cpus[i]);
+    if (last > i) text += '-' + std::to_string(cpus[last]);
+    i = last + 1;
+  }
+  return text;
+}
+
+CpuList MoveOffCpus(const CpuList& cpus) {
+  CpuList others;
+  for (int cpu : AllowedCpus()) {
+    if (std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) others.push_back(cpu);
+  }
+  if (others.empty()) return others;
+  const cpu_set_t set = CpuSetOf(others);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) return {};
+  return others;
+}
 
 void TakeTurns::Push(uint64_t owner, std::function<void()> job, uint64_t weight) {
   Owner& queued = owners_[owner];
@@ -84,13 +155,14 @@ void LowPriorityThreads::Serve() {
   }
 }
 
-Pool::Pool(int threads)
+Pool::Pool(int threads, const CpuList& cpus)
     : threads_(threads),
       parallelism_(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads) + 1),
       // No slot is reserved for a caller thread: only enqueued work runs here.
       arena_(threads, 0),
       long_jobs_(threads, "sudokud-long") {
   arena_.initialize();
+  solver_threads_ = std::make_unique<SolverThreads>(arena_, cpus);
 }
 
 Pool::~Pool() {

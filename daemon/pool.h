@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -33,6 +34,7 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
+#include <tbb/task_scheduler_observer.h>
 
 namespace sudoku::daemon {
 
@@ -97,11 +99,24 @@ class LowPriorityThreads {
   std::vector<std::thread> threads_;
 };
 
+// CPU numbers, as taskset -c and --solver-cpus list them.
+using CpuList = std::vector<int>;
+
+// The CPUs this process may use (its affinity mask, as taskset or systemd's CPUAffinity= set it).
+CpuList AllowedCpus();
+// "0-3,6": as taskset -c lists them.
+std::string CpuListText(const CpuList& cpus);
+// Moves the calling thread, and so every thread it starts from then on, off `cpus` onto the
+// other CPUs the process may use, and returns those; when there are none, changes nothing and
+// returns an empty list. For the event loop and the rest of the daemon under --solver-cpus.
+CpuList MoveOffCpus(const CpuList& cpus);
+
 class Pool {
  public:
   // Starts an arena of `threads` worker threads, none of them the caller's: the event loop never
-  // solves.
-  explicit Pool(int threads);
+  // solves. Each worker is named "sudokud-solve" (as top -H shows it) and, when `cpus` is not
+  // empty, runs only on those CPUs.
+  explicit Pool(int threads, const CpuList& cpus = {});
   // Waits for the work already handed over (cancelled work finishes quickly).
   ~Pool();
 
@@ -222,6 +237,8 @@ class Pool {
   // the cores; raise it so that --threads N gets N workers beside the event loop.
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
+  // Names and pins the threads that join arena_; destroyed before it.
+  std::unique_ptr<tbb::task_scheduler_observer> solver_threads_;
   tbb::task_group group_;
   // Cost::kBounded jobs wait here, the owners taking turns; the arena gets one task per job,
   // which runs whichever job's turn it is. The arena alone would run them first come, first

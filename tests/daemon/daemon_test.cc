@@ -1,6 +1,7 @@
 // End-to-end tests of the real sudokud binary ($SUDOKUD_BIN) on an ephemeral loopback port,
 // through the blocking WireClient. Results are checked independently (IsSolutionOf); no test
 // asserts a timing.
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -32,6 +34,7 @@ namespace sudoku::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string kEmptyGrid(81, '.');
 // Counting the empty grid's solutions to the cap takes a core a few tenths of a second; a batch
@@ -1190,6 +1193,14 @@ TEST(Daemon, RejectsBadFlagsNamingTheFlagAndTheRange) {
       {{"--listen", "127.0.0.1:70000"},
        "--listen '127.0.0.1:70000': the port must be a number from 0 to 65535 "
        "(0 picks a free one)"},
+      {{"--solver-cpus", "x"},
+       "--solver-cpus must list CPUs as taskset -c does, e.g. 3 or 0-2,5, got 'x'"},
+      {{"--solver-cpus", "2-1"},
+       "--solver-cpus must list CPUs as taskset -c does, e.g. 3 or 0-2,5, got '2-1'"},
+      {{"--solver-cpus", "0,,1"},
+       "--solver-cpus must list CPUs as taskset -c does, e.g. 3 or 0-2,5, got '0,,1'"},
+      {{"--solver-cpus", "4096"},
+       "--solver-cpus must list CPUs as taskset -c does, e.g. 3 or 0-2,5, got '4096'"},
       {{"--bogus"}, "unrecognised option '--bogus'"},
       {{"--threads"}, "the required argument for option '--threads' is missing"},
   };
@@ -1218,6 +1229,90 @@ TEST(Daemon, HelpListsEveryFlag) {
                            "--max-in-flight", "--idle-timeout", "--drain-timeout"}) {
     EXPECT_THAT(result.out, HasSubstr(flag));
   }
+}
+
+// The CPUs this process may use, and as taskset -c lists them.
+std::vector<int> AllowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+std::string ListText(const std::vector<int>& cpus) {
+  std::string text;
+  for (int cpu : cpus) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(cpu);
+  }
+  return text;
+}
+
+TEST(Daemon, RefusesASolverCpuThisProcessMayNotUse) {
+  const std::vector<int> allowed = AllowedCpus();
+  const int outside = allowed.back() + 1;
+  const ProcessResult result = RunDaemonToExit({"--solver-cpus", std::to_string(outside)});
+  EXPECT_EQ(result.exit_code, 2);
+  // Consecutive CPUs as one range, as taskset -c shows them; a test machine's are 0 to N-1.
+  const bool consecutive = allowed.back() - allowed.front() + 1 == static_cast<int>(allowed.size());
+  const std::string shown = consecutive && allowed.size() > 1
+                                ? std::to_string(allowed.front()) + "-" +
+                                      std::to_string(allowed.back())
+                                : ListText(allowed);
+  EXPECT_EQ(result.err, "sudokud: --solver-cpus " + std::to_string(outside) + ": CPU " +
+                            std::to_string(outside) + " is not one this process may use (" +
+                            shown + ") (see sudokud --help)\n");
+}
+
+// What each thread of `pid` may run on, by name: "sudokud-solve" -> {"1"}.
+std::map<std::string, std::set<std::string>> ThreadCpus(pid_t pid) {
+  std::map<std::string, std::set<std::string>> cpus;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+        cpus[name].insert(line.substr(line.find_first_not_of(" \t", 18)));
+      }
+    }
+  }
+  return cpus;
+}
+
+TEST(Daemon, SolverCpusKeepTheSolversThereAndTheRestElsewhere) {
+  const std::vector<int> allowed = AllowedCpus();
+  const std::string solver = std::to_string(allowed.back());
+  DaemonProcess daemon(Flags({"--threads", "1", "--solver-cpus", solver}));
+  WireClient client(daemon.port());
+  ExpectServed(client, 1);  // the solver thread has joined the arena
+  const std::vector<int> others(allowed.begin(), allowed.end() - 1);
+  const std::string log = daemon.WaitForLog("listening on ");
+  EXPECT_THAT(log, HasSubstr("(threads 1 on CPU " + solver));
+  if (others.size() == 1) {
+    EXPECT_THAT(log, HasSubstr(", the rest on " + std::to_string(others[0]) + ", kernel "));
+  }
+  if (others.empty()) {
+    EXPECT_THAT(log, Not(HasSubstr("the rest")));
+  }
+  const auto cpus = ThreadCpus(daemon.pid());
+  ASSERT_TRUE(cpus.count("sudokud-solve")) << "no solver thread";
+  EXPECT_EQ(cpus.at("sudokud-solve"), std::set<std::string>{solver});
+  if (!others.empty()) {
+    for (const auto& [name, lists] : cpus) {
+      if (name != "sudokud-solve") {
+        EXPECT_EQ(lists.count(solver), 0u) << name;
+      }
+    }
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
 }
 
 TEST(Daemon, ReportsAnAddressInUse) {

@@ -3,6 +3,7 @@
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -138,7 +139,66 @@ TEST(Pool, LongJobsRunAtTheLowestPriorityOnTheirOwnThread) {
   EXPECT_EQ(long_job.parallel_for_threads.size(), 1u);
   const ThreadSeen batch = RunAndLook(pool, Pool::Cost::kBounded);
   EXPECT_EQ(batch.nice, own_nice);
-  EXPECT_NE(batch.name, "sudokud-long");
+  EXPECT_EQ(batch.name, "sudokud-solve");
+}
+
+// The CPUs the calling thread may run on.
+CpuList ThreadCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof set, &set), 0);
+  CpuList cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+TEST(Pool, SolverThreadsKeepToTheCpusGiven) {
+  const CpuList allowed = AllowedCpus();
+  ASSERT_FALSE(allowed.empty());
+  const CpuList last = {allowed.back()};
+  Pool pool(2, last);
+  asio::io_context io;
+  std::mutex mutex;
+  std::set<CpuList> seen;
+  pool.Run(
+      io.get_executor(),
+      [&] {
+        tbb::parallel_for(0, 64, [&](int) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          std::lock_guard lock(mutex);
+          seen.insert(ThreadCpus());
+        });
+      },
+      [](std::exception_ptr error) { EXPECT_FALSE(error); });
+  io.run();
+  EXPECT_EQ(seen, std::set<CpuList>{last});
+  EXPECT_EQ(ThreadCpus(), allowed);  // the caller's thread is left alone
+}
+
+TEST(Pool, MoveOffCpusLeavesTheCallerOnTheOthers) {
+  const CpuList allowed = AllowedCpus();
+  std::thread([&] {
+    if (allowed.size() < 2) {
+      // Nowhere else to go: nothing changes.
+      EXPECT_EQ(MoveOffCpus(allowed), CpuList{});
+      EXPECT_EQ(ThreadCpus(), allowed);
+      return;
+    }
+    const CpuList others(allowed.begin() + 1, allowed.end());
+    EXPECT_EQ(MoveOffCpus({allowed.front()}), others);
+    EXPECT_EQ(ThreadCpus(), others);
+    EXPECT_EQ(MoveOffCpus(allowed), CpuList{});  // every CPU asked for: left where it was
+    EXPECT_EQ(ThreadCpus(), others);
+  }).join();
+}
+
+TEST(Pool, CpuListTextIsTasksetsForm) {
+  EXPECT_EQ(CpuListText({}), "");
+  EXPECT_EQ(CpuListText({3}), "3");
+  EXPECT_EQ(CpuListText({0, 1, 2, 3, 6}), "0-3,6");
+  EXPECT_EQ(CpuListText({1, 3, 4, 8, 9, 10}), "1,3-4,8-10");
 }
 
 TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
