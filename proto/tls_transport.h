@@ -73,11 +73,12 @@ class TlsTransport {
   boost::asio::awaitable<void> Flush(boost::system::error_code& error) {
     error.clear();
     while (!gathered_.empty() && !error) {
-      std::string sending;
-      sending.swap(gathered_);
+      // Both buffers keep their capacity: an answer's records are gathered without allocating.
+      sending_.swap(gathered_);
       co_await boost::asio::async_write(
-          reader_.next_layer(), boost::asio::buffer(sending),
+          reader_.next_layer(), boost::asio::buffer(sending_),
           boost::asio::redirect_error(boost::asio::use_awaitable, error));
+      sending_.clear();
     }
     gathered_.clear();
     gathering_ = false;
@@ -119,7 +120,8 @@ class TlsTransport {
 
   Reader reader_;
   bool gathering_ = false;
-  std::string gathered_;
+  std::string gathered_;  // kept since Gather()
+  std::string sending_;   // being sent by Flush()
 };
 
 }  // namespace sudoku
