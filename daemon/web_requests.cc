@@ -20,6 +20,7 @@
 #include "solver/generator.h"
 #include "solver/logic.h"
 #include "solver/puzzle_reader.h"
+#include "solver/rating.h"
 
 namespace sudoku::daemon {
 
@@ -120,6 +121,32 @@ class Fields {
     if (value == nullptr) return std::nullopt;
     if (!value->is_string()) BadRequest(Quoted(name) + " expects a string, got " + Shown(*value));
     return value->get<std::string>();
+  }
+
+  // One of the names `parse` reads (a level), `choices` listing them for the message.
+  template <typename T>
+  std::optional<T> Choice(const char* name, std::optional<T> (*parse)(std::string_view),
+                          const char* choices) const {
+    const std::optional<std::string> text = String(name);
+    if (!text) return std::nullopt;
+    const std::optional<T> parsed = parse(*text);
+    if (!parsed) BadRequest(Quoted(name) + " expects " + choices + ", got " + Shown(Json(*text)));
+    return parsed;
+  }
+
+  // A Sudoku Explainer rating as /api/solve writes one (2.6), in tenths. The number's own JSON
+  // text is read as sudoku-client reads --se-min, so that 4.25 is refused, not rounded.
+  std::optional<uint32_t> Se(const char* name) const {
+    const Json* value = Find(name);
+    if (value == nullptr) return std::nullopt;
+    const std::optional<uint32_t> tenths =
+        value->is_number() ? rating::ParseSe(Dump(*value)) : std::nullopt;
+    if (!tenths) {
+      BadRequest(Quoted(name) +
+                 " expects a rating from 1.0 to 11.9 with at most one decimal, got " +
+                 Shown(*value));
+    }
+    return tenths;
   }
 
  private:
@@ -273,18 +300,27 @@ class ExplainApiRequest : public ApiRequest {
 class GenerateApiRequest : public ApiRequest {
  public:
   GenerateApiRequest(const Json& body, const WebApiOptions& options) {
-    const Fields fields(body, {"count", "level", "clues", "symmetric", "minimal", "seed"});
+    const Fields fields(body, {"count", "level", "hodoku_level", "se_min", "se_max", "clues",
+                               "symmetric", "minimal", "seed"});
     wire::GenerateRequest& generate = *request_.mutable_generate();
     generate.set_count(
         static_cast<uint32_t>(fields.Whole("count", 1, options.max_generate).value_or(1)));
-    if (const auto level = fields.String("level")) {
-      const std::optional<logic::Level> parsed = logic::ParseLevel(*level);
-      if (!parsed) {
-        BadRequest("'level' expects simple, easy, intermediate or expert, got " +
-                   Shown(Json(*level)));
-      }
-      generate.set_difficulty(static_cast<wire::Level>(*parsed));
+    if (const auto level =
+            fields.Choice("level", logic::ParseLevel, "simple, easy, intermediate or expert")) {
+      generate.set_difficulty(static_cast<wire::Level>(*level));
     }
+    if (const auto level = fields.Choice("hodoku_level", rating::ParseHodokuLevel,
+                                         "easy, medium, hard, unfair or extreme")) {
+      generate.set_hodoku_level(static_cast<wire::HodokuLevel>(*level));
+    }
+    const uint32_t se_min = fields.Se("se_min").value_or(0);
+    const uint32_t se_max = fields.Se("se_max").value_or(0);
+    if (se_min != 0 && se_max != 0 && se_min > se_max) {
+      BadRequest("'se_min' " + rating::SeText(se_min) + " is above 'se_max' " +
+                 rating::SeText(se_max));
+    }
+    generate.set_se_min(se_min);
+    generate.set_se_max(se_max);
     const std::string clue_range = "17 to 81, or 0 for no target";
     const uint64_t clues = fields.Whole("clues", 0, kCells, clue_range).value_or(0);
     if (clues != 0 && clues < kMinClues) {

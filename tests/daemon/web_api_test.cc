@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -498,6 +499,49 @@ TEST(WebGenerate, MakesUniquePuzzlesOfTheLevelAsked) {
   EXPECT_EQ(drawn["puzzles"].size(), 1u);
 }
 
+// Each puzzle of /api/generate's answer to `body`, rated by /api/solve.
+std::vector<Json> GeneratedRatings(uint16_t port, const Json& body) {
+  const Reply reply = Post(port, "/api/generate", body);
+  EXPECT_EQ(reply.status, 200u) << reply.body;
+  const Json answer = reply.json();
+  EXPECT_EQ(answer["failures"], Json::array()) << body;
+  EXPECT_EQ(answer["puzzles"].size(), body["count"].get<size_t>()) << body;
+  std::vector<Json> ratings;
+  for (const Json& made : answer["puzzles"]) {
+    const Json solved =
+        Post(port, "/api/solve", {{"puzzle", made["puzzle"]}, {"unique", true}, {"rate", true}})
+            .json();
+    EXPECT_EQ(solved["verdict"], "solved") << made;
+    ratings.push_back(solved["rating"]);
+  }
+  return ratings;
+}
+
+// The SE rating /api/solve wrote, in tenths.
+long SeTenths(const Json& rating) { return std::lround(rating["se"].get<double>() * 10); }
+
+TEST(WebGenerate, MakesPuzzlesOfTheHodokuLevelAndSeRangeAsked) {
+  WebServer server;
+  for (const Json& rating :
+       GeneratedRatings(server.port(), {{"count", 2}, {"hodoku_level", "hard"}, {"seed", 7}})) {
+    EXPECT_EQ(rating["hodoku_level"], "hard") << rating;
+  }
+  for (const Json& rating :
+       GeneratedRatings(server.port(), {{"count", 2}, {"se_min", 3.2}, {"seed", 7}})) {
+    EXPECT_GE(SeTenths(rating), 32) << rating;
+  }
+  for (const Json& rating :
+       GeneratedRatings(server.port(), {{"count", 2}, {"se_max", 1.5}, {"seed", 7}})) {
+    EXPECT_LE(SeTenths(rating), 15) << rating;
+  }
+  // Both bounds, given as whole numbers and with a decimal.
+  for (const Json& rating : GeneratedRatings(
+           server.port(), {{"count", 2}, {"se_min", 2}, {"se_max", 2.6}, {"seed", 7}})) {
+    EXPECT_GE(SeTenths(rating), 20) << rating;
+    EXPECT_LE(SeTenths(rating), 26) << rating;
+  }
+}
+
 TEST(WebGenerate, RefusesBadFieldsNamingThem) {
   WebServer server;
   const std::vector<std::pair<Json, std::string>> cases = {
@@ -511,8 +555,23 @@ TEST(WebGenerate, RefusesBadFieldsNamingThem) {
       {{{"clues", 82}}, "'clues' expects 17 to 81, or 0 for no target, got 82"},
       {{{"symmetric", 1}}, "'symmetric' expects true or false, got 1"},
       {{{"seed", "x"}}, "'seed' expects a whole number from 0 to 18446744073709551615, got \"x\""},
+      {{{"hodoku_level", "expert"}},
+       "'hodoku_level' expects easy, medium, hard, unfair or extreme, got \"expert\""},
+      {{{"hodoku_level", 3}}, "'hodoku_level' expects a string, got 3"},
+      {{{"se_min", 0.9}},
+       "'se_min' expects a rating from 1.0 to 11.9 with at most one decimal, got 0.9"},
+      {{{"se_max", 12}},
+       "'se_max' expects a rating from 1.0 to 11.9 with at most one decimal, got 12"},
+      {{{"se_min", 4.25}},
+       "'se_min' expects a rating from 1.0 to 11.9 with at most one decimal, got 4.25"},
+      {{{"se_max", "4.2"}},
+       "'se_max' expects a rating from 1.0 to 11.9 with at most one decimal, got \"4.2\""},
+      {{{"se_min", -4}},
+       "'se_min' expects a rating from 1.0 to 11.9 with at most one decimal, got -4"},
+      {{{"se_min", 5}, {"se_max", 4.5}}, "'se_min' 5.0 is above 'se_max' 4.5"},
       {{{"difficulty", "easy"}},
-       "unknown field 'difficulty' (expected count, level, clues, symmetric, minimal, seed)"},
+       "unknown field 'difficulty' (expected count, level, hodoku_level, se_min, se_max, clues, "
+       "symmetric, minimal, seed)"},
   };
   for (const auto& [body, message] : cases) {
     const Reply reply = Post(server.port(), "/api/generate", body);
