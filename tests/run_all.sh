@@ -38,12 +38,13 @@ record() {
 
 # ctest_summary DIR LOG: "N tests" or "F of N tests failed" from ctest's output.
 ctest_summary() {
-  sed -n 's/^[0-9]*% tests passed, \([0-9]*\) tests failed out of \([0-9]*\)$/\1 of \2 tests failed/p' "$1" |
+  local counts='^[0-9]*% tests passed, \([0-9]*\) tests failed out of \([0-9]*\)$'
+  sed -n "s/$counts/\\1 of \\2 tests failed/p" "$1" |
     sed 's/^0 of \([0-9]*\) tests failed$/\1 tests/'
 }
 
-# Tools that deploy/bootstrap.sh (or this script, for the browser) installs: a test skipped for want of one of them means the
-# bootstrap is incomplete, and fails the run.
+# Tools that deploy/bootstrap.sh (or this script, for the browser) installs: a test skipped for
+# want of one of them means the bootstrap is incomplete, and fails the run.
 bootstrapped_tools="systemd-analyze systemd-socket-activate haproxy lintian promtool man col
   readelf cpack dpkg-deb dpkg-shlibdeps ip file chromium chromedriver selenium systemd-nspawn
   debootstrap nsenter unshare podman runc python3-yaml"
@@ -172,11 +173,13 @@ if ((sanitizers)); then
   # Nor, under ASan, the deploy and page tests (labels deploy, web: HAProxy, the unit files, a
   # browser), which drive the daemon as its own suite does, through the same code (TSan runs
   # the same selection).
+  sanitized_args="-DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON"
   asan_dir=$build_dir-asan
   if build asan+ubsan "$asan_dir" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON"; then
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined $sanitized_args"; then
     for_real_done
-    run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' -LE '^(package|boot|container|deploy|web)$'
+    run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' \
+      -LE '^(package|boot|container|deploy|web)$'
     record_ctest asan+ubsan "$asan_dir" "$asan_dir/ctest-output.log" $?
   fi
   for_real_done
@@ -186,7 +189,7 @@ if ((sanitizers)); then
   # one thread (and TSan cannot see into oneTBB's workers anyway: tests/tsan.supp), and the
   # deploy and page tests drive the same daemon as the daemon's suite.
   build_and_test tsan "$build_dir-tsan" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON" \
+    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread $sanitized_args" \
     -E '^Package[.]' -L '^(daemon|client|threads)$' -LE '^(package|boot|container)$'
   unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS SUDOKU_TEST_PUBLIC_STRIDE
 fi
@@ -196,13 +199,14 @@ if ((fuzz_seconds > 0)); then
   fuzz_dir=$build_dir-fuzz
   # Only the fuzz targets: the daemon's coroutines need gcc. (bootstrap.sh installed clang.)
   if cmake -S "$top" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSUDOKU_FUZZ=ON \
-    -DCMAKE_CXX_COMPILER=clang++ -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON ${SUDOKU_CMAKE_ARGS:-} >/dev/null &&
+    -DCMAKE_CXX_COMPILER=clang++ -DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON \
+    ${SUDOKU_CMAKE_ARGS:-} >/dev/null &&
     cmake --build "$fuzz_dir" -j "$jobs" --target fuzz_targets; then
     SUDOKU_FUZZ_SECONDS=$fuzz_seconds "$top/tests/fuzz/run_fuzzers.sh" "$fuzz_dir" |
       tee "$fuzz_dir/fuzz-summary.txt"
     status=${PIPESTATUS[0]}
-    execs=$(awk '{for (i = 1; i < NF; ++i) if ($(i + 1) == "executions,") s += $i} END {print s + 0}' \
-      "$fuzz_dir/fuzz-summary.txt")
+    execs=$(awk '{for (i = 1; i < NF; ++i) if ($(i + 1) == "executions,") s += $i}
+      END {print s + 0}' "$fuzz_dir/fuzz-summary.txt")
     targets=$(grep -c '^fuzz: ' "$fuzz_dir/fuzz-summary.txt")
     record fuzz "$status" "$targets targets x $fuzz_seconds s, $execs executions"
   else

@@ -39,4 +39,8 @@ for round in $(seq "$rounds"); do
 done
 awk -v a=$((sum_a / rounds)) -v b=$((sum_b / rounds)) \
   'BEGIN { printf "mean: A %d  B %d puzzles/s  (B/A %.3f)\n", a, b, b / a }'
-if cmp -s "$bench_tmp/a.out" "$bench_tmp/b.out"; then echo "outputs: identical"; else echo "outputs: DIFFER"; fi
+if cmp -s "$bench_tmp/a.out" "$bench_tmp/b.out"; then
+  echo "outputs: identical"
+else
+  echo "outputs: DIFFER"
+fi

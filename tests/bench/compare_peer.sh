@@ -3,10 +3,10 @@
 # for each FILE and each mode (counting to two solutions, then the first solution only), runs
 # `sudoku-bench --threads 1` and each of the peer's solvers alternately, ROUNDS times each, and
 # prints a Markdown table of the median usec/puzzle of each and the ratio peer/ours (above 1: we
-# are faster), with the guesses per puzzle each reports. The "cpu" columns are the same from the CPU time the
-# process was given instead of the wall clock (ours: the timed run's CPU time; the peer's: its
-# wall-clock figure times its whole run's CPU time over wall time): close to the wall-clock ones
-# on a quiet machine, and the steadier figure while other work shares the cores.
+# are faster), with the guesses per puzzle each reports. The "cpu" columns are the same from the
+# CPU time the process was given instead of the wall clock (ours: the timed run's CPU time; the
+# peer's: its wall-clock figure times its whole run's CPU time over wall time): close to the
+# wall-clock ones on a quiet machine, and the steadier figure while other work shares the cores.
 #
 # The peer is tdoku's run_benchmark (github.com/t-dillon/tdoku), built outside the checkout,
 # e.g. in /tmp: cmake -S tdoku -B tdoku/build -DCMAKE_CXX_COMPILER=g++-12 (its default flags are
@@ -52,7 +52,8 @@ shift $((OPTIND - 1))
 peer=$1
 shift
 # The peer's -t takes whole seconds (0 times nothing).
-[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "$0: SECONDS must be a whole number of seconds, 1 or more" >&2; exit 2; }
+[[ $seconds =~ ^[1-9][0-9]*$ ]] ||
+  { echo "$0: SECONDS must be a whole number of seconds, 1 or more" >&2; exit 2; }
 [ -x "$peer" ] || { echo "$0: peer '$peer' is not an executable" >&2; exit 2; }
 [ -x "$bench" ] || { echo "$0: no sudoku-bench at '$bench' (-b)" >&2; exit 2; }
 if [ $# -eq 0 ]; then
@@ -68,9 +69,11 @@ done
 # "usec cpu_usec guesses" from one run of ours.
 ours() {
   local file=$1 mode=$2 flags=()
+  local fields='.*"usec_per_puzzle":([0-9.]+).*"guesses_per_puzzle":([0-9.]+)'
+  fields+='.*"seconds":([0-9.]+).*"cpu_seconds":([0-9.]+).*'
   [ "$mode" = 2 ] && flags+=(--unique)
   "$bench" --threads 1 --json --min-seconds "$seconds" "${flags[@]}" "$file" |
-    sed -E 's/.*"usec_per_puzzle":([0-9.]+).*"guesses_per_puzzle":([0-9.]+).*"seconds":([0-9.]+).*"cpu_seconds":([0-9.]+).*/\1 \2 \3 \4/' |
+    sed -E "s/$fields/\\1 \\2 \\3 \\4/" |
     awk '{ printf "%s %f %s\n", $1, $1 * $4 / $3, $2 }'
 }
 
@@ -88,7 +91,10 @@ theirs() {
   rm -f "$times"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() {
+  sort -g | awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 # The median of field $1 of the lines on stdin.
 median_of() { cut -d' ' -f"$1" | median; }
 
@@ -121,7 +127,8 @@ for file in "$@"; do
       peer_cpu=$(printf '%s' "${runs[$solver]}" | median_of 2)
       peer_guesses=$(printf '%s' "${runs[$solver]}" | head -1 | cut -d' ' -f3)
       row+=$(awk -v o="$ours_us" -v oc="$ours_cpu" -v p="$peer_us" -v pc="$peer_cpu" \
-        -v pg="$peer_guesses" 'BEGIN { printf " %.2f | %.2f | %.2f | %.2f |", p, p / o, pc / oc, pg }')
+        -v pg="$peer_guesses" \
+        'BEGIN { printf " %.2f | %.2f | %.2f | %.2f |", p, p / o, pc / oc, pg }')
     done
     echo "$row"
     unset runs

@@ -6,8 +6,8 @@
 #   2. a long run (10 million easy puzzles by default): puzzles/s and the client's peak RSS;
 #   3. 64 connections pushing flat out (sudoku-client bench --verify): the daemon's peak RSS with
 #      its default limits, and that every batch came back right;
-#   4. latency of a lone one-puzzle batch on an idle daemon vs a bare TCP echo (tests/bench/tcp_echo)
-#      of the same bytes, in the same run.
+#   4. latency of a lone one-puzzle batch on an idle daemon vs a bare TCP echo
+#      (tests/bench/tcp_echo) of the same bytes, in the same run.
 # Speed is never asserted (ctest does not run this); figures on a shared machine are provisional.
 #
 # Usage: tests/bench/e2e_bench.sh [BUILD_DIR]        (default: build)
@@ -26,7 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 data=${DATA_DIR:-$root/../shared/data}
-sets=${SETS:-puzzles_17_clue.txt magictour_top1465.txt sudokuexchange_diabolical.txt qqwing_expert.txt}
+default_sets="puzzles_17_clue.txt magictour_top1465.txt"
+default_sets+=" sudokuexchange_diabolical.txt qqwing_expert.txt"
+sets=${SETS:-$default_sets}
 easy_count=${EASY_COUNT:-1000000}
 big_count=${BIG_COUNT:-10000000}
 min_puzzles=${MIN_PUZZLES:-1000000}
@@ -90,18 +92,25 @@ max_rss_mib() { awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 102
 easy=$tmp_root/sudoku_easy_$easy_count.txt
 if [[ ! -s $easy ]]; then
   echo "generating $easy_count easy puzzles into $easy" >&2
-  python3 "$root/../shared/tools/gen_easy.py" "$easy_count" > "$easy.part" && mv "$easy.part" "$easy"
+  python3 "$root/../shared/tools/gen_easy.py" "$easy_count" > "$easy.part" &&
+    mv "$easy.part" "$easy"
 fi
 
 files=()
 for set in $sets; do
-  if [[ -f $data/$set ]]; then files+=("$data/$set"); else echo "skipping $set: not in $data" >&2; fi
+  if [[ -f $data/$set ]]; then
+    files+=("$data/$set")
+  else
+    echo "skipping $set: not in $data" >&2
+  fi
 done
 files+=("$easy")
 
-echo "## End to end: sudoku-client solve FILE... > $output_name, daemon --threads 2, loopback (median of $rounds; wall clock, client start included)"
+echo "## End to end: sudoku-client solve FILE... > $output_name, daemon --threads 2, loopback" \
+  "(median of $rounds; wall clock, client start included)"
 echo
-echo "| set | puzzles | in-process puzzles/s | end-to-end puzzles/s | ratio | client peak RSS | daemon peak RSS |"
+echo "| set | puzzles | in-process puzzles/s | end-to-end puzzles/s | ratio | client peak RSS |" \
+  "daemon peak RSS |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for file in "${files[@]}"; do
@@ -151,7 +160,9 @@ if (( big_count > 0 )); then
   echo
   echo "## $big_count easy puzzles end to end"
   echo
-  echo "$(tail -1 "$work/summary.txt"); output lines $lines; client peak RSS $(max_rss_mib "$work/time.txt") MiB (limit 64); daemon peak RSS $daemon_rss MiB"
+  echo "$(tail -1 "$work/summary.txt"); output lines $lines;" \
+    "client peak RSS $(max_rss_mib "$work/time.txt") MiB (limit 64);" \
+    "daemon peak RSS $daemon_rss MiB"
 fi
 
 echo

@@ -46,4 +46,8 @@ for round in $(seq "$rounds"); do
 done
 awk -v p=$((sum_plain / rounds)) -v t=$((sum_tls / rounds)) \
   'BEGIN { printf "mean: plaintext %d  TLS %d puzzles/s  (TLS/plaintext %.3f)\n", p, t, t / p }'
-if cmp -s "$tmp/plain.out" "$tmp/tls.out"; then echo "outputs: identical"; else echo "outputs: DIFFER"; fi
+if cmp -s "$tmp/plain.out" "$tmp/tls.out"; then
+  echo "outputs: identical"
+else
+  echo "outputs: DIFFER"
+fi

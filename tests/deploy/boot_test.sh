@@ -104,7 +104,9 @@ fatal() {
   fi
   exit 1
 }
-in_ct() { nsenter -t "$container" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
+in_ct() {
+  nsenter -t "$container" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"
+}
 journal() { in_ct journalctl -b --no-pager -o cat "$@"; }
 # expect_journal UNIT LINE: an exact line of the unit's journal (systemd's or the daemon's)
 journal_has() { journal -u "$1" | grep -Fx -- "$2" >/dev/null; }
@@ -140,8 +142,10 @@ running() {
   state=$(in_ct systemctl is-system-running 2>/dev/null)
   [[ $state == running || $state == degraded ]]
 }
-wait_for 60 running || fatal "the container's systemd is not running: $(in_ct systemctl is-system-running)"
-ok "booted: systemd $(in_ct systemctl --version | awk 'NR == 1 {print $2}'), $(in_ct systemctl is-system-running)"
+wait_for 60 running ||
+  fatal "the container's systemd is not running: $(in_ct systemctl is-system-running)"
+systemd_version=$(in_ct systemctl --version | awk 'NR == 1 {print $2}')
+ok "booted: systemd $systemd_version, $(in_ct systemctl is-system-running)"
 
 # What belongs to nobody before the package comes: found again after purge, it is not ours.
 baseline() {
@@ -155,20 +159,23 @@ installed=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg -i /root/sudokud.deb 2
   fatal "dpkg -i failed: $installed"
 active() { [[ $(show "$1" ActiveState) == "$2" ]]; }
 wait_for 10 active sudokud.service active || fail "sudokud.service not active after install"
+enabled=$(in_ct systemctl is-enabled sudokud.service)
 expect_eq "after install, sudokud.service is" "enabled active running" \
-  "$(in_ct systemctl is-enabled sudokud.service) $(show sudokud.service ActiveState) $(show sudokud.service SubState)"
+  "$enabled $(show sudokud.service ActiveState) $(show sudokud.service SubState)"
 expect_eq "after install, sudokud.socket is" "disabled inactive" \
   "$(in_ct systemctl is-enabled sudokud.socket) $(show sudokud.socket ActiveState)"
 expect_journal sudokud.service "Started sudokud.service - sudokud bulk Sudoku solver."
 threads=$(in_ct nproc)
 kernel_line=$(journal -u sudokud.service | grep -m1 '^listening on 127.0.0.1:9810 (threads ')
-[[ $kernel_line =~ ^listening\ on\ 127\.0\.0\.1:9810\ \(threads\ $threads,\ kernel\ [a-z0-9.]+\)$ ]] &&
+kernel_re='^listening on 127\.0\.0\.1:9810 \(threads '$threads', kernel [a-z0-9.]+\)$'
+[[ $kernel_line =~ $kernel_re ]] &&
   ok "journal of sudokud.service: $kernel_line" ||
   fail "no 'listening on 127.0.0.1:9810 (threads $threads, kernel ...)' line: $kernel_line"
 # LimitNOFILE=524288, as far as the container's own hard limit allows (systemd cannot raise it).
 ceiling=$(in_ct awk '/^Max open files/ {print $5}' /proc/1/limits)
 ((ceiling > 524288)) && ceiling=524288
-expect_eq "the daemon's descriptor limits (LimitNOFILE=524288, the container's hard limit $ceiling)" \
+expect_eq \
+  "the daemon's descriptor limits (LimitNOFILE=524288, the container's hard limit $ceiling)" \
   "$ceiling $ceiling" \
   "$(in_ct awk '/^Max open files/ {print $4, $5}' "/proc/$(show sudokud.service MainPID)/limits")"
 
@@ -180,7 +187,10 @@ in_ct sudoku-client solve --no-progress /root/seven.txt >"$work/seven.out" 2>"$w
 python3 "$source_dir/tests/deploy/check_answers.py" "$work/seven.txt" "$work/seven.out" ||
   fail "the reference answers are wrong"
 # A long run: 30,000 copies of them, and the answers they must get, in order.
-repeat() { awk -v times="$1" '{ line[NR] = $0 } END { for (i = 0; i < times; ++i) for (j = 1; j <= NR; ++j) print line[j] }' "$2"; }
+repeat() {
+  awk -v times="$1" '{ line[NR] = $0 }
+    END { for (i = 0; i < times; ++i) for (j = 1; j <= NR; ++j) print line[j] }' "$2"
+}
 repeat 30000 "$work/seven.txt" >"$work/long.txt"
 repeat 30000 "$work/seven.out" >"$work/long.expected"
 in_ct sh -c 'cat > /root/long.txt' <"$work/long.txt"
@@ -188,7 +198,9 @@ lines=$(wc -l <"$work/long.txt")
 
 # ---- STATUS=: refreshed every 10 s (half WatchdogSec, at most 10 s)
 status_ok() {
-  [[ $(show sudokud.service StatusText) =~ ^[0-9]+\ connections,\ [0-9]+\ batches\ \([0-9]+\ puzzles\)\ in\ flight\;\ [1-9][0-9]*\ batches,\ 7\ puzzles\ answered\;\ 0\ protocol\ faults$ ]]
+  local re='^[0-9]+ connections, [0-9]+ batches \([0-9]+ puzzles\) in flight; '
+  re+='[1-9][0-9]* batches, 7 puzzles answered; 0 protocol faults$'
+  [[ $(show sudokud.service StatusText) =~ $re ]]
 }
 wait_for 12 status_ok && ok "StatusText after 7 puzzles: $(show sudokud.service StatusText)" ||
   fail "StatusText did not count the 7 puzzles within 12 s: $(show sudokud.service StatusText)"
@@ -202,7 +214,9 @@ new_pid() {
   now=$(show sudokud.service MainPID)
   [[ $now != 0 && $now != "$1" ]] && active sudokud.service active
 }
-wait_for 15 new_pid "$pid" && ok "kill -9 of $pid: restarted as $(show sudokud.service MainPID) within $((SECONDS - t0 + 1)) s" ||
+wait_for 15 new_pid "$pid" &&
+  ok "kill -9 of $pid: restarted as $(show sudokud.service MainPID)" \
+    "within $((SECONDS - t0 + 1)) s" ||
   fail "kill -9: not restarted within 15 s"
 expect_journal sudokud.service "sudokud.service: Main process exited, code=killed, status=9/KILL"
 expect_journal sudokud.service "sudokud.service: Failed with result 'signal'."
@@ -225,7 +239,9 @@ long_run_done() {
   if [[ $status == 0 ]] && cmp -s "$work/$1.out" "$work/long.expected"; then
     ok "$1: the client exited 0, its $lines answers identical to the reference"
   else
-    fail "$1: the client exited $status, $(wc -l <"$work/$1.out") of $lines answers; $(tail -3 "$work/$1.err")"
+    local answered
+    answered=$(wc -l <"$work/$1.out")
+    fail "$1: the client exited $status, $answered of $lines answers; $(tail -3 "$work/$1.err")"
     cmp "$work/$1.out" "$work/long.expected" | head -3
   fi
 }
@@ -253,7 +269,8 @@ stopped_at=$SECONDS
 
 # ---- two instances of the template, each with its metrics and health on PORT+100
 for port in 9811 9812; do
-  echo "SUDOKUD_OPTS=--metrics 127.0.0.1:$((port + 100))" | in_ct sh -c "cat > /etc/default/sudokud@$port"
+  echo "SUDOKUD_OPTS=--metrics 127.0.0.1:$((port + 100))" |
+    in_ct sh -c "cat > /etc/default/sudokud@$port"
 done
 in_ct systemctl enable --now sudokud@9811 sudokud@9812 2>/dev/null
 for port in 9811 9812; do
@@ -264,7 +281,8 @@ for port in 9811 9812; do
   ready() { [[ $(http_get "$1" /readyz) == "200 ready" ]]; }
   wait_for 10 ready $((port + 100)) || true
   expect_eq "GET /readyz on $((port + 100))" "200 ready" "$(http_get $((port + 100)) /readyz)"
-  in_ct sudoku-client solve --no-progress --connect "127.0.0.1:$port" /root/seven.txt >"$work/$port.out" 2>"$work/$port.err"
+  in_ct sudoku-client solve --no-progress --connect "127.0.0.1:$port" /root/seven.txt \
+    >"$work/$port.out" 2>"$work/$port.err"
   cmp -s "$work/$port.out" "$work/seven.out" && ok "solve through $port: the 7 reference answers" ||
     fail "solve through $port: $(cat "$work/$port.err")"
 done
@@ -273,14 +291,16 @@ pid9811=$(show sudokud@9811.service MainPID)
 in_ct systemctl reload sudokud@9811
 expect_eq "after reload, sudokud@9811's MainPID" "$pid9811 active" \
   "$(show sudokud@9811.service MainPID) $(show sudokud@9811.service ActiveState)"
-expect_journal sudokud@9811.service "Reloading sudokud@9811.service - sudokud bulk Sudoku solver (instance 9811)..."
-expect_journal sudokud@9811.service "Reloaded sudokud@9811.service - sudokud bulk Sudoku solver (instance 9811)."
+description="sudokud bulk Sudoku solver (instance 9811)"
+expect_journal sudokud@9811.service "Reloading sudokud@9811.service - $description..."
+expect_journal sudokud@9811.service "Reloaded sudokud@9811.service - $description."
 wait_for 5 journal_has sudokud@9811.service "SIGHUP: nothing to reload (no --tls-cert)"
 expect_journal sudokud@9811.service "SIGHUP: nothing to reload (no --tls-cert)"
 
 # ---- the watchdog's restart
 wait_for 45 new_pid "$pid" &&
-  ok "SIGSTOP of $pid: restarted by the watchdog as $(show sudokud.service MainPID) $((SECONDS - stopped_at)) s after the stop" ||
+  ok "SIGSTOP of $pid: restarted by the watchdog as $(show sudokud.service MainPID)" \
+    "$((SECONDS - stopped_at)) s after the stop" ||
   fail "SIGSTOP of $pid: no restart within 45 s"
 expect_journal sudokud.service "sudokud.service: Watchdog timeout (limit 30s)!"
 expect_journal sudokud.service "sudokud.service: Failed with result 'watchdog'."
@@ -288,17 +308,20 @@ expect_journal sudokud.service "sudokud.service: Failed with result 'watchdog'."
 # ---- socket activation on 9810: systemd holds the port, the first connection starts the daemon
 in_ct systemctl stop sudokud.service
 in_ct systemctl enable --now sudokud.socket 2>/dev/null
+socket_state="$(in_ct systemctl is-enabled sudokud.socket) $(show sudokud.socket ActiveState)"
 expect_eq "with the socket enabled" "enabled active listening inactive" \
-  "$(in_ct systemctl is-enabled sudokud.socket) $(show sudokud.socket ActiveState) $(show sudokud.socket SubState) $(show sudokud.service ActiveState)"
+  "$socket_state $(show sudokud.socket SubState) $(show sudokud.service ActiveState)"
 in_ct sudoku-client solve --no-progress /root/seven.txt >"$work/socket.out" 2>"$work/socket.err"
-cmp -s "$work/socket.out" "$work/seven.out" && ok "solve through the socket: the 7 reference answers" ||
+cmp -s "$work/socket.out" "$work/seven.out" &&
+  ok "solve through the socket: the 7 reference answers" ||
   fail "solve through the socket: $(cat "$work/socket.err")"
 expect_eq "after the first connection, sudokud.service is" "active running" \
   "$(show sudokud.service ActiveState) $(show sudokud.service SubState)"
 expect_eq "TriggeredBy" "sudokud.socket" "$(show sudokud.service TriggeredBy)"
 pid=$(show sudokud.service MainPID)
 socket_line=$(journal _PID="$pid" | grep -m1 '^listening on ')
-[[ $socket_line == "listening on 127.0.0.1:9810 (threads $threads, kernel "*", socket from systemd)" ]] &&
+socket_prefix="listening on 127.0.0.1:9810 (threads $threads, kernel "
+[[ $socket_line == "$socket_prefix"*", socket from systemd)" ]] &&
   ok "journal of sudokud.service: $socket_line" || fail "not the socket's: $socket_line"
 
 # ---- reinstall during a long run: the upgrade path restarts each daemon with a drain
@@ -306,27 +329,37 @@ long_run reinstall
 pid=$(show sudokud.service MainPID)
 reinstalled=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg -i /root/sudokud.deb 2>&1) ||
   fail "dpkg -i again failed: $reinstalled"
-[[ $(show sudokud.service MainPID) != "$pid" ]] && ok "reinstall restarted sudokud.service ($pid -> $(show sudokud.service MainPID))" ||
+[[ $(show sudokud.service MainPID) != "$pid" ]] &&
+  ok "reinstall restarted sudokud.service ($pid -> $(show sudokud.service MainPID))" ||
   fail "reinstall did not restart sudokud.service"
 summary=$(journal _PID="$pid" | grep -m1 '^stopped: ')
 [[ $summary =~ ^stopped:\ [0-9]+\ connections,\ [0-9]+\ batches\ answered,\ 0\ cancelled, ]] &&
-  ok "journal of sudokud.service: $summary" || fail "the reinstall's restart cancelled work: $summary"
+  ok "journal of sudokud.service: $summary" ||
+  fail "the reinstall's restart cancelled work: $summary"
 long_run_done reinstall
+socket_state="$(in_ct systemctl is-enabled sudokud.socket) $(show sudokud.socket ActiveState)"
+instance_state="$(in_ct systemctl is-enabled sudokud@9811) $(show sudokud@9811.service ActiveState)"
+others_state="$(show sudokud@9812.service ActiveState) $(show sudokud.service ActiveState)"
 expect_eq "after reinstall" "enabled active enabled active active active" \
-  "$(in_ct systemctl is-enabled sudokud.socket) $(show sudokud.socket ActiveState) $(in_ct systemctl is-enabled sudokud@9811) $(show sudokud@9811.service ActiveState) $(show sudokud@9812.service ActiveState) $(show sudokud.service ActiveState)"
+  "$socket_state $instance_state $others_state"
 
 # ---- remove: nothing runs
-removed=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg -r sudokud 2>&1) || fail "dpkg -r failed: $removed"
-daemons=$(in_ct sh -c 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sudokud ] && echo ${p#/proc/}; done')
+removed=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg -r sudokud 2>&1) ||
+  fail "dpkg -r failed: $removed"
+daemons=$(in_ct sh -c 'for p in /proc/[0-9]*; do
+  [ "$(cat $p/comm 2>/dev/null)" = sudokud ] && echo ${p#/proc/}; done')
 expect_eq "sudokud processes after dpkg -r" "" "$daemons"
 expect_eq "units loaded after dpkg -r" "" \
-  "$(in_ct systemctl list-units --all --plain --no-legend 'sudokud*' | awk '$3 != "inactive" || $4 != "dead" {print $1, $3, $4}')"
+  "$(in_ct systemctl list-units --all --plain --no-legend 'sudokud*' |
+       awk '$3 != "inactive" || $4 != "dead" {print $1, $3, $4}')"
 ports=$(printf ':%04X$\\|' 9810 9811 9812 9911 9912)
-listening=$(in_ct cat /proc/net/tcp | awk 'NR > 1 && $4 == "0A" {print $2}' | grep -c "${ports%\\|}")
+listening=$(in_ct cat /proc/net/tcp | awk 'NR > 1 && $4 == "0A" {print $2}' |
+  grep -c "${ports%\\|}")
 expect_eq "sockets listening on 9810-9812, 9911-9912 after dpkg -r" 0 "$listening"
 
 # ---- purge: nothing of the package left under /etc, /usr, /var/lib/systemd
-purged=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg --purge sudokud 2>&1) || fail "dpkg --purge failed: $purged"
+purged=$(in_ct env DEBIAN_FRONTEND=noninteractive dpkg --purge sudokud 2>&1) ||
+  fail "dpkg --purge failed: $purged"
 left=$(in_ct find /etc /usr /var/lib/systemd -name '*sudokud*' 2>/dev/null)
 expect_eq "paths named *sudokud* after purge" "" "$(tr '\n' ' ' <<<"$left" | sed 's/ $//')"
 baseline >"$work/links-after"

@@ -8,7 +8,8 @@ set -euo pipefail
 build=$1
 out=$2
 for tool in cpack dpkg-deb dpkg-shlibdeps; do
-  command -v "$tool" >/dev/null || { echo "SKIP: no $tool (deploy/bootstrap.sh installs dpkg-dev)"; exit 77; }
+  command -v "$tool" >/dev/null ||
+    { echo "SKIP: no $tool (deploy/bootstrap.sh installs dpkg-dev)"; exit 77; }
 done
 rm -rf "$out"
 mkdir -p "$out"

@@ -48,7 +48,8 @@ for path in bin/sudokud bin/sudoku-client bin/sudoku-bench etc/default/sudokud \
   check "installed $path" "[[ -s '$prefix/$path' ]]"
 done
 check "the unit names the installed daemon" \
-  "grep -Fx 'ExecStart=$prefix/bin/sudokud --listen \${SUDOKUD_LISTEN} \$SUDOKUD_OPTS' '$prefix/lib/systemd/system/sudokud.service' >/dev/null"
+  "grep -Fx 'ExecStart=$prefix/bin/sudokud --listen \${SUDOKUD_LISTEN} \$SUDOKUD_OPTS' \
+     '$prefix/lib/systemd/system/sudokud.service' >/dev/null"
 check "the units are rw-r--r--" \
   "[[ \$(stat -c %A '$prefix/lib/systemd/system/sudokud.socket') == -rw-r--r-- ]]"
 check "the manifest lists the units" \
@@ -61,5 +62,6 @@ check "DESTDIR=... cmake --install --prefix /usr from the read-only tree exits 0
   '((status == 0))' || tail -5 "$work/destdir.log"
 check "the settings file in DESTDIR/etc/default" "[[ -s '$root/etc/default/sudokud' ]]"
 check "the unit in DESTDIR names /usr/bin/sudokud" \
-  "grep -Fx 'ExecStart=/usr/bin/sudokud --listen \${SUDOKUD_LISTEN} \$SUDOKUD_OPTS' '$root/usr/lib/systemd/system/sudokud.service' >/dev/null"
+  "grep -Fx 'ExecStart=/usr/bin/sudokud --listen \${SUDOKUD_LISTEN} \$SUDOKUD_OPTS' \
+     '$root/usr/lib/systemd/system/sudokud.service' >/dev/null"
 exit $failed

@@ -41,8 +41,8 @@ run_one() {
   local max_len=4096
   [[ $target == fuzz_puzzle_reader ]] && max_len=100000
   [[ $target == fuzz_http ]] && max_len=80000
-  "$binary" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
-    -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
+  "$binary" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$scratch/$target" "$top/tests/fuzz/corpus/$target" >"$logs/$target.log" 2>&1
 }
 

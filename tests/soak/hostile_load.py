@@ -91,11 +91,12 @@ HTTP_GENERATE_BODY = b'{"count":16,"minimal":true,"symmetric":true}'
 
 # Very hard puzzles (tests/data/very_hard.txt): what the explain groups ask about.
 HARD_PUZZLES = [
-    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",  # Inkala 2012
-    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",  # AI Escargot
-    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",  # Easter Monster
-    ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",  # Golden Nugget
-    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",  # Platinum Blonde
+    # Inkala 2012, AI Escargot, Easter Monster, Golden Nugget, Platinum Blonde
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
+    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
 ]
 
 
@@ -264,7 +265,8 @@ def generate_puzzles(count, seed=1, clues=34):
     lines = []
     for _ in range(count):
         def order():
-            return [3 * band + i for band in rng.sample(range(3), 3) for i in rng.sample(range(3), 3)]
+            return [3 * band + i
+                    for band in rng.sample(range(3), 3) for i in rng.sample(range(3), 3)]
         rows, cols, digits = order(), order(), rng.sample("123456789", 9)
         grid = [digits[(3 * (r % 3) + r // 3 + c) % 9] for r in rows for c in cols]
         kept = set(rng.sample(range(81), clues))
@@ -301,7 +303,8 @@ class ClientRun:
         start = time.monotonic()
         first = None
         with open(self.output_path, "wb") as output, \
-                subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+                subprocess.Popen(command, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE) as process:
             stderr_lines = []
             stderr_reader = threading.Thread(
                 target=lambda: stderr_lines.extend(process.stderr), daemon=True)
@@ -1116,7 +1119,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--daemon", required=True, help="the sudokud binary")
     ap.add_argument("--client", required=True, help="the sudoku-client binary")
-    ap.add_argument("--puzzles", help="the normal client's puzzle file (default: --count made here)")
+    ap.add_argument("--puzzles",
+                    help="the normal client's puzzle file (default: --count made here)")
     ap.add_argument("--count", type=int, help="puzzles to make when --puzzles is not given")
     ap.add_argument("--verify", help="also check the answers with this script (PUZZLES OUTPUT)")
     ap.add_argument("--quick", action="store_true",
@@ -1285,7 +1289,8 @@ def main():
                 kept.write(log_bytes)
         budget = (f"the default --max-memory {args.max_memory / 2**20:.0f} MiB" if args.defaults
                   else f"--max-memory {args.max_memory / 2**20:.0f} MiB")
-        print(f"sudokud: {' '.join(os.path.basename(c) if i == 0 else c for i, c in enumerate(command))}")
+        shown = " ".join(os.path.basename(c) if i == 0 else c for i, c in enumerate(command))
+        print(f"sudokud: {shown}")
         print(f"sudokud peak RSS (VmHWM): {rss / 2**20:.0f} MiB of {budget}; "
               f"{len(log_lines)} log lines; exit {daemon_status}")
         if not alive:

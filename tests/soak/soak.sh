@@ -24,8 +24,8 @@ log=$build_dir/soak.log
 
 # Fewer connection slots than clients, so that refusals at the limit are part of the mix; a
 # short idle timeout, so that idle clients are closed within the run.
-"$build_dir/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 --max-connections $((connections - 4)) \
-  --idle-timeout 3 --drain-timeout 60 2>"$log" &
+"$build_dir/daemon/sudokud" --listen 127.0.0.1:0 --threads 2 \
+  --max-connections $((connections - 4)) --idle-timeout 3 --drain-timeout 60 2>"$log" &
 daemon=$!
 trap 'kill $daemon 2>/dev/null || true' EXIT
 port=
@@ -46,7 +46,8 @@ sample() {
 echo "seconds,rss_kib,fds,threads" >"$samples"
 sample 0
 start=$SECONDS
-"$build_dir/tests/soak/soak_client" "$port" "$seconds" "$connections" >"$build_dir/soak-client.txt" &
+"$build_dir/tests/soak/soak_client" "$port" "$seconds" "$connections" \
+  >"$build_dir/soak-client.txt" &
 client=$!
 while kill -0 $client 2>/dev/null; do
   sleep "$every"
@@ -71,17 +72,26 @@ verdict=$(awk -F, -v OFS=, 'NR > 1 { t[NR] = $1; r[NR] = $2; f[NR] = $3; th[NR] 
     skip = int((last - first + 1) / 5); lo = first + skip; mid = int((lo + last) / 2)
     for (i = lo; i <= mid; ++i) if (r[i] > peak1) peak1 = r[i]
     for (i = mid + 1; i <= last; ++i) if (r[i] > peak2) peak2 = r[i]
-    for (i = first; i <= last; ++i) { if (f[i] > maxf) maxf = f[i]; if (th[i] > maxth) maxth = th[i] }
+    for (i = first; i <= last; ++i) {
+      if (f[i] > maxf) maxf = f[i]
+      if (th[i] > maxth) maxth = th[i]
+    }
     # Threads: the solver threads start with the first batch; from then on the count must not move.
     ok = peak2 <= peak1 * 1.10 + 8192 && f[n] == f[2] && th[n] == maxth
-    printf "rss %d KiB at start, peak %d KiB (first half) / %d KiB (second half), %d KiB at the end; ", r[2], peak1, peak2, r[n]
-    printf "fds %d at start, at most %d, %d at the end; threads %d at start, at most %d, %d at the end; %d samples: %s\n", f[2], maxf, f[n], th[2], maxth, th[n], n - 1, ok ? "flat" : "NOT FLAT"
+    printf "rss %d KiB at start, peak %d KiB (first half) / %d KiB (second half), ", r[2], peak1,
+      peak2
+    printf "%d KiB at the end; fds %d at start, at most %d, %d at the end; ", r[n], f[2], maxf, f[n]
+    printf "threads %d at start, at most %d, %d at the end; %d samples: %s\n", th[2], maxth, th[n],
+      n - 1, ok ? "flat" : "NOT FLAT"
   }' "$samples")
 echo "soak: $verdict"
 failed=0
 [[ $client_status == 0 ]] || { echo "soak: the client saw wrong or missing answers" >&2; failed=1; }
 [[ $daemon_status == 0 ]] || { echo "soak: the daemon exited $daemon_status" >&2; failed=1; }
-if grep -qE 'Sanitizer|runtime error:' "$log"; then echo "soak: sanitizer report in $log" >&2; failed=1; fi
+if grep -qE 'Sanitizer|runtime error:' "$log"; then
+  echo "soak: sanitizer report in $log" >&2
+  failed=1
+fi
 [[ $verdict == *": flat" ]] || failed=1
 if ((failed)); then echo "soak: FAILED after $seconds s"; exit 1; fi
 echo "soak: passed after $seconds s with $connections connections"

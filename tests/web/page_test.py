@@ -145,7 +145,8 @@ class Daemon:
             except queue.Empty:
                 raise Failure("sudokud did not log /%s/ within %d s" % (pattern, WAIT_SECONDS))
             if line is None:
-                raise Failure("sudokud exited before logging /%s/: %s" % (pattern, "".join(self.log)))
+                raise Failure("sudokud exited before logging /%s/: %s"
+                              % (pattern, "".join(self.log)))
             match = re.search(pattern, line)
             if match:
                 return match.group(1)
@@ -214,16 +215,19 @@ class Page:
     def board(self):
         """Per cell: (digit or '', shown candidates, classes of the cell, marked candidates)."""
         return self.driver.execute_script("""
+            // The digits of the cell's candidates that match `selector`, in order.
+            const texts = (cell, selector) =>
+              Array.from(cell.querySelectorAll(selector), (c) => c.textContent).join('');
             return Array.from(document.querySelectorAll('#board .cell'), (cell) => ({
               digit: cell.querySelector('.digit') ? cell.querySelector('.digit').textContent : '',
-              candidates: Array.from(cell.querySelectorAll('.cand'), (c) => c.textContent).join(''),
+              candidates: texts(cell, '.cand'),
               classes: cell.className.split(' '),
-              eliminated: Array.from(cell.querySelectorAll('.cand.elim'), (c) => c.textContent).join(''),
-              follows: Array.from(cell.querySelectorAll('.cand.follow'), (c) => c.textContent).join(''),
-              keys: Array.from(cell.querySelectorAll('.cand.key'), (c) => c.textContent).join(''),
-              highlighted: Array.from(cell.querySelectorAll('.cand.highlight'), (c) => c.textContent).join(''),
-              placed: Array.from(cell.querySelectorAll('.cand.place, .cand.chosen'), (c) => c.textContent).join(''),
-              tried: Array.from(cell.querySelectorAll('.cand.tried'), (c) => c.textContent).join(''),
+              eliminated: texts(cell, '.cand.elim'),
+              follows: texts(cell, '.cand.follow'),
+              keys: texts(cell, '.cand.key'),
+              highlighted: texts(cell, '.cand.highlight'),
+              placed: texts(cell, '.cand.place, .cand.chosen'),
+              tried: texts(cell, '.cand.tried'),
             }));""")
 
     def links(self):
