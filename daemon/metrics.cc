@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <sstream>
 #include <string_view>
@@ -67,6 +68,28 @@ class Exposition {
     Header(name, type, help);
     Sample(name, "", value);
   }
+  // Metrics of one type with one whole-number sample each, given as a table.
+  struct Figure {
+    std::string_view name;
+    std::string_view help;
+    uint64_t value;
+  };
+  void Singles(std::string_view type, std::initializer_list<Figure> figures) {
+    for (const Figure& f : figures) Single(f.name, type, f.help, static_cast<double>(f.value));
+  }
+  // A counter split by one label: a sample `name{label="value"}` for each of `counts`.
+  struct Count {
+    std::string_view value;
+    uint64_t count;
+  };
+  void Counters(std::string_view name, std::string_view help, std::string_view label,
+                std::initializer_list<Count> counts) {
+    Header(name, "counter", help);
+    for (const Count& c : counts) {
+      Sample(name, std::string(label) + "=\"" + std::string(c.value) + "\"",
+             static_cast<double>(c.count));
+    }
+  }
   void Histogram(std::string_view name, std::string_view help, const daemon::Histogram& h) {
     Header(name, "histogram", help);
     const std::string bucket = std::string(name) + "_bucket";
@@ -110,21 +133,19 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
   out.Single("sudokud_connections_open", "gauge", "Connections open now, refused ones included.",
              static_cast<double>(snapshot.connections_open));
 
-  out.Header("sudokud_batches_total", "counter",
-             "Batches accepted (an /api/solve request is a batch of one puzzle), by outcome: "
-             "answered (the answer written; an API answer, handed to its connection), or cancelled "
-             "unanswered (solving stopped or the answer dropped unwritten: connection gone, write "
-             "stall, protocol fault, drain timeout).");
-  out.Sample("sudokud_batches_total", "outcome=\"answered\"", static_cast<double>(stats.batches));
-  out.Sample("sudokud_batches_total", "outcome=\"cancelled\"",
-             static_cast<double>(stats.batches_cancelled));
+  out.Counters("sudokud_batches_total",
+               "Batches accepted (an /api/solve request is a batch of one puzzle), by outcome: "
+               "answered (the answer written; an API answer, handed to its connection), or "
+               "cancelled unanswered (solving stopped or the answer dropped unwritten: connection "
+               "gone, write stall, protocol fault, drain timeout).",
+               "outcome", {{"answered", stats.batches}, {"cancelled", stats.batches_cancelled}});
 
-  out.Header("sudokud_puzzles_total", "counter", "Puzzles of answered batches, by verdict.");
   const wire::VerdictTally& p = stats.puzzles;
-  out.Sample("sudokud_puzzles_total", "verdict=\"solved\"", static_cast<double>(p.solved));
-  out.Sample("sudokud_puzzles_total", "verdict=\"multiple\"", static_cast<double>(p.multiple));
-  out.Sample("sudokud_puzzles_total", "verdict=\"unsolvable\"", static_cast<double>(p.unsolvable));
-  out.Sample("sudokud_puzzles_total", "verdict=\"invalid\"", static_cast<double>(p.invalid));
+  out.Counters("sudokud_puzzles_total", "Puzzles of answered batches, by verdict.", "verdict",
+               {{"solved", p.solved},
+                {"multiple", p.multiple},
+                {"unsolvable", p.unsolvable},
+                {"invalid", p.invalid}});
 
   out.Single("sudokud_batches_in_flight", "gauge",
              "Batches accepted and not yet answered or dropped.",
@@ -143,15 +164,15 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                static_cast<double>(stats.faults_by_kind[static_cast<size_t>(kind)]));
   }
 
-  out.Single("sudokud_tls_refused_total", "counter",
-             "TLS connections closed in their handshake (no or a refused client certificate, a "
-             "failed or late handshake).",
-             static_cast<double>(stats.tls_refused));
-
-  out.Single("sudokud_received_bytes_total", "counter", "Protocol bytes read from clients.",
-             static_cast<double>(stats.bytes_received));
-  out.Single("sudokud_sent_bytes_total", "counter", "Protocol bytes written to clients.",
-             static_cast<double>(stats.bytes_sent));
+  out.Singles("counter",
+              {{"sudokud_tls_refused_total",
+                "TLS connections closed in their handshake (no or a refused client certificate, "
+                "a failed or late handshake).",
+                stats.tls_refused},
+               {"sudokud_received_bytes_total", "Protocol bytes read from clients.",
+                stats.bytes_received},
+               {"sudokud_sent_bytes_total", "Protocol bytes written to clients.",
+                stats.bytes_sent}});
 
   out.Histogram("sudokud_batch_solve_seconds",
                 "Time a batch spent solving on the solver threads (answered batches).",
@@ -161,38 +182,36 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                 "included.",
                 stats.batch_latency_seconds);
 
-  out.Header("sudokud_requests_total", "counter",
-             "Requests answered, by kind: solve (a batch), explain (one puzzle), generate.");
-  out.Sample("sudokud_requests_total", "kind=\"solve\"", static_cast<double>(stats.batches));
-  out.Sample("sudokud_requests_total", "kind=\"explain\"", static_cast<double>(stats.explains));
-  out.Sample("sudokud_requests_total", "kind=\"generate\"",
-             static_cast<double>(stats.generates));
-  out.Header("sudokud_request_puzzles_total", "counter",
-             "Puzzles handled, by request kind: solved (any verdict), explained, generated.");
-  out.Sample("sudokud_request_puzzles_total", "kind=\"solve\"",
-             static_cast<double>(p.total()));
-  out.Sample("sudokud_request_puzzles_total", "kind=\"explain\"",
-             static_cast<double>(stats.explains));
-  out.Sample("sudokud_request_puzzles_total", "kind=\"generate\"",
-             static_cast<double>(stats.puzzles_generated));
+  out.Counters("sudokud_requests_total",
+               "Requests answered, by kind: solve (a batch), explain (one puzzle), generate.",
+               "kind",
+               {{"solve", stats.batches},
+                {"explain", stats.explains},
+                {"generate", stats.generates}});
+  out.Counters("sudokud_request_puzzles_total",
+               "Puzzles handled, by request kind: solved (any verdict), explained, generated.",
+               "kind",
+               {{"solve", p.total()},
+                {"explain", stats.explains},
+                {"generate", stats.puzzles_generated}});
 
   const ConfiguredLimits& limits = snapshot.limits;
-  out.Single("sudokud_max_connections", "gauge", "Connections served at once (--max-connections).",
-             static_cast<double>(limits.max_connections));
-  out.Single("sudokud_max_in_flight_puzzles", "gauge",
-             "Puzzles accepted and unanswered over all connections (--max-in-flight).",
-             static_cast<double>(limits.max_in_flight));
-  out.Single("sudokud_max_in_flight_puzzles_per_connection", "gauge",
-             "Puzzles accepted and unanswered on one connection "
-             "(--max-in-flight-per-connection).",
-             static_cast<double>(limits.max_in_flight_per_connection));
-  out.Single("sudokud_max_batch_puzzles", "gauge", "Most puzzles in one batch (--max-batch).",
-             static_cast<double>(limits.max_batch));
-  out.Single("sudokud_max_frame_bytes", "gauge", "Largest frame accepted (--max-frame-bytes).",
-             static_cast<double>(limits.max_frame_bytes));
-  out.Single("sudokud_max_memory_bytes", "gauge",
-             "Bytes held for clients over all connections (--max-memory).",
-             static_cast<double>(limits.max_memory));
+  out.Singles(
+      "gauge",
+      {{"sudokud_max_connections", "Connections served at once (--max-connections).",
+        limits.max_connections},
+       {"sudokud_max_in_flight_puzzles",
+        "Puzzles accepted and unanswered over all connections (--max-in-flight).",
+        limits.max_in_flight},
+       {"sudokud_max_in_flight_puzzles_per_connection",
+        "Puzzles accepted and unanswered on one connection (--max-in-flight-per-connection).",
+        limits.max_in_flight_per_connection},
+       {"sudokud_max_batch_puzzles", "Most puzzles in one batch (--max-batch).",
+        limits.max_batch},
+       {"sudokud_max_frame_bytes", "Largest frame accepted (--max-frame-bytes).",
+        limits.max_frame_bytes},
+       {"sudokud_max_memory_bytes", "Bytes held for clients over all connections (--max-memory).",
+        limits.max_memory}});
 
   out.Header("sudokud_build_info", "gauge",
              "The daemon's version and the solver kernel it runs (always 1).");
