@@ -6,6 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -23,30 +27,6 @@ cpu_set_t CpuSetOf(const CpuList& cpus) {
   for (int cpu : cpus) CPU_SET(cpu, &set);
   return set;
 }
-
-// Names each thread that joins the arena and, with CPUs given, keeps it on them. oneTBB makes
-// its workers when it needs them and may make new ones later, so this is done on every entry
-// (two system calls, once per batch at most), not once at start.
-class SolverThreads : public tbb::task_scheduler_observer {
- public:
-  SolverThreads(tbb::task_arena& arena, const CpuList& cpus)
-      : tbb::task_scheduler_observer(arena), cpus_(CpuSetOf(cpus)), pinned_(!cpus.empty()) {
-    observe(true);
-  }
-  ~SolverThreads() override { observe(false); }
-
-  void on_scheduler_entry(bool worker) override {
-    if (!worker) return;  // the thread that waits for the arena in ~Pool
-    pthread_setname_np(pthread_self(), "sudokud-solve");
-    // Cannot fail for CPUs the process may use (the flag's check); if it did, the thread would
-    // run where it may, which costs speed, not answers.
-    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof cpus_, &cpus_);
-  }
-
- private:
-  const cpu_set_t cpus_;
-  const bool pinned_;
-};
 
 }  // namespace
 
@@ -162,7 +142,43 @@ Pool::Pool(int threads, const CpuList& cpus)
       arena_(threads, 0),
       long_jobs_(threads, "sudokud-long") {
   arena_.initialize();
-  solver_threads_ = std::make_unique<SolverThreads>(arena_, cpus);
+  SetUpThreads(cpus);
+}
+
+void Pool::SetUpThreads(const CpuList& cpus) {
+  // oneTBB makes the arena's threads for the first work that needs them all and keeps them, so
+  // `threads_` tasks, each held until every one has a thread of its own, reach each thread once.
+  // (A task_scheduler_observer would see each thread join, but oneTBB may keep its record
+  // alive past the arena, which the leak checker reports at exit.) The wait is bounded, so that
+  // a thread oneTBB is slow to make cannot hold up the start: it is set up whenever it comes.
+  struct Gate {
+    std::mutex mutex;
+    std::condition_variable all_in;
+    int arrived = 0;
+  };
+  auto gate = std::make_shared<Gate>();
+  const cpu_set_t set = CpuSetOf(cpus);
+  const bool pin = !cpus.empty();
+  const int threads = threads_;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const auto all_arrived = [gate, threads] { return gate->arrived >= threads; };
+  for (int i = 0; i < threads; ++i) {
+    auto handle = group_.defer([gate, set, pin, deadline, all_arrived] {
+      RangeBegins();
+      pthread_setname_np(pthread_self(), "sudokud-solve");
+      // Cannot fail for CPUs the process may use (--solver-cpus checks); if it did, the thread
+      // would run where it may, which costs speed, not answers.
+      if (pin) pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+      std::unique_lock lock(gate->mutex);
+      ++gate->arrived;
+      gate->all_in.notify_all();
+      gate->all_in.wait_until(lock, deadline, all_arrived);
+    });
+    Forking();
+    arena_.enqueue(std::move(handle));
+  }
+  std::unique_lock lock(gate->mutex);
+  gate->all_in.wait_until(lock, deadline, all_arrived);
 }
 
 Pool::~Pool() {

@@ -34,7 +34,6 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
-#include <tbb/task_scheduler_observer.h>
 
 namespace sudoku::daemon {
 
@@ -215,6 +214,8 @@ class Pool {
   // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
   // is done).
   void Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<void()> task);
+  // Names each of the arena's threads and, when `cpus` is not empty, keeps it on them.
+  void SetUpThreads(const CpuList& cpus);
   // Runs the next Cost::kBounded job, the owners taking turns (one runs for each enqueued).
   void RunNextBounded();
   // Runs on the arena before each job: waits while Hold(true) is in force.
@@ -237,8 +238,6 @@ class Pool {
   // the cores; raise it so that --threads N gets N workers beside the event loop.
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
-  // Names and pins the threads that join arena_; destroyed before it.
-  std::unique_ptr<tbb::task_scheduler_observer> solver_threads_;
   tbb::task_group group_;
   // Cost::kBounded jobs wait here, the owners taking turns; the arena gets one task per job,
   // which runs whichever job's turn it is. The arena alone would run them first come, first
