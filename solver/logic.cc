@@ -93,8 +93,8 @@ bool LogicalStep(Board& board, Step* step) {
          Fish(board, step, 3) || Skyscraper(board, step) || TwoStringKite(board, step) ||
          EmptyRectangle(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          WWing(board, step) || SimpleColouring(board, step) || UniqueRectangle(board, step) ||
-         BugPlusOne(board, step) || XChain(board, step) || XYChain(board, step) ||
-         Aic(board, step) || AlsXz(board, step) || ForcingChain(board, step);
+         BugPlusOne(board, step) || Chains(board, step) || AlsXz(board, step) ||
+         ForcingChain(board, step);
 }
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose

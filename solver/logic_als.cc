@@ -23,29 +23,47 @@ struct Als {
   std::array<uint8_t, kLargestSet> list{};
   int size = 0;
   uint16_t digits = 0;
-  std::array<CellSet, 10> with{};  // per digit, the set's cells holding it (once it is kept)
+  std::array<CellSet, 10> with{};     // per digit of the set, its cells holding it
+  std::array<CellSet, 10> seeing{};  // per digit of the set, the cells seeing all of with[]
 };
+
+// A set being grown: its cells and their digits.
+struct Growing {
+  std::array<uint8_t, kLargestSet> list{};
+  int size = 0;
+  CellSet cells;
+  uint16_t digits = 0;
+};
+
+// The set `grown` of `unit`, with what the pair search asks of it per digit.
+Als Complete(const Board& board, int unit, const Growing& grown) {
+  Als als{unit, grown.cells, grown.list, grown.size, grown.digits, {}, {}};
+  for (int k = 0; k < als.size; ++k) {
+    for (uint16_t d = board.open[als.list[k]]; d; d = WithoutLowest(d)) {
+      als.with[LowestDigit(d)].Add(als.list[k]);
+    }
+  }
+  for (uint16_t d = als.digits; d; d = WithoutLowest(d)) {
+    const int digit = LowestDigit(d);
+    CellSet seen{~uint64_t{0}, ~uint32_t{0}};  // with[digit] is not empty: narrowed to peers
+    als.with[digit].ForEach([&](int cell) { seen = seen & Table().peer_set[cell]; });
+    als.seeing[digit] = seen;
+  }
+  return als;
+}
 
 // Grows `als` by the unit's open cells from `from` on, keeping each set of N cells with N + 1
 // digits; a set with more digits than the largest set could have is not grown further.
-void Grow(const Board& board, const std::vector<uint8_t>& open, size_t from, Als& als,
-          std::vector<Als>& sets) {
+void Grow(const Board& board, int unit, const std::vector<uint8_t>& open, size_t from,
+          const Growing& als, std::vector<Als>& sets) {
   for (size_t i = from; i < open.size(); ++i) {
-    Als grown = als;
+    Growing grown = als;
     grown.list[grown.size++] = open[i];
     grown.cells.Add(open[i]);
     grown.digits |= board.open[open[i]];
     if (Count(grown.digits) > kLargestSet + 1) continue;
-    if (Count(grown.digits) == grown.size + 1) {
-      for (int k = 0; k < grown.size; ++k) {
-        for (uint16_t d = board.open[grown.list[k]]; d; d = WithoutLowest(d)) {
-          grown.with[LowestDigit(d)].Add(grown.list[k]);
-        }
-      }
-      sets.push_back(grown);
-      grown.with = {};
-    }
-    if (grown.size < kLargestSet) Grow(board, open, i + 1, grown, sets);
+    if (Count(grown.digits) == grown.size + 1) sets.push_back(Complete(board, unit, grown));
+    if (grown.size < kLargestSet) Grow(board, unit, open, i + 1, grown, sets);
   }
 }
 
@@ -65,37 +83,23 @@ void CollectSets(const Board& board, int unit, std::vector<Als>& sets) {
     if (board.open[cell]) open.push_back(cell);
   }
   const size_t first = sets.size();
-  Als empty{unit, {}, {}, 0, 0, {}};
-  Grow(board, open, 0, empty, sets);
+  Grow(board, unit, open, 0, Growing{}, sets);
   if (unit < 18) return;
   sets.erase(std::remove_if(sets.begin() + static_cast<long>(first), sets.end(), InOneLine),
              sets.end());
 }
 
-// Every cell of `a` sees every cell of `b`.
-bool AllSee(const CellSet& a, const CellSet& b) {
-  bool all = true;
-  a.ForEach([&](int cell) { all &= (b & Table().peer_set[cell]) == b; });
-  return all;
-}
-
-CellSet SeeingAll(const Board& board, int digit, const CellSet& cells) {
-  CellSet seen = board.CellsWith(digit);
-  cells.ForEach([&](int cell) { seen = seen & Table().peer_set[cell]; });
-  return seen;
-}
-
+// A and B share two digits or more and no cell (the caller checks).
 bool TryPair(Board& board, const Als& a, const Als& b, Step* step) {
   const uint16_t common = a.digits & b.digits;
-  if (Count(common) < 2 || !(a.cells & b.cells).Empty()) return false;
   for (uint16_t xs = common; xs; xs = WithoutLowest(xs)) {
     const int x = LowestDigit(xs);
-    if (!AllSee(a.with[x], b.with[x])) continue;
+    // Restricted: every x of A sees every x of B.
+    if ((b.with[x] & a.seeing[x]) != b.with[x]) continue;
     for (uint16_t zs = common & ~Bit(x); zs; zs = WithoutLowest(zs)) {
       const int z = LowestDigit(zs);
-      const CellSet targets =
-          (SeeingAll(board, z, a.with[z]) & SeeingAll(board, z, b.with[z]))
-              .Without(a.cells | b.cells);
+      const CellSet targets = (board.CellsWith(z) & a.seeing[z] & b.seeing[z])
+                                  .Without(a.cells | b.cells);
       if (targets.Empty()) continue;
       Step found;
       targets.ForEach([&](int cell) { Eliminate(board, &found, cell, Bit(z)); });
@@ -112,18 +116,71 @@ bool TryPair(Board& board, const Als& a, const Als& b, Step* step) {
   return false;
 }
 
+// What the pair loop reads of every set, packed: most pairs fail on these alone.
+struct Key {
+  CellSet cells;
+  uint16_t digits = 0;
+};
+
 }  // namespace
 
 bool AlsXz(Board& board, Step* step) {
-  std::vector<Als> sets;
-  for (int unit = 0; unit < kUnits; ++unit) CollectSets(board, unit, sets);
-  // Smaller pairs first: they read more easily.
-  std::stable_sort(sets.begin(), sets.end(),
-                   [](const Als& a, const Als& b) { return a.size < b.size; });
+  std::vector<Als> found;
+  found.reserve(512);
+  for (int unit = 0; unit < kUnits; ++unit) CollectSets(board, unit, found);
+  // Smaller pairs first: they read more easily. (By size, in the order found.)
+  std::vector<const Als*> sets;
+  sets.reserve(found.size());
+  for (int size = 1; size <= kLargestSet; ++size) {
+    for (const Als& als : found) {
+      if (als.size == size) sets.push_back(&als);
+    }
+  }
+  std::vector<Key> keys;
+  keys.reserve(sets.size());
+  for (const Als* als : sets) keys.push_back({als->cells, als->digits});
+  // A pair needs a restricted common digit x: B's x cells all see A's. To try only such pairs,
+  // bitsets over `sets`: per digit, the sets holding it, and per candidate, the sets holding it
+  // in that cell. Those holding x only where A's x cells see are the sets with x, less those
+  // holding it in some other cell.
+  const size_t words = (sets.size() + 63) / 64;
+  std::vector<uint64_t> with_digit(10 * words), holding(kCells * 9 * words);
+  for (size_t j = 0; j < sets.size(); ++j) {
+    const uint64_t bit = uint64_t{1} << (j % 64);
+    for (uint16_t d = sets[j]->digits; d; d = WithoutLowest(d)) {
+      const int x = LowestDigit(d);
+      with_digit[static_cast<size_t>(x) * words + j / 64] |= bit;
+      sets[j]->with[x].ForEach([&](int cell) {
+        holding[static_cast<size_t>(cell * 9 + x - 1) * words + j / 64] |= bit;
+      });
+    }
+  }
+  std::vector<uint64_t> partners(words), elsewhere(words);
   for (size_t i = 0; i < sets.size(); ++i) {
-    for (size_t j = i + 1; j < sets.size(); ++j) {
-      // One order is enough: the restricted common digit and the removals are symmetric.
-      if (TryPair(board, sets[i], sets[j], step)) return true;
+    const Als& a = *sets[i];
+    std::fill(partners.begin(), partners.end(), 0);
+    for (uint16_t d = a.digits; d; d = WithoutLowest(d)) {
+      const int x = LowestDigit(d);
+      std::fill(elsewhere.begin(), elsewhere.end(), 0);
+      board.CellsWith(x).Without(a.seeing[x]).ForEach([&](int cell) {
+        const uint64_t* sets_there = &holding[static_cast<size_t>(cell * 9 + x - 1) * words];
+        for (size_t w = 0; w < words; ++w) elsewhere[w] |= sets_there[w];
+      });
+      for (size_t w = 0; w < words; ++w) {
+        partners[w] |= with_digit[static_cast<size_t>(x) * words + w] & ~elsewhere[w];
+      }
+    }
+    // One order is enough: the restricted common digit and the removals are symmetric, so
+    // only the sets after A. A pair also needs two common digits (x and z) and no common cell.
+    for (size_t w = i / 64; w < words; ++w) {
+      uint64_t bits = partners[w];
+      if (w == i / 64) bits &= ~uint64_t{0} << (i % 64) << 1;
+      for (; bits; bits &= bits - 1) {
+        const size_t j = w * 64 + static_cast<size_t>(std::countr_zero(bits));
+        const Key& b = keys[j];
+        if (Count(keys[i].digits & b.digits) < 2 || !(keys[i].cells & b.cells).Empty()) continue;
+        if (TryPair(board, a, *sets[j], step)) return true;
+      }
     }
   }
   return false;

@@ -3,7 +3,9 @@
 //   logic_basic.cc     singles, intersections, naked and hidden subsets, x-wing, swordfish
 //   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, wings, simple colouring,
 //                      unique rectangles, bug+1
-//   logic_chains.cc    x-chains, xy-chains, alternating inference chains, als-xz
+//   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
+//                      logic_chain_graph.h)
+//   logic_als.cc       als-xz
 //   logic_trial.cc     forcing chains and trials
 // Each technique looks for its step on the board; when it finds one it fills the step, plays it
 // on the board and returns true, and otherwise leaves the board as it was.
@@ -171,9 +173,9 @@ bool SimpleColouring(Board& board, Step* step);
 bool UniqueRectangle(Board& board, Step* step);
 bool BugPlusOne(Board& board, Step* step);
 
-bool XChain(Board& board, Step* step);
-bool XYChain(Board& board, Step* step);
-bool Aic(Board& board, Step* step);
+// X-chains, then xy-chains, then alternating inference chains (the shortest chain of the first
+// kind that has one).
+bool Chains(Board& board, Step* step);
 bool AlsXz(Board& board, Step* step);
 
 bool ForcingChain(Board& board, Step* step);

@@ -166,21 +166,18 @@ bool EmptyRectangle(Board& board, Step* step) {
     const std::vector<Pair> pairs = PairsOf(board, digit, 0, 18);
     if (pairs.empty()) continue;
     for (int box = 0; box < 9; ++box) {
-      if (Count(board.Places(18 + box, digit)) < 2) continue;
+      const uint16_t places = board.Places(18 + box, digit);  // positions in the box, row-major
+      if (Count(places) < 2) continue;
       for (int r = 0; r < 3; ++r) {
         for (int c = 0; c < 3; ++c) {
           const int row = box / 3 * 3 + r;
           const int column = 9 + box % 3 * 3 + c;
           // Every place in the box on the row or the column, and not all on one of them.
-          bool cross = true, off_row = false, off_column = false;
-          for (uint8_t cell : Table().cells[18 + box]) {
-            if (!(board.open[cell] & Bit(digit))) continue;
-            const bool on_row = RowOf(cell) == row, on_column = 9 + ColumnOf(cell) == column;
-            cross &= on_row || on_column;
-            off_row |= !on_row;
-            off_column |= !on_column;
+          const uint16_t on_row = static_cast<uint16_t>(0007 << (3 * r));
+          const uint16_t on_column = static_cast<uint16_t>(0111 << c);
+          if ((places & ~(on_row | on_column)) || !(places & ~on_row) || !(places & ~on_column)) {
+            continue;
           }
-          if (!cross || !off_row || !off_column) continue;
           for (const Pair& pair : pairs) {
             for (const auto& [near, far] : {std::pair{pair.first, pair.second},
                                             {pair.second, pair.first}}) {
@@ -264,6 +261,9 @@ bool XYZWing(Board& board, Step* step) {
 }
 
 bool WWing(Board& board, Step* step) {
+  // Each digit's conjugate pairs, listed once rather than for every pair of cells tried.
+  std::array<std::vector<Pair>, 10> pairs_of;
+  for (int digit = 1; digit <= 9; ++digit) pairs_of[digit] = PairsOf(board, digit, 0, kUnits);
   for (int first = 0; first < kCells; ++first) {
     const uint16_t xy = board.open[first];
     if (Count(xy) != 2) continue;
@@ -272,7 +272,7 @@ bool WWing(Board& board, Step* step) {
       for (uint16_t x = xy; x; x = WithoutLowest(x)) {
         const int dx = LowestDigit(x);
         const int dy = LowestDigit(static_cast<uint16_t>(xy & ~Bit(dx)));
-        for (const Pair& pair : PairsOf(board, dx, 0, kUnits)) {
+        for (const Pair& pair : pairs_of[dx]) {
           for (const auto& [a, b] : {std::pair{pair.first, pair.second},
                                      {pair.second, pair.first}}) {
             if (a == first || b == second || a == second || b == first || !Sees(a, first) ||

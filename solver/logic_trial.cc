@@ -23,13 +23,29 @@ constexpr int CandidateOf(int cell, int digit) { return cell * 9 + digit - 1; }
 constexpr int CellOfCandidate(int candidate) { return candidate / 9; }
 constexpr int DigitOfCandidate(int candidate) { return candidate % 9 + 1; }
 
+// A set of candidates, bit CandidateOf(cell, digit).
+struct CandidateBits {
+  std::array<uint64_t, (kCandidates + 63) / 64> words{};
+
+  void Add(int candidate) { words[candidate / 64] |= uint64_t{1} << (candidate % 64); }
+  bool Intersects(const CandidateBits& other) const {
+    uint64_t any = 0;
+    for (size_t i = 0; i < words.size(); ++i) any |= words[i] & other.words[i];
+    return any != 0;
+  }
+};
+
 // A board under an assumption, carried forward by singles.
 class Branch {
  public:
   explicit Branch(const Board& board) : open_(board.open), open_cells_(board.open_cells) {
     for (int cell = 0; cell < kCells; ++cell) {
-      if (board.values[cell]) {
-        for (int k = 0; k < 3; ++k) placed_[Table().units[cell][k]] |= Bit(board.values[cell]);
+      for (int k = 0; k < 3; ++k) {
+        const int unit = Table().units[cell][k];
+        if (board.values[cell]) placed_[unit] |= Bit(board.values[cell]);
+        for (uint16_t d = open_[cell]; d; d = WithoutLowest(d)) {
+          places_[unit][LowestDigit(d)] |= static_cast<uint16_t>(1u << Table().positions[cell][k]);
+        }
       }
     }
   }
@@ -46,6 +62,8 @@ class Branch {
   const std::array<uint16_t, kCells>& open() const { return open_; }
   // Off in this branch: removed by it (not before it).
   bool Removed(int candidate) const { return state_[candidate] == kOff; }
+  // Every candidate Removed(), as a set.
+  const CandidateBits& removed() const { return removed_; }
   bool Placed(int candidate) const { return state_[candidate] == kOn; }
   // The last candidate removed before the contradiction, and the unit left without a place
   // for a digit (or -1: the candidate's cell was left with none).
@@ -104,6 +122,7 @@ class Branch {
       Remove(cell, LowestDigit(d), candidate);
     }
     open_[cell] = 0;
+    ClearPlace(cell, digit);
     --open_cells_;
     for (int k = 0; k < 3; ++k) placed_[Table().units[cell][k]] |= Bit(digit);
     for (uint8_t peer : Table().peers[cell]) {
@@ -116,8 +135,10 @@ class Branch {
   void Remove(int cell, int digit, int cause) {
     const int candidate = CandidateOf(cell, digit);
     open_[cell] &= static_cast<uint16_t>(~Bit(digit));
+    ClearPlace(cell, digit);
     state_[candidate] = kOff;
     cause_[candidate] = static_cast<int16_t>(cause);
+    removed_.Add(candidate);
     if (contradiction()) return;
     if (open_[cell] == 0) {  // placed cells are never removed from: this one is left empty
       contradiction_ = candidate;
@@ -127,22 +148,33 @@ class Branch {
     for (int k = 0; k < 3; ++k) {
       const int unit = Table().units[cell][k];
       if (placed_[unit] & Bit(digit)) continue;
-      int places = 0, last = -1;
-      for (uint8_t other : Table().cells[unit]) {
-        if (open_[other] & Bit(digit)) ++places, last = other;
-      }
+      const uint16_t places = places_[unit][digit];
       if (places == 0) {
         contradiction_ = candidate;
         empty_unit_ = unit;
         return;
       }
-      if (places == 1) Queue(CandidateOf(last, digit), candidate);
+      if (!WithoutLowest(places)) {
+        Queue(CandidateOf(Table().cells[unit][std::countr_zero(places)], digit), candidate);
+      }
+    }
+  }
+
+  // Keeps places_ in step with open_: `digit` has left `cell`.
+  void ClearPlace(int cell, int digit) {
+    for (int k = 0; k < 3; ++k) {
+      places_[Table().units[cell][k]][digit] &=
+          static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
     }
   }
 
   std::array<uint16_t, kCells> open_;
   int open_cells_;
   std::array<uint16_t, kUnits> placed_{};  // digits placed in each unit
+  // Where each digit may still go in each unit, as Board::Places(): a unit left with one place
+  // or none is then one test, not a scan of its cells (the branches' hottest question).
+  std::array<std::array<uint16_t, 10>, kUnits> places_{};
+  CandidateBits removed_;
   std::array<uint8_t, kCandidates> state_{};
   std::array<int16_t, kCandidates> cause_{};
   std::vector<int16_t> pending_;
@@ -157,13 +189,35 @@ void DescribeContradiction(const Branch& branch, Step* step) {
   if (branch.empty_unit() >= 0) step->units = {UnitOf(branch.empty_unit())};
 }
 
-// Forcing chain, variant 0: a candidate whose singles lead to a contradiction.
-bool ContradictionChain(Board& board, Step* step) {
+// What each candidate's branch removed, for the candidates open on the board.
+struct BranchRemovals {
+  std::array<int16_t, kCandidates> slot{};  // index into `removed`
+  std::vector<CandidateBits> removed;
+
+  const CandidateBits& Of(int cell, int digit) const {
+    return removed[static_cast<size_t>(slot[CandidateOf(cell, digit)])];
+  }
+};
+
+// Forcing chain, variant 0: a candidate whose singles lead to a contradiction. When there is
+// none, `removals` gets every candidate's branch's removals.
+bool ContradictionChain(Board& board, Step* step, BranchRemovals* removals) {
+  // Each branch starts as a copy of one built once; assigning (not constructing) it keeps the
+  // queue's storage from one candidate to the next.
+  const Branch start(board);
+  Branch branch = start;
+  size_t candidates = 0;
+  for (int cell = 0; cell < kCells; ++cell) candidates += Count(board.open[cell]);
+  removals->removed.reserve(candidates);
   for (int cell = 0; cell < kCells; ++cell) {
     for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
       const int digit = LowestDigit(d);
-      Branch branch(board);
-      if (branch.Assume(cell, digit)) continue;
+      branch = start;
+      if (branch.Assume(cell, digit)) {
+        removals->slot[CandidateOf(cell, digit)] = static_cast<int16_t>(removals->removed.size());
+        removals->removed.push_back(branch.removed());
+        continue;
+      }
       step->technique = Technique::kForcingChain;
       step->variant = 0;
       step->cells = {static_cast<uint8_t>(cell)};
@@ -206,11 +260,15 @@ bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions
   return true;
 }
 
-bool BivalueChain(Board& board, Step* step) {
+// Variants 1 and 2 run after variant 0 on the same board, so each of their branches is one that
+// variant 0 followed already, without a contradiction: BothBranches() succeeds exactly when the
+// two branches' removals (in `removals`) meet, and runs only then, to describe the step.
+bool BivalueChain(Board& board, Step* step, const BranchRemovals& removals) {
   for (int cell = 0; cell < kCells; ++cell) {
     if (Count(board.open[cell]) != 2) continue;
     const int a = LowestDigit(board.open[cell]);
     const int b = LowestDigit(WithoutLowest(board.open[cell]));
+    if (!removals.Of(cell, a).Intersects(removals.Of(cell, b))) continue;
     Step shape;
     shape.variant = 1;
     shape.cells = {static_cast<uint8_t>(cell)};
@@ -225,13 +283,14 @@ bool BivalueChain(Board& board, Step* step) {
   return false;
 }
 
-bool BilocalChain(Board& board, Step* step) {
+bool BilocalChain(Board& board, Step* step, const BranchRemovals& removals) {
   for (int unit = 0; unit < kUnits; ++unit) {
     for (int digit = 1; digit <= 9; ++digit) {
       const uint16_t places = board.Places(unit, digit);
       if (Count(places) != 2) continue;
       const uint8_t first = Table().cells[unit][std::countr_zero(places)];
       const uint8_t second = Table().cells[unit][std::countr_zero(WithoutLowest(places))];
+      if (!removals.Of(first, digit).Intersects(removals.Of(second, digit))) continue;
       Step shape;
       shape.variant = 2;
       shape.units = {UnitOf(unit)};
@@ -275,7 +334,9 @@ constexpr int kFullDepth = kCells;
 }  // namespace
 
 bool ForcingChain(Board& board, Step* step) {
-  return ContradictionChain(board, step) || BivalueChain(board, step) || BilocalChain(board, step);
+  BranchRemovals removals;
+  return ContradictionChain(board, step, &removals) || BivalueChain(board, step, removals) ||
+         BilocalChain(board, step, removals);
 }
 
 void Trial(Board& board, Step* step) {
