@@ -149,6 +149,9 @@ bool ShapeFits(const Step& step) {
               (n.variant == 1 && n.cells == 1 && n.digits == 2) ||
               (n.variant == 2 && n.units == 1 && n.cells == 2 && n.digits == 1));
     case kTrial:
+      if (n.variant >= 2) {
+        return n.cells == 2 && n.digits >= 3 && n.units == 0 && n.placements == 0;
+      }
       return n.cells == 1 && n.digits == 1 && n.units <= 1 &&
              (n.variant == 0 ? n.placements == 1 : n.placements == 0);
   }

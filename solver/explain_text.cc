@@ -174,7 +174,22 @@ std::string DescribeTrial(const Step& step) {
     text += " by singles: " + WholeChain(step.links) + ", and " + ContradictionText(step);
   } else {
     text += " within " + std::to_string(step.variant - 1) + " nested trial" +
-            (step.variant == 2 ? "" : "s");
+            (step.variant == 2 ? "" : "s") + ": ";
+    if (!step.links.empty()) {
+      text += "by singles ";
+      // The traces to each candidate taken share their start, which is written once.
+      for (const auto& [from, to] : ChainRanges(step.links)) {
+        if (from > 0) text += "; ";
+        text += Chain(step.links, from, to);
+      }
+      text += ", ";
+    }
+    text += "it leaves " + CellName(step.cells[1]) + " with ";
+    for (size_t i = 1; i < step.digits.size(); ++i) {
+      if (i > 1) text += i + 1 == step.digits.size() ? " or " : ", ";
+      text += std::to_string(step.digits[i]);
+    }
+    text += ", each of which leads to a contradiction";
   }
   return text + ": " + Removals(step.eliminations);
 }

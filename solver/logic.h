@@ -140,8 +140,10 @@ struct Link {
 //                  digits = {the digit}) agree. links = the implications, branch after branch
 //   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
 //                  led to a contradiction (variant 1: by singles alone; more: nested trials as
-//                  deep); eliminations = the candidate; links (and units), as a forcing chain's
-//                  variant 0, only for variant 1.
+//                  deep); eliminations = the candidate. Variant 1: links (and units) as a
+//                  forcing chain's variant 0. Deeper: cells also holds the cell the nested trials
+//                  start from, digits also its candidates left (each refuted by them), and links
+//                  how the singles took its other candidates away (none when they took none).
 //                  variant 0: a choice, only for a puzzle with several solutions (none of the
 //                  cell's candidates leads to a contradiction); placements = the choice
 // Eliminations are the candidates the step removes (none for singles and placements).

@@ -327,6 +327,27 @@ Outcome Follow(const Branch& from, int cell, int digit, int depth, int level, in
   return open ? Outcome::kOpen : Outcome::kContradiction;
 }
 
+// A trial whose singles leave the board open, refuted by trials nested below it: the cell they
+// start from (the open cell with fewest candidates) joins the step's cells, its candidates left
+// the step's digits, and the links how singles took the others away.
+void DescribeNesting(const Board& board, const Branch& branch, Step* step) {
+  const int next = branch.FewestCandidates();
+  step->cells.push_back(static_cast<uint8_t>(next));
+  for (uint16_t d = branch.open()[next]; d; d = WithoutLowest(d)) {
+    step->digits.push_back(static_cast<uint8_t>(LowestDigit(d)));
+  }
+  for (uint16_t d = board.open[next]; d; d = WithoutLowest(d)) {
+    const int candidate = CandidateOf(next, LowestDigit(d));
+    if (!branch.Removed(candidate)) continue;
+    for (Link& link : branch.TraceTo(candidate)) {
+      // The traces share their start: each implication is shown once.
+      if (std::find(step->links.begin(), step->links.end(), link) == step->links.end()) {
+        step->links.push_back(std::move(link));
+      }
+    }
+  }
+}
+
 // Nesting tried before the full search: shallow trials read better.
 constexpr int kShallowDepth = 3;
 constexpr int kFullDepth = kCells;
@@ -354,10 +375,12 @@ void Trial(Board& board, Step* step) {
       if (outcome != Outcome::kContradiction) continue;
       step->digits = {static_cast<uint8_t>(digit)};
       step->variant = static_cast<uint8_t>(deepest);
+      Branch branch = start;
+      branch.Assume(cell, digit);
       if (deepest == 1) {
-        Branch branch = start;
-        branch.Assume(cell, digit);
         DescribeContradiction(branch, step);
+      } else {
+        DescribeNesting(board, branch, step);
       }
       Eliminate(board, step, cell, Bit(digit));
       return;

@@ -765,6 +765,7 @@
       placements: new Map(),
       eliminations: new Map(),
       tried: shown.technique === 'trial' ? shown.digits[0] : 0,
+      triedCell: shown.technique === 'trial' ? cellIndex(shown.cells[0]) : -1,
       follows: new Map(),  // removed from the peers by this step's placement
       keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
     };
@@ -795,9 +796,12 @@
         }
       }
     }
+    // A nested trial's second cell rests on the digits after the one tried.
+    const restsOn = (cell) => (shown.technique !== 'trial' ? shown.digits
+      : cell === marks.triedCell ? shown.digits.slice(0, 1) : shown.digits.slice(1));
     for (const cell of marks.patternCells) {
       if (digits[cell] || marks.placements.has(cell)) continue;
-      for (const digit of shown.digits) {
+      for (const digit of restsOn(cell)) {
         if (candidates[cell].includes(String(digit)) &&
             !(marks.eliminations.get(cell) || []).includes(digit)) {
           add(marks.keys, cell, digit);
@@ -836,7 +840,7 @@
         classes.push(marks.choice ? 'choice-target' : 'target');
         about = marks.choice ? `; chosen here: ${place}` : `; this step places ${place} here`;
       }
-      if (marks.trial && marks.patternCells.has(cell)) about += `; ${marks.tried} is tried here`;
+      if (marks.trial && marks.triedCell === cell) about += `; ${marks.tried} is tried here`;
       if (removed.length) about += `; this step removes ${removed.join(', ')} here`;
       if (follows.length) about += `; the placement removes ${follows.join(', ')} here`;
       if (marks.patternCells.has(cell)) about += '; one of the cells the step rests on';
@@ -869,7 +873,7 @@
       if (candidates.includes(String(d))) {
         span.textContent = String(d);
         if (d === place) span.classList.add(marks.choice ? 'chosen' : 'place');
-        if (marks && marks.trial && marks.patternCells.has(cell) && marks.tried === d) span.classList.add('tried');
+        if (marks && marks.trial && marks.triedCell === cell && marks.tried === d) span.classList.add('tried');
         if (removed.includes(d)) span.classList.add('elim');
         if (follows.includes(d)) span.classList.add('follow');
         if (keys.includes(d)) span.classList.add('key');

@@ -52,8 +52,12 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "als-xz: r4c4, r4c5, r4c6 in row 4 and r5c4, r5c7, r5c8, r5c9 in row 5, "
        "restricted common 9, both holding 7: removes 7 from r5c6"},
       {"trial",
-       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: removes 4 from "
-       "r2c1"},
+       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: it leaves r2c2 with 3 "
+       "or 6, each of which leads to a contradiction: removes 4 from r2c1"},
+      {"trial",
+       "trial: r9c8 = 4 leads to a contradiction within 10 nested trials: by singles "
+       "(4)r9c8-(4)r9c1, it leaves r9c1 with 1 or 8, each of which leads to a contradiction: "
+       "removes 4 from r9c8"},
       {"xy-chain",
        "xy-chain: "
        "(5)r2c5=(6)r2c5-(6)r2c7=(7)r2c7-(7)r7c7=(2)r7c7-(2)r7c1=(1)r7c1-(1)r4c1=(8)r4c1-("

@@ -170,6 +170,20 @@ TEST(ExplainWire, RefusesStepsOfTheWrongShape) {
   step.add_digits(4);
   step.add_placements(Candidate(1, 3, 4));
   ExpectBadStep(step, "trial with 0 units, 1 cells, 1 digits, 1 placements, 0 links and variant 1");
+  {
+    // A nested trial names the cell its nested trials start from, and that cell's candidates.
+    ExplainStep nested;
+    nested.set_technique(TRIAL);
+    nested.set_variant(3);
+    nested.add_cells(2);
+    nested.add_digits(4);
+    ExpectBadStep(nested, "trial with 0 units, 1 cells, 1 digits, 0 placements, 0 links and "
+                          "variant 3");
+    nested.add_cells(9);
+    nested.add_digits(1);
+    nested.add_digits(8);
+    EXPECT_EQ(StepFromWire(nested).cells, (std::vector<uint8_t>{2, 9}));
+  }
   step.set_technique(FORCING_CHAIN);
   step.clear_placements();
   ExpectBadStep(step, "forcing chain with 0 units, 1 cells, 1 digits, 0 placements, 0 links and "

@@ -590,6 +590,12 @@ def run(args, screenshots):
               "%s: tried %r, struck %r, the step tries %d" % (
                   tried["cells"][0], cell["tried"], cell["eliminated"], tried["digits"][0]))
         check_links(page, tried, "the trial")
+        # Nested trials: the cell they start from shows the candidates each refuted, marked.
+        check(len(tried["cells"]) == 2, "the trial names no nested cell: %r" % tried)
+        nested = page.board()[cell_index(tried["cells"][1])]
+        check(all(str(d) in nested["keys"] for d in tried["digits"][1:]) and
+              nested["tried"] == "", "%s: keys %r, tried %r, the step's digits %r" % (
+                  tried["cells"][1], nested["keys"], nested["tried"], tried["digits"]))
         page.until_text("step-text", tried["text"])
         page.shot(screenshots, "page-trial.png")
         # A forcing chain: the implications from the candidate to the contradiction, drawn.
