@@ -168,12 +168,7 @@ asio::awaitable<size_t> TlsConnection::WriteAll(asio::const_buffer data,
   size_t written = 0;
   error.clear();
   while (written < data.size() && !error) {
-    stream_.next_layer().Gather();
-    written += co_await asio::async_write(stream_, asio::buffer(data + written, kPieceBytes),
-                                          asio::redirect_error(asio::use_awaitable, error));
-    boost::system::error_code flushed;
-    co_await stream_.next_layer().Flush(flushed);
-    if (!error) error = flushed;
+    written += co_await WriteGathered(stream_, asio::buffer(data + written, kPieceBytes), error);
   }
   if (error) ThrowIfRefused(error);
   co_return written;

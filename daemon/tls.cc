@@ -282,7 +282,6 @@ awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
   // Asio's SSL stream writes only the first buffer of a sequence, so several (a frame's length
   // and body, small answers) are copied into one first. The records are gathered below the SSL
   // stream and sent together: one system call for many records, not one a record.
-  TlsTransport<tcp::socket>& transport = tls->stream->next_layer();
   asio::const_buffer data = asio::buffer(buffers[0], kMaxRecordBytes);
   if (buffers.size() > 1) {
     gather_.clear();
@@ -293,12 +292,7 @@ awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
     }
     data = asio::buffer(gather_);
   }
-  transport.Gather();
-  const size_t n =
-      co_await asio::async_write(*tls->stream, data, asio::redirect_error(use_awaitable, error));
-  boost::system::error_code flushed;
-  co_await transport.Flush(flushed);
-  if (!error) error = flushed;
+  const size_t n = co_await WriteGathered(*tls->stream, data, error);
   co_return error ? 0 : n;
 }
 

@@ -124,6 +124,21 @@ class TlsTransport {
   std::string sending_;   // being sent by Flush()
 };
 
+// Writes all of `data` through `stream`, an SSL stream over a TlsTransport, its records sent
+// together once encrypted. Returns the bytes written; on error, `error` says why (the SSL
+// stream's, else the socket's).
+template <typename SslStream>
+boost::asio::awaitable<size_t> WriteGathered(SslStream& stream, boost::asio::const_buffer data,
+                                             boost::system::error_code& error) {
+  stream.next_layer().Gather();
+  const size_t written = co_await boost::asio::async_write(
+      stream, data, boost::asio::redirect_error(boost::asio::use_awaitable, error));
+  boost::system::error_code flushed;
+  co_await stream.next_layer().Flush(flushed);
+  if (!error) error = flushed;
+  co_return written;
+}
+
 }  // namespace sudoku
 
 #endif  // SUDOKU_PROTO_TLS_TRANSPORT_H_
