@@ -5,11 +5,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 namespace sudoku::daemon {
-
-namespace asio = boost::asio;
-using asio::awaitable;
-using asio::use_awaitable;
-
 namespace {
 
 // Job objects kept for reuse, and the largest batch whose object is kept (bigger ones would pin
@@ -191,6 +186,10 @@ std::string RequestHandler::WorkNow(const Requester& requester, Job& job, bool f
   }
   return std::string();
 }
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
 
 template <typename Task>
 awaitable<std::string> RequestHandler::OnPool(asio::any_io_executor executor, Task task,
