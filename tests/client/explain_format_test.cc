@@ -20,7 +20,8 @@ namespace {
 std::string DataDir() { return testing::TestPath("SUDOKU_TEST_DATA_DIR"); }
 
 // Each fixture's step in words; a technique with several fixtures (the unique rectangle's
-// types, the colouring's trap and wrap, the trial and the choice) has a sentence for each.
+// types, the colouring's trap and wrap, the forcing chain's three kinds, the trial and the
+// choice) has a sentence for each.
 TEST(DescribeStep, EachTechniqueOnItsFixture) {
   const std::multimap<std::string, std::string> expected = {
       {"pointing", "pointing: 2 in box 8 lies only in column 6 (r8c6, r9c6): removes 2 from r2c6"},
@@ -48,6 +49,15 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "(2)r1c3-(1)r1c3=(1)r1c6-(8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4=(3)r4c4-(3)r4c2=("
        "3)r6c1-(3)r2c1=(7)r2c1-(7)r2c5=(2)r2c5-(2)r2c8, and r2c8 has no candidate left: "
        "removes 2 from r1c3"},
+      {"forcing chain",
+       "forcing chain: r4c3 is 1 or 2; (1)r4c3-(1)r2c3=(1)r3c1-(1)r3c8=(1)r1c8-(3)r1c8; "
+       "(2)r4c3-(2)r4c4=(2)r6c5-(2)r1c5=(2)r1c8-(3)r1c8: either way removes 3 from r1c8; 4 "
+       "from r1c8"},
+      {"forcing chain",
+       "forcing chain: 4 in column 2 is in r8c2, r9c2; "
+       "(4)r8c2-(1)r8c2=(1)r8c1-(3)r8c1=(3)r8c9-(3)r7c7=(7)r7c7-(7)r4c7; "
+       "(4)r9c2-(9)r9c2=(9)r6c2-(7)r6c2=(7)r5c2-(7)r5c6=(7)r4c6-(7)r4c7: either way removes 7 "
+       "from r4c7"},
       {"als-xz",
        "als-xz: r4c4, r4c5, r4c6 in row 4 and r5c4, r5c7, r5c8, r5c9 in row 5, "
        "restricted common 9, both holding 7: removes 7 from r5c6"},
