@@ -3,7 +3,7 @@
 # drift falls on both alike. Two daemons (--threads 2, loopback): one plaintext, one with a
 # throwaway certificate made here (ECDSA P-256, TLS 1.3); each round sudoku-client solves FILE
 # through the plaintext one, then through the TLS one (--tls, --tls-ca). Prints each pair, the
-# means, the TLS/plaintext ratio, and whether both wrote the same output.
+# means and the medians with their TLS/plaintext ratios, and whether both wrote the same output.
 #
 # Usage: tests/bench/tls_vs_plain.sh BUILD FILE [ROUNDS]      (ROUNDS: 6)
 # e.g.   tests/bench/tls_vs_plain.sh build ../shared/data/puzzles_17_clue.txt
@@ -36,6 +36,8 @@ tls=$address
 
 sum_plain=0
 sum_tls=0
+all_plain=()
+all_tls=()
 client=$build/client/sudoku-client
 for round in $(seq "$rounds"); do
   p=$(solve_rate "$tmp/plain.out" "$client" --connect "$plain" "$file")
@@ -43,9 +45,14 @@ for round in $(seq "$rounds"); do
   echo "round $round: plaintext $p  TLS $t puzzles/s"
   sum_plain=$((sum_plain + p))
   sum_tls=$((sum_tls + t))
+  all_plain+=("$p")
+  all_tls+=("$t")
 done
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 awk -v p=$((sum_plain / rounds)) -v t=$((sum_tls / rounds)) \
   'BEGIN { printf "mean: plaintext %d  TLS %d puzzles/s  (TLS/plaintext %.3f)\n", p, t, t / p }'
+awk -v p="$(median "${all_plain[@]}")" -v t="$(median "${all_tls[@]}")" \
+  'BEGIN { printf "median: plaintext %d  TLS %d puzzles/s  (TLS/plaintext %.3f)\n", p, t, t / p }'
 if cmp -s "$tmp/plain.out" "$tmp/tls.out"; then
   echo "outputs: identical"
 else
