@@ -72,7 +72,7 @@ class Connection {
 
  protected:
   // The transport: plain TCP here. A secured stream (TLS) derives from Connection and overrides
-  // these three around socket() (e.g. an asio::ssl::stream<tcp::socket&>); the framing,
+  // these three around socket() (TlsConnection: a TlsStream over it); the framing,
   // time-outs and messages above them stay as they are. Errors come back in `error`, as Asio's.
   //
   // Runs once the TCP connection is made (a TLS handshake); throws ConnectionLost.

@@ -7,11 +7,8 @@
 #include <limits>
 
 #include <boost/asio/ip/address.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
 
 #include "client/client_error.h"
 #include "proto/tls_files.h"
@@ -78,7 +75,7 @@ TlsConnection::TlsConnection(const asio::any_io_executor& executor, Endpoint end
                              std::chrono::milliseconds connect_timeout)
     : Connection(executor, std::move(endpoint), wire::kDefaultMaxFrameBytes, connect_timeout),
       context_(std::move(context)),
-      stream_(socket(), *context_) {}
+      stream_(socket(), *context_, TlsStream::Role::kClient) {}
 
 asio::awaitable<void> TlsConnection::Secure() {
   SSL* ssl = stream_.native_handle();
@@ -105,8 +102,7 @@ asio::awaitable<void> TlsConnection::Secure() {
     socket().close(ignored);
   });
   error.clear();
-  co_await stream_.async_handshake(ssl::stream_base::client,
-                                   asio::redirect_error(asio::use_awaitable, error));
+  co_await stream_.Handshake(error);
   timer.cancel();
   if (timed_out) {
     throw ConnectionLost("the TLS handshake with " + PeerName() + " was not done within " +
@@ -162,13 +158,13 @@ void TlsConnection::ThrowIfRefused(const boost::system::error_code& error) {
 
 asio::awaitable<size_t> TlsConnection::WriteAll(asio::const_buffer data,
                                                 boost::system::error_code& error) {
-  // The records of each piece are gathered below the SSL stream and sent in one system call,
-  // not one a record; the pieces bound what is held encrypted and not yet sent.
+  // The records of each piece are sent in one system call, not one a record; the pieces bound
+  // what is held encrypted and not yet sent.
   constexpr size_t kPieceBytes = 256 << 10;
   size_t written = 0;
   error.clear();
   while (written < data.size() && !error) {
-    written += co_await WriteGathered(stream_, asio::buffer(data + written, kPieceBytes), error);
+    written += co_await stream_.Write(asio::buffer(data + written, kPieceBytes), error);
   }
   if (error) ThrowIfRefused(error);
   co_return written;
@@ -176,8 +172,7 @@ asio::awaitable<size_t> TlsConnection::WriteAll(asio::const_buffer data,
 
 asio::awaitable<size_t> TlsConnection::ReadSomeInto(asio::mutable_buffer buffer,
                                                     boost::system::error_code& error) {
-  const size_t n = co_await stream_.async_read_some(
-      buffer, asio::redirect_error(asio::use_awaitable, error));
+  const size_t n = co_await stream_.ReadSome(buffer, error);
   if (error == ssl::error::stream_truncated) error = asio::error::eof;
   if (error) ThrowIfRefused(error);
   co_return n;

@@ -1,5 +1,5 @@
 // TLS for sudoku-client (--tls, --tls-ca, --tls-cert, --tls-key): a Connection whose transport is
-// an OpenSSL stream over its socket, verifying the daemon's certificate and the name it was
+// TLS over its socket (proto/tls_stream.h), verifying the daemon's certificate and the name it was
 // reached by (SNI and hostname, or IP address, verification). Each way the handshake can be
 // refused gets its own message saying what to do, e.g. "sudokud at 127.0.0.1:9443 refused the
 // connection: it requires a client certificate (give --tls-cert and --tls-key)".
@@ -15,10 +15,9 @@
 #include <string>
 
 #include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
 
 #include "client/connection.h"
-#include "proto/tls_transport.h"
+#include "proto/tls_stream.h"
 
 namespace sudoku::client {
 
@@ -59,7 +58,7 @@ class TlsConnection : public Connection {
   void ThrowIfRefused(const boost::system::error_code& error);
 
   std::shared_ptr<boost::asio::ssl::context> context_;
-  boost::asio::ssl::stream<TlsTransport<boost::asio::ip::tcp::socket&>> stream_;
+  TlsStream stream_;
 };
 
 }  // namespace sudoku::client

@@ -13,9 +13,7 @@
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/verify_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
 
 #include "proto/tls_files.h"
 
@@ -156,12 +154,16 @@ TlsContext::TlsContext(const TlsFiles& files) : context_(ssl::context::tls_serve
 
 Stream::Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls)
     : stream_(Tls{.context = tls,
-                  .stream = std::make_unique<TlsStream>(std::move(socket), tls->context()),
+                  .socket = std::make_unique<tcp::socket>(std::move(socket)),
+                  .stream = nullptr,
                   .verify_error = 0,
-                  .verify_subject = {}}) {}
+                  .verify_subject = {}}) {
+  Tls& made = std::get<Tls>(stream_);
+  made.stream = std::make_unique<TlsStream>(*made.socket, tls->context(), TlsStream::Role::kServer);
+}
 
 tcp::socket& Stream::socket() {
-  if (Tls* tls = std::get_if<Tls>(&stream_)) return tls->stream->next_layer().socket();
+  if (Tls* tls = std::get_if<Tls>(&stream_)) return *tls->socket;
   return std::get<tcp::socket>(stream_);
 }
 
@@ -180,7 +182,7 @@ awaitable<bool> Stream::PeerSpeaksTls(boost::system::error_code& error) {
 
 void Stream::Demote() {
   if (Tls* tls = std::get_if<Tls>(&stream_)) {
-    tcp::socket socket = std::move(tls->stream->next_layer().socket());
+    tcp::socket socket = std::move(*tls->socket);
     stream_ = std::move(socket);
   }
 }
@@ -190,9 +192,8 @@ awaitable<void> Stream::Handshake(boost::system::error_code& error) {
   if (tls.context->verifies_clients()) {
     // Remembers what was wrong with the client's certificate, for the log: OpenSSL's error
     // only says "certificate verify failed".
-    tls.stream->set_verify_callback([&tls](bool preverified, ssl::verify_context& context) {
+    tls.stream->SetVerifyCallback([&tls](bool preverified, X509_STORE_CTX* store) {
       if (!preverified && tls.verify_error == 0) {
-        X509_STORE_CTX* store = context.native_handle();
         tls.verify_error = X509_STORE_CTX_get_error(store);
         X509* cert = X509_STORE_CTX_get_current_cert(store);
         if (X509_STORE_CTX_get_error_depth(store) > 0) {
@@ -203,8 +204,7 @@ awaitable<void> Stream::Handshake(boost::system::error_code& error) {
       return preverified;
     });
   }
-  co_await tls.stream->async_handshake(ssl::stream_base::server,
-                                       asio::redirect_error(use_awaitable, error));
+  co_await tls.stream->Handshake(error);
 }
 
 HandshakeFailure Stream::Failure(const boost::system::error_code& error) const {
@@ -261,10 +261,8 @@ awaitable<void> Stream::WaitRead(boost::system::error_code& error) {
 
 awaitable<size_t> Stream::ReadSome(asio::mutable_buffer buffer, boost::system::error_code& error) {
   if (Tls* tls = std::get_if<Tls>(&stream_)) {
-    size_t n = co_await tls->stream->async_read_some(buffer,
-                                                     asio::redirect_error(use_awaitable, error));
-    // OpenSSL's "unexpected eof while reading" is never reported with
-    // SSL_OP_IGNORE_UNEXPECTED_EOF, but Asio calls a close_notify-less end "stream truncated".
+    size_t n = co_await tls->stream->ReadSome(buffer, error);
+    // An end without close_notify is "stream truncated" (see ShutdownSend).
     if (error == ssl::error::stream_truncated) error = asio::error::eof;
     co_return n;
   }
@@ -279,9 +277,8 @@ awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
     co_return co_await std::get<tcp::socket>(stream_).async_write_some(
         buffers, asio::redirect_error(use_awaitable, error));
   }
-  // Asio's SSL stream writes only the first buffer of a sequence, so several (a frame's length
-  // and body, small answers) are copied into one first. The records are gathered below the SSL
-  // stream and sent together: one system call for many records, not one a record.
+  // Several buffers (a frame's length and body, small answers) are copied into one first, so
+  // that they make one record, not one each; the records are sent together.
   asio::const_buffer data = asio::buffer(buffers[0], kMaxRecordBytes);
   if (buffers.size() > 1) {
     gather_.clear();
@@ -292,8 +289,7 @@ awaitable<size_t> Stream::WriteSome(std::span<const asio::const_buffer> buffers,
     }
     data = asio::buffer(gather_);
   }
-  const size_t n = co_await WriteGathered(*tls->stream, data, error);
-  co_return error ? 0 : n;
+  co_return co_await tls->stream->Write(data, error);
 }
 
 void Stream::ShutdownSend(boost::system::error_code& error) {

@@ -25,9 +25,8 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
 
-#include "proto/tls_transport.h"
+#include "proto/tls_stream.h"
 
 namespace sudoku::daemon {
 
@@ -83,7 +82,6 @@ struct HandshakeFailure {
 class Stream {
  public:
   using tcp = boost::asio::ip::tcp;
-  using TlsStream = boost::asio::ssl::stream<TlsTransport<tcp::socket>>;
 
   explicit Stream(tcp::socket socket) : stream_(std::move(socket)) {}
   Stream(tcp::socket socket, std::shared_ptr<TlsContext> tls);
@@ -121,6 +119,7 @@ class Stream {
  private:
   struct Tls {
     std::shared_ptr<TlsContext> context;  // outlives the SSL object made from it
+    std::unique_ptr<tcp::socket> socket;  // where `stream` can find it when Tls is moved
     std::unique_ptr<TlsStream> stream;
     // What the verify callback saw first go wrong with the client's certificate.
     int verify_error = 0;
