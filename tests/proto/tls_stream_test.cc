@@ -155,6 +155,28 @@ TEST_F(TlsStreamTest, CarriesBytesBothWaysAtOnce) {
   EXPECT_TRUE(got_down == down);
 }
 
+TEST_F(TlsStreamTest, KeyUpdatesBothWaysKeepTheBytesIntact) {
+  Handshake();
+  // The client updates its keys and asks the server to update its own, which the server's
+  // OpenSSL answers while it reads; then each side writes again under the new keys.
+  ASSERT_EQ(SSL_key_update(client_->native_handle(), SSL_KEY_UPDATE_REQUESTED), 1);
+  error_code errors[4];
+  std::string got_up, got_down;
+  Run(
+      [&]() -> awaitable<void> {
+        co_await client_->Write(asio::buffer(std::string("ping")), errors[0]);
+        got_down = co_await ReadExactly(*client_, 4, errors[1]);
+      },
+      [&]() -> awaitable<void> {
+        got_up = co_await ReadExactly(*server_, 4, errors[2]);
+        co_await server_->Write(asio::buffer(std::string("pong")), errors[3]);
+      });
+  for (const error_code& error : errors) EXPECT_FALSE(error) << error.message();
+  EXPECT_EQ(got_up, "ping");
+  EXPECT_EQ(got_down, "pong");
+  EXPECT_EQ(SSL_get_key_update_type(server_->native_handle()), SSL_KEY_UPDATE_NONE);
+}
+
 TEST_F(TlsStreamTest, AWriteHasSentEveryRecordWhenItReturns) {
   Handshake();
   const std::string data = Pattern(200000, 3);
