@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -35,9 +36,13 @@ struct Growing {
   uint16_t digits = 0;
 };
 
-// The set `grown` of `unit`, with what the pair search asks of it per digit.
-Als Complete(const Board& board, int unit, const Growing& grown) {
-  Als als{unit, grown.cells, grown.list, grown.size, grown.digits, {}, {}};
+// The set `grown` of `unit` into `als` (empty), with what the pair search asks of it per digit.
+void Complete(const Board& board, int unit, const Growing& grown, Als& als) {
+  als.unit = unit;
+  als.cells = grown.cells;
+  als.list = grown.list;
+  als.size = grown.size;
+  als.digits = grown.digits;
   for (int k = 0; k < als.size; ++k) {
     for (uint16_t d = board.open[als.list[k]]; d; d = WithoutLowest(d)) {
       als.with[LowestDigit(d)].Add(als.list[k]);
@@ -49,26 +54,10 @@ Als Complete(const Board& board, int unit, const Growing& grown) {
     als.with[digit].ForEach([&](int cell) { seen = seen & Table().peer_set[cell]; });
     als.seeing[digit] = seen;
   }
-  return als;
-}
-
-// Grows `als` by the unit's open cells from `from` on, keeping each set of N cells with N + 1
-// digits; a set with more digits than the largest set could have is not grown further.
-void Grow(const Board& board, int unit, const std::vector<uint8_t>& open, size_t from,
-          const Growing& als, std::vector<Als>& sets) {
-  for (size_t i = from; i < open.size(); ++i) {
-    Growing grown = als;
-    grown.list[grown.size++] = open[i];
-    grown.cells.Add(open[i]);
-    grown.digits |= board.open[open[i]];
-    if (Count(grown.digits) > kLargestSet + 1) continue;
-    if (Count(grown.digits) == grown.size + 1) sets.push_back(Complete(board, unit, grown));
-    if (grown.size < kLargestSet) Grow(board, unit, open, i + 1, grown, sets);
-  }
 }
 
 // A box's sets that lie in one row or column are found in that line already.
-bool InOneLine(const Als& als) {
+bool InOneLine(const Growing& als) {
   bool row = true, column = true;
   for (int i = 1; i < als.size; ++i) {
     row &= RowOf(als.list[i]) == RowOf(als.list[0]);
@@ -77,16 +66,32 @@ bool InOneLine(const Als& als) {
   return row || column;
 }
 
-void CollectSets(const Board& board, int unit, std::vector<Als>& sets) {
-  std::vector<uint8_t> open;
-  for (uint8_t cell : Table().cells[unit]) {
-    if (board.open[cell]) open.push_back(cell);
+// Grows `als` by the unit's open cells from `from` on, keeping each set of N cells with N + 1
+// digits (but a box's in one line); a set with more digits than the largest set could have is
+// not grown further. Each set kept is completed in place: it is large, and copying it in
+// stalled on reading back its own stores.
+void Grow(const Board& board, int unit, std::span<const uint8_t> open, size_t from,
+          const Growing& als, std::vector<Als>& sets) {
+  for (size_t i = from; i < open.size(); ++i) {
+    Growing grown = als;
+    grown.list[grown.size++] = open[i];
+    grown.cells.Add(open[i]);
+    grown.digits |= board.open[open[i]];
+    if (Count(grown.digits) > kLargestSet + 1) continue;
+    if (Count(grown.digits) == grown.size + 1 && !(unit >= 18 && InOneLine(grown))) {
+      Complete(board, unit, grown, sets.emplace_back());
+    }
+    if (grown.size < kLargestSet) Grow(board, unit, open, i + 1, grown, sets);
   }
-  const size_t first = sets.size();
-  Grow(board, unit, open, 0, Growing{}, sets);
-  if (unit < 18) return;
-  sets.erase(std::remove_if(sets.begin() + static_cast<long>(first), sets.end(), InOneLine),
-             sets.end());
+}
+
+void CollectSets(const Board& board, int unit, std::vector<Als>& sets) {
+  std::array<uint8_t, 9> open;
+  size_t count = 0;
+  for (uint8_t cell : Table().cells[unit]) {
+    if (board.open[cell]) open[count++] = cell;
+  }
+  Grow(board, unit, std::span<const uint8_t>(open.data(), count), 0, Growing{}, sets);
 }
 
 // A and B share two digits or more and no cell (the caller checks).
@@ -158,21 +163,23 @@ bool AlsXz(Board& board, Step* step) {
   std::vector<uint64_t> partners(words), elsewhere(words);
   for (size_t i = 0; i < sets.size(); ++i) {
     const Als& a = *sets[i];
-    std::fill(partners.begin(), partners.end(), 0);
+    // One order is enough: the restricted common digit and the removals are symmetric, so
+    // only the sets after A, in the words from A's on. A pair also needs two common digits (x
+    // and z) and no common cell.
+    const size_t first = i / 64;
+    std::fill(partners.begin() + first, partners.end(), 0);
     for (uint16_t d = a.digits; d; d = WithoutLowest(d)) {
       const int x = LowestDigit(d);
-      std::fill(elsewhere.begin(), elsewhere.end(), 0);
+      std::fill(elsewhere.begin() + first, elsewhere.end(), 0);
       board.CellsWith(x).Without(a.seeing[x]).ForEach([&](int cell) {
         const uint64_t* sets_there = &holding[static_cast<size_t>(cell * 9 + x - 1) * words];
-        for (size_t w = 0; w < words; ++w) elsewhere[w] |= sets_there[w];
+        for (size_t w = first; w < words; ++w) elsewhere[w] |= sets_there[w];
       });
-      for (size_t w = 0; w < words; ++w) {
+      for (size_t w = first; w < words; ++w) {
         partners[w] |= with_digit[static_cast<size_t>(x) * words + w] & ~elsewhere[w];
       }
     }
-    // One order is enough: the restricted common digit and the removals are symmetric, so
-    // only the sets after A. A pair also needs two common digits (x and z) and no common cell.
-    for (size_t w = i / 64; w < words; ++w) {
+    for (size_t w = first; w < words; ++w) {
       uint64_t bits = partners[w];
       if (w == i / 64) bits &= ~uint64_t{0} << (i % 64) << 1;
       for (; bits; bits &= bits - 1) {

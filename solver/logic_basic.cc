@@ -14,37 +14,52 @@ constexpr std::array<int, kUnits> kScanOrder = {18, 19, 20, 21, 22, 23, 24, 25, 
                                                 0,  1,  2,  3,  4,  5,  6,  7,  8,
                                                 9,  10, 11, 12, 13, 14, 15, 16, 17};
 
-// The unit index (0-26) of the row, column or box that holds every place of `places` (a mask of
-// positions within `unit`), looking at rows, then columns, then boxes; -1 when none does, or
-// when the only one is `unit` itself.
-int SharedUnit(int unit, uint16_t places, bool want_box) {
-  const Tables& table = Table();
-  int row = -1, column = -1, box = -1;
-  for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
-    const int cell = table.cells[unit][std::countr_zero(p)];
-    const bool first = row == -1 && column == -1 && box == -1;
-    if (first) {
-      row = RowOf(cell), column = ColumnOf(cell), box = BoxOf(cell);
-      continue;
+// The other unit holding every place of `places` (positions within `unit`, two or more): for
+// a box, the row, else the column, they lie on; for a row or column, the box they lie in. -1
+// when there is none. Positions are row-major in a box, so a row of it is three bits in a row
+// and a column every third bit.
+int SharedUnit(int unit, uint16_t places) {
+  const auto within = [places](int mask) { return (places & ~mask) == 0; };
+  if (unit >= 18) {
+    const int box = unit - 18;
+    for (int r = 0; r < 3; ++r) {
+      if (within(0007 << (3 * r))) return box / 3 * 3 + r;
     }
-    if (row != RowOf(cell)) row = -2;
-    if (column != ColumnOf(cell)) column = -2;
-    if (box != BoxOf(cell)) box = -2;
+    for (int c = 0; c < 3; ++c) {
+      if (within(0111 << c)) return 9 + box % 3 * 3 + c;
+    }
+    return -1;
   }
-  if (want_box) return box >= 0 ? 18 + box : -1;
-  if (row >= 0) return row;
-  if (column >= 0) return 9 + column;
+  for (int third = 0; third < 3; ++third) {
+    if (!within(0007 << (3 * third))) continue;
+    return 18 + (unit < 9 ? unit / 3 * 3 + third : third * 3 + (unit - 9) / 3);
+  }
   return -1;
 }
 
-// Calls visit(mask) for every mask of `size` bits within `within` (ascending).
+// Calls visit(chosen) for each set `chosen` of `size` items of `within` (bit i for item i;
+// `size` 2 or 3) whose masks together have exactly `size` bits, until visit returns true. The
+// sets come in the order of their items, ascending (first item, then second, ...); a pair
+// whose masks have more than three bits is not extended to triples.
 template <typename Visit>
-bool ForSubsets(uint16_t within, int size, uint16_t chosen, int from, Visit&& visit) {
-  if (size == 0) return visit(chosen);
-  for (int i = from; i < 9; ++i) {
-    if (within & (1u << i)) {
-      if (ForSubsets(within, size - 1, static_cast<uint16_t>(chosen | (1u << i)), i + 1, visit)) {
-        return true;
+bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int size,
+                   Visit&& visit) {
+  for (uint16_t a = within; a; a = WithoutLowest(a)) {
+    const int i = std::countr_zero(a);
+    for (uint16_t b = WithoutLowest(a); b; b = WithoutLowest(b)) {
+      const int j = std::countr_zero(b);
+      const uint16_t pair = static_cast<uint16_t>((1u << i) | (1u << j));
+      const uint16_t two = masks[i] | masks[j];
+      if (size == 2) {
+        if (Count(two) == 2 && visit(pair)) return true;
+        continue;
+      }
+      if (Count(two) > 3) continue;
+      for (uint16_t c = WithoutLowest(b); c; c = WithoutLowest(c)) {
+        const int k = std::countr_zero(c);
+        if (Count(two | masks[k]) == 3 && visit(static_cast<uint16_t>(pair | (1u << k)))) {
+          return true;
+        }
       }
     }
   }
@@ -107,8 +122,12 @@ bool Intersection(Board& board, Step* step, bool pointing) {
       const uint16_t places = board.Places(unit, digit);
       if (Count(places) < 2) continue;
       // The other unit shared by every place: a line for a box, the box for a line.
-      const int other = SharedUnit(unit, places, !pointing);
+      const int other = SharedUnit(unit, places);
       if (other < 0) continue;
+      // The digit elsewhere in the other unit: most intersections remove nothing.
+      if ((board.CellsWith(digit) & table.unit_set[other]).Without(table.unit_set[unit]).Empty()) {
+        continue;
+      }
       Step found;
       for (uint8_t cell : table.cells[other]) {
         const int in_unit = unit < 9    ? RowOf(cell) == unit
@@ -144,7 +163,9 @@ bool NakedSubset(Board& board, Step* step, int size) {
       if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << i);
     }
     if (open <= size) continue;  // nothing left to eliminate from
-    const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t positions) {
+    std::array<uint16_t, 9> masks;
+    for (int i = 0; i < 9; ++i) masks[i] = board.open[cells[i]];
+    const bool found = ForLockedSets(eligible, masks, size, [&](uint16_t positions) {
       uint16_t digits = 0;
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         digits |= board.open[cells[std::countr_zero(p)]];
@@ -182,7 +203,9 @@ bool HiddenSubset(Board& board, Step* step, int size) {
       const int count = Count(places[digit]);
       if (count >= 2 && count <= size) eligible |= Bit(digit);
     }
-    const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t digits) {
+    std::array<uint16_t, 9> masks;
+    for (int digit = 1; digit <= 9; ++digit) masks[digit - 1] = places[digit];
+    const bool found = ForLockedSets(eligible, masks, size, [&](uint16_t digits) {
       uint16_t positions = 0;
       for (uint16_t d = digits; d; d &= static_cast<uint16_t>(d - 1)) {
         positions |= places[std::countr_zero(d) + 1];
@@ -192,9 +215,11 @@ bool HiddenSubset(Board& board, Step* step, int size) {
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         const int cell = cells[std::countr_zero(p)];
         Eliminate(board, &found_step, cell, static_cast<uint16_t>(kAllDigits & ~digits));
-        found_step.cells.push_back(static_cast<uint8_t>(cell));
       }
       if (found_step.eliminations.empty()) return false;
+      for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
+        found_step.cells.push_back(cells[std::countr_zero(p)]);
+      }
       found_step.technique = size == 2 ? Technique::kHiddenPair : Technique::kHiddenTriple;
       found_step.units.push_back(UnitOf(unit));
       AddDigits(&found_step, digits);
@@ -221,7 +246,7 @@ bool Fish(Board& board, Step* step, int size) {
         const int count = Count(places[line]);
         if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << line);
       }
-      const bool found = ForSubsets(eligible, size, 0, 0, [&](uint16_t lines) {
+      const bool found = ForLockedSets(eligible, places, size, [&](uint16_t lines) {
         uint16_t covers = 0;
         for (uint16_t l = lines; l; l &= static_cast<uint16_t>(l - 1)) {
           covers |= places[std::countr_zero(l)];

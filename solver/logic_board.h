@@ -4,7 +4,7 @@
 //   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, wings, simple colouring,
 //                      unique rectangles, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
-//                      logic_chain_graph.h)
+//                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
 //   logic_als.cc       als-xz
 //   logic_trial.cc     forcing chains and trials
 // Each technique looks for its step on the board; when it finds one it fills the step, plays it

@@ -10,14 +10,14 @@ namespace sudoku::logic::internal {
 namespace {
 
 int AddNode(ChainGraph& graph, int digit, const uint8_t* cells, int size) {
-  ChainNode node;
+  // Filled in place: a node built aside and copied in stalled on reading back its own stores.
+  ChainNode& node = graph.nodes.emplace_back();
   node.digit = digit;
   node.size = size;
   for (int i = 0; i < size; ++i) {
     node.list[i] = cells[i];
     node.cells.Add(cells[i]);
   }
-  graph.nodes.push_back(node);
   return static_cast<int>(graph.nodes.size()) - 1;
 }
 
@@ -44,10 +44,21 @@ CellSet Before(int cell) {
   return {~uint64_t{0}, (uint32_t{1} << (cell - 64)) - 1};
 }
 
+// The most grouped nodes of one digit: six a box (its three rows and three columns).
+constexpr size_t kMaxGroups = 9 * 6;
+
+// The grouped nodes of one digit: they follow one another in the graph's nodes.
+struct Groups {
+  int first = 0;
+  size_t count = 0;
+  size_t size() const { return count; }
+  int operator[](size_t g) const { return first + static_cast<int>(g); }
+};
+
 // The nodes of one digit: its one-cell nodes by cell, and its grouped nodes.
 struct DigitNodes {
   std::array<int, kCells> single{};  // by cell; valid where the cell holds the digit
-  std::vector<int> groups;
+  Groups groups;
 };
 
 // The node of `digit` whose cells are exactly `cells`, or -1.
@@ -55,8 +66,8 @@ int FindNode(const ChainGraph& graph, const DigitNodes& nodes, const CellSet& ce
   int only = -1, count = 0;
   cells.ForEach([&](int cell) { only = cell, ++count; });
   if (count == 1) return nodes.single[only];
-  for (int node : nodes.groups) {
-    if (graph.nodes[node].cells == cells) return node;
+  for (size_t g = 0; g < nodes.groups.size(); ++g) {
+    if (graph.nodes[nodes.groups[g]].cells == cells) return nodes.groups[g];
   }
   return -1;
 }
@@ -69,7 +80,8 @@ void AddStrongLinks(const Board& board, const ChainGraph& graph, const DigitNode
     const uint16_t places = board.Places(unit, digit);
     if (Count(places) < 2) continue;
     for (int split = 0; split < (unit >= 18 ? 2 : 1); ++split) {
-      std::array<CellSet, 9> parts{};
+      // The places by key (box, row or column), in the order the keys first occur.
+      std::array<CellSet, 2> parts;
       int count = 0;
       std::array<int, 2> keys{-1, -1};
       bool two = true;
@@ -83,11 +95,11 @@ void AddStrongLinks(const Board& board, const ChainGraph& graph, const DigitNode
           }
           keys[count++] = key;
         }
-        parts[key].Add(cell);
+        parts[key == keys[0] ? 0 : 1].Add(cell);
       }
       if (!two || count != 2) continue;
-      const int a = FindNode(graph, nodes, parts[keys[0]]);
-      const int b = FindNode(graph, nodes, parts[keys[1]]);
+      const int a = FindNode(graph, nodes, parts[0]);
+      const int b = FindNode(graph, nodes, parts[1]);
       if (a >= 0 && b >= 0) strong.push_back({a, b});
     }
   }
@@ -123,9 +135,7 @@ ChainGraph BuildGraph(const Board& board) {
   for (int digit = 1; digit <= 9; ++digit) {
     const size_t first = graph.nodes.size();
     AddGroups(board, graph, digit);
-    for (size_t node = first; node < graph.nodes.size(); ++node) {
-      by_digit[digit].groups.push_back(static_cast<int>(node));
-    }
+    by_digit[digit].groups = {static_cast<int>(first), graph.nodes.size() - first};
   }
   graph.strong.reserve(graph.nodes.size() * 2);
   graph.weak.reserve(graph.nodes.size() * 12);
@@ -133,27 +143,37 @@ ChainGraph BuildGraph(const Board& board) {
     AddStrongLinks(board, graph, by_digit[digit], digit, graph.strong);
     // Weak links of one digit: disjoint nodes whose cells all see each other, each pair once,
     // in the order of the digit's nodes (one-cell nodes by cell, then groups). A one-cell
-    // node's partners among the one-cell nodes after it are the cells after its own it sees.
+    // node's partners among the one-cell nodes after it are the cells after its own it sees;
+    // among the groups, those whose cells all see it: the groups it lies in the common peers
+    // of, marked per cell beforehand (bit g for the digit's group g).
     const DigitNodes& nodes = by_digit[digit];
-    const auto link_groups = [&](int node, const CellSet& seen, size_t from) {
-      for (size_t g = from; g < nodes.groups.size(); ++g) {
-        const CellSet& other = graph.nodes[nodes.groups[g]].cells;
-        if ((other & seen) == other) graph.weak.push_back({node, nodes.groups[g]});
-      }
-    };
-    board.CellsWith(digit).ForEach([&](int cell) {
-      const CellSet& seen = Table().peer_set[cell];
-      const CellSet after = (board.CellsWith(digit) & seen).Without(Before(cell));
-      after.ForEach([&](int other) {
-        graph.weak.push_back({nodes.single[cell], nodes.single[other]});
-      });
-      link_groups(nodes.single[cell], seen, 0);
-    });
+    std::array<CellSet, kMaxGroups> group_peers;  // the cells seeing all of group g
+    std::array<uint64_t, kCells> groups_seen{};
     for (size_t g = 0; g < nodes.groups.size(); ++g) {
       const ChainNode& node = graph.nodes[nodes.groups[g]];
       CellSet seen = Table().peer_set[node.list[0]];
       for (int k = 1; k < node.size; ++k) seen = seen & Table().peer_set[node.list[k]];
-      link_groups(nodes.groups[g], seen, g + 1);
+      group_peers[g] = seen;
+      (board.CellsWith(digit) & seen).ForEach([&](int cell) {
+        groups_seen[cell] |= uint64_t{1} << g;
+      });
+    }
+    board.CellsWith(digit).ForEach([&](int cell) {
+      const CellSet seen = board.CellsWith(digit) & Table().peer_set[cell];
+      seen.Without(Before(cell)).ForEach([&](int other) {
+        graph.weak.push_back({nodes.single[cell], nodes.single[other]});
+      });
+      for (uint64_t bits = groups_seen[cell]; bits; bits &= bits - 1) {
+        graph.weak.push_back({nodes.single[cell], nodes.groups[std::countr_zero(bits)]});
+      }
+    });
+    for (size_t g = 0; g < nodes.groups.size(); ++g) {
+      for (size_t h = g + 1; h < nodes.groups.size(); ++h) {
+        const CellSet& other = graph.nodes[nodes.groups[h]].cells;
+        if ((other & group_peers[g]) == other) {
+          graph.weak.push_back({nodes.groups[g], nodes.groups[h]});
+        }
+      }
     }
   }
   // Within a cell: any two candidates are weakly linked, a bivalue cell's two strongly too. The

@@ -8,9 +8,10 @@
 // Breadth first finds each start's shortest such chain; the step keeps the shortest of all.
 //
 // Most starts have no chain, and most steps that get here find none, so the search is in two
-// parts: Layers learns a start's shortest chain length a layer at a time on bitsets, and only a
-// start whose chain wins is searched again link by link (ShortestChainFrom), which picks the
-// chain among those of that length exactly as a search of every start link by link would.
+// parts: Layers (logic_chain_layers.h) learns a start's shortest chain length a layer at a time
+// on bitsets, and only a start whose chain wins is searched again link by link
+// (ShortestChainFrom), which picks the chain among those of that length exactly as a search of
+// every start link by link would.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -20,6 +21,7 @@
 
 #include "solver/logic_board.h"
 #include "solver/logic_chain_graph.h"
+#include "solver/logic_chain_layers.h"
 
 namespace sudoku::logic::internal {
 namespace {
@@ -72,6 +74,10 @@ struct Search {
       : parent(graph.nodes.size() * 2, -2), depth(graph.nodes.size() * 2, 0) {
     for (const bool is_strong : {true, false}) {
       const std::vector<std::pair<int, int>>& all = is_strong ? graph.strong : graph.weak;
+      if (kind == ChainKind::kAic) {  // every link: nothing to filter
+        (is_strong ? strong : weak).Build(graph.nodes.size(), all);
+        continue;
+      }
       std::vector<std::pair<int, int>> links;
       links.reserve(all.size());
       for (const auto& link : all) {
@@ -121,177 +127,6 @@ bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, i
   return false;
 }
 
-// The links again, as a bitset of neighbours per node, to learn how long a start's shortest
-// chain is without walking each link: a breadth-first layer is then the union of its nodes'
-// neighbour sets. ShortestChain() asks this of every start and walks the links (to get the very
-// chain ShortestChainFrom() finds) only from a start that has a chain short enough. Built once
-// for the three kinds of chain; Select() masks the links down to one kind's.
-class Layers {
- public:
-  Layers(const Board& board, const ChainGraph& graph)
-      : nodes_(graph.nodes.size()),
-        words_((nodes_ + 63) / 64),
-        all_strong_(nodes_ * words_),
-        all_weak_(nodes_ * words_),
-        useful_(nodes_ * words_), useful_known_(nodes_),
-        seen_(2 * words_), layer_(words_), next_(words_) {
-    for (const auto& [a, b] : graph.strong) {
-      Add(&all_strong_[static_cast<size_t>(a) * words_], b);
-      Add(&all_strong_[static_cast<size_t>(b) * words_], a);
-    }
-    for (const auto& [a, b] : graph.weak) {
-      Add(&all_weak_[static_cast<size_t>(a) * words_], b);
-      Add(&all_weak_[static_cast<size_t>(b) * words_], a);
-    }
-    // Per open candidate, the nodes that would remove it: an end is useful to a start when
-    // they remove a candidate in common.
-    std::array<int, kCells * 9> slot{};
-    int candidates = 0;
-    for (int cell = 0; cell < kCells; ++cell) {
-      for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
-        slot[cell * 9 + LowestDigit(d) - 1] = candidates++;
-      }
-    }
-    removers_.assign(static_cast<size_t>(candidates) * words_, 0);
-    removes_.reserve(nodes_ * 8);
-    removes_from_.reserve(nodes_ + 1);
-    for (size_t node = 0; node < nodes_; ++node) {
-      removes_from_.push_back(removes_.size());
-      const auto removes = [&](int cell, int digit) {
-        const size_t row = static_cast<size_t>(slot[cell * 9 + digit - 1]);
-        Add(&removers_[row * words_], static_cast<int>(node));
-        removes_.push_back(row);
-      };
-      // WeakTargets(), without building its sets.
-      const ChainNode& n = graph.nodes[node];
-      CellSet seen = board.CellsWith(n.digit);
-      for (int i = 0; i < n.size; ++i) seen = seen & Table().peer_set[n.list[i]];
-      seen.ForEach([&](int cell) { removes(cell, n.digit); });
-      if (n.size == 1) {
-        for (uint16_t d = board.open[n.list[0]] & ~Bit(n.digit); d; d = WithoutLowest(d)) {
-          removes(n.list[0], LowestDigit(d));
-        }
-      }
-    }
-    removes_from_.push_back(removes_.size());
-  }
-
-  // From now on, ShortestLength() follows only `kind`'s links.
-  void Select(ChainKind kind, const ChainGraph& graph, const Board& board) {
-    kept_.assign(words_, 0);
-    for (size_t node = 0; node < nodes_; ++node) {
-      if (InChains(kind, graph, board, static_cast<int>(node))) {
-        Add(kept_.data(), static_cast<int>(node));
-      }
-    }
-    if (kind == ChainKind::kAic) {
-      strong_ = &all_strong_;
-      weak_ = &all_weak_;
-      return;
-    }
-    // The kind's nodes of each digit: a kind's link is an AIC link between two of its nodes, of
-    // one digit or (xy-chains' strong links) of two.
-    std::vector<uint64_t> by_digit(10 * words_);
-    for (size_t node = 0; node < nodes_; ++node) {
-      if (!Selected(node)) continue;
-      const size_t digit = static_cast<size_t>(graph.nodes[node].digit);
-      Add(&by_digit[digit * words_], static_cast<int>(node));
-    }
-    kind_strong_.assign(nodes_ * words_, 0);
-    kind_weak_.assign(nodes_ * words_, 0);
-    for (size_t node = 0; node < nodes_; ++node) {
-      if (!Selected(node)) continue;
-      const uint64_t* digit = &by_digit[static_cast<size_t>(graph.nodes[node].digit) * words_];
-      for (size_t w = 0; w < words_; ++w) {
-        const uint64_t other_digits = kept_[w] & ~digit[w];
-        kind_strong_[node * words_ + w] =
-            all_strong_[node * words_ + w] & (kind == ChainKind::kX ? digit[w] : other_digits);
-        kind_weak_[node * words_ + w] = all_weak_[node * words_ + w] & digit[w];
-      }
-    }
-    strong_ = &kind_strong_;
-    weak_ = &kind_weak_;
-  }
-
-  // Whether the selected kind's chains use `node`.
-  bool Selected(size_t node) const { return kept_[node / 64] >> (node % 64) & 1; }
-
-  // The links of the shortest chain from `start` (off) of at most `longest` links whose ends
-  // remove something, or 0 if there is none: ShortestChainFrom()'s search, a layer at a time.
-  // Sets *exhausted when there is none of any length (the search ran out of nodes).
-  int ShortestLength(size_t start, int longest, bool* exhausted) {
-    *exhausted = false;
-    const uint64_t* strong = &(*strong_)[start * words_];
-    if (removes_from_[start] == removes_from_[start + 1] ||
-        std::all_of(strong, strong + words_, [](uint64_t w) { return w == 0; })) {
-      *exhausted = true;  // no strong link to begin with, or nothing to remove
-      return 0;
-    }
-    // The ends useful to this start, kept for the other kinds and the second round.
-    uint64_t* useful = &useful_[start * words_];
-    if (!useful_known_[start]) {
-      useful_known_[start] = true;
-      for (size_t i = removes_from_[start]; i < removes_from_[start + 1]; ++i) {
-        Or(useful, &removers_[removes_[i] * words_]);
-      }
-    }
-    std::fill(seen_.begin(), seen_.end(), 0);
-    std::fill(layer_.begin(), layer_.end(), 0);
-    // The nodes reached off are seen_[0, words_), those reached on seen_[words_, 2 words_).
-    Add(layer_.data(), static_cast<int>(start));
-    Add(&seen_[0], static_cast<int>(start));
-    for (int depth = 0; depth < longest; ++depth) {
-      const bool on = depth % 2 == 1;  // the layer's nodes: off at even depths, on at odd
-      const std::vector<uint64_t>& links = on ? *weak_ : *strong_;
-      std::fill(next_.begin(), next_.end(), 0);
-      for (size_t w = 0; w < words_; ++w) {
-        for (uint64_t bits = layer_[w]; bits; bits &= bits - 1) {
-          const size_t node = w * 64 + static_cast<size_t>(std::countr_zero(bits));
-          Or(next_.data(), &links[node * words_]);
-        }
-      }
-      uint64_t* seen = &seen_[on ? 0 : words_];
-      uint64_t any = 0, hit = 0;
-      for (size_t w = 0; w < words_; ++w) {
-        next_[w] &= ~seen[w];
-        seen[w] |= next_[w];
-        any |= next_[w];
-        hit |= next_[w] & useful[w];
-      }
-      if (!on && hit) return depth + 1;
-      if (!any) {
-        *exhausted = true;
-        return 0;
-      }
-      std::swap(layer_, next_);
-    }
-    return 0;
-  }
-
- private:
-  static void Add(uint64_t* set, int node) {
-    set[node / 64] |= uint64_t{1} << (node % 64);
-  }
-  void Or(uint64_t* into, const uint64_t* from) const {
-    for (size_t w = 0; w < words_; ++w) into[w] |= from[w];
-  }
-
-  size_t nodes_;
-  size_t words_;  // per set of nodes
-  // Node n's neighbours at [n * words_, (n + 1) * words_): by every link, and by the selected
-  // kind's (strong_ and weak_ point to one or the other).
-  std::vector<uint64_t> all_strong_, all_weak_, kind_strong_, kind_weak_;
-  std::vector<uint64_t> kept_;  // the selected kind's nodes
-  const std::vector<uint64_t>* strong_ = &all_strong_;
-  const std::vector<uint64_t>* weak_ = &all_weak_;
-  std::vector<uint64_t> removers_;  // per open candidate, the nodes that remove it
-  // Node n removes the candidates of rows removes_[removes_from_[n] .. removes_from_[n + 1]).
-  std::vector<size_t> removes_, removes_from_;
-  std::vector<uint64_t> useful_;     // per node, the ends useful to it, where useful_known_
-  std::vector<bool> useful_known_;
-  std::vector<uint64_t> seen_, layer_, next_;  // ShortestLength()'s state
-};
-
 Node PublicNode(const ChainNode& node) {
   return Node{static_cast<uint8_t>(node.digit),
               std::vector<uint8_t>(node.list.begin(), node.list.begin() + node.size)};
@@ -301,8 +136,9 @@ Node PublicNode(const ChainNode& node) {
 // anything are short, and a short search is cheap. `aic_links[start]`, where known (not -1),
 // is the length of the start's shortest alternating inference chain of at most the last
 // round's links (0 for none): a chain of the other kinds is one too, so it is never shorter.
-Chain ShortestChain(ChainKind kind, const ChainGraph& graph, const Board& board, Layers& layers,
-                    const std::vector<int>& aic_links) {
+template <size_t W>
+Chain ShortestChain(ChainKind kind, const ChainGraph& graph, const Board& board,
+                    Layers<W>& layers, const std::vector<int>& aic_links) {
   layers.Select(kind, graph, board);
   std::optional<Search> search;  // only once a start has a chain
   // Starts with no chain of any length, skipped in the second round.
@@ -336,7 +172,8 @@ Chain ShortestChain(ChainKind kind, const ChainGraph& graph, const Board& board,
   return best;
 }
 
-bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers& layers,
+template <size_t W>
+bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers<W>& layers,
                const std::vector<int>& aic_links, ChainKind kind, Technique technique) {
   Chain best = ShortestChain(kind, graph, board, layers, aic_links);
   if (best.nodes.empty()) return false;
@@ -353,12 +190,10 @@ bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers& layers
   return true;
 }
 
-}  // namespace
-
-bool Chains(Board& board, Step* step) {
-  // One graph for the three kinds: the x- and xy-chains' are parts of the AIC graph.
-  const ChainGraph graph = BuildGraph(board);
-  Layers layers(board, graph);
+// The chain steps on `graph`, with node sets W words wide.
+template <size_t W>
+bool ChainsOn(Board& board, Step* step, const ChainGraph& graph) {
+  Layers<W> layers(board, graph);
   // The starts' shortest AICs first, up to the first start that has one: when none has, no
   // kind has a chain (the searches that fail cost one pass, not six); the starts before it
   // have none of any kind.
@@ -374,6 +209,23 @@ bool Chains(Board& board, Step* step) {
          ChainStep(board, step, graph, layers, aic_links, ChainKind::kXY,
                    Technique::kXYChain) ||
          ChainStep(board, step, graph, layers, aic_links, ChainKind::kAic, Technique::kAic);
+}
+
+}  // namespace
+
+bool Chains(Board& board, Step* step) {
+  // One graph for the three kinds: the x- and xy-chains' are parts of the AIC graph.
+  const ChainGraph graph = BuildGraph(board);
+  // The least width of those compiled that holds the nodes: each width is one more copy of
+  // the searches, so the widths are dense where graphs are common and sparse above.
+  const size_t words = (graph.nodes.size() + 63) / 64;
+  if (words <= 3) return ChainsOn<3>(board, step, graph);
+  if (words <= 4) return ChainsOn<4>(board, step, graph);
+  if (words <= 5) return ChainsOn<5>(board, step, graph);
+  if (words <= 6) return ChainsOn<6>(board, step, graph);
+  if (words <= 8) return ChainsOn<8>(board, step, graph);
+  if (words <= 12) return ChainsOn<12>(board, step, graph);
+  return ChainsOn<(kMaxChainNodes + 63) / 64>(board, step, graph);
 }
 
 }  // namespace sudoku::logic::internal

@@ -2,6 +2,7 @@
 // wings and simple colouring (one digit, or a few bivalue cells, in a fixed shape). Unique
 // rectangles and bug+1 are in logic_unique.cc.
 #include <array>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -17,14 +18,25 @@ struct Pair {
   int second = 0;
 };
 
+// Conjugate pairs of one digit, at most one a unit: a list of fixed room, as these searches run
+// at most steps and mostly find nothing, so listing the pairs should not allocate.
+struct Pairs {
+  std::array<Pair, kUnits> list;
+  size_t count = 0;
+  size_t size() const { return count; }
+  const Pair* begin() const { return list.data(); }
+  const Pair* end() const { return list.data() + count; }
+  const Pair& operator[](size_t i) const { return list[i]; }
+};
+
 // The conjugate pairs of `digit` in the units [from, to).
-std::vector<Pair> PairsOf(const Board& board, int digit, int from, int to) {
-  std::vector<Pair> pairs;
+Pairs PairsOf(const Board& board, int digit, int from, int to) {
+  Pairs pairs;
   for (int unit = from; unit < to; ++unit) {
     const uint16_t places = board.Places(unit, digit);
     if (Count(places) != 2) continue;
-    pairs.push_back({unit, Table().cells[unit][std::countr_zero(places)],
-                     Table().cells[unit][std::countr_zero(WithoutLowest(places))]});
+    pairs.list[pairs.count++] = {unit, Table().cells[unit][std::countr_zero(places)],
+                                Table().cells[unit][std::countr_zero(WithoutLowest(places))]};
   }
   return pairs;
 }
@@ -42,12 +54,12 @@ Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, bool str
 
 // far1 = near1 - near2 = far2, all of one digit: what sees both far ends loses the digit.
 bool TurbotStep(Board& board, Step* step, Technique technique, int digit,
-                std::array<int, 4> cells, std::vector<Unit> units) {
+                std::array<int, 4> cells, std::initializer_list<Unit> units) {
   Step found;
   EliminateSeeingAll(board, &found, digit, {cells[0], cells[3]});
   if (found.eliminations.empty()) return false;
   found.technique = technique;
-  found.units = std::move(units);
+  found.units = units;
   for (int cell : cells) found.cells.push_back(static_cast<uint8_t>(cell));
   found.digits = {static_cast<uint8_t>(digit)};
   found.links = {MakeLink(cells[0], digit, cells[1], digit, true),
@@ -62,7 +74,7 @@ bool TurbotStep(Board& board, Step* step, Technique technique, int digit,
 bool Skyscraper(Board& board, Step* step) {
   for (int digit = 1; digit <= 9; ++digit) {
     for (int first_line : {0, 9}) {  // conjugate pairs in rows, or in columns
-      const std::vector<Pair> pairs = PairsOf(board, digit, first_line, first_line + 9);
+      const Pairs pairs = PairsOf(board, digit, first_line, first_line + 9);
       for (size_t i = 0; i < pairs.size(); ++i) {
         for (size_t j = i + 1; j < pairs.size(); ++j) {
           // The near ends share a line across the pairs' lines; the far ends do not.
@@ -90,8 +102,8 @@ bool Skyscraper(Board& board, Step* step) {
 
 bool TwoStringKite(Board& board, Step* step) {
   for (int digit = 1; digit <= 9; ++digit) {
-    const std::vector<Pair> rows = PairsOf(board, digit, 0, 9);
-    const std::vector<Pair> columns = PairsOf(board, digit, 9, 18);
+    const Pairs rows = PairsOf(board, digit, 0, 9);
+    const Pairs columns = PairsOf(board, digit, 9, 18);
     for (const Pair& row : rows) {
       for (const Pair& column : columns) {
         for (const auto& [r_near, r_far] : {std::pair{row.first, row.second},
@@ -163,8 +175,8 @@ bool EmptyRectangleWith(Board& board, Step* step, int digit, int box, int row, i
 
 bool EmptyRectangle(Board& board, Step* step) {
   for (int digit = 1; digit <= 9; ++digit) {
-    const std::vector<Pair> pairs = PairsOf(board, digit, 0, 18);
-    if (pairs.empty()) continue;
+    const Pairs pairs = PairsOf(board, digit, 0, 18);
+    if (pairs.size() == 0) continue;
     for (int box = 0; box < 9; ++box) {
       const uint16_t places = board.Places(18 + box, digit);  // positions in the box, row-major
       if (Count(places) < 2) continue;
@@ -262,7 +274,7 @@ bool XYZWing(Board& board, Step* step) {
 
 bool WWing(Board& board, Step* step) {
   // Each digit's conjugate pairs, listed once rather than for every pair of cells tried.
-  std::array<std::vector<Pair>, 10> pairs_of;
+  std::array<Pairs, 10> pairs_of;
   for (int digit = 1; digit <= 9; ++digit) pairs_of[digit] = PairsOf(board, digit, 0, kUnits);
   for (int first = 0; first < kCells; ++first) {
     const uint16_t xy = board.open[first];
@@ -304,20 +316,25 @@ bool WWing(Board& board, Step* step) {
 namespace {
 
 // One connected set of conjugate pairs of a digit, coloured two ways: the cells of each
-// colour, and the pairs that coloured them (in the order they did).
+// colour, and the pairs that coloured them (in the order they did), as (coloured from, cell).
+// Fixed room: most sets remove nothing, and are dropped.
 struct Colouring {
-  std::array<std::vector<int>, 2> cells;
-  std::vector<Link> links;
+  std::array<std::array<uint8_t, kCells>, 2> cells;
+  std::array<int, 2> count{};
+  std::array<std::pair<uint8_t, uint8_t>, kCells> links;
+  int link_count = 0;
 };
 
 // Colours the component of `start` through `pairs`; false if the colours clash (a board with
 // no solution). `colour` is -1 for cells not yet coloured.
-bool ColourFrom(int start, int digit, const std::vector<Pair>& pairs,
-                std::array<int8_t, kCells>& colour, Colouring* out) {
+bool ColourFrom(int start, const Pairs& pairs, std::array<int8_t, kCells>& colour,
+                Colouring* out) {
   colour[start] = 0;
-  out->cells[0].push_back(start);
-  std::vector<int> queue = {start};
-  for (size_t head = 0; head < queue.size(); ++head) {
+  out->cells[0][out->count[0]++] = static_cast<uint8_t>(start);
+  std::array<uint8_t, kCells> queue;
+  size_t queued = 0;
+  queue[queued++] = static_cast<uint8_t>(start);
+  for (size_t head = 0; head < queued; ++head) {
     const int cell = queue[head];
     for (const Pair& pair : pairs) {
       if (pair.first != cell && pair.second != cell) continue;
@@ -325,9 +342,9 @@ bool ColourFrom(int start, int digit, const std::vector<Pair>& pairs,
       if (colour[other] == colour[cell]) return false;
       if (colour[other] >= 0) continue;
       colour[other] = static_cast<int8_t>(1 - colour[cell]);
-      out->cells[colour[other]].push_back(other);
-      out->links.push_back(MakeLink(cell, digit, other, digit, true));
-      queue.push_back(other);
+      out->cells[colour[other]][out->count[colour[other]]++] = static_cast<uint8_t>(other);
+      out->links[out->link_count++] = {static_cast<uint8_t>(cell), static_cast<uint8_t>(other)};
+      queue[queued++] = static_cast<uint8_t>(other);
     }
   }
   return true;
@@ -337,11 +354,12 @@ bool ColourFrom(int start, int digit, const std::vector<Pair>& pairs,
 // unit (a wrap: that colour is false), else each open cell seeing both colours (a trap).
 void ColouringEliminations(Board& board, const Colouring& colouring, int digit, Step* step) {
   for (int c = 0; c < 2; ++c) {
-    const std::vector<int>& cells = colouring.cells[c];
-    for (size_t i = 0; i < cells.size(); ++i) {
-      for (size_t j = i + 1; j < cells.size(); ++j) {
+    const auto& cells = colouring.cells[c];
+    const int count = colouring.count[c];
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
         if (!Sees(cells[i], cells[j])) continue;
-        for (int cell : cells) Eliminate(board, step, cell, Bit(digit));
+        for (int k = 0; k < count; ++k) Eliminate(board, step, cells[k], Bit(digit));
         return;
       }
     }
@@ -349,7 +367,8 @@ void ColouringEliminations(Board& board, const Colouring& colouring, int digit, 
   std::array<CellSet, 2> seen;
   std::array<CellSet, 2> coloured;
   for (int c = 0; c < 2; ++c) {
-    for (int cell : colouring.cells[c]) {
+    for (int k = 0; k < colouring.count[c]; ++k) {
+      const int cell = colouring.cells[c][k];
       seen[c] = seen[c] | Table().peer_set[cell];
       coloured[c].Add(cell);
     }
@@ -363,24 +382,28 @@ void ColouringEliminations(Board& board, const Colouring& colouring, int digit, 
 
 bool SimpleColouring(Board& board, Step* step) {
   for (int digit = 1; digit <= 9; ++digit) {
-    const std::vector<Pair> pairs = PairsOf(board, digit, 0, kUnits);
+    const Pairs pairs = PairsOf(board, digit, 0, kUnits);
     std::array<int8_t, kCells> colour;
     colour.fill(-1);
     for (const Pair& pair : pairs) {
       if (colour[pair.first] >= 0) continue;
       Colouring colouring;
-      if (!ColourFrom(pair.first, digit, pairs, colour, &colouring)) continue;
-      if (colouring.links.size() < 2) continue;  // one pair alone: an intersection's work
+      if (!ColourFrom(pair.first, pairs, colour, &colouring)) continue;
+      if (colouring.link_count < 2) continue;  // one pair alone: an intersection's work
       Step found;
       ColouringEliminations(board, colouring, digit, &found);
       if (found.eliminations.empty()) continue;
       found.technique = Technique::kSimpleColouring;
       found.digits = {static_cast<uint8_t>(digit)};
       for (int c = 0; c < 2; ++c) {
-        for (int cell : colouring.cells[c]) found.cells.push_back(static_cast<uint8_t>(cell));
+        const auto& cells = colouring.cells[c];
+        found.cells.insert(found.cells.end(), cells.begin(), cells.begin() + colouring.count[c]);
       }
-      found.variant = static_cast<uint8_t>(colouring.cells[0].size());
-      found.links = std::move(colouring.links);
+      found.variant = static_cast<uint8_t>(colouring.count[0]);
+      for (int k = 0; k < colouring.link_count; ++k) {
+        const auto [from, to] = colouring.links[k];
+        found.links.push_back(MakeLink(from, digit, to, digit, true));
+      }
       *step = std::move(found);
       return true;
     }

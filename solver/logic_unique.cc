@@ -2,6 +2,7 @@
 // rest on the puzzle having one solution, so they apply only when the fast solver found it
 // unique (Board::unique); on a puzzle with several they could remove a solution's digit.
 #include <array>
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -139,12 +140,21 @@ bool UniqueRectangle(Board& board, Step* step) {
   if (!board.unique) return false;
   for (int r1 = 0; r1 < 9; ++r1) {
     for (int r2 = r1 + 1; r2 < 9; ++r2) {
-      for (int c1 = 0; c1 < 9; ++c1) {
-        for (int c2 = c1 + 1; c2 < 9; ++c2) {
+      // The digits both rows hold in each column, and the columns where they hold two or more:
+      // only those can be a rectangle's side.
+      std::array<uint16_t, 9> both;
+      uint16_t columns = 0;
+      for (int c = 0; c < 9; ++c) {
+        both[c] = board.open[r1 * 9 + c] & board.open[r2 * 9 + c];
+        if (Count(both[c]) >= 2) columns |= static_cast<uint16_t>(1u << c);
+      }
+      for (uint16_t first = columns; first; first = WithoutLowest(first)) {
+        const int c1 = std::countr_zero(first);
+        for (uint16_t second = WithoutLowest(first); second; second = WithoutLowest(second)) {
+          const int c2 = std::countr_zero(second);
           if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;  // two boxes exactly
           const std::array<int, 4> corners = {r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2};
-          const uint16_t common = board.open[corners[0]] & board.open[corners[1]] &
-                                  board.open[corners[2]] & board.open[corners[3]];
+          const uint16_t common = both[c1] & both[c2];
           if (Count(common) < 2) continue;
           // Some corner must hold only two digits: those are a and b.
           for (int cell : corners) {
