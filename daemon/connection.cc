@@ -17,6 +17,7 @@
 #include "daemon/request_work.h"
 #include "proto/codec.h"
 #include "proto/framing.h"
+#include "proto/tls_files.h"
 
 namespace sudoku::daemon {
 
@@ -272,7 +273,14 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
   if (error == asio::error::eof) {
     EndOfInput();
   } else if (error && error != asio::error::operation_aborted && stage_ != Stage::kClosed) {
-    // Reset by the peer, or the like: nobody is left to answer.
+    // Reset by the peer, or the like: nobody is left to answer. A TLS record that does not
+    // decrypt is forged or corrupted on the way: OpenSSL's alert has told the peer, the log
+    // tells the operator.
+    if (error.category() == asio::error::get_ssl_category()) {
+      ClientCausedLog().Log("TLS record error", LogLevel::kNotice,
+                            peer_ + ": TLS error: " + TlsErrorReason(error) +
+                                "; closing the connection");
+    }
     Abort();
   }
   input_.Reset();

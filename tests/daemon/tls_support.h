@@ -83,6 +83,8 @@ class TlsClient {
   std::string ServerSubject();
   std::string Protocol();  // "TLSv1.3"
   std::string Cipher();    // "TLS_AES_128_GCM_SHA256"
+  // The TCP socket under the TLS, for writing bytes that are not TLS's (a forged record).
+  boost::asio::ip::tcp::socket& Socket() { return stream_->next_layer(); }
 
   // An HTTP/1.1 GET of `target` over this connection (for the HTTPS listeners), after
   // Handshake(). Throws as above.

@@ -1,7 +1,7 @@
 // sudokud over TLS (--tls-cert, --tls-key, --tls-client-ca), on the real daemon: the protocol
 // over TLS 1.3 and 1.2, mutual TLS, each refusal with its exact words at both ends (another
-// connection going on undisturbed), the handshake deadline, and certificates reloaded on SIGHUP
-// under load. The certificates are made by TestPki at test time.
+// connection going on undisturbed), a forged record, the handshake deadline, and certificates
+// reloaded on SIGHUP under load. The certificates are made by TestPki at test time.
 #include <signal.h>
 
 #include <atomic>
@@ -231,6 +231,36 @@ TEST_F(TlsRefusalTest, PlaintextClientOnTheTlsPort) {
   EXPECT_THAT(daemon_->WaitForLog("protocol fault NOT_THIS_PROTOCOL"),
               HasSubstr(": protocol fault NOT_THIS_PROTOCOL: " + message));
   ExpectServed(*bystander_, 2, kTlsBatch);
+}
+
+// A record that does not decrypt (forged bytes after the handshake) ends its connection with
+// OpenSSL's alert and a line in the log; a connection beside it is served on.
+TEST(Tls, ARecordThatDoesNotDecryptEndsThatConnectionAlone) {
+  DaemonProcess daemon(TlsFlags(false));
+  TlsClient forger(daemon.port(), As());
+  forger.Handshake();
+  TlsClient bystander(daemon.port(), As());
+  bystander.Handshake();
+  ExpectServed(bystander, 1, kTlsBatch);
+  // Application data (type 23), TLS 1.2 on the outside as TLS 1.3 writes it, 32 bytes that no
+  // key encrypted.
+  std::string record = {23, 3, 3, 0, 32};
+  record += std::string(32, 'Z');
+  boost::asio::write(forger.Socket(), boost::asio::buffer(record));
+  std::string error;
+  try {
+    const auto response = forger.Read();
+    error = response ? "answered: " + response->ShortDebugString() : "closed without a word";
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_THAT(error, HasSubstr("bad record mac"));
+  ExpectServed(bystander, 2, kTlsBatch);
+  StopCleanly(daemon);
+  EXPECT_THAT(daemon.Log(), HasSubstr("stopped: 2 connections, 2 batches answered"));
+  EXPECT_THAT(daemon.Log(),
+              ::testing::ContainsRegex("sudokud: 127\\.0\\.0\\.1:[0-9]+: TLS error: decryption "
+                                       "failed or bad record mac; closing the connection\n"));
 }
 
 TEST(Tls, TlsClientOnThePlaintextPort) {
