@@ -1,7 +1,7 @@
 // The logical solver of logic.h: the order in which it tries its techniques, and the public
-// functions. The techniques are in logic_basic.cc, logic_patterns.cc, logic_chains.cc and
-// logic_trial.cc (logic_board.h). Plain bitmask code: it explains and rates, so clarity comes
-// before speed (the fast kernel is in kernel.inc). State lives per call.
+// functions. The techniques are in the logic_*.cc files that logic_board.h lists. Plain
+// bitmask code: it explains and rates, so clarity comes before speed (the fast kernel is in
+// kernel.inc). State lives per call.
 #include "solver/logic.h"
 
 #include <array>

@@ -1,8 +1,9 @@
 // Internal to the logical solver (logic.h): the board its techniques read and change, the
 // tables they share, and the techniques themselves, one family per file:
 //   logic_basic.cc     singles, intersections, naked and hidden subsets, x-wing, swordfish
-//   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, wings, simple colouring,
-//                      unique rectangles, bug+1
+//   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, w-wing, simple colouring
+//   logic_wings.cc     xy-wing, xyz-wing
+//   logic_unique.cc    unique rectangles, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
 //   logic_als.cc       als-xz
@@ -17,6 +18,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <initializer_list>
 
 #include "solver/logic.h"
 
@@ -149,11 +151,22 @@ struct Board {
 
 // Removes `digits` from `cell` into the step, skipping candidates that are already gone.
 void Eliminate(Board& board, Step* step, int cell, uint16_t digits);
+// Removes `digit` from every open cell that sees all of `cells` (and is none of them).
+inline void EliminateSeeingAll(Board& board, Step* step, int digit,
+                               std::initializer_list<int> cells) {
+  CellSet targets = board.CellsWith(digit);
+  for (int cell : cells) targets = targets & Table().peer_set[cell];
+  targets.ForEach([&](int cell) { Eliminate(board, step, cell, Bit(digit)); });
+}
 // Appends each digit of `digits` to the step's digits, ascending.
 void AddDigits(Step* step, uint16_t digits);
 // Places the step's placements on the board.
 void PlayPlacements(Board& board, const Step& step);
 Node SingleNode(int cell, int digit);
+// The link between two one-cell nodes.
+inline Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, bool strong) {
+  return Link{SingleNode(from_cell, from_digit), SingleNode(to_cell, to_digit), strong};
+}
 
 // The techniques, by file. `size` is 2 for pairs and x-wings, 3 for triples and swordfish.
 bool NakedSingle(Board& board, Step* step);

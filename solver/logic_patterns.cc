@@ -1,6 +1,7 @@
-// The pattern techniques of logic_board.h: skyscraper, two-string kite, empty rectangle, the
-// wings and simple colouring (one digit, or a few bivalue cells, in a fixed shape). Unique
-// rectangles and bug+1 are in logic_unique.cc.
+// The pattern techniques of logic_board.h on conjugate pairs: skyscraper, two-string kite,
+// empty rectangle, w-wing and simple colouring (one digit, or two bivalue cells, in a fixed
+// shape). The xy- and xyz-wings are in logic_wings.cc, unique rectangles and bug+1 in
+// logic_unique.cc.
 #include <array>
 #include <initializer_list>
 #include <utility>
@@ -39,17 +40,6 @@ Pairs PairsOf(const Board& board, int digit, int from, int to) {
                                 Table().cells[unit][std::countr_zero(WithoutLowest(places))]};
   }
   return pairs;
-}
-
-// Removes `digit` from every open cell that sees all of `cells` (and is none of them).
-void EliminateSeeingAll(Board& board, Step* step, int digit, std::initializer_list<int> cells) {
-  CellSet targets = board.CellsWith(digit);
-  for (int cell : cells) targets = targets & Table().peer_set[cell];
-  targets.ForEach([&](int cell) { Eliminate(board, step, cell, Bit(digit)); });
-}
-
-Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, bool strong) {
-  return Link{SingleNode(from_cell, from_digit), SingleNode(to_cell, to_digit), strong};
 }
 
 // far1 = near1 - near2 = far2, all of one digit: what sees both far ends loses the digit.
@@ -205,67 +195,6 @@ bool EmptyRectangle(Board& board, Step* step) {
             }
           }
         }
-      }
-    }
-  }
-  return false;
-}
-
-bool XYWing(Board& board, Step* step) {
-  for (int pivot = 0; pivot < kCells; ++pivot) {
-    const uint16_t xy = board.open[pivot];
-    if (Count(xy) != 2) continue;
-    for (uint8_t a : Table().peers[pivot]) {
-      const uint16_t xz = board.open[a];
-      if (Count(xz) != 2 || Count(static_cast<uint16_t>(xz & xy)) != 1) continue;
-      const uint16_t x = xz & xy;
-      const uint16_t z = xz & ~xy;
-      const uint16_t yz = static_cast<uint16_t>((xy & ~x) | z);
-      for (uint8_t b : Table().peers[pivot]) {
-        if (b == a || board.open[b] != yz) continue;
-        const int dx = LowestDigit(x), dy = LowestDigit(static_cast<uint16_t>(xy & ~x));
-        const int dz = LowestDigit(z);
-        Step found;
-        EliminateSeeingAll(board, &found, dz, {a, b});
-        if (found.eliminations.empty()) continue;
-        found.technique = Technique::kXYWing;
-        found.cells = {static_cast<uint8_t>(pivot), a, b};
-        found.digits = {static_cast<uint8_t>(dx), static_cast<uint8_t>(dy),
-                        static_cast<uint8_t>(dz)};
-        found.links = {MakeLink(a, dz, a, dx, true), MakeLink(a, dx, pivot, dx, false),
-                       MakeLink(pivot, dx, pivot, dy, true), MakeLink(pivot, dy, b, dy, false),
-                       MakeLink(b, dy, b, dz, true)};
-        *step = std::move(found);
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-bool XYZWing(Board& board, Step* step) {
-  for (int pivot = 0; pivot < kCells; ++pivot) {
-    const uint16_t xyz = board.open[pivot];
-    if (Count(xyz) != 3) continue;
-    for (uint8_t a : Table().peers[pivot]) {
-      const uint16_t xz = board.open[a];
-      if (Count(xz) != 2 || (xz & ~xyz)) continue;
-      for (uint8_t b : Table().peers[pivot]) {
-        const uint16_t yz = board.open[b];
-        if (b <= a || Count(yz) != 2 || (yz & ~xyz) || yz == xz) continue;
-        const uint16_t z = xz & yz;  // the digit the three cells share
-        const int dz = LowestDigit(z);
-        const int dx = LowestDigit(static_cast<uint16_t>(xz & ~z));
-        const int dy = LowestDigit(static_cast<uint16_t>(yz & ~z));
-        Step found;
-        EliminateSeeingAll(board, &found, dz, {pivot, a, b});
-        if (found.eliminations.empty()) continue;
-        found.technique = Technique::kXYZWing;
-        found.cells = {static_cast<uint8_t>(pivot), a, b};
-        found.digits = {static_cast<uint8_t>(dx), static_cast<uint8_t>(dy),
-                        static_cast<uint8_t>(dz)};
-        *step = std::move(found);
-        return true;
       }
     }
   }
