@@ -34,7 +34,7 @@ class Layers {
   using Set = std::array<uint64_t, W>;  // bit n for node n
   static_assert(W >= 1 && W <= (kMaxChainNodes + 63) / 64);
 
-  Layers(const Board& board, const ChainGraph& graph)
+  explicit Layers(const ChainGraph& graph)
       : nodes_(graph.nodes.size()),
         all_strong_(nodes_),
         all_weak_(nodes_),
@@ -42,37 +42,10 @@ class Layers {
         useful_known_(nodes_) {
     for (const auto& [a, b] : graph.strong) Add(all_strong_[a], b), Add(all_strong_[b], a);
     for (const auto& [a, b] : graph.weak) Add(all_weak_[a], b), Add(all_weak_[b], a);
-    // Per open candidate, the nodes that would remove it: an end is useful to a start when
-    // they remove a candidate in common.
-    std::array<int, kCells * 9> slot;
-    int candidates = 0;
-    for (int cell = 0; cell < kCells; ++cell) {
-      for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
-        slot[cell * 9 + LowestDigit(d) - 1] = candidates++;
-      }
-    }
-    removers_.assign(static_cast<size_t>(candidates), Set{});
-    removes_.reserve(nodes_ * 8);
-    removes_from_.reserve(nodes_ + 1);
-    for (size_t node = 0; node < nodes_; ++node) {
-      removes_from_.push_back(removes_.size());
-      const auto removes = [&](int cell, int digit) {
-        const size_t row = static_cast<size_t>(slot[cell * 9 + digit - 1]);
-        Add(removers_[row], node);
-        removes_.push_back(row);
-      };
-      // WeakTargets(), without building its sets.
-      const ChainNode& n = graph.nodes[node];
-      CellSet seen = board.CellsWith(n.digit);
-      for (int i = 0; i < n.size; ++i) seen = seen & Table().peer_set[n.list[i]];
-      seen.ForEach([&](int cell) { removes(cell, n.digit); });
-      if (n.size == 1) {
-        for (uint16_t d = board.open[n.list[0]] & ~Bit(n.digit); d; d = WithoutLowest(d)) {
-          removes(n.list[0], LowestDigit(d));
-        }
-      }
-    }
-    removes_from_.push_back(removes_.size());
+    // What a node removes when on is a candidate it is weakly linked to (WeakTargets()), and a
+    // candidate is its one-cell node: node n's removals are its weak neighbours among the
+    // one-cell nodes, and the nodes that remove candidate c are c's weak neighbours.
+    for (size_t node = 0; node < graph.single_nodes; ++node) Add(singles_, node);
   }
 
   // From now on, ShortestLength() follows only `kind`'s links.
@@ -108,8 +81,24 @@ class Layers {
     weak_ = &kind_weak_;
   }
 
+  // The ends whose removals share a candidate with `start`'s, kept for the other kinds and the
+  // second round.
+  const Set& Useful(size_t start) {
+    Set& useful = useful_[start];
+    if (!useful_known_[start]) {
+      useful_known_[start] = true;
+      for (size_t w = 0; w < W; ++w) {
+        for (uint64_t bits = all_weak_[start][w] & singles_[w]; bits; bits &= bits - 1) {
+          Or(useful, all_weak_[w * 64 + static_cast<size_t>(std::countr_zero(bits))]);
+        }
+      }
+    }
+    return useful;
+  }
+  static bool Has(const Set& set, size_t node) { return set[node / 64] >> (node % 64) & 1; }
+
   // Whether the selected kind's chains use `node`.
-  bool Selected(size_t node) const { return kept_[node / 64] >> (node % 64) & 1; }
+  bool Selected(size_t node) const { return Has(kept_, node); }
 
   // The links of the shortest chain from `start` (off) of at most `longest` links whose ends
   // remove something, or 0 if there is none: a link-by-link breadth-first search's answer, a
@@ -117,18 +106,13 @@ class Layers {
   // nodes).
   int ShortestLength(size_t start, int longest, bool* exhausted) {
     *exhausted = false;
-    if (removes_from_[start] == removes_from_[start + 1] || Empty((*strong_)[start])) {
+    Set removes;
+    for (size_t w = 0; w < W; ++w) removes[w] = all_weak_[start][w] & singles_[w];
+    if (Empty(removes) || Empty((*strong_)[start])) {
       *exhausted = true;  // no strong link to begin with, or nothing to remove
       return 0;
     }
-    // The ends useful to this start, kept for the other kinds and the second round.
-    Set& useful = useful_[start];
-    if (!useful_known_[start]) {
-      useful_known_[start] = true;
-      for (size_t i = removes_from_[start]; i < removes_from_[start + 1]; ++i) {
-        Or(useful, removers_[removes_[i]]);
-      }
-    }
+    const Set& useful = Useful(start);
     // The nodes reached off, and on; the layer's nodes are off at even depths, on at odd.
     Set seen_off{}, seen_on{}, layer{};
     Add(layer, start);
@@ -178,9 +162,7 @@ class Layers {
   Set kept_{};  // the selected kind's nodes
   const std::vector<Set>* strong_ = &all_strong_;
   const std::vector<Set>* weak_ = &all_weak_;
-  std::vector<Set> removers_;  // per open candidate, the nodes that remove it
-  // Node n removes the candidates of rows removes_[removes_from_[n] .. removes_from_[n + 1]).
-  std::vector<size_t> removes_, removes_from_;
+  Set singles_{};  // the one-cell nodes, which are the open candidates
   std::vector<Set> useful_;  // per node, the ends useful to it, where useful_known_
   std::vector<bool> useful_known_;
 };

@@ -53,13 +53,6 @@ struct Chain {
   std::array<CellSet, 10> removes{};
 };
 
-bool AnyRemoval(const std::array<CellSet, 10>& removes) {
-  for (const CellSet& cells : removes) {
-    if (!cells.Empty()) return true;
-  }
-  return false;
-}
-
 // Breadth-first search state, kept across starts: parent[state] is the state it was reached
 // from (-1 for the start, -2 for none yet), state = node * 2 + on. With the graph's links as
 // lists.
@@ -89,9 +82,10 @@ struct Search {
 };
 
 // The shortest chain from `start` (off), of at most `longest` links, to a node on whose
-// removals are not empty.
+// removals are not empty: one of `useful`, the ends whose removals meet the start's.
+template <typename Useful>
 bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, int longest,
-                       Search& search, Chain* chain) {
+                       const Useful& useful, Search& search, Chain* chain) {
   if (search.strong.Empty(start)) return false;
   const std::array<CellSet, 10> start_targets = WeakTargets(board, graph.nodes[start]);
   for (int state : search.queue) search.parent[state] = -2;
@@ -112,11 +106,10 @@ bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, i
       search.parent[next_state] = state;
       search.depth[next_state] = search.depth[state] + 1;
       search.queue.push_back(next_state);
-      if (on) continue;
+      if (on || !useful(next)) continue;
       const std::array<CellSet, 10> end_targets = WeakTargets(board, graph.nodes[next]);
       std::array<CellSet, 10> removes;
       for (int d = 1; d <= 9; ++d) removes[d] = start_targets[d] & end_targets[d];
-      if (!AnyRemoval(removes)) continue;
       chain->removes = removes;
       chain->nodes.clear();
       for (int s = next_state; s >= 0; s = search.parent[s]) chain->nodes.push_back(s / 2);
@@ -162,7 +155,10 @@ Chain ShortestChain(ChainKind kind, const ChainGraph& graph, const Board& board,
       if (length == 0) continue;
       if (!search) search.emplace(kind, graph, board);
       Chain chain;
-      if (ShortestChainFrom(graph, board, static_cast<int>(start), longest, *search, &chain)) {
+      const auto& useful = layers.Useful(start);
+      const auto is_useful = [&](int end) { return layers.Has(useful, static_cast<size_t>(end)); };
+      if (ShortestChainFrom(graph, board, static_cast<int>(start), longest, is_useful, *search,
+                            &chain)) {
         best = std::move(chain);
         if (best.nodes.size() <= 4) return best;  // none shorter can remove anything
       }
@@ -193,7 +189,7 @@ bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers<W>& lay
 // The chain steps on `graph`, with node sets W words wide.
 template <size_t W>
 bool ChainsOn(Board& board, Step* step, const ChainGraph& graph) {
-  Layers<W> layers(board, graph);
+  Layers<W> layers(graph);
   // The starts' shortest AICs first, up to the first start that has one: when none has, no
   // kind has a chain (the searches that fail cost one pass, not six); the starts before it
   // have none of any kind.
