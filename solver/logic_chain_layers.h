@@ -106,13 +106,17 @@ class Layers {
   // nodes).
   int ShortestLength(size_t start, int longest, bool* exhausted) {
     *exhausted = false;
-    Set removes;
-    for (size_t w = 0; w < W; ++w) removes[w] = all_weak_[start][w] & singles_[w];
-    if (Empty(removes) || Empty((*strong_)[start])) {
-      *exhausted = true;  // no strong link to begin with, or nothing to remove
+    if (Empty((*strong_)[start])) {
+      *exhausted = true;  // no strong link to begin with
       return 0;
     }
+    // Empty exactly when the start removes nothing: a candidate it removes is weakly linked
+    // back to it.
     const Set& useful = Useful(start);
+    if (Empty(useful)) {
+      *exhausted = true;
+      return 0;
+    }
     // The nodes reached off, and on; the layer's nodes are off at even depths, on at odd.
     Set seen_off{}, seen_on{}, layer{};
     Add(layer, start);
