@@ -3,6 +3,10 @@
 // handler, its charge, its work on the Pool) is in connection_requests.cc.
 #include "daemon/connection.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <exception>
 #include <span>
@@ -43,7 +47,8 @@ constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
 }  // namespace
 
-Connection::Connection(const ConnectionContext& context, Stream stream, std::string peer)
+Connection::Connection(const ConnectionContext& context, Stream stream, std::string peer,
+                       uint64_t source)
     : context_(context),
       stream_(std::move(stream)),
       peer_(std::move(peer)),
@@ -51,8 +56,10 @@ Connection::Connection(const ConnectionContext& context, Stream stream, std::str
       deadline_(stream_.get_executor()),
       last_activity_(Clock::now()),
       connected_(last_activity_),
-      requester_(context.pool.NewOwner()) {
+      requester_(Account(source, context.pool.NewOwner())) {
   secured_ = !stream_.tls();
+  // A TLS record arriving slowly is progress: the connection is not idle meanwhile.
+  stream_.OnRawReceive([this] { Touch(); });
   context_.connections.Add(this);
 }
 
@@ -143,7 +150,8 @@ void Connection::Spawn(awaitable<void> coroutine) {
 }
 
 void Connection::UpdateMemory() {
-  const size_t now = input_.capacity() + answer_bytes_ + waiting_request_bytes_;
+  const size_t now =
+      input_.capacity() + answer_bytes_ + waiting_request_bytes_ + stream_.memory();
   if (now == memory_) return;
   context_.admission.MemoryChanged(memory_, now);
   memory_ = now;
@@ -187,7 +195,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         // The buffer stays as it is meanwhile: only this coroutine changes it.
         // Weighed as the puzzles a frame of text of that size holds, as a batch is weighed.
         co_await context_.pool.Run(stream_.get_executor(), decode, use_awaitable,
-                                   Pool::Cost::kBounded, requester_.owner(),
+                                   Pool::Cost::kBounded, requester_.account(),
                                    scan.frame_bytes / 83 + 1);
         Touch();
         if (!reading()) {
@@ -198,7 +206,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       input_.Consume(scan.frame_bytes);
       // The next frame's first bytes came with the last read at the latest: its time starts
       // there, not at the first byte of the frame just handled.
-      if (input_.size() > 0) frame_started_ = last_read_;
+      if (input_.size() > 0) StartFrame(last_read_);
       if (fault) {
         context_.requests.jobs().Recycle(std::move(job));
         Fault(fault->kind(), fault->message());
@@ -209,18 +217,25 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
       // it waits, the decoded request counts against --max-memory.
       waiting_request_bytes_ = job->request.SpaceUsedLong();
       UpdateMemory();
-      const bool admitted = co_await WaitForCapacity(CostOf(job->request, kind));
+      const Admitted admitted =
+          co_await WaitForCapacity(CostOf(job->request, kind), IsLongWork(job->request, kind));
       waiting_request_bytes_ = 0;
       UpdateMemory();
-      if (!admitted) {
+      if (admitted != Admitted::kAdmitted) {
+        if (admitted == Admitted::kDropped) {
+          context_.requests.DroppedForDeparture(
+              1, peer_ + ": the peer closed its side while frame " + std::to_string(frames_) +
+              " (work of unbounded cost) waited for room; dropped it before its work started");
+        }
         context_.requests.jobs().Recycle(std::move(job));
+        if (admitted == Admitted::kDropped) continue;
         break;
       }
       if (!HandleRequest(std::move(job), kind)) break;
       continue;
     }
     // At a limit, the socket is left unread: TCP then pushes back on the sender.
-    if (!co_await WaitForCapacity(1)) break;
+    if (co_await WaitForCapacity(1) != Admitted::kAdmitted) break;
     // An answer solved here waits for the writer, whose wake-up is posted: let it write first,
     // before this read's first attempt (which finds nothing yet) costs the answer a system call.
     if (!queue_.empty()) co_await asio::post(stream_.get_executor(), use_awaitable);
@@ -230,6 +245,8 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     }
     if (input_.capacity() == 0) {
       // No buffer until there is something to read: an idle connection holds no memory.
+      stream_.ReleaseReadBuffer();
+      UpdateMemory();
       co_await stream_.WaitRead(error);
       if (error) break;
       if (!reading()) continue;
@@ -248,9 +265,10 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
     const asio::mutable_buffer room = input_.Prepare(want, scan.frame_bytes);
     UpdateMemory();
     const size_t n = co_await stream_.ReadSome(room, error);
+    UpdateMemory();  // TLS: its read buffer may have come or gone
     if (error) break;
     if (input_.size() == 0 && n > 0) {
-      frame_started_ = Clock::now();
+      StartFrame(Clock::now());
       if (const auto limit = context_.options.frame_timeout;
           limit.count() > 0 && frame_started_ + limit < watchdog_expiry_) {
         deadline_.cancel();  // the watchdog sleeps past this frame's deadline
@@ -304,7 +322,13 @@ awaitable<bool> Connection::Secure() {
           "(sudoku-client --tls)");
     co_return true;  // the reader discards what comes until the peer closes
   }
-  co_await stream_.Handshake(error);
+  // Each step's computation on the Pool's handshake thread, this connection's turn among the
+  // others' by the CPU they have used: never on the event loop.
+  const auto offload = [this](std::function<void()> step) -> awaitable<void> {
+    co_await context_.pool.Run(stream_.get_executor(), std::move(step), use_awaitable,
+                               Pool::Cost::kHandshake, requester_.account());
+  };
+  co_await stream_.Handshake(error, offload);
   if (stage_ == Stage::kClosed) co_return false;
   if (error) {
     // Nothing can be said to the peer: OpenSSL has sent its alert, which is all a TLS client
@@ -319,9 +343,45 @@ awaitable<bool> Connection::Secure() {
   if (const std::string subject = stream_.PeerSubject(); !subject.empty()) {
     peer_ += " (" + subject + ")";
   }
+  stream_.ReleaseIdle();  // the handshake's records are sent
+  UpdateMemory();
   secured_ = true;
   Wake();
   co_return true;
+}
+
+bool Connection::CheckPeerStillThere() {
+  tcp_info info{};
+  socklen_t size = sizeof info;
+  if (::getsockopt(stream_.socket().native_handle(), IPPROTO_TCP, TCP_INFO, &info, &size) != 0 ||
+      info.tcpi_state == TCP_ESTABLISHED) {
+    return true;
+  }
+  const bool request_waiting = waiting_request_bytes_ > 0;
+  if (info.tcpi_state == TCP_CLOSE_WAIT) {
+    // Its side closed (a FIN; data sent before it is still to be read): as at an end of input,
+    // bounded work is answered and work of unbounded cost is not done for a peer that may be
+    // gone. The request waiting, if such work, is dropped by WaitForCapacity.
+    if (!requester_.long_cancelled()) {
+      requester_.CancelLong();
+      Wake();
+    }
+    return false;
+  }
+  // Reset, or closed both ways: nobody is left to answer.
+  if (request_waiting || solving_ > 0) {
+    context_.requests.DroppedForDeparture(
+        request_waiting ? 1 : 0,
+        peer_ + ": the peer reset the connection while " +
+            (request_waiting ? "frame " + std::to_string(frames_) + " waited for room" +
+                                   (solving_ > 0 ? " and " : "")
+                             : std::string()) +
+            (solving_ > 0 ? std::to_string(solving_) + " requests waited for or had their turn"
+                          : std::string()) +
+            "; dropping what has not started");
+  }
+  Abort();
+  return false;
 }
 
 // The peer has shut down its sending side: answer what was accepted, then close. A partial frame
@@ -337,7 +397,7 @@ void Connection::EndOfInput() {
                           peer_ + ": the peer closed its side with " +
                               std::to_string(long_solving_) +
                               " requests of unbounded cost in flight (solution limit above 2, "
-                              "generate, explain); cancelling them");
+                              "rate, generate, explain); cancelling them");
   }
   if (reading() && input_.size() > 0) {
     Fault(wire::ProtocolFault::MALFORMED,
@@ -412,6 +472,11 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
       Abort();
       co_return;
     }
+    if (queue_.empty()) {
+      // Nothing more to write for now: a quiet connection keeps no write buffers (TLS).
+      stream_.ReleaseIdle();
+      UpdateMemory();
+    }
     Touch();
   }
   // Everything is answered (or the fault is sent): end our side, let the peer read it all. The
@@ -423,9 +488,21 @@ awaitable<void> Connection::Writer([[maybe_unused]] std::shared_ptr<Connection> 
   Abort();
 }
 
+void Connection::StartFrame(Clock::time_point when) {
+  frame_started_ = when;
+  frame_socket_bytes_ = stream_.bytes_received();
+  frame_buffered_bytes_ = input_.size();
+}
+
 Connection::Clock::duration Connection::ProgressAllowance() const {
+  // What the socket brought counts, not what has been decrypted: a TLS record arrives whole
+  // before any of it can be read, and a slow sender's 16 KiB record takes seconds to.
+  const uint64_t received = stream_.bytes_received();
+  uint64_t progress = std::max<uint64_t>(
+      input_.size(), frame_buffered_bytes_ + (received - frame_socket_bytes_));
+  if (frames_ == 0) progress = std::max(progress, received);  // since connecting
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-      static_cast<double>(input_.size()) / static_cast<double>(kMinFrameRate)));
+      static_cast<double>(progress) / static_cast<double>(kMinFrameRate)));
 }
 
 std::optional<Connection::Clock::time_point> Connection::FrameDeadline() const {
@@ -458,10 +535,16 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
     if (const auto deadline = FrameDeadline()) {
       watchdog_expiry_ = std::min(watchdog_expiry_, *deadline);
     }
+    watchdog_expiry_ = std::min(watchdog_expiry_, next_departure_check_);
     deadline_.expires_at(watchdog_expiry_);
     co_await deadline_.async_wait(asio::redirect_error(use_awaitable, ignored));
     if (stage_ == Stage::kClosed) co_return;
     const auto now = Clock::now();
+    if (now >= next_departure_check_) {
+      next_departure_check_ = held_back_ ? now + kDepartureCheck : Clock::time_point::max();
+      CheckPeerStillThere();
+      if (stage_ == Stage::kClosed) co_return;
+    }
     if (now >= linger_until_) {
       Abort();
       co_return;
@@ -495,7 +578,7 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       if (held_back_ || queued_for_admission || waiting_for_memory) {
         // Waiting for this connection's in-flight limit or the daemon's budgets: the socket is
         // left unread, so the frame's slowness is ours, not the peer's.
-        frame_started_ = now;
+        StartFrame(now);
       } else if (frames_ == 0 &&
                  now >= connected_ + context_.options.first_frame_timeout + ProgressAllowance() &&
                  context_.options.first_frame_timeout.count() > 0) {

@@ -55,6 +55,10 @@ class Admission;
 // least this fast is never timed out.
 inline constexpr size_t kMinFrameRate = 1024;
 
+// How often a connection whose reader waits for room looks whether its peer has left
+// (Connection::CheckPeerStillThere).
+inline constexpr auto kDepartureCheck = std::chrono::milliseconds(250);
+
 // What a connection uses of the daemon around it, each part through its own public interface.
 // The Server owns all of it and hands it to each connection it accepts.
 struct ConnectionContext {
@@ -74,8 +78,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   using Kind = wire::ProtocolFault::Kind;
 
   // `stream`: plain TCP, or TLS whose handshake the reader does first (within
-  // --first-frame-timeout).
-  Connection(const ConnectionContext& context, Stream stream, std::string peer);
+  // --first-frame-timeout). `source`: the peer's address (SourceOf), whose requesters share
+  // their turns on the solver threads.
+  Connection(const ConnectionContext& context, Stream stream, std::string peer, uint64_t source);
   ~Connection();
 
   // Serves the connection: counts it against --max-connections until it closes.
@@ -149,8 +154,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::awaitable<void> RunGenerate(std::shared_ptr<Connection> self,
                                            std::unique_ptr<Job> request);
   // Waits until this connection and the daemon may take `cost` more puzzles in flight
-  // (Admission::TryAdmit). False when reading stopped meanwhile.
-  boost::asio::awaitable<bool> WaitForCapacity(size_t cost);
+  // (Admission::TryAdmit): kAdmitted. kStopped when reading stopped meanwhile; kDropped when
+  // the request waiting is `long_work` and the peer closed its side meanwhile (such work is not
+  // done for a peer that may be gone; the reader reads on, to its end of input).
+  enum class Admitted { kAdmitted, kStopped, kDropped };
+  boost::asio::awaitable<Admitted> WaitForCapacity(size_t cost, bool long_work = false);
+  // While the reader reads nothing (waiting for room), the socket says nothing of a peer that
+  // leaves: the kernel's state of the connection is looked at instead, every kDepartureCheck.
+  // A reset aborts the connection, its work dropped before it starts; a closed side cancels its
+  // long work, as an end of input would. True when the peer is still there.
+  bool CheckPeerStillThere();
   // Gives a request decoded and checked once (wire::CheckRequest) to the RequestHandler, and
   // runs its work. False when it faulted.
   bool HandleRequest(std::unique_ptr<Job> job, wire::RequestKind kind);
@@ -158,11 +171,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // When the frame being read (or, before any, the first) must be whole; none once reading
   // stopped or when the timeouts are off.
   std::optional<Clock::time_point> FrameDeadline() const;
-  // What the bytes of the frame being read buy beyond a deadline: a second per kMinFrameRate.
-  // Progress moves the deadlines, so a peer that keeps sending at that rate or faster is never
+  // What the bytes of the frame being read buy beyond a deadline: a second per kMinFrameRate,
+  // counted as the socket received them (with TLS, records not yet decrypted count: a record
+  // is read only once whole). Progress moves the deadlines, so a peer that keeps sending at that rate or faster is never
   // timed out, however large its frame (the first one too), while one that drips a byte now and
   // then is, after about the timeout.
   Clock::duration ProgressAllowance() const;
+  // The frame being read starts at `when` (its progress is measured from here).
+  void StartFrame(Clock::time_point when);
 
   void Fault(Kind kind, const std::string& message);
   // Gives back `cost` puzzles written or dropped; `working`: their work was not done yet.
@@ -192,8 +208,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Clock::time_point linger_until_ = Clock::time_point::max();  // set once the writer is done
   const Clock::time_point connected_;
   Clock::time_point frame_started_;       // when the first byte of the frame being read came
+  uint64_t frame_socket_bytes_ = 0;    // the stream's bytes_received() then
+  uint64_t frame_buffered_bytes_ = 0;  // the frame's bytes buffered then
   Clock::time_point last_read_;           // when the last read that brought bytes completed
   bool held_back_ = false;  // the reader waits for capacity (WaitForCapacity), reading nothing
+  Clock::time_point next_departure_check_ = Clock::time_point::max();
   Clock::time_point last_write_progress_;  // when the pending write last moved (or began)
   Clock::time_point watchdog_expiry_ = Clock::time_point::max();  // deadline_'s expiry
 

@@ -1,5 +1,8 @@
 #include "daemon/connection_manager.h"
 
+#include <malloc.h>
+
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -12,7 +15,17 @@ namespace sudoku::daemon {
 void ConnectionManager::Closed(Connection* connection) {
   connections_.erase(connection);
   if (connection->counted()) --served_;
+  ReturnMemoryAfterCrowd();
   if (on_empty_ && connections_.empty()) on_empty_();
+}
+
+void ConnectionManager::ReturnMemoryAfterCrowd() {
+  // A crowd has left once the connections are down to a quarter of their peak: what their
+  // buffers and TLS states took is free in the allocator, which keeps it (glibc returns only
+  // the top of its heaps by itself). Given back once per crowd, not per close.
+  if (crowd_peak_ < kCrowd || connections_.size() > crowd_peak_ / 4) return;
+  ::malloc_trim(0);
+  crowd_peak_ = connections_.size();
 }
 
 void ConnectionManager::Admit(const std::shared_ptr<Connection>& connection) {
@@ -63,7 +76,7 @@ void ConnectionManager::MakeRoom() {
   } else if (long_only != nullptr) {
     long_only->Evict(full + ", none idle, and this one held only work of unbounded cost (" +
                      std::to_string(long_only->in_flight()) +
-                     " puzzles: solution limit above 2, generate, explain), now cancelled");
+                     " puzzles: solution limit above 2, rate, generate, explain), now cancelled");
   }
 }
 

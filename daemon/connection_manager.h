@@ -8,6 +8,7 @@
 #ifndef SUDOKU_DAEMON_CONNECTION_MANAGER_H_
 #define SUDOKU_DAEMON_CONNECTION_MANAGER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <list>
@@ -29,7 +30,10 @@ class ConnectionManager {
   ConnectionManager& operator=(const ConnectionManager&) = delete;
 
   // A connection just made (served or refused): alive until Closed().
-  void Add(Connection* connection) { connections_.insert(connection); }
+  void Add(Connection* connection) {
+    connections_.insert(connection);
+    crowd_peak_ = std::max(crowd_peak_, connections_.size());
+  }
   // A connection destroyed: it leaves the set (and, if still counted, frees its slot). The last
   // one to close during a drain runs the drain's on_empty.
   void Closed(Connection* connection);
@@ -65,6 +69,11 @@ class ConnectionManager {
   // At --max-connections: closes the connection idle longest with nothing in flight, if any
   // (the first such in by_activity_), else one holding only work of unbounded cost.
   void MakeRoom();
+  // After a crowd of connections has left, gives the memory they took back to the system.
+  void ReturnMemoryAfterCrowd();
+
+  // Connections that make a crowd worth giving memory back after.
+  static constexpr size_t kCrowd = 256;
 
   const size_t max_connections_;
   std::unordered_set<Connection*> connections_;  // every connection alive, refused ones too
@@ -73,6 +82,7 @@ class ConnectionManager {
   // with 12,000 connections and a storm of newcomers, the event loop's main work).
   std::list<Connection*> by_activity_;
   size_t served_ = 0;  // connections counted against the limit
+  size_t crowd_peak_ = 0;  // the most connections alive since memory was last given back
   std::function<void()> on_empty_;  // set by the drain
 };
 

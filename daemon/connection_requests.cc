@@ -102,23 +102,31 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   requests.jobs().Recycle(std::move(request));
 }
 
-awaitable<bool> Connection::WaitForCapacity(size_t cost) {
+awaitable<Connection::Admitted> Connection::WaitForCapacity(size_t cost, bool long_work) {
   const size_t limit = context_.options.max_in_flight_per_connection;
   for (bool waited = false;; waited = true) {
-    if (!reading()) {
+    const bool dropped = long_work && requester_.long_cancelled();
+    if (!reading() || dropped) {
       held_back_ = false;
+      next_departure_check_ = Clock::time_point::max();
       context_.admission.Leave(this);
-      co_return false;
+      co_return dropped ? Admitted::kDropped : Admitted::kStopped;
     }
     // A request larger than the connection's limit is taken when it holds nothing else.
     const size_t held = requester_.in_flight();
     if ((held == 0 || held + cost <= limit) && context_.admission.TryAdmit(this, held, cost)) {
       held_back_ = false;
+      next_departure_check_ = Clock::time_point::max();
       // The frame in the buffer waited on the daemon, not on the peer: its time starts again.
-      if (waited && input_.size() > 0) frame_started_ = Clock::now();
-      co_return true;
+      if (waited && input_.size() > 0) StartFrame(Clock::now());
+      co_return Admitted::kAdmitted;
     }
-    held_back_ = true;
+    if (!held_back_) {
+      held_back_ = true;
+      // The watchdog looks at the peer while this waits (CheckPeerStillThere).
+      next_departure_check_ = Clock::now() + kDepartureCheck;
+      if (next_departure_check_ < watchdog_expiry_) deadline_.cancel();
+    }
     co_await wake_.Wait();
   }
 }

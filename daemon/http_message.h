@@ -35,6 +35,9 @@ struct HttpPeer {
   // Set once the peer has closed its side or reset the connection: work for it can stop.
   PeerGone gone;
   bool tls = false;
+  // Its IP address ("192.0.2.7"): its API requests are one requester, for their turns on the
+  // solver threads (see FairQueue).
+  std::string address;
   // The subject of the client certificate the handshake verified ("CN=client"); empty: none.
   std::string certificate;
 };

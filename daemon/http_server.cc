@@ -93,6 +93,12 @@ class HttpServer::Connection : public std::enable_shared_from_this<Connection> {
  private:
   // The TCP stream under TLS, or the plain one.
   beast::tcp_stream& Tcp() { return tls_ ? tls_->next_layer() : plain_; }
+  // The peer's IP address ("192.0.2.7"), or empty when the socket cannot say.
+  std::string RemoteAddress() {
+    boost::system::error_code error;
+    const auto remote = Tcp().socket().remote_endpoint(error);
+    return error ? std::string() : remote.address().to_string();
+  }
   // On an HTTPS port: the handshake. False (the connection to be closed) when it failed, or when
   // the peer spoke plain HTTP, which is then told in plain HTTP to use https://.
   asio::awaitable<bool> Secure(beast::flat_buffer& buffer);
@@ -269,6 +275,7 @@ asio::awaitable<void> HttpServer::Connection::Exchange(Stream& stream,
     HttpResponse response;
     const HttpPeer peer{.gone = std::make_shared<std::atomic<bool>>(false),
                         .tls = tls_.has_value(),
+                        .address = RemoteAddress(),
                         .certificate = certificate_};
     const auto watch = std::make_shared<Watch>(Tcp().get_executor());
     // The watcher keeps the connection alive: its last wake-up may come after the answer.

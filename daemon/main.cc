@@ -163,6 +163,10 @@ int Run(const Flags& flags) {
   // why); its /metrics goes to `io` to render. Kept running until the drain is over.
   asio::io_context probe_io(1);
   auto probe_work = asio::make_work_guard(probe_io);
+  // --http has a thread of its own too: its TLS handshakes, page and API traffic, whatever a
+  // crowd makes of them, never delay a probe of --metrics.
+  asio::io_context http_io(1);
+  auto http_work = asio::make_work_guard(http_io);
   Pool pool(flags.threads, flags.solver_cpus);
   Server server(io, pool, server_options);
   Health health(io, pool, flags.health);
@@ -180,12 +184,12 @@ int Run(const Flags& flags) {
   HttpServer metrics(probe_io, "metrics",
                      HttpLimits{.max_connections = MetricsRoutes::kMaxConnections},
                      &metrics_routes);
-  // --http runs on the same thread as --metrics: its health checks, page and TLS handshakes are
-  // never behind the event loop; its API requests go to the loop, where the RequestHandler is.
+  // --http runs on its own thread: its health checks, page and TLS handshakes are never behind
+  // the event loop; its API requests go to the loop, where the RequestHandler is.
   WebApi web_api(server.requests(), &metrics_routes,
                  WebApiOptions{.client_certificates = flags.api_client_certificates},
                  io.get_executor());
-  HttpServer http(probe_io, "http", WebApi::Limits(), &web_api);
+  HttpServer http(http_io, "http", WebApi::Limits(), &web_api);
   // --http-tls: the HTTP listeners' certificate, the port's. Its client CA too when the API
   // requires client certificates, but optional: a scraper or a load balancer's health check has
   // none. Read again on SIGHUP.
@@ -204,10 +208,8 @@ int Run(const Flags& flags) {
       Log(LogLevel::kError, reason + ": kept the HTTPS certificate in use: " + e.what());
       return;
     }
-    asio::post(probe_io, [&metrics, &http, context] {
-      metrics.SetTls(context);
-      http.SetTls(context);
-    });
+    asio::post(probe_io, [&metrics, context] { metrics.SetTls(context); });
+    asio::post(http_io, [&http, context] { http.SetTls(context); });
     if (!reason.empty()) LogLine(reason + ": reloaded the HTTPS certificate for new connections");
   };
   secure_http("");
@@ -220,8 +222,11 @@ int Run(const Flags& flags) {
     health.Stop();
     asio::post(probe_io, [&] {
       metrics.Stop();
-      http.Stop();
       probe_work.reset();
+    });
+    asio::post(http_io, [&] {
+      http.Stop();
+      http_work.reset();
     });
   });
 
@@ -331,17 +336,23 @@ int Run(const Flags& flags) {
     // A second signal cancels what the drain still waits for.
     server.Drain(signal == SIGINT ? "SIGINT" : "SIGTERM");
   });
-  // `io` runs until the probe thread is done, so that a /metrics it serves can still render.
+  // `io` runs until the probe and HTTP threads are done, so that a /metrics they serve can still
+  // render.
   auto loop_work = asio::make_work_guard(io);
-  std::thread probe_thread([&] {
-    RunEventLoop(probe_io);
-    asio::post(io, [&] { loop_work.reset(); });
-  });
+  std::atomic<int> http_threads = 2;
+  const auto run_http_thread = [&](asio::io_context& http_loop) {
+    RunEventLoop(http_loop);
+    if (--http_threads == 0) asio::post(io, [&] { loop_work.reset(); });
+  };
+  std::thread probe_thread([&] { run_http_thread(probe_io); });
+  std::thread http_thread([&] { run_http_thread(http_io); });
   RunEventLoop(io);
-  // Returned after the drain, or abandoned (Server::CancelRemaining stopped `io`, and --metrics
-  // was never told to stop).
+  // Returned after the drain, or abandoned (Server::CancelRemaining stopped `io`, and the HTTP
+  // listeners were never told to stop).
   probe_io.stop();
+  http_io.stop();
   probe_thread.join();
+  http_thread.join();
   signals.Stop();  // before `io` goes: the waiter posts to it
 
   ClientCausedLog().ReportSuppressed();

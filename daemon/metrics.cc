@@ -154,6 +154,10 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
              "Puzzles accepted and not yet answered or dropped (each connection's bounded by "
              "--max-in-flight-per-connection; the part not yet solved, by --max-in-flight).",
              static_cast<double>(snapshot.puzzles_in_flight));
+  out.Single("sudokud_memory_held_bytes", "gauge",
+             "Bytes held for clients, as --max-memory counts them: read buffers, requests "
+             "waiting, answers not yet taken, TLS states and buffers.",
+             static_cast<double>(snapshot.memory_held));
 
   out.Header("sudokud_protocol_faults_total", "counter",
              "ProtocolFaults sent (each closes its connection), by kind.");
@@ -169,6 +173,10 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                 "TLS connections closed in their handshake (no or a refused client certificate, "
                 "a failed or late handshake).",
                 stats.tls_refused},
+               {"sudokud_departed_requests_dropped_total",
+                "Requests dropped before their work started because their requester had left "
+                "(a reset or closed connection, an HTTP client gone).",
+                stats.departed_dropped},
                {"sudokud_received_bytes_total", "Protocol bytes read from clients.",
                 stats.bytes_received},
                {"sudokud_sent_bytes_total", "Protocol bytes written to clients.",

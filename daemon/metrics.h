@@ -78,6 +78,9 @@ struct ServerStats {
   // TLS connections closed in or before their handshake (no or a bad client certificate, a
   // handshake failed or not done in time); a plaintext peer on the TLS port gets a fault instead.
   uint64_t tls_refused = 0;
+  // Requests dropped before their work started because their requester had left (reset or
+  // closed its connection, or its HTTP client went) while they waited for a turn or for room.
+  uint64_t departed_dropped = 0;
   uint64_t bytes_received = 0;     // protocol bytes, all connections
   uint64_t bytes_sent = 0;
   // Per batch: time solving on the pool, and from its frame being read to its response written.
@@ -113,6 +116,9 @@ struct MetricsSnapshot {
   uint64_t connections_open = 0;
   uint64_t batches_in_flight = 0;
   uint64_t puzzles_in_flight = 0;
+  // Bytes held for clients, as --max-memory counts them: read buffers, decoded requests waiting,
+  // answers not yet taken, TLS states and buffers.
+  uint64_t memory_held = 0;
   std::string kernel{};  // ActiveKernel().name
   int threads = 0;       // solver threads
   double uptime_seconds = 0;

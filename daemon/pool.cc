@@ -21,6 +21,7 @@
 namespace sudoku::daemon {
 namespace {
 
+
 cpu_set_t CpuSetOf(const CpuList& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -65,37 +66,11 @@ CpuList MoveOffCpus(const CpuList& cpus) {
   return others;
 }
 
-void TakeTurns::Push(uint64_t owner, std::function<void()> job, uint64_t weight) {
-  Owner& queued = owners_[owner];
-  queued.jobs.push_back(Queued{std::move(job), weight});
-  if (queued.jobs.size() == 1) {
-    // Starts at the current virtual time: no credit for having been idle.
-    queued.finish = now_ + weight;
-    ready_.emplace(queued.finish, sequence_++, owner);
-  }
-}
-
-std::function<void()> TakeTurns::Pop() {
-  const auto [finish, sequence, owner] = *ready_.begin();
-  ready_.erase(ready_.begin());
-  const auto found = owners_.find(owner);
-  Owner& queued = found->second;
-  std::function<void()> job = std::move(queued.jobs.front().job);
-  now_ = std::max(now_, finish - queued.jobs.front().weight);
-  queued.jobs.pop_front();
-  if (queued.jobs.empty()) {
-    owners_.erase(found);
-  } else {
-    // Its next job starts where this one finishes.
-    queued.finish = finish + queued.jobs.front().weight;
-    ready_.emplace(queued.finish, sequence_++, owner);
-  }
-  return job;
-}
-
-LowPriorityThreads::LowPriorityThreads(int count, const char* name) {
+LowPriorityThreads::LowPriorityThreads(int count, const char* name, int nice,
+                                       uint64_t default_unit_ns)
+    : jobs_(default_unit_ns) {
   for (int i = 0; i < count; ++i) {
-    threads_.emplace_back([this] { Serve(); });
+    threads_.emplace_back([this, nice] { Serve(nice); });
     pthread_setname_np(threads_.back().native_handle(), name);
   }
 }
@@ -109,29 +84,35 @@ LowPriorityThreads::~LowPriorityThreads() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-void LowPriorityThreads::Enqueue(uint64_t owner, std::function<void()> job, uint64_t weight) {
+void LowPriorityThreads::Enqueue(Account account, std::function<void()> job, uint64_t weight) {
   {
     std::lock_guard lock(mutex_);
-    jobs_.Push(owner, std::move(job), weight);
+    jobs_.Push(account, std::move(job), weight);
   }
   wake_.notify_one();
 }
 
-void LowPriorityThreads::Serve() {
+void LowPriorityThreads::Serve(int nice) {
   // Linux's nice is per thread. Lowering a thread's priority needs no privilege; if it fails
   // anyway, the jobs still run, at the priority of the rest.
-  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
   // Concurrency 1, the one slot reserved for this thread: no oneTBB worker ever joins.
   tbb::task_arena arena(1, 1);
   for (;;) {
-    std::function<void()> job;
+    FairQueue::Next next;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       if (jobs_.empty()) return;  // stopping, and every job handed over has run
-      job = jobs_.Pop();
+      next = jobs_.Pop();
     }
-    arena.execute(job);
+    CpuMeter meter;
+    {
+      CpuMeter::Scope scope(&meter);
+      arena.execute(next.job);
+    }
+    std::lock_guard lock(mutex_);
+    jobs_.Charge(next.ticket, meter.nanoseconds());
   }
 }
 
@@ -140,7 +121,9 @@ Pool::Pool(int threads, const CpuList& cpus)
       parallelism_(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads) + 1),
       // No slot is reserved for a caller thread: only enqueued work runs here.
       arena_(threads, 0),
-      long_jobs_(threads, "sudokud-long") {
+      bounded_(kBoundedUnitNs),
+      long_jobs_(threads, "sudokud-long", 19, kLongUnitNs),
+      handshakes_(1, "sudokud-tls", 10, kHandshakeUnitNs) {
   arena_.initialize();
   SetUpThreads(cpus);
 }
@@ -184,10 +167,11 @@ void Pool::SetUpThreads(const CpuList& cpus) {
 Pool::~Pool() {
   Hold(false);
   arena_.execute([this] { group_.wait(); });
-  // long_jobs_, destroyed after this body, runs what it was handed and joins its threads.
+  // handshakes_ and long_jobs_, destroyed after this body, run what they were handed and join
+  // their threads.
 }
 
-void Pool::Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<void()> task) {
+void Pool::Enqueue(Cost cost, Account account, uint64_t weight, std::function<void()> task) {
   busy_.fetch_add(1, std::memory_order_relaxed);
   auto job = [this, task = std::move(task)] {
     RangeBegins();
@@ -195,13 +179,13 @@ void Pool::Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<voi
     task();
   };
   // Forking() once the task (with its captures) is built, just before a worker may run it.
-  if (cost == Cost::kLong) {
+  if (cost != Cost::kBounded) {
     // Handed over under a mutex, which TSan sees.
-    long_jobs_.Enqueue(owner, std::move(job), weight);
+    (cost == Cost::kLong ? long_jobs_ : handshakes_).Enqueue(account, std::move(job), weight);
   } else {
     {
       std::lock_guard lock(bounded_mutex_);
-      bounded_.Push(owner, std::move(job), weight);
+      bounded_.Push(account, std::move(job), weight);
     }
     auto handle = group_.defer([this] { RunNextBounded(); });
     Forking();
@@ -210,12 +194,18 @@ void Pool::Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<voi
 }
 
 void Pool::RunNextBounded() {
-  std::function<void()> job;
+  FairQueue::Next next;
   {
     std::lock_guard lock(bounded_mutex_);
-    job = bounded_.Pop();
+    next = bounded_.Pop();
   }
-  job();
+  CpuMeter meter;
+  {
+    CpuMeter::Scope scope(&meter);
+    next.job();
+  }
+  std::lock_guard lock(bounded_mutex_);
+  bounded_.Charge(next.ticket, meter.nanoseconds());
 }
 
 void Pool::Post(std::function<void()> work) {

@@ -35,65 +35,37 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "daemon/fair_queue.h"
+
 namespace sudoku::daemon {
 
-// Jobs queued by owner (a connection, an HTTP request), served in weighted fair order: each job
-// has a weight (its puzzles, say), and the next job is the one that would finish first if every
-// owner with jobs queued were served at the same rate (weighted fair queuing, by virtual finish
-// time). So one owner's many jobs never make another's wait for all of them, and a small job
-// does not wait for the large ones of owners who arrived with it: 64 clients of 65,536-puzzle
-// batches and one of 2,000 have the small one served first, then the large ones in turn. An
-// owner whose queue empties starts afresh at the current virtual time: idle time earns no
-// credit. Not thread-safe: its user holds a lock.
-class TakeTurns {
- public:
-  void Push(uint64_t owner, std::function<void()> job, uint64_t weight = 1);
-  bool empty() const { return ready_.empty(); }
-  // The job that finishes first in virtual time. Must not be empty.
-  std::function<void()> Pop();
-
- private:
-  struct Queued {
-    std::function<void()> job;
-    uint64_t weight;
-  };
-  struct Owner {
-    std::deque<Queued> jobs;
-    uint64_t finish = 0;  // the virtual finish time of jobs.front()
-  };
-  // Owners with jobs queued by the finish time of their first job; then by arrival (`sequence`).
-  using Key = std::tuple<uint64_t, uint64_t, uint64_t>;  // finish, sequence, owner
-
-  std::unordered_map<uint64_t, Owner> owners_;
-  std::set<Key> ready_;
-  uint64_t now_ = 0;  // the virtual start time of the job served last
-  uint64_t sequence_ = 0;
-};
-
-// Threads at the lowest CPU priority (nice 19) that run jobs for work whose time has no useful
-// bound. Jobs are queued by owner (a connection, an HTTP request) and served in weighted fair
-// order (TakeTurns), so that one owner's many jobs never make another's wait for all of them. Each
-// thread runs its jobs inside a oneTBB arena of its own with no worker, so a parallel algorithm
-// in a job runs on that thread alone and takes none of the batches' workers.
+// Threads at a low CPU priority (nice 19 for work whose time has no useful bound, nice 10 for
+// TLS handshakes) that run jobs off the event loop and the batches' arena. Jobs are queued by account (a requester within its source address) and served in order
+// of the CPU time each account has used (FairQueue), so that one requester's many or costly jobs
+// never make another's wait for all of them. Each thread runs its jobs inside a oneTBB arena of
+// its own with no worker, so a parallel algorithm in a job runs on that thread alone and takes
+// none of the batches' workers.
 class LowPriorityThreads {
  public:
-  // Starts `count` threads named `name` (as `top -H` shows them).
-  LowPriorityThreads(int count, const char* name);
+  // Starts `count` threads named `name` (as `top -H` shows them) at `nice`;
+  // `default_unit_ns`: the FairQueue's estimate of a unit of weight before an account is
+  // measured.
+  LowPriorityThreads(int count, const char* name, int nice, uint64_t default_unit_ns);
   // Runs the jobs already queued, then joins the threads.
   ~LowPriorityThreads();
 
   LowPriorityThreads(const LowPriorityThreads&) = delete;
   LowPriorityThreads& operator=(const LowPriorityThreads&) = delete;
 
-  // Queues `job` of `weight` behind `owner`'s earlier ones.
-  void Enqueue(uint64_t owner, std::function<void()> job, uint64_t weight);
+  // Queues `job` of `weight` behind `account`'s earlier ones.
+  void Enqueue(Account account, std::function<void()> job, uint64_t weight);
 
  private:
-  void Serve();
+  void Serve(int nice);
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  TakeTurns jobs_;
+  FairQueue jobs_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
@@ -148,35 +120,50 @@ class Pool {
   // How long one job may run. kLong is work whose time has no useful bound: counting a
   // puzzle's solutions up to a large limit (the empty grid to 1,000,000 takes about 10 s of a
   // core), generating puzzles (a minimal symmetric 17-clue one can take seconds), explaining
-  // one (the logical solver's chains). It runs on threads of its own, as many as --threads,
-  // each job on one of them, at the lowest CPU priority (nice 19), the owners taking turns (see
+  // one (the logical solver's chains), rating (the logical solver again, milliseconds a hard
+  // puzzle). It runs on threads of its own, as many as --threads, each job on one of them, at
+  // the lowest CPU priority (nice 19), the accounts taking turns by CPU used (see
   // LowPriorityThreads): it takes only the CPU that the batches, the health canary and the
   // event loop leave idle, so no amount of it can slow a normal batch or keep the canary from
   // answering, and one client's many jobs cannot starve another's.
-  enum class Cost { kBounded, kLong };
+  //
+  // kHandshake is a TLS handshake's computation (key exchange, signature: up to a millisecond or
+  // so a step): one thread of its own at nice 10, the accounts (each connection within its
+  // source address) taking turns by CPU used, so that a crowd of handshakes delays neither the
+  // event loop (other connections' frames) nor the batches, and one source's crowd waits behind
+  // itself. Its jobs do not count as the pool answering either.
+  enum class Cost { kBounded, kLong, kHandshake };
+  // What a unit of weight of each cost is estimated to take before an account's work has been
+  // measured (see FairQueue): a puzzle solved (a microsecond or two); a unit of long work (a
+  // puzzle generated, explained, rated or counted far: milliseconds); a TLS handshake step (an
+  // ECDHE key exchange and a signature, a millisecond or less).
+  static constexpr uint64_t kBoundedUnitNs = 2'000;
+  static constexpr uint64_t kLongUnitNs = 2'000'000;
+  static constexpr uint64_t kHandshakeUnitNs = 500'000;
 
   // Runs `work()` on the arena for `cost`, then completes `token` with a null exception_ptr, or
   // with the exception `work` threw (a coroutine awaiting with use_awaitable gets it rethrown).
   // `executor` is where the completion runs when the handler has no executor of its own; it is
-  // kept busy (io_context::run() does not return) until the completion is posted. `owner` says
-  // whose work it is and `weight` how much (its puzzles, say): the owners' jobs of each cost are
-  // served in weighted fair order (see TakeTurns, NewOwner()).
+  // kept busy (io_context::run() does not return) until the completion is posted. `account`
+  // says whose work it is and `weight` how much (its puzzles, say): the jobs of each cost are
+  // served in order of the CPU time their accounts have used, measured as they run, `weight`
+  // scaling the estimate a job is charged until it is measured (see FairQueue, NewOwner()).
   template <typename Executor, typename Work, typename CompletionToken>
   auto Run(const Executor& executor, Work work, CompletionToken&& token,
-           Cost cost = Cost::kBounded, uint64_t owner = 0, uint64_t weight = 1) {
+           Cost cost = Cost::kBounded, Account account = {}, uint64_t weight = 1) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr)>(
-        [this, executor, cost, owner, weight](auto handler, Work work) {
-          Start(std::move(work), std::move(handler), executor, cost, owner, weight);
+        [this, executor, cost, account, weight](auto handler, Work work) {
+          Start(std::move(work), std::move(handler), executor, cost, account, weight);
         },
         token, std::move(work));
   }
 
-  // A new owner for Run(): one for each connection or request whose jobs take their own turns.
+  // A new owner for an Account: one for each connection whose jobs take their own turns.
   uint64_t NewOwner() { return next_owner_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
   template <typename Work, typename Handler, typename Executor>
-  void Start(Work work, Handler handler, const Executor& executor, Cost cost, uint64_t owner,
+  void Start(Work work, Handler handler, const Executor& executor, Cost cost, Account account,
              uint64_t weight) {
     auto target = boost::asio::get_associated_executor(handler, executor);
     struct Op {
@@ -189,7 +176,7 @@ class Pool {
     // shared_ptr.
     auto op = std::make_shared<Op>(
         Op{this, std::move(work), std::move(handler), boost::asio::make_work_guard(target)});
-    Enqueue(cost, owner, weight, [op, cost] {
+    Enqueue(cost, account, weight, [op, cost] {
       std::exception_ptr error;
       try {
         op->work();
@@ -213,10 +200,11 @@ class Pool {
 
   // Hands `task` to the arena for its cost and counts it as busy (the task itself says when it
   // is done).
-  void Enqueue(Cost cost, uint64_t owner, uint64_t weight, std::function<void()> task);
+  void Enqueue(Cost cost, Account account, uint64_t weight, std::function<void()> task);
   // Names each of the arena's threads and, when `cpus` is not empty, keeps it on them.
   void SetUpThreads(const CpuList& cpus);
-  // Runs the next Cost::kBounded job, the owners taking turns (one runs for each enqueued).
+  // Runs the next Cost::kBounded job, the accounts taking turns (one runs for each enqueued),
+  // and charges its account what it cost.
   void RunNextBounded();
   // Runs on the arena before each job: waits while Hold(true) is in force.
   void WaitWhileHeld() const;
@@ -239,12 +227,13 @@ class Pool {
   tbb::global_control parallelism_;
   tbb::task_arena arena_;
   tbb::task_group group_;
-  // Cost::kBounded jobs wait here, the owners taking turns; the arena gets one task per job,
+  // Cost::kBounded jobs wait here, the accounts taking turns; the arena gets one task per job,
   // which runs whichever job's turn it is. The arena alone would run them first come, first
   // served: a client's small batch behind every large one queued before it.
   std::mutex bounded_mutex_;
-  TakeTurns bounded_;
-  LowPriorityThreads long_jobs_;  // Cost::kLong
+  FairQueue bounded_;
+  LowPriorityThreads long_jobs_;   // Cost::kLong
+  LowPriorityThreads handshakes_;  // Cost::kHandshake
 };
 
 }  // namespace sudoku::daemon

@@ -4,6 +4,8 @@
 
 #include <boost/asio/use_awaitable.hpp>
 
+#include "daemon/log.h"
+
 namespace sudoku::daemon {
 namespace {
 
@@ -40,6 +42,7 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   job->complete = false;
   job->fault = false;
   job->at_once = false;
+  job->skipped = false;
   job->long_work = false;
   job->asked = Job::Asked::kOther;
   job->held_id_kind = Job::HeldId::kNone;
@@ -48,8 +51,8 @@ void JobPool::Recycle(std::unique_ptr<Job> job) {
   free_.push_back(std::move(job));
 }
 
-Requester::Requester(uint64_t owner, Flag cancel, Flag cancel_long)
-    : owner_(owner),
+Requester::Requester(Account account, Flag cancel, Flag cancel_long)
+    : account_(account),
       cancel_(cancel ? std::move(cancel) : NewFlag()),
       cancel_long_(cancel_long ? std::move(cancel_long) : NewFlag()) {}
 
@@ -165,15 +168,17 @@ std::optional<RequestRefusal> RequestHandler::Accept(Requester& requester, Job& 
 
 bool RequestHandler::WorthSolvingHere(const Job& job) const {
   const wire::SolveRequest& request = job.request.solve();
-  return job.kind == wire::RequestKind::kSolve &&
+  return job.kind == wire::RequestKind::kSolve && !job.long_work &&
          wire::PuzzleCount(request) <= kSolveHerePuzzles &&
          request.solution_limit() <= kSolveHereSolutionLimit && pool_.busy() == 0;
 }
 
 void RequestHandler::DoWork(const Requester& requester, Job& job, bool frame) {
   const auto start = Job::Clock::now();
-  job.complete = DoRequest(job.request, job.kind, requester.CancelFlagFor(job), &job.response,
-                           &job.counts);
+  const std::atomic<bool>& cancel = requester.CancelFlagFor(job);
+  job.skipped = cancel.load(std::memory_order_relaxed);
+  job.complete = !job.skipped &&
+                 DoRequest(job.request, job.kind, cancel, &job.response, &job.counts);
   job.solve_seconds = std::chrono::duration<double>(Job::Clock::now() - start).count();
   if (job.complete && frame) wire::SetFrame(job.response, &job.frame);
 }
@@ -197,7 +202,7 @@ awaitable<std::string> RequestHandler::OnPool(asio::any_io_executor executor, Ta
                                               uint64_t weight) {
   std::string failure;
   try {
-    co_await pool_.Run(executor, std::move(task), use_awaitable, cost, requester.owner(), weight);
+    co_await pool_.Run(executor, std::move(task), use_awaitable, cost, requester.account(), weight);
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -254,6 +259,7 @@ void RequestHandler::ReleaseId(Requester& requester, Job& job) {
 
 void RequestHandler::Ended(Requester& requester, Job& job, bool delivered) {
   ReleaseId(requester, job);
+  if (job.skipped) ++stats_.departed_dropped;
   switch (job.asked) {
     case Job::Asked::kOther:
       return;
@@ -292,6 +298,11 @@ awaitable<std::string> RequestHandler::Serve(asio::any_io_executor executor, Req
   Release(requester, job.cost, job.working);
   job.working = false;
   co_return failure;
+}
+
+void RequestHandler::DroppedForDeparture(size_t requests, const std::string& why) {
+  stats_.departed_dropped += requests;
+  ClientCausedLog().Log("requester left", LogLevel::kNotice, why);
 }
 
 std::string RequestHandler::InternalError(const Job& job, const std::string& failure) {

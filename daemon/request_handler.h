@@ -60,6 +60,8 @@ struct Job {
   bool working = false;
   size_t memory = 0;      // bytes of `frame` charged against --max-memory while queued
   bool complete = false;  // worked to the end (not cancelled)
+  // Its requester was gone (its cancel flag set) when its turn came: its work never started.
+  bool skipped = false;
   bool fault = false;     // a ProtocolFault: the connection closes once it is written
   bool at_once = false;   // answered on the event loop as it was read (Stats): not a batch
   // Work of unbounded cost (Pool::Cost::kLong): cancelled when the requester leaves.
@@ -91,20 +93,21 @@ class JobPool {
 
 // Who asked: a protocol connection for its whole life, or one HTTP API request. What it holds
 // in flight (its share is measured by it), the ids of its requests in flight, the flags its
-// work reads to stop, and its turn among the long work (Pool::NewOwner).
+// work reads to stop, and the account its work's CPU time is charged to (see FairQueue): a
+// connection's own within its source address; the API's requests from one address share one.
 class Requester {
  public:
   using Flag = std::shared_ptr<std::atomic<bool>>;
 
   // `cancel` stops all its work (it is gone, or the daemon stops); `cancel_long` its long work
   // only (as when a protocol peer closes its side). Both new when not given.
-  explicit Requester(uint64_t owner, Flag cancel = nullptr, Flag cancel_long = nullptr);
+  explicit Requester(Account account, Flag cancel = nullptr, Flag cancel_long = nullptr);
 
   Requester(const Requester&) = delete;
   Requester& operator=(const Requester&) = delete;
 
   size_t in_flight() const { return in_flight_; }
-  uint64_t owner() const { return owner_; }
+  const Account& account() const { return account_; }
   void Cancel();
   void CancelLong() { cancel_long_->store(true, std::memory_order_relaxed); }
   bool long_cancelled() const { return cancel_long_->load(std::memory_order_relaxed); }
@@ -124,7 +127,7 @@ class Requester {
  private:
   std::unordered_set<uint64_t>& IdsOf(Job::HeldId kind);
 
-  const uint64_t owner_;
+  const Account account_;
   const Flag cancel_;
   const Flag cancel_long_;
   size_t in_flight_ = 0;  // puzzles admitted and not yet answered or dropped
@@ -155,8 +158,10 @@ class RequestHandler {
 
   Admission& admission() { return admission_; }
   JobPool& jobs() { return jobs_; }
-  // A turn of its own among the long work, for a new Requester (Pool::NewOwner).
+  // An owner of its own within its source, for a new Requester (Pool::NewOwner).
   uint64_t NewOwner() { return pool_.NewOwner(); }
+  // The account of the JSON API's requests from `address`: one for them all.
+  static Account ApiAccount(std::string_view address) { return Account(SourceOf(address), 0); }
 
   // The refusal of a requester that does not wait (an API request, 503 with the message), for
   // a request of `cost` puzzles holding `bytes`: the daemon's budgets (puzzles in flight,
@@ -193,7 +198,8 @@ class RequestHandler {
   // on its requester until delivered.
   void WorkDone(Job& job);
   // The end of what the requester asked for in `job`: counted as answered when its answer was
-  // delivered (`delivered`), else as cancelled; its id is free again.
+  // delivered (`delivered`), else as cancelled (and as dropped for a departed requester when its
+  // work never started); its id is free again.
   void Ended(Requester& requester, Job& job, bool delivered);
   // The id `job` holds may be used again (its answer is about to be delivered, or dropped).
   void ReleaseId(Requester& requester, Job& job);
@@ -209,6 +215,11 @@ class RequestHandler {
 
   // "internal error while solving batch 3: WHAT", naming the request as its requester did.
   static std::string InternalError(const Job& job, const std::string& failure);
+
+  // `requests` its requester left before their work started (read whole and waiting for room):
+  // counted, and logged as `why`, rate-limited. (Those skipped on the Pool are counted by
+  // Ended().)
+  void DroppedForDeparture(size_t requests, const std::string& why);
 
  private:
   // WorkNow's work, throwing what it throws.

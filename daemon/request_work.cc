@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "daemon/fair_queue.h"
 #include "proto/codec.h"
 #include "proto/explain_wire.h"
 #include "proto/tsan_fork_join.h"
@@ -123,8 +124,15 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     RangeDone(response);
   };
   if (n >= 2 * kParallelGrain) {
+    // The ranges other threads take are charged to this job's account too.
+    CpuMeter* const meter = CpuMeter::Current();
     Forking();
-    tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain), solve_range);
+    tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain),
+                      [&](const tbb::blocked_range<int>& range) {
+                        RangeBegins();  // before the capture is read
+                        CpuMeter::Scope measured(meter);
+                        solve_range(range);
+                      });
     Joined(response);
   } else {
     solve_range(tbb::blocked_range<int>(0, n));
@@ -219,7 +227,7 @@ bool IsLongWork(const wire::Request& request, wire::RequestKind kind) {
   constexpr uint32_t kBoundedSolutionLimit = 2;
   switch (kind) {
     case wire::RequestKind::kSolve:
-      return request.solve().solution_limit() > kBoundedSolutionLimit;
+      return request.solve().solution_limit() > kBoundedSolutionLimit || request.solve().rate();
     case wire::RequestKind::kExplain:
     case wire::RequestKind::kGenerate:
       return true;
@@ -280,10 +288,12 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   options.cancel = &cancel;
 
   std::vector<Generated> made(end - begin);
+  CpuMeter* const meter = CpuMeter::Current();
   Forking();
   tbb::parallel_for(tbb::blocked_range<uint32_t>(begin, end, 1),
                     [&](const tbb::blocked_range<uint32_t>& range) {
                       RangeBegins();
+                      CpuMeter::Scope measured(meter);
                       for (uint32_t i = range.begin(); i != range.end(); ++i) {
                         if (cancel.load(std::memory_order_relaxed)) break;
                         made[i - begin] = Generate(options, request.first_index() + i);

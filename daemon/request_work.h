@@ -38,8 +38,9 @@ size_t CostOf(const wire::Request& request, wire::RequestKind kind);
 // Whether `request`'s work has no useful bound on its time, and so runs as long work
 // (Pool::Cost::kLong: threads of its own, nice 19, each requester taking turns) and is
 // cancelled when its requester leaves: a count past two solutions (a solution or uniqueness
-// ends soon after the search starts; more can take seconds a puzzle), an explanation (chains,
-// trials), a generation.
+// ends soon after the search starts; more can take seconds a puzzle), a rated batch (the
+// logical solver takes milliseconds on a hard puzzle, a thousand times its solving), an
+// explanation (chains, trials), a generation.
 bool IsLongWork(const wire::Request& request, wire::RequestKind kind);
 
 // Batches at least this large are split across the calling arena's threads.

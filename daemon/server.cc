@@ -127,7 +127,8 @@ void Server::Admit(tcp::socket socket) {
   const tcp::endpoint remote = socket.remote_endpoint(error);
   Stream stream = tls_ ? Stream(std::move(socket), tls_) : Stream(std::move(socket));
   connections_.Admit(std::make_shared<Connection>(
-      context_, std::move(stream), error ? "unknown peer" : EndpointText(remote)));
+      context_, std::move(stream), error ? "unknown peer" : EndpointText(remote),
+      error ? 0 : SourceOf(remote.address().to_string())));
 }
 
 void Server::Drain(const std::string& reason) {
@@ -199,6 +200,7 @@ MetricsSnapshot Server::Snapshot() const {
       .connections_open = connections_.size(),
       .batches_in_flight = batches,
       .puzzles_in_flight = puzzles,
+      .memory_held = admission_.memory(),
       .kernel = ActiveKernel().name,
       .threads = pool_.threads(),
       .uptime_seconds =

@@ -14,6 +14,8 @@
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,6 +31,9 @@
 #include "proto/tls_stream.h"
 
 namespace sudoku::daemon {
+
+// The key exchange groups the daemon's TLS offers (OpenSSL's list form): see TlsContext.
+inline constexpr char kTlsGroups[] = "X25519:P-256:P-384";
 
 // What --tls-cert, --tls-key and --tls-client-ca name.
 struct TlsFiles {
@@ -95,14 +100,16 @@ class Stream {
   boost::asio::awaitable<bool> PeerSpeaksTls(boost::system::error_code& error);
   // TLS becomes plain TCP (before any handshake).
   void Demote();
-  // The server side of the handshake. On failure, `error` is set and Failure() says why.
-  boost::asio::awaitable<void> Handshake(boost::system::error_code& error);
+  // The server side of the handshake, each step's computation run by `offload` (see
+  // TlsStream::Handshake). On failure, `error` is set and Failure() says why.
+  boost::asio::awaitable<void> Handshake(boost::system::error_code& error,
+                                         TlsStream::Offload offload = {});
   HandshakeFailure Failure(const boost::system::error_code& error) const;
   // The client certificate's subject ("CN=client,O=example"), or empty.
   std::string PeerSubject();
 
-  // Waits until the socket is readable. With TLS there may be bytes decrypted (or received and
-  // not yet decrypted) already: returns at once.
+  // Waits until the socket is readable, or, with TLS, bytes received wait to be decrypted or
+  // read (returns at once).
   boost::asio::awaitable<void> WaitRead(boost::system::error_code& error);
   boost::asio::awaitable<size_t> ReadSome(boost::asio::mutable_buffer buffer,
                                           boost::system::error_code& error);
@@ -116,6 +123,23 @@ class Stream {
   void ShutdownSend(boost::system::error_code& error);
   void Close();
 
+  // Bytes received from the socket: with TLS, records before decryption (see
+  // TlsStream::bytes_received); plain, what ReadSome returned.
+  uint64_t bytes_received() const;
+  // What the stream holds beside the connection's own buffers: with TLS, its buffers and an
+  // estimate of OpenSSL's state (kTlsStateBytes); plain, nothing.
+  size_t memory() const;
+  // Calls `observer` whenever the socket brings bytes that TLS cannot hand over yet (part of a
+  // record); plain, never (ReadSome returns them).
+  void OnRawReceive(std::function<void()> observer);
+  // A quiet connection gives back its write buffers (TLS: the gathering and record buffers).
+  void ReleaseIdle();
+  // And, between reads, its read buffer (TLS) when nothing in it waits.
+  void ReleaseReadBuffer();
+  // OpenSSL's state of a connection, beside the stream's buffers: the SSL object, its
+  // handshake's keys, and its record buffers while they are in use.
+  static constexpr size_t kTlsStateBytes = 48 << 10;
+
  private:
   struct Tls {
     std::shared_ptr<TlsContext> context;  // outlives the SSL object made from it
@@ -127,6 +151,7 @@ class Stream {
   };
   std::variant<tcp::socket, Tls> stream_;
   std::string gather_;  // WriteSome's gathering buffer (TLS)
+  uint64_t plain_bytes_received_ = 0;
 };
 
 }  // namespace sudoku::daemon

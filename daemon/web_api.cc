@@ -9,6 +9,8 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
+#include "daemon/log.h"
+
 namespace sudoku::daemon {
 
 namespace asio = boost::asio;
@@ -82,10 +84,11 @@ asio::awaitable<HttpResponse> WebApi::Api(std::string path, const HttpRequest& r
   // (its body) to the memory budget, while it works.
   const size_t bytes = request.body().size();
   if (auto busy = Busy(CostOf(job.request, kind), bytes)) co_return std::move(*busy);
-  // Each request is a requester of its own: its own turns among the long work, its work
-  // stopped when its client goes (peer.gone) or the daemon stops (Stop() sets every working
-  // request's flag).
-  Requester requester(requests_.NewOwner(), peer.gone, peer.gone);
+  // Each request is a requester of its own, its work stopped when its client goes (peer.gone)
+  // or the daemon stops (Stop() sets every working request's flag); its CPU time is charged to
+  // one account for every API request from its address, so that many connections from one
+  // client take the turns of one.
+  Requester requester(RequestHandler::ApiAccount(peer.address), peer.gone, peer.gone);
   if (auto refused = requests_.Accept(requester, job, kind)) {
     co_return ApiErrorResponse(http::status::bad_request, refused->message);
   }
@@ -98,6 +101,11 @@ asio::awaitable<HttpResponse> WebApi::Api(std::string path, const HttpRequest& r
   const std::string failure =
       co_await requests_.Serve(co_await asio::this_coro::executor, requester, job);
   working_.erase(cancel.get());
+  if (job.skipped) {
+    ClientCausedLog().Log("requester left", LogLevel::kNotice,
+                          "http: " + peer.address + ": the client left before its " + path +
+                              " request's work started; dropped it");
+  }
   --in_flight_;
   requests_.admission().MemoryChanged(bytes, 0);
   co_return prepared.request->Answer(job.response, job.complete, failure);

@@ -21,7 +21,6 @@ using boost::system::error_code;
 TlsStream::TlsStream(asio::ip::tcp::socket& socket, asio::ssl::context& context, Role role)
     : socket_(socket),
       ssl_(SSL_new(context.native_handle())),
-      in_(kReadBytes),
       flushed_(socket.get_executor()) {
   // One method for every stream, made on first use (C++ makes that thread-safe).
   static BIO_METHOD* const method = [] {
@@ -106,14 +105,43 @@ error_code TlsStream::ErrorOf(int ssl_error) const {
   }
 }
 
+bool TlsStream::HasBuffered() const { return in_end_ > in_begin_ || SSL_has_pending(ssl_) == 1; }
+
+void TlsStream::ReleaseReadBuffer() {
+  if (in_end_ > in_begin_) return;
+  in_ = std::vector<char>();
+  in_begin_ = in_end_ = 0;
+}
+
+void TlsStream::ReleaseIdle() {
+  if (flushing_) return;
+  out_ = std::string();
+  sending_ = std::string();
+}
+
 awaitable<void> TlsStream::Fill(error_code& error) {
   // OpenSSL asks for more when it has taken all that was kept; whatever it left stays first.
   const size_t kept = in_end_ - in_begin_;
   if (kept > 0 && in_begin_ > 0) std::memmove(in_.data(), in_.data() + in_begin_, kept);
   in_begin_ = 0;
   in_end_ = kept;
-  in_end_ += co_await socket_.async_read_some(asio::buffer(in_.data() + kept, in_.size() - kept),
-                                              asio::redirect_error(use_awaitable, error));
+  if (kept == 0) {
+    // Nothing kept: a quiet connection holds no read buffer while it waits for the next bytes.
+    error_code ignored;
+    if (!in_.empty() && socket_.available(ignored) == 0) in_ = std::vector<char>();
+    if (in_.empty()) {
+      co_await socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                                  asio::redirect_error(use_awaitable, error));
+      if (error) co_return;
+      in_.resize(kReadBytes);
+    }
+  }
+  const size_t n =
+      co_await socket_.async_read_some(asio::buffer(in_.data() + kept, in_.size() - kept),
+                                       asio::redirect_error(use_awaitable, error));
+  in_end_ += n;
+  bytes_received_ += n;
+  if (n > 0 && on_receive_) on_receive_();
   if (error == asio::error::eof && (SSL_get_shutdown(ssl_) & SSL_RECEIVED_SHUTDOWN) == 0) {
     error = asio::ssl::error::stream_truncated;
   }
@@ -150,14 +178,22 @@ awaitable<void> TlsStream::Flush(error_code& error) {
   flushed_.cancel();
 }
 
-awaitable<void> TlsStream::Handshake(error_code& error) {
+awaitable<void> TlsStream::Handshake(error_code& error, Offload offload) {
   for (;;) {
-    ERR_clear_error();
-    const int result = SSL_do_handshake(ssl_);
-    const int ssl_error = result == 1 ? SSL_ERROR_NONE : SSL_get_error(ssl_, result);
-    const error_code failure = result == 1 || ssl_error == SSL_ERROR_WANT_READ
-                                   ? error_code()
-                                   : ErrorOf(ssl_error);
+    int result = 0;
+    error_code failure;
+    // OpenSSL's error queue is the thread's: the step reads it where it ran.
+    const auto step = [this, &result, &failure] {
+      ERR_clear_error();
+      result = SSL_do_handshake(ssl_);
+      const int ssl_error = result == 1 ? SSL_ERROR_NONE : SSL_get_error(ssl_, result);
+      failure = result == 1 || ssl_error == SSL_ERROR_WANT_READ ? error_code() : ErrorOf(ssl_error);
+    };
+    if (offload) {
+      co_await offload(step);
+    } else {
+      step();
+    }
     // What the handshake wrote goes first: its messages, or the alert that ends it.
     co_await Flush(error);
     if (failure) error = failure;

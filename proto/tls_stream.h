@@ -14,8 +14,14 @@
 // OpenSSL's in asio::error::get_ssl_category(), the socket's as they come, and the TCP stream's
 // end before the peer's close_notify ssl::error::stream_truncated.
 //
+// Memory: the read buffer is taken when bytes arrive and given back when all of them have been
+// taken and the socket has no more (an idle connection holds none); ReleaseIdle() gives back the
+// write buffers too. memory() says what it holds, for a budget.
+//
 // Thread-safety: none; one connection's, on its io_context thread. One ReadSome and one Write
-// may be in progress at once (the handshake alone before them).
+// may be in progress at once (the handshake alone before them). The handshake's computation may
+// run on another thread (Handshake's `offload`), one step at a time, while nothing else uses
+// the stream.
 #ifndef SUDOKU_PROTO_TLS_STREAM_H_
 #define SUDOKU_PROTO_TLS_STREAM_H_
 
@@ -55,7 +61,12 @@ class TlsStream {
   using VerifyCallback = std::function<bool(bool preverified, X509_STORE_CTX* store)>;
   void SetVerifyCallback(VerifyCallback callback);
 
-  boost::asio::awaitable<void> Handshake(boost::system::error_code& error);
+  // Runs `step` somewhere (another thread) and resumes when it is done. A handshake step is
+  // CPU work (a key exchange, a signature: up to milliseconds) that need not hold up the
+  // thread the connection's io_context runs on.
+  using Offload = std::function<boost::asio::awaitable<void>(std::function<void()> step)>;
+  // Without `offload`, each step runs here.
+  boost::asio::awaitable<void> Handshake(boost::system::error_code& error, Offload offload = {});
   // At least one decrypted byte into `buffer`, unless `error` says why not.
   boost::asio::awaitable<size_t> ReadSome(boost::asio::mutable_buffer buffer,
                                           boost::system::error_code& error);
@@ -63,6 +74,23 @@ class TlsStream {
   // `error` set; after a failed send every later Write fails the same way.
   boost::asio::awaitable<size_t> Write(boost::asio::const_buffer data,
                                        boost::system::error_code& error);
+
+  // Whether bytes already received wait to be decrypted or read: ReadSome would not wait for
+  // the socket.
+  bool HasBuffered() const;
+  // Gives back the write buffers (kept between writes so that an answer's records allocate
+  // nothing), unless a write is in progress: for a connection that has gone quiet.
+  void ReleaseIdle();
+  // Gives back the read buffer when nothing in it waits: call only between reads.
+  void ReleaseReadBuffer();
+  // Bytes this stream holds in its buffers, beside OpenSSL's own state.
+  size_t memory() const { return in_.capacity() + out_.capacity() + sending_.capacity(); }
+  // Bytes received from the socket (records, before decryption), for a deadline that measures a
+  // peer's progress by what it sends, not by what has been decrypted yet.
+  uint64_t bytes_received() const { return bytes_received_; }
+  // Called whenever bytes arrive from the socket, before they are decrypted: a peer sending a
+  // record slowly is active, though nothing of it can be read yet.
+  void OnReceive(std::function<void()> observer) { on_receive_ = std::move(observer); }
 
  private:
   static int BioWrite(BIO* bio, const char* data, int size);
@@ -80,7 +108,9 @@ class TlsStream {
   boost::asio::ip::tcp::socket& socket_;
   SSL* ssl_;
   VerifyCallback verify_;
-  std::vector<char> in_;  // received, [in_begin_, in_end_) not yet taken by OpenSSL
+  std::vector<char> in_;  // received, [in_begin_, in_end_) not yet taken by OpenSSL; empty: none
+  uint64_t bytes_received_ = 0;
+  std::function<void()> on_receive_;
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
   std::string out_;      // encrypted, not yet being sent

@@ -335,7 +335,7 @@ TEST(Bounded, NewcomerClosesAConnectionHoldingOnlyLongWork) {
   EXPECT_EQ(fault.message(),
             "closed to make room for a new connection: the daemon serves 2 connections "
             "(--max-connections 2), none idle, and this one held only work of unbounded cost "
-            "(100 puzzles: solution limit above 2, generate, explain), now cancelled");
+            "(100 puzzles: solution limit above 2, rate, generate, explain), now cancelled");
   for (auto& client : busy) {
     if (client.get() != closed) client->Reset();
   }

@@ -2,11 +2,16 @@
 
 #include <utility>  // before Asio: its awaitable.hpp needs std::exchange (asio issue 944)
 
+#include <stdexcept>
+#include <thread>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+
+#include "tests/support/daemon_process.h"
 
 namespace sudoku::testing {
 
@@ -34,6 +39,30 @@ http::response<http::string_body> HttpRequest(uint16_t port, http::verb method,
   parser.skip(method == http::verb::head);
   http::read(socket, buffer, parser);
   return parser.release();
+}
+
+uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening) {
+  const std::string line = daemon.WaitForLog(opening);
+  return static_cast<uint16_t>(std::stoi(line.substr(line.find(opening) + opening.size())));
+}
+
+double MetricSample(uint16_t port, const std::string& sample) {
+  const std::string body =
+      HttpRequest(port, boost::beast::http::verb::get, "/metrics").body();
+  const std::string opening = "\n" + sample + " ";
+  const size_t at = body.find(opening);
+  if (at == std::string::npos) throw std::runtime_error("/metrics has no sample " + sample);
+  return std::stod(body.substr(at + opening.size()));
+}
+
+double WaitForMetric(uint16_t port, const std::string& sample, double value,
+                     std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const double seen = MetricSample(port, sample);
+    if (seen == value || std::chrono::steady_clock::now() >= deadline) return seen;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 }  // namespace sudoku::testing

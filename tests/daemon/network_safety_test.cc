@@ -46,12 +46,6 @@ using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// The port a log line names after `opening` ("serving metrics on http://127.0.0.1:").
-uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening) {
-  const std::string line = daemon.WaitForLog(opening);
-  return static_cast<uint16_t>(std::stoi(line.substr(line.find(opening) + opening.size())));
-}
-
 // A blocking loopback connection for raw HTTP bytes.
 class RawSocket {
  public:
@@ -270,7 +264,8 @@ TEST(NetworkSafety, PeerThatLeavesCancelsItsLongWork) {
     leaver.ShutdownSend();
     EXPECT_THAT(daemon.WaitForLog("the peer closed its side"),
                 HasSubstr(": the peer closed its side with 1 requests of unbounded cost in "
-                          "flight (solution limit above 2, generate, explain); cancelling them"));
+                          "flight (solution limit above 2, rate, generate, explain); "
+                          "cancelling them"));
     EXPECT_EQ(leaver.Read(), std::nullopt);  // nothing answered, then closed
   }
   ExpectTheDaemonServes(daemon, 2);

@@ -142,6 +142,15 @@ TEST(Pool, LongJobsRunAtTheLowestPriorityOnTheirOwnThread) {
   EXPECT_EQ(batch.name, "sudokud-solve");
 }
 
+// A TLS handshake's steps run on a thread of their own at nice 10: off the event loop, and
+// behind the batches when the CPU is short.
+TEST(Pool, HandshakesRunOnTheirOwnThreadAtNice10) {
+  Pool pool(2);
+  const ThreadSeen handshake = RunAndLook(pool, Pool::Cost::kHandshake);
+  EXPECT_EQ(handshake.nice, 10);
+  EXPECT_EQ(handshake.name, "sudokud-tls");
+}
+
 // The CPUs the calling thread may run on.
 CpuList ThreadCpus() {
   cpu_set_t set;
@@ -219,8 +228,16 @@ TEST(Pool, DestructorRunsTheLongJobsHandedOver) {
   EXPECT_EQ(done.load(), 3);
 }
 
+// Busy for `ns` of the calling thread's CPU time.
+void Spin(uint64_t ns) {
+  const uint64_t until = CpuMeter::ThreadNanoseconds() + ns;
+  while (CpuMeter::ThreadNanoseconds() < until) {
+  }
+}
+
 // What a pool of one thread of each kind runs, in order, after a job that holds its thread:
-// `queued` (owner, weight, name) are handed over while the thread is held, at `cost`.
+// `queued` (owner, weight, name) are handed over while the thread is held, at `cost`. Each job
+// costs what its weight is estimated to (the pool measures it), so that weights and costs agree.
 struct QueuedJob {
   int owner;
   uint64_t weight;
@@ -229,6 +246,7 @@ struct QueuedJob {
 std::vector<std::string> OrderRun(Pool::Cost cost, const std::vector<QueuedJob>& queued) {
   asio::io_context io;
   Pool pool(1);
+  const uint64_t unit_ns = cost == Pool::Cost::kLong ? Pool::kLongUnitNs : Pool::kBoundedUnitNs;
   std::mutex mutex;
   std::vector<std::string> order;
   std::promise<void> started;
@@ -247,7 +265,8 @@ std::vector<std::string> OrderRun(Pool::Cost cost, const std::vector<QueuedJob>&
   for (const QueuedJob& job : queued) {
     pool.Run(
         io.get_executor(),
-        [&, name = job.name] {
+        [&, name = job.name, ns = job.weight * unit_ns] {
+          Spin(ns);
           std::lock_guard lock(mutex);
           order.push_back(name);
         },

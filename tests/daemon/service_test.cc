@@ -185,6 +185,7 @@ TEST(Metrics, EveryMetricHasHelpAndType) {
         "sudokud_batches_in_flight gauge", "sudokud_puzzles_in_flight gauge",
         "sudokud_protocol_faults_total counter", "sudokud_received_bytes_total counter",
         "sudokud_sent_bytes_total counter", "sudokud_tls_refused_total counter",
+        "sudokud_departed_requests_dropped_total counter", "sudokud_memory_held_bytes gauge",
         "sudokud_batch_solve_seconds histogram",
         "sudokud_batch_latency_seconds histogram", "sudokud_kernel_info gauge",
         "sudokud_solver_threads gauge", "sudokud_uptime_seconds gauge"}) {

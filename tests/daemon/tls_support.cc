@@ -10,6 +10,15 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -101,6 +110,10 @@ void TestPki::Leaf(const std::string& name, const std::string& subject, const st
 TlsClient::TlsClient(uint16_t port, const TlsClientOptions& options)
     : context_(ssl::context::tls_client) {
   if (options.tls12_only) SSL_CTX_set_max_proto_version(context_.native_handle(), TLS1_2_VERSION);
+  if (!options.groups.empty() &&
+      SSL_CTX_set1_groups_list(context_.native_handle(), options.groups.c_str()) != 1) {
+    throw std::runtime_error("OpenSSL does not know the groups " + options.groups);
+  }
   SSL_CTX_set_options(context_.native_handle(), SSL_OP_IGNORE_UNEXPECTED_EOF);
   if (!options.ca.empty()) {
     context_.load_verify_file(options.ca);
@@ -249,6 +262,78 @@ std::string TlsClient::Protocol() { return SSL_get_version(stream_->native_handl
 
 std::string TlsClient::Cipher() {
   return SSL_CIPHER_get_name(SSL_get_current_cipher(stream_->native_handle()));
+}
+
+ThrottledRelay::ThrottledRelay(uint16_t port, size_t bytes_per_second) {
+  listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+      ::listen(listener_, 1) != 0 ||
+      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    throw std::runtime_error("the relay cannot listen on loopback");
+  }
+  port_ = ntohs(address.sin_port);
+  thread_ = std::thread([this, port, bytes_per_second] { Run(port, bytes_per_second); });
+}
+
+ThrottledRelay::~ThrottledRelay() {
+  stop_ = true;
+  thread_.join();
+  ::close(listener_);
+}
+
+void ThrottledRelay::Run(uint16_t daemon_port, size_t bytes_per_second) {
+  // Every wait is a poll() of 100 ms at most, so that the destructor's stop is seen soon.
+  const auto wait = [this](int fd, short events) {
+    pollfd polled{.fd = fd, .events = events, .revents = 0};
+    while (!stop_) {
+      if (::poll(&polled, 1, 100) > 0) return true;
+    }
+    return false;
+  };
+  if (!wait(listener_, POLLIN)) return;
+  const int client = ::accept(listener_, nullptr, nullptr);
+  const int daemon = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(daemon_port);
+  if (client < 0 || daemon < 0 ||
+      ::connect(daemon, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ::close(client);
+    ::close(daemon);
+    return;
+  }
+  const size_t piece = std::max<size_t>(1, bytes_per_second / 10);
+  std::string pending;  // from the client, not yet passed on
+  auto next_piece = std::chrono::steady_clock::now();
+  std::array<char, 16384> chunk;
+  bool open = true;
+  while (open && !stop_) {
+    pollfd fds[2] = {{.fd = client, .events = POLLIN, .revents = 0},
+                     {.fd = daemon, .events = POLLIN, .revents = 0}};
+    ::poll(fds, 2, 10);
+    if (fds[1].revents != 0) {  // the daemon's bytes go through at once
+      const ssize_t n = ::read(daemon, chunk.data(), chunk.size());
+      open = n > 0 && ::write(client, chunk.data(), static_cast<size_t>(n)) == n;
+    }
+    if (open && fds[0].revents != 0) {
+      const ssize_t n = ::read(client, chunk.data(), chunk.size());
+      if (n > 0) pending.append(chunk.data(), static_cast<size_t>(n));
+      open = n > 0;
+    }
+    if (open && !pending.empty() && std::chrono::steady_clock::now() >= next_piece) {
+      const size_t n = std::min(piece, pending.size());
+      open = ::write(daemon, pending.data(), n) == static_cast<ssize_t>(n);
+      pending.erase(0, n);
+      next_piece = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+    }
+  }
+  ::close(client);
+  ::close(daemon);
 }
 
 }  // namespace sudoku::testing

@@ -9,8 +9,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,7 @@ struct TlsClientOptions {
   std::string key;
   std::string server_name = "localhost";  // SNI and the name verified
   bool tls12_only = false;
+  std::string groups;  // the key exchange groups offered (OpenSSL's list form); empty: OpenSSL's
 };
 
 // A blocking TLS connection to sudokud. Failures throw std::runtime_error with OpenSSL's words
@@ -107,6 +110,29 @@ class TlsClient {
   boost::asio::ssl::context context_;
   std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket>> stream_;
   std::string buffer_;
+};
+
+// A loopback relay to 127.0.0.1:`port` that passes what the daemon sends at once and what its
+// client sends at `bytes_per_second`, in pieces of a tenth of that a tenth of a second apart: a
+// slow but steady sender, whatever it is (a TLS client's records then arrive over seconds). One
+// client connection; the relay ends when either side closes or at its destruction.
+class ThrottledRelay {
+ public:
+  ThrottledRelay(uint16_t port, size_t bytes_per_second);
+  ~ThrottledRelay();
+  ThrottledRelay(const ThrottledRelay&) = delete;
+  ThrottledRelay& operator=(const ThrottledRelay&) = delete;
+
+  // Where the client connects.
+  uint16_t port() const { return port_; }
+
+ private:
+  void Run(uint16_t daemon_port, size_t bytes_per_second);
+
+  int listener_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
 };
 
 }  // namespace sudoku::testing

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/daemon/solve_checks.h"
+#include "tests/daemon/http_client.h"
 #include "tests/daemon/tls_support.h"
 #include "tests/daemon/wire_client.h"
 
@@ -263,6 +264,85 @@ TEST(Tls, ARecordThatDoesNotDecryptEndsThatConnectionAlone) {
                                        "failed or bad record mac; closing the connection\n"));
 }
 
+// A client that offers only a finite-field group is refused at once, on the port and on the
+// HTTPS listeners: an ffdhe8192 key exchange costs the server 110-190 ms, so one captured
+// ClientHello replayed on a few connections used to keep the event loop busy. The groups offered
+// are Mozilla's "intermediate" list, and each of them is served.
+TEST(Tls, AClientHelloOfferingOnlyFfdhe8192IsRefused) {
+  DaemonProcess daemon(TlsFlags(false, {"--http", "127.0.0.1:0", "--http-tls"}));
+  const uint16_t page = PortAfter(daemon, "serving the page on https://127.0.0.1:");
+  TlsClientOptions ffdhe = As();
+  ffdhe.groups = "ffdhe8192";
+  TlsClient refused(daemon.port(), ffdhe);
+  EXPECT_THAT(ClientError(refused), HasSubstr("handshake failure"));
+  EXPECT_THAT(daemon.WaitForLog("refused: TLS handshake failed"),
+              ::testing::MatchesRegex("sudokud: 127\\.0\\.0\\.1:[0-9]+: refused: TLS handshake "
+                                      "failed: no suitable key share; closing the connection"));
+  TlsClient refused_https(page, ffdhe);
+  EXPECT_THROW(refused_https.Handshake(), std::runtime_error);
+  EXPECT_THAT(daemon.WaitForLog("http: 127.0.0.1:"),
+              ::testing::MatchesRegex("sudokud: http: 127\\.0\\.0\\.1:[0-9]+: TLS handshake "
+                                      "failed: no suitable key share; closing the connection"));
+  uint64_t batch_id = 0;
+  for (const char* group : {"X25519", "P-256", "P-384"}) {
+    TlsClientOptions offered = As();
+    offered.groups = group;
+    TlsClient client(daemon.port(), offered);
+    client.Handshake();
+    ExpectServed(client, ++batch_id, kTlsBatch);
+    TlsClient https(page, offered);
+    https.Handshake();
+    EXPECT_EQ(https.Get("/healthz").body, "alive\n") << group;
+  }
+  StopCleanly(daemon);
+}
+
+// A TLS record can be read only once it is whole, so a client sending steadily at 1,400 bytes a
+// second has nothing decrypted for seconds: the deadlines count the bytes the socket received
+// (the man page's "a sender that keeps up 1024 bytes a second is never timed out"), and the
+// slow record keeps the connection from counting as idle.
+TEST(Tls, ASteadySenderOfTlsRecordsIsNotTimedOut) {
+  DaemonProcess daemon(TlsFlags(false, {"--first-frame-timeout", "2s", "--frame-timeout", "2s"}));
+  ThrottledRelay relay(daemon.port(), 1400);
+  TlsClient client(relay.port(), As());
+  client.Handshake();
+  // About 3.5 KB in one record: 2.5 s through the relay, longer than either timeout.
+  const auto puzzles = GeneratePuzzles(40, 30, 9);
+  client.SendSolve(1, puzzles);
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_solve())
+      << (response ? response->ShortDebugString() : "closed");
+  ExpectAllSolved(response->solve(), puzzles);
+  StopCleanly(daemon);
+  EXPECT_THAT(daemon.Log(), ::testing::Not(HasSubstr("REQUEST_TIMEOUT")));
+}
+
+// What a TLS connection holds (OpenSSL's state, its buffers) counts against --max-memory, and a
+// quiet one holds no read buffer (64 KiB while bytes arrive): 20 idle TLS connections hold 20
+// times the state's estimate and the records OpenSSL wrote after the handshake (its session
+// tickets, about a kilobyte), and nothing once they have gone.
+TEST(Tls, IdleTlsConnectionsAreChargedToTheMemoryBudgetAndGiveItBack) {
+  DaemonProcess daemon(TlsFlags(false, {"--metrics", "127.0.0.1:0"}));
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  EXPECT_EQ(MetricSample(metrics, "sudokud_memory_held_bytes"), 0);
+  constexpr int kIdle = 20;
+  constexpr double kState = 48 << 10;  // Stream::kTlsStateBytes
+  {
+    std::vector<std::unique_ptr<TlsClient>> idle;
+    for (int i = 0; i < kIdle; ++i) {
+      idle.push_back(std::make_unique<TlsClient>(daemon.port(), As()));
+      idle.back()->Handshake();
+    }
+    // Settled once every connection has answered its handshake and gone quiet.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const double held = MetricSample(metrics, "sudokud_memory_held_bytes");
+    EXPECT_GE(held, kIdle * kState);
+    EXPECT_LE(held, kIdle * (kState + 2048));
+  }
+  EXPECT_EQ(WaitForMetric(metrics, "sudokud_memory_held_bytes", 0), 0);
+  StopCleanly(daemon);
+}
+
 TEST(Tls, TlsClientOnThePlaintextPort) {
   DaemonProcess daemon({"--listen", "127.0.0.1:0"});
   WireClient bystander(daemon.port());
@@ -298,12 +378,6 @@ TEST(Tls, FilesThatCannotBeUsedStopTheStartWithWhy) {
   EXPECT_EQ(result.err,
             "sudokud: --tls-cert and --tls-key go together: give both, or neither for plain TCP "
             "(see sudokud --help)\n");
-}
-
-// The port a log line names after `opening` ("serving metrics on https://127.0.0.1:").
-uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening) {
-  const std::string line = daemon.WaitForLog(opening);
-  return static_cast<uint16_t>(std::stoi(line.substr(line.find(opening) + opening.size())));
 }
 
 // What a plain TCP client reads back for `bytes` sent, until the daemon closes.

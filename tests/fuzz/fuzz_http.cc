@@ -109,6 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t read_size = (data[0] & 0x7f) == 0 ? 0 : (data[0] & 0x7f) * 2;
   const HttpPeer peer{.gone = nullptr,
                       .tls = (data[0] & 0x80) != 0,
+                      .address = "192.0.2.1",
                       .certificate = (data[0] & 0x80) != 0 ? "CN=fuzz" : ""};
   sudoku::daemon::WebApiOptions options;
   options.max_solution_limit = 8;
