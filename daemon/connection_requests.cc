@@ -105,7 +105,8 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
 awaitable<Connection::Admitted> Connection::WaitForCapacity(size_t cost, bool long_work) {
   const size_t limit = context_.options.max_in_flight_per_connection;
   for (bool waited = false;; waited = true) {
-    const bool dropped = long_work && requester_.long_cancelled();
+    // Stopped (aborted, drained, faulted) before dropped: a reset cancels everything too.
+    const bool dropped = reading() && long_work && requester_.long_cancelled();
     if (!reading() || dropped) {
       held_back_ = false;
       next_departure_check_ = Clock::time_point::max();

@@ -107,8 +107,10 @@ class Pool {
   }
 
   // Runs `work()` on the arena and forgets it: nothing is posted back, nothing keeps an event loop
-  // busy, and it does not count as busy. `work` must not throw. For the health canary, which must
-  // not hold up a stopping daemon when the pool is wedged.
+  // busy, and it does not count as busy. `work` must not throw. It goes before every
+  // Cost::kBounded job queued: the next arena thread to finish what it runs takes it. For the
+  // health canary, which must never wait behind client work, nor hold up a stopping daemon when
+  // the pool is wedged.
   void Post(std::function<void()> work);
 
   // A hook for tests only (Health honours it only when SUDOKUD_TEST_WEDGE_FILE is set): while
@@ -203,8 +205,8 @@ class Pool {
   void Enqueue(Cost cost, Account account, uint64_t weight, std::function<void()> task);
   // Names each of the arena's threads and, when `cpus` is not empty, keeps it on them.
   void SetUpThreads(const CpuList& cpus);
-  // Runs the next Cost::kBounded job, the accounts taking turns (one runs for each enqueued),
-  // and charges its account what it cost.
+  // Runs the next job: a Post()ed one, else the next Cost::kBounded job, the accounts taking
+  // turns (one runs for each enqueued), and charges its account what it cost.
   void RunNextBounded();
   // Runs on the arena before each job: waits while Hold(true) is in force.
   void WaitWhileHeld() const;
@@ -232,6 +234,7 @@ class Pool {
   // served: a client's small batch behind every large one queued before it.
   std::mutex bounded_mutex_;
   FairQueue bounded_;
+  std::deque<std::function<void()>> urgent_;  // Post()'s, served before bounded_
   LowPriorityThreads long_jobs_;   // Cost::kLong
   LowPriorityThreads handshakes_;  // Cost::kHandshake
 };

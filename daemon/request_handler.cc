@@ -1,5 +1,6 @@
 #include "daemon/request_handler.h"
 
+#include <algorithm>
 #include <exception>
 
 #include <boost/asio/use_awaitable.hpp>
@@ -214,6 +215,35 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
   // Plain pointers into this frame, which outlives the work.
   Job* const running = &job;
   const Requester* const who = &requester;
+  const int puzzles =
+      job.kind == wire::RequestKind::kSolve ? wire::PuzzleCount(job.request.solve()) : 0;
+  if (job.long_work && puzzles > kLongBatchPiece) {
+    // A piece at a time, each its own turn among the long work (kLongBatchPiece).
+    const auto start = Job::Clock::now();
+    const std::atomic<bool>* const cancel = &requester.CancelFlagFor(job);
+    const wire::SolveRequest* const request = &job.request.solve();
+    wire::SolveResponse* const response = job.response.mutable_solve();
+    job.complete = false;
+    job.skipped = cancel->load(std::memory_order_relaxed);
+    bool solved = !job.skipped;
+    for (int begin = 0; solved && begin < puzzles; begin += kLongBatchPiece) {
+      const int end = std::min(puzzles, begin + kLongBatchPiece);
+      const std::string failure = co_await OnPool(
+          executor,
+          [request, response, cancel, begin, end, puzzles, running, frame, &solved] {
+            if (begin == 0) StartBatch(*request, response);
+            solved = SolveBatchRange(*request, begin, end, *cancel, response);
+            if (!solved || end < puzzles) return;
+            FinishBatch(*request, response, &running->counts);
+            running->complete = true;
+            if (frame) wire::SetFrame(running->response, &running->frame);
+          },
+          Pool::Cost::kLong, requester, static_cast<uint64_t>(end - begin));
+      if (!failure.empty()) co_return failure;
+    }
+    job.solve_seconds = std::chrono::duration<double>(Job::Clock::now() - start).count();
+    co_return std::string();
+  }
   co_return co_await OnPool(
       executor, [running, who, frame] { DoWork(*who, *running, frame); },
       job.long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, requester, job.cost);

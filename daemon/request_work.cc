@@ -49,25 +49,14 @@ void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) 
 
 }  // namespace
 
-bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
-                wire::SolveResponse* response, wire::VerdictTally* counts) {
+void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response) {
   const int n = wire::PuzzleCount(request);
-  const bool packed_in = !request.packed_puzzles().empty();
-  // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
-  // search polls `cancel` too, so that a puzzle asking for many solutions stops within a
-  // millisecond or so of it, not when its count is reached.
-  const Limits limits{.max_solutions = request.solution_limit(), .cancel = &cancel};
-
   response->Clear();
   response->set_batch_id(request.batch_id());
-  auto* verdicts = response->mutable_verdicts();
-  auto* solution_counts = response->mutable_solution_counts();
-  auto* guesses = response->mutable_guesses();
-  verdicts->Resize(n, 0);
-  solution_counts->Resize(n, 0);
-  guesses->Resize(n, 0);
-  const bool rate = request.rate();
-  if (rate) {
+  response->mutable_verdicts()->Resize(n, 0);
+  response->mutable_solution_counts()->Resize(n, 0);
+  response->mutable_guesses()->Resize(n, 0);
+  if (request.rate()) {
     response->mutable_hardest_techniques()->Resize(n, 0);
     response->mutable_steps()->Resize(n, 0);
     response->mutable_levels()->Resize(n, 0);
@@ -77,13 +66,28 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     response->mutable_se_ratings()->Resize(n, 0);
   }
   // Solutions are written to fixed slots first so that threads never share a position, then
-  // moved together below to drop the slots of puzzles without a solution.
+  // moved together by FinishBatch to drop the slots of puzzles without a solution.
+  const size_t slot_bytes = request.pack_solutions() ? kPackedBytes : kCells;
+  std::string* solutions = request.pack_solutions() ? response->mutable_packed_solutions()
+                                                    : response->mutable_solutions();
+  solutions->resize(static_cast<size_t>(n) * slot_bytes);
+}
+
+bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
+                     const std::atomic<bool>& cancel, wire::SolveResponse* response) {
+  const bool packed_in = !request.packed_puzzles().empty();
+  // The wire says 0 or 1 both mean "stop at the first"; the solver treats 0 as 1 as well. The
+  // search polls `cancel` too, so that a puzzle asking for many solutions stops within a
+  // millisecond or so of it, not when its count is reached.
+  const Limits limits{.max_solutions = request.solution_limit(), .cancel = &cancel};
+  auto* verdicts = response->mutable_verdicts();
+  auto* solution_counts = response->mutable_solution_counts();
+  auto* guesses = response->mutable_guesses();
+  const bool rate = request.rate();
   const bool pack_out = request.pack_solutions();
   const size_t slot_bytes = pack_out ? kPackedBytes : kCells;
   std::string* solutions =
       pack_out ? response->mutable_packed_solutions() : response->mutable_solutions();
-  solutions->resize(static_cast<size_t>(n) * slot_bytes);
-
   auto solve_range = [&](const tbb::blocked_range<int>& range) {
     RangeBegins();
     if (cancel.load(std::memory_order_relaxed)) return RangeDone(response);
@@ -123,11 +127,11 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     }
     RangeDone(response);
   };
-  if (n >= 2 * kParallelGrain) {
+  if (end - begin >= 2 * kParallelGrain) {
     // The ranges other threads take are charged to this job's account too.
     CpuMeter* const meter = CpuMeter::Current();
     Forking();
-    tbb::parallel_for(tbb::blocked_range<int>(0, n, kParallelGrain),
+    tbb::parallel_for(tbb::blocked_range<int>(begin, end, kParallelGrain),
                       [&](const tbb::blocked_range<int>& range) {
                         RangeBegins();  // before the capture is read
                         CpuMeter::Scope measured(meter);
@@ -135,21 +139,31 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
                       });
     Joined(response);
   } else {
-    solve_range(tbb::blocked_range<int>(0, n));
+    solve_range(tbb::blocked_range<int>(begin, end));
   }
-  if (cancel.load(std::memory_order_relaxed)) return false;
+  return !cancel.load(std::memory_order_relaxed);
+}
 
+void FinishBatch(const wire::SolveRequest& request, wire::SolveResponse* response,
+                 wire::VerdictTally* counts) {
+  const int n = wire::PuzzleCount(request);
+  const bool packed_in = !request.packed_puzzles().empty();
+  const auto& verdicts = response->verdicts();
+  const auto& solution_counts = response->solution_counts();
+  const size_t slot_bytes = request.pack_solutions() ? kPackedBytes : kCells;
+  std::string* solutions = request.pack_solutions() ? response->mutable_packed_solutions()
+                                                    : response->mutable_solutions();
   *counts = wire::VerdictTally{};
   size_t kept = 0;
   for (int i = 0; i < n; ++i) {
-    counts->Count(verdicts->Get(i));
-    if (solution_counts->Get(i) > 0) {
+    counts->Count(verdicts.Get(i));
+    if (solution_counts.Get(i) > 0) {
       const size_t slot = static_cast<size_t>(i) * slot_bytes;
       if (slot != kept) {
         std::memmove(solutions->data() + kept, solutions->data() + slot, slot_bytes);
       }
       kept += slot_bytes;
-    } else if (verdicts->Get(i) == wire::INVALID) {
+    } else if (verdicts.Get(i) == wire::INVALID) {
       // Rare, so the error is recomputed here rather than kept for every puzzle. Parsing is
       // deterministic: it finds the same first error Solve() did.
       Grid grid;
@@ -159,6 +173,13 @@ bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& canc
     }
   }
   solutions->resize(kept);
+}
+
+bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
+                wire::SolveResponse* response, wire::VerdictTally* counts) {
+  StartBatch(request, response);
+  if (!SolveBatchRange(request, 0, wire::PuzzleCount(request), cancel, response)) return false;
+  FinishBatch(request, response, counts);
   return true;
 }
 

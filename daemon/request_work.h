@@ -56,6 +56,22 @@ inline constexpr int kParallelGrain = 64;
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, wire::VerdictTally* counts);
 
+// SolveBatch in pieces, for long work that takes its turns a piece at a time: StartBatch()
+// sizes `response` for `request` (cleared first), SolveBatchRange() solves puzzles [begin, end)
+// into it (false when `cancel` came first), FinishBatch() completes it once every puzzle is
+// solved and tallies its verdicts into `counts`. Pieces may run on different threads one after
+// another.
+void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response);
+bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
+                     const std::atomic<bool>& cancel, wire::SolveResponse* response);
+void FinishBatch(const wire::SolveRequest& request, wire::SolveResponse* response,
+                 wire::VerdictTally* counts);
+
+// Puzzles a long batch (rated, or counting far) is solved in at a time, each piece a turn of
+// its own among the long work: a rated piece of hard puzzles takes about a third of a second, so
+// a batch of thousands does not hold a thread for minutes while others wait.
+inline constexpr int kLongBatchPiece = 64;
+
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be
 // explained. The logical solver cannot be stopped once started, so it is not started for

@@ -411,5 +411,162 @@ TEST(NetworkSafety, GenerateAndExplainIdsAreCheckedInFlight) {
   }
 }
 
+// Famous hard puzzles (tests/data/very_hard.txt), which the logical solver takes milliseconds
+// each to rate: a thousand times their solving.
+const std::vector<std::string> kHardPuzzles = {
+    // Inkala 2012, AI Escargot, Easter Monster, Golden Nugget, Platinum Blonde
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
+    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
+};
+
+// A rated batch of `count` hard puzzles as `batch_id`.
+wire::Request RatedBatch(uint64_t batch_id, int count) {
+  wire::Request request;
+  wire::SolveRequest& solve = *request.mutable_solve();
+  solve.set_batch_id(batch_id);
+  solve.set_rate(true);
+  for (int i = 0; i < count; ++i) solve.add_puzzles(kHardPuzzles[i % kHardPuzzles.size()]);
+  return request;
+}
+
+// Fair by cost, item 1: rating used to be charged and run as solving, at full priority on the
+// batches' arena, a hard puzzle's rating a thousand times its solving, so a few rated batches
+// held every other client's answer and the readiness canary for tens of seconds. A rated batch
+// is long work now: a batch sent after it is answered first, and /readyz stays ready.
+TEST(NetworkSafety, RatedBatchesLeaveBatchesAndTheCanaryAlone) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"});
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  std::vector<std::unique_ptr<WireClient>> raters;
+  for (uint64_t i = 0; i < 2; ++i) {
+    raters.push_back(std::make_unique<WireClient>(daemon.port()));
+    raters.back()->Send(RatedBatch(1, 200));  // about a second of a core each
+  }
+  WireClient normal(daemon.port());
+  const auto puzzles = GeneratePuzzles(2000, 28, 44);
+  normal.SendSolve(7, puzzles);
+  const auto answer = normal.Read();
+  ASSERT_TRUE(answer && answer->has_solve());
+  ExpectAllSolved(answer->solve(), puzzles);
+  for (auto& rater : raters) EXPECT_EQ(rater->Unread(), 0u);  // still being rated
+  const auto ready = HttpRequest(metrics, http::verb::get, "/readyz");
+  EXPECT_EQ(ready.result_int(), 200u);
+  EXPECT_EQ(ready.body(), "ready\n");
+  for (auto& rater : raters) {
+    const auto rated = rater->Read();
+    ASSERT_TRUE(rated && rated->has_solve());
+    ASSERT_EQ(rated->solve().se_ratings_size(), 200);
+    EXPECT_GT(rated->solve().se_ratings(0), 0u);
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// A large rated batch takes its turns among the long work a piece at a time (64 puzzles, a
+// fraction of a second), so a small one sent after it by another client is answered first, on
+// the daemon's one long-work thread; the large one's ratings are those the small one got for
+// the same puzzles.
+TEST(NetworkSafety, ALargeRatedBatchTakesItsTurnsAPieceAtATime) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1"});
+  WireClient large(daemon.port());
+  large.Send(RatedBatch(1, 320));  // five pieces
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  WireClient small(daemon.port());
+  small.Send(RatedBatch(1, 10));
+  const auto quick = small.Read();
+  ASSERT_TRUE(quick && quick->has_solve());
+  ASSERT_EQ(quick->solve().se_ratings_size(), 10);
+  EXPECT_EQ(large.Unread(), 0u);  // still being rated
+  const auto slow = large.Read();
+  ASSERT_TRUE(slow && slow->has_solve());
+  ASSERT_EQ(slow->solve().se_ratings_size(), 320);
+  ASSERT_EQ(slow->solve().solutions().size(), 320u * 81);
+  for (int i = 0; i < 320; ++i) {
+    EXPECT_EQ(slow->solve().se_ratings(i), quick->solve().se_ratings(i % 5)) << i;
+    EXPECT_EQ(slow->solve().hodoku_scores(i), quick->solve().hodoku_scores(i % 5)) << i;
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// Fair by cost, item 6: a requester that left while its request waited for room used to keep
+// it; the request started once admitted (seconds of generation, for nobody). The reader reads
+// nothing while it waits, so the kernel's view of the connection is looked at: a reset is seen
+// within a quarter of a second, the request dropped before it starts, logged and counted.
+TEST(NetworkSafety, ARequesterThatResetsWhileItsRequestWaitsForRoomIsDropped) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "1",
+                        "--max-in-flight", "1000"});
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  // 1,000 empty grids counted to the cap: the whole budget, for as long as the test needs.
+  WireClient holder(daemon.port());
+  holder.SendSolve(1, std::vector<std::string>(1000, std::string(81, '.')),
+                   wire::kMaxSolutionLimit);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  {
+    WireClient leaver(daemon.port());
+    leaver.SendSolve(1, std::vector<std::string>(1001, std::string(81, '.')),
+                     wire::kMaxSolutionLimit);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // waiting for room by now
+    leaver.Reset();
+  }
+  EXPECT_THAT(daemon.WaitForLog("the peer reset the connection"),
+              ::testing::MatchesRegex("sudokud: 127\\.0\\.0\\.1:[0-9]+: the peer reset the "
+                                      "connection while frame 1 waited for room; dropping what "
+                                      "has not started"));
+  EXPECT_EQ(WaitForMetric(metrics, "sudokud_departed_requests_dropped_total", 1), 1);
+  // Its side closed instead (a FIN): work of unbounded cost waiting for room is dropped too, as
+  // at an end of input, and the connection ends without an answer.
+  WireClient closer(daemon.port());
+  closer.SendSolve(1, std::vector<std::string>(1001, std::string(81, '.')),
+                   wire::kMaxSolutionLimit);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  closer.ShutdownSend();
+  EXPECT_THAT(daemon.WaitForLog("the peer closed its side while"),
+              ::testing::MatchesRegex("sudokud: 127\\.0\\.0\\.1:[0-9]+: the peer closed its "
+                                      "side while frame 1 \\(work of unbounded cost\\) waited "
+                                      "for room; dropped it before its work started"));
+  EXPECT_EQ(closer.Read(), std::nullopt);
+  EXPECT_EQ(WaitForMetric(metrics, "sudokud_departed_requests_dropped_total", 2), 2);
+  holder.Reset();
+  ExpectTheDaemonServes(daemon, 2);
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// Fair by cost, items 2 and 6 on the JSON API: a rated /api/solve is long work, charged to the
+// one account of its address, and when its client leaves while it waits for its turn it is
+// dropped before it starts, logged and counted.
+TEST(NetworkSafety, ARatedApiRequestWhoseClientLeftIsDroppedBeforeItStarts) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--http",
+                        "127.0.0.1:0", "--threads", "1"});
+  const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
+  const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
+  // The one long-work thread, busy counting an empty grid's solutions to the cap.
+  WireClient holder(daemon.port());
+  holder.SendSolve(1, {std::string(81, '.')}, wire::kMaxSolutionLimit);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  {
+    asio::io_context io;
+    tcp::socket leaver(io);
+    leaver.connect({asio::ip::address_v4::loopback(), http});
+    const std::string body = R"({"puzzle": ")" + kHardPuzzles[0] + R"(", "rate": true})";
+    asio::write(leaver, asio::buffer("POST /api/solve HTTP/1.1\r\nHost: localhost\r\n"
+                                     "Content-Type: application/json\r\nContent-Length: " +
+                                     std::to_string(body.size()) + "\r\n\r\n" + body));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // as curl -m 0.3 gives up
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the listener has seen it go
+  holder.Reset();  // the long-work thread is free: the API request's turn comes
+  EXPECT_THAT(daemon.WaitForLog("left before its /api/solve"),
+              HasSubstr("sudokud: http: 127.0.0.1: the client left before its /api/solve "
+                        "request's work started; dropped it"));
+  EXPECT_EQ(WaitForMetric(metrics, "sudokud_departed_requests_dropped_total", 1), 1);
+  ExpectTheDaemonServes(daemon, 2);
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
 }  // namespace
 }  // namespace sudoku::testing
