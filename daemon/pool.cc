@@ -21,6 +21,15 @@
 namespace sudoku::daemon {
 namespace {
 
+// The batches' threads run a little below the event loop's priority: when they fill every core,
+// the event loop (accepting, reading, writing for every connection) still gets most of the CPU
+// it asks for, instead of a share among equals, so that a crowd's connections cannot keep a
+// newcomer's SYN waiting in a full accept queue. Below nice 0 needs a privilege; above costs
+// nothing while the event loop is idle.
+constexpr int kSolverNice = 5;
+// The long-work threads'.
+constexpr int kIdleNice = 19;
+
 
 cpu_set_t CpuSetOf(const CpuList& cpus) {
   cpu_set_t set;
@@ -96,6 +105,13 @@ void LowPriorityThreads::Serve(int nice) {
   // Linux's nice is per thread. Lowering a thread's priority needs no privilege; if it fails
   // anyway, the jobs still run, at the priority of the rest.
   ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
+  if (nice == kIdleNice) {
+    // And SCHED_IDLE, where allowed (sudokud.service's system call filter refuses it: nice 19
+    // stays): a thread that runs only when nothing else wants the CPU is preempted at once when
+    // the event loop wakes, where nice 19 alone still lets it finish its slice first.
+    sched_param param{};
+    ::sched_setscheduler(0, SCHED_IDLE, &param);
+  }
   // Concurrency 1, the one slot reserved for this thread: no oneTBB worker ever joins.
   tbb::task_arena arena(1, 1);
   for (;;) {
@@ -122,7 +138,7 @@ Pool::Pool(int threads, const CpuList& cpus)
       // No slot is reserved for a caller thread: only enqueued work runs here.
       arena_(threads, 0),
       bounded_(kBoundedUnitNs),
-      long_jobs_(threads, "sudokud-long", 19, kLongUnitNs),
+      long_jobs_(threads, "sudokud-long", kIdleNice, kLongUnitNs),
       handshakes_(1, "sudokud-tls", 10, kHandshakeUnitNs) {
   arena_.initialize();
   SetUpThreads(cpus);
@@ -145,10 +161,14 @@ void Pool::SetUpThreads(const CpuList& cpus) {
   const int threads = threads_;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   const auto all_arrived = [gate, threads] { return gate->arrived >= threads; };
+  // Relative to the thread that makes the pool (oneTBB's threads outlive a pool, and may
+  // already have been lowered by an earlier one).
+  const int nice = std::min(19, ::getpriority(PRIO_PROCESS, 0) + kSolverNice);
   for (int i = 0; i < threads; ++i) {
-    auto handle = group_.defer([gate, set, pin, deadline, all_arrived] {
+    auto handle = group_.defer([gate, set, pin, deadline, all_arrived, nice] {
       RangeBegins();
       pthread_setname_np(pthread_self(), "sudokud-solve");
+      ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
       // Cannot fail for CPUs the process may use (--solver-cpus checks); if it did, the thread
       // would run where it may, which costs speed, not answers.
       if (pin) pthread_setaffinity_np(pthread_self(), sizeof set, &set);

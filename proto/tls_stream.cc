@@ -79,7 +79,7 @@ int TlsStream::BioRead(BIO* bio, char* data, int size) {
     return -1;
   }
   const size_t n = std::min(available, static_cast<size_t>(size));
-  std::memcpy(data, self->in_.data() + self->in_begin_, n);
+  std::memcpy(data, self->in_.get() + self->in_begin_, n);
   self->in_begin_ += n;
   return static_cast<int>(n);
 }
@@ -109,8 +109,10 @@ bool TlsStream::HasBuffered() const { return in_end_ > in_begin_ || SSL_has_pend
 
 void TlsStream::ReleaseReadBuffer() {
   if (in_end_ > in_begin_) return;
-  in_ = std::vector<char>();
+  in_.reset();
+  in_size_ = 0;
   in_begin_ = in_end_ = 0;
+  filled_ = false;
 }
 
 void TlsStream::ReleaseIdle() {
@@ -122,24 +124,33 @@ void TlsStream::ReleaseIdle() {
 awaitable<void> TlsStream::Fill(error_code& error) {
   // OpenSSL asks for more when it has taken all that was kept; whatever it left stays first.
   const size_t kept = in_end_ - in_begin_;
-  if (kept > 0 && in_begin_ > 0) std::memmove(in_.data(), in_.data() + in_begin_, kept);
+  if (kept > 0 && in_begin_ > 0) std::memmove(in_.get(), in_.get() + in_begin_, kept);
   in_begin_ = 0;
   in_end_ = kept;
   if (kept == 0) {
     // Nothing kept: a quiet connection holds no read buffer while it waits for the next bytes.
     error_code ignored;
-    if (!in_.empty() && socket_.available(ignored) == 0) in_ = std::vector<char>();
-    if (in_.empty()) {
+    if (in_ && socket_.available(ignored) == 0) ReleaseReadBuffer();
+    if (!in_) {
       co_await socket_.async_wait(asio::ip::tcp::socket::wait_read,
                                   asio::redirect_error(use_awaitable, error));
       if (error) co_return;
-      in_.resize(kReadBytes);
+      in_.reset(new char[kFirstReadBytes]);
+      in_size_ = kFirstReadBytes;
     }
   }
+  if (filled_ && in_size_ < kReadBytes) {
+    // The last read filled it: records are streaming in.
+    std::unique_ptr<char[]> larger(new char[kReadBytes]);
+    std::memcpy(larger.get(), in_.get(), kept);
+    in_ = std::move(larger);
+    in_size_ = kReadBytes;
+  }
   const size_t n =
-      co_await socket_.async_read_some(asio::buffer(in_.data() + kept, in_.size() - kept),
+      co_await socket_.async_read_some(asio::buffer(in_.get() + kept, in_size_ - kept),
                                        asio::redirect_error(use_awaitable, error));
   in_end_ += n;
+  filled_ = in_end_ == in_size_;
   bytes_received_ += n;
   if (n > 0 && on_receive_) on_receive_();
   if (error == asio::error::eof && (SSL_get_shutdown(ssl_) & SSL_RECEIVED_SHUTDOWN) == 0) {

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ namespace sudoku {
 
 class TlsStream {
  public:
+  // The read buffer: a record's worth to begin with (a handshake's flights, a small request),
+  // grown to kReadBytes once a read fills it (a stream of records).
+  static constexpr size_t kFirstReadBytes = 17 << 10;
   static constexpr size_t kReadBytes = 64 << 10;
   enum class Role { kClient, kServer };
 
@@ -84,7 +88,7 @@ class TlsStream {
   // Gives back the read buffer when nothing in it waits: call only between reads.
   void ReleaseReadBuffer();
   // Bytes this stream holds in its buffers, beside OpenSSL's own state.
-  size_t memory() const { return in_.capacity() + out_.capacity() + sending_.capacity(); }
+  size_t memory() const { return in_size_ + out_.capacity() + sending_.capacity(); }
   // Bytes received from the socket (records, before decryption), for a deadline that measures a
   // peer's progress by what it sends, not by what has been decrypted yet.
   uint64_t bytes_received() const { return bytes_received_; }
@@ -108,7 +112,11 @@ class TlsStream {
   boost::asio::ip::tcp::socket& socket_;
   SSL* ssl_;
   VerifyCallback verify_;
-  std::vector<char> in_;  // received, [in_begin_, in_end_) not yet taken by OpenSSL; empty: none
+  // Received, [in_begin_, in_end_) not yet taken by OpenSSL; null: none. Not zeroed: only what
+  // the socket wrote into it is read.
+  std::unique_ptr<char[]> in_;
+  size_t in_size_ = 0;
+  bool filled_ = false;  // the last read filled in_
   uint64_t bytes_received_ = 0;
   std::function<void()> on_receive_;
   size_t in_begin_ = 0;

@@ -102,6 +102,7 @@ TEST(Pool, DestructorWaitsForTheWorkHandedOver) {
 // What a job sees of the thread it runs on.
 struct ThreadSeen {
   int nice = -100;
+  int policy = -1;  // SCHED_OTHER, SCHED_IDLE...
   std::string name;
   std::set<std::thread::id> parallel_for_threads;
 };
@@ -113,6 +114,7 @@ ThreadSeen RunAndLook(Pool& pool, Pool::Cost cost) {
       io.get_executor(),
       [&seen] {
         seen.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+        seen.policy = ::sched_getscheduler(0);
         char name[32] = {};
         pthread_getname_np(pthread_self(), name, sizeof name);
         seen.name = name;
@@ -128,17 +130,20 @@ ThreadSeen RunAndLook(Pool& pool, Pool::Cost cost) {
   return seen;
 }
 
-// Work without a useful bound runs at the lowest priority on threads of its own, alone even in
-// a parallel loop; batches run on the arena at the process's priority.
+// Work without a useful bound runs at the lowest priority (nice 19, and SCHED_IDLE: only on
+// CPU nothing else wants) on threads of its own, alone even in a parallel loop; batches run on
+// the arena a little below the process's priority (nice +5), so that the event loop comes first.
 TEST(Pool, LongJobsRunAtTheLowestPriorityOnTheirOwnThread) {
   const int own_nice = ::getpriority(PRIO_PROCESS, 0);
   Pool pool(2);
   const ThreadSeen long_job = RunAndLook(pool, Pool::Cost::kLong);
   EXPECT_EQ(long_job.nice, 19);
+  EXPECT_EQ(long_job.policy, SCHED_IDLE);
   EXPECT_EQ(long_job.name, "sudokud-long");
   EXPECT_EQ(long_job.parallel_for_threads.size(), 1u);
   const ThreadSeen batch = RunAndLook(pool, Pool::Cost::kBounded);
-  EXPECT_EQ(batch.nice, own_nice);
+  EXPECT_EQ(batch.nice, std::min(own_nice + 5, 19));  // a little below the event loop
+  EXPECT_EQ(batch.policy, SCHED_OTHER);
   EXPECT_EQ(batch.name, "sudokud-solve");
 }
 
@@ -148,6 +153,7 @@ TEST(Pool, HandshakesRunOnTheirOwnThreadAtNice10) {
   Pool pool(2);
   const ThreadSeen handshake = RunAndLook(pool, Pool::Cost::kHandshake);
   EXPECT_EQ(handshake.nice, 10);
+  EXPECT_EQ(handshake.policy, SCHED_OTHER);
   EXPECT_EQ(handshake.name, "sudokud-tls");
 }
 

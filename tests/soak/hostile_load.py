@@ -24,41 +24,81 @@ Starts one sudokud on loopback, with its TCP port, --metrics and --http listener
     "symmetric":true} in a loop (keep-alive),
   - http explain leavers: connections that POST /api/explain of a very hard puzzle and close
     (a FIN) after 0.3 s, as `curl -m 0.3` does, again and again,
+  - rate batches: connections that each send one --rate-batch (8,192) puzzle batch of
+    forum-hardest puzzles with rate set (../shared/data/forum_hardest_11plus_half.txt beside
+    the repository when present, else tests/data/very_hard.txt, repeated to fill the batch),
+    read its answer and send it again,
+  - http rated solves: keep-alive connections to --http that POST /api/solve {"puzzle": <a
+    forum-hardest puzzle>, "rate": true} in a loop,
+  - generate leavers: connections that send a GenerateRequest for --generate-leaver-count
+    (65,536) puzzles rated se_min 11.0, reset the connection (SO_LINGER 0) after 0.2 s, connect
+    again and repeat,
 then once more idle. The normal client starts --warmup s (2; 1 with --quick) after every
-attacker has connected, and the attack goes on until it is done, the storm is over and
---attack-seconds (30; 5 with --quick) have passed. Every answer of the normal client is checked
-(a complete valid grid that keeps the givens; with --verify, also by that script). While the
-attack runs, a prober GETs /readyz on --metrics every 0.5 s (2 s timeout) as a load balancer
-would.
+attacker has connected, and the attack goes on until it is done, the storm is over, the slow TLS
+sender has its answer and --attack-seconds (30; 5 with --quick) have passed. Every answer of the
+normal client is checked (a complete valid grid that keeps the givens; with --verify, also by
+that script). While the attack runs, a prober GETs /readyz on --metrics every 0.5 s (2 s
+timeout) as a load balancer would.
+
+--tls: the script makes a throwaway self-signed certificate (P-256, CN localhost, subjectAltName
+IP:127.0.0.1 and DNS:localhost) with `openssl req` in its temporary directory and starts the
+daemon with --tls-cert, --tls-key and --http-tls: the TCP port speaks TLS and --metrics and
+--http HTTPS. The normal client runs with --tls --tls-ca CERT, every group on the TCP port
+wraps its connections in TLS, the HTTP groups and the /readyz prober use HTTPS; the storm sends
+its HTTP request line and a plaintext frame raw (the daemon answers those in plaintext) and its
+other faulty frames inside TLS. Three more groups then:
+  - ffdhe replays: a ClientHello that offers only the ffdhe8192 group, captured once at the
+    start from `openssl s_client -tls1_3 -groups ffdhe8192` by a one-shot listener, sent raw
+    again and again (read up to 1 s, reset, connect again): half the connections (at least one)
+    to the TCP port, the others to --http and --metrics in turn. Counted per listener: ServerHello
+    (a first byte 0x16), alert (0x15), closed; and the handshakes per second they forced,
+  - slow TLS: one connection that completes its handshake, then sends one SolveRequest of 480
+    puzzles (about 40 KB) whose TLS records (up to 16 KiB each, made with ssl.MemoryBIO) it
+    dribbles at 1,400 bytes/s; it reports "served" or the fault it got (about 30 s: not in
+    --quick unless --slow-tls is given),
+  - idle TLS: connections that complete the handshake and send nothing, reconnecting when
+    closed. They connect first, alone: the daemon's RSS (VmRSS) is taken before they connect
+    and once they all have, which gives the RSS per idle TLS connection, and again 3 s after
+    the attackers have left.
+
+Attackers on their own CPU: every attacker process runs on --attacker-cpus (default: the last
+CPU this script may use when it may use 2 or more; an empty list turns the split off), sudokud
+and the normal client on the others, in the idle runs as in the attacked one.
 
 Two modes. By default (sized) the daemon gets --max-connections room for every attacker,
 --max-memory and --max-frame-bytes, as an operator sizing it for the load would. With --defaults
 it gets nothing beyond its three listeners (`--listen 127.0.0.1:0 --metrics 127.0.0.1:0 --http
-127.0.0.1:0`): every limit is the daemon's default (--max-memory 4 GiB, --max-connections 1,024),
-and the full-size crowd is issue 28's item 10 (5,000 idle, 1,000 stalled, 50 unfinished 16 MiB
-frames, 4 never read, 2 at the maximal limit; no storm unless --storm says so) plus the new
-groups above, where the sized run keeps its bigger crowd (10,000 idle, 2,000 stalled, 100
-unfinished, a storm of 20,000). The new groups' full sizes, in both modes: generate 2, explain
-2, leavers 64, big batches 64 (of 65,536 puzzles), http idle 64 on each listener, http generate
-8, http explain leavers 8. --quick uses the same small counts in both modes (1 to 4 of each new
-group, big batches of 4,096).
+127.0.0.1:0`, and the TLS flags with --tls): every limit is the daemon's default (--max-memory 4
+GiB, --max-connections 1,024), and the full-size crowd is issue 28's item 10 (5,000 idle, 1,000
+stalled, 50 unfinished 16 MiB frames, 4 never read, 2 at the maximal limit; no storm unless
+--storm says so) plus the new groups above, where the sized run keeps its bigger crowd (10,000
+idle, 2,000 stalled, 100 unfinished, a storm of 20,000). The new groups' full sizes, in both
+modes: generate 2, explain 2, leavers 64, big batches 64 (of 65,536 puzzles), http idle 64 on
+each listener, http generate 8, http explain leavers 8, rate batches 4 (of 8,192 puzzles), http
+rated solves 8, generate leavers 40; with --tls, ffdhe replays 16, slow TLS 1, idle TLS 1,900.
+--quick uses the same small counts in both modes (1 to 4 of each new group, big batches of
+4,096, rate batches of 64, generate leavers asking for 1,024 puzzles, idle TLS 20, no slow TLS).
 
-Prints which mode ran, the group sizes, the normal client's time to the first answer and in
-total, idle and attacked, what happened to each group's connections, /readyz during the attack,
-the daemon's peak RSS (VmHWM) against its memory budget, its log lines and their kinds; then
-whether each goal was met: first answer within 2 s, total within twice the idle figure plus 1 s,
-peak RSS within the memory budget, /readyz ready on every probe, and the daemon back to its idle
-speed after the attackers left.
+Prints which mode ran, the CPU split, the group sizes, the normal client's time to the first
+answer and in total, idle and attacked, what happened to each group's connections, /readyz
+during the attack, the idle TLS connections' RSS, the daemon's peak RSS (VmHWM) against its
+memory budget, its log lines and their kinds; then whether each goal was met: first answer
+within 0.5 s, total within twice the idle figure plus 1 s, peak RSS within the memory budget,
+/readyz ready on every probe, and the daemon back to its idle speed within 2 s after the
+attackers left (the recovery time: how much later than on the idle daemon the run started as
+they left was done).
 
 Loopback only (127.0.0.x); bounded in count (every group has a fixed size; reconnects stop when
-the attacked run ends) and in time (--time-limit). Python 3 standard library only.
+the attacked run ends) and in time (--time-limit). Python 3 standard library only (and the
+`openssl` command with --tls).
 
 Exit status: 0 when every answer was right and the daemon served to the end and exited 0;
 1 otherwise. The goals are printed, not part of the exit status (timings on a shared machine are
 not a verdict): --quick runs small counts as a check that the script itself works.
 
 usage: hostile_load.py --daemon SUDOKUD --client SUDOKU_CLIENT [--puzzles FILE | --count N]
-                       [--verify VERIFY.py] [--quick] [--defaults] [group sizes...]
+                       [--verify VERIFY.py] [--quick] [--defaults] [--tls]
+                       [--attacker-cpus LIST] [group sizes...]
 """
 import argparse
 import asyncio
@@ -73,6 +113,7 @@ import re
 import resource
 import signal
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -88,6 +129,19 @@ LEAVER_PUZZLES = 100            # empty grids per leaver's batch
 LEAVER_SECONDS = 0.5            # how long a leaver stays
 HTTP_LEAVER_SECONDS = 0.3       # how long an http explain leaver stays (curl -m 0.3)
 HTTP_GENERATE_BODY = b'{"count":16,"minimal":true,"symmetric":true}'
+GENERATE_LEAVER_SECONDS = 0.2   # how long a generate leaver stays
+GENERATE_LEAVER_SE_MIN = 110    # se_min 11.0, in tenths: the rarest puzzles there are
+FFDHE_READ_SECONDS = 1.0        # how long an ffdhe replay waits for the daemon's answer
+SLOW_TLS_PUZZLES = 480          # the slow TLS sender's batch: about 40 KB
+SLOW_TLS_BYTES_PER_SECOND = 1_400
+SLOW_TLS_ANSWER_SECONDS = 60    # how long it waits for its answer once all is sent
+IDLE_TLS_AFTER_SECONDS = 3.0    # the idle TLS group's RSS is taken again this long after
+FIRST_ANSWER_GOAL = 0.5         # seconds, the attacked client's first answer
+RECOVERY_GOAL = 2.0             # seconds, the client's speed back after the attackers left
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FORUM_HARDEST = os.path.join(REPOSITORY, "..", "shared", "data",
+                             "forum_hardest_11plus_half.txt")
+VERY_HARD = os.path.join(REPOSITORY, "tests", "data", "very_hard.txt")
 
 # Very hard puzzles (tests/data/very_hard.txt): what the explain groups ask about.
 HARD_PUZZLES = [
@@ -119,24 +173,29 @@ def frame(body):
     return varint(len(body)) + body
 
 
-def solve_frame(batch_id, puzzles, solution_limit=0):
-    """A Request{solve: SolveRequest{batch_id, puzzles, solution_limit}} frame."""
+def solve_frame(batch_id, puzzles, solution_limit=0, rate=False):
+    """A Request{solve: SolveRequest{batch_id, puzzles, solution_limit, rate}} frame."""
     solve = varint(1 << 3) + varint(batch_id)
     solve += b"".join(length_delimited(2, p) for p in puzzles)
     if solution_limit:
         solve += varint(3 << 3) + varint(solution_limit)
+    if rate:
+        solve += varint(4 << 3) + varint(1)
     return frame(length_delimited(1, solve))
 
 
-def generate_frame(request_id, count, seed, first_index, minimal=True, symmetric=True):
+def generate_frame(request_id, count, seed, first_index, minimal=True, symmetric=True,
+                   se_min=0):
     """A Request{generate: GenerateRequest{request_id, count, seed, first_index, symmetric,
-    minimal}} frame (clues and difficulty unset)."""
+    minimal, se_min}} frame (clues, difficulty and se_max unset)."""
     generate = varint(1 << 3) + varint(request_id) + varint(2 << 3) + varint(count)
     generate += varint(3 << 3) + varint(seed) + varint(4 << 3) + varint(first_index)
     if symmetric:
         generate += varint(6 << 3) + varint(1)
     if minimal:
         generate += varint(7 << 3) + varint(1)
+    if se_min:
+        generate += varint(10 << 3) + varint(se_min)
     return frame(length_delimited(4, generate))
 
 
@@ -198,6 +257,26 @@ def fault_name(fields):
     return FAULT_KINDS.get(kind, f"kind {kind}")
 
 
+def split_message(buffer):
+    """The body of the first whole frame in `buffer` (a bytearray), removed from it; None while
+    the frame is not whole yet."""
+    length, shift, i = 0, 0, 0
+    while True:
+        if i >= len(buffer):
+            return None
+        byte = buffer[i]
+        i += 1
+        length |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            break
+    if len(buffer) < i + length:
+        return None
+    body = bytes(buffer[i:i + length])
+    del buffer[:i + length]
+    return body
+
+
 def http_request(method, path, body=b"", keep_alive=True):
     head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n")
@@ -255,6 +334,16 @@ STORM_PAYLOADS = [
     varint(1 << 30),                                        # a length over --max-frame-bytes
     solve_frame(1, [EMPTY_GRID], SOLUTION_LIMIT_CAP + 1),   # solution_limit over the cap
 ]
+# With --tls: (payload, sent raw). The TLS port answers an HTTP request line and a plaintext
+# frame in plaintext (NOT_THIS_PROTOCOL); the other faults come inside TLS (the ClientHello,
+# sent raw, would begin a handshake, not earn a fault).
+STORM_PAYLOADS_TLS = [
+    (STORM_PAYLOADS[0], True),
+    (solve_frame(1, [EMPTY_GRID]), True),
+    (STORM_PAYLOADS[2], False),
+    (STORM_PAYLOADS[3], False),
+    (STORM_PAYLOADS[4], False),
+]
 
 
 # ---- Puzzles and answers ----
@@ -272,6 +361,21 @@ def generate_puzzles(count, seed=1, clues=34):
         kept = set(rng.sample(range(81), clues))
         lines.append("".join(grid[i] if i in kept else "." for i in range(81)))
     return lines
+
+
+def forum_hardest(count):
+    """`count` forum-hardest puzzles (SE 11 and up) as bytes: from FORUM_HARDEST when it is
+    there, else the very hard ones of tests/data, repeated to fill the count."""
+    path = FORUM_HARDEST if os.path.exists(FORUM_HARDEST) else VERY_HARD
+    puzzles = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if len(line) >= 81 and not line.startswith("#"):
+                puzzles.append(line[:81].encode())
+                if len(puzzles) == count:
+                    break
+    return [puzzles[i % len(puzzles)] for i in range(count)]
 
 
 UNITS = ([[r * 9 + c for c in range(9)] for r in range(9)]
@@ -292,19 +396,23 @@ def solves(puzzle, line):
 # ---- The normal client ----
 
 class ClientRun:
-    """One `sudoku-client solve` of the puzzle file, timed: to its first output line, to exit."""
+    """One `sudoku-client solve` of the puzzle file (over TLS with --tls, on the daemon's CPUs),
+    timed: to its first output line, to exit."""
 
     def __init__(self, args, port, puzzles_path, label, cpu_of):
         self.label = label
         self.puzzles_path = puzzles_path
         self.output_path = os.path.join(args.workdir, label.replace(" ", "_") + ".out")
-        command = [args.client, "solve", "--connect", f"127.0.0.1:{port}", puzzles_path]
+        command = [args.client, "solve", "--connect", f"127.0.0.1:{port}"]
+        if args.tls:
+            command += ["--tls", "--tls-ca", args.tls_cert]
+        command.append(puzzles_path)
         cpu_before = {name: cpu_seconds(pids) for name, pids in cpu_of.items()}
         start = time.monotonic()
         first = None
         with open(self.output_path, "wb") as output, \
-                subprocess.Popen(command, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE) as process:
+                subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 preexec_fn=pinned(args.daemon_cpus)) as process:
             stderr_lines = []
             stderr_reader = threading.Thread(
                 target=lambda: stderr_lines.extend(process.stderr), daemon=True)
@@ -318,7 +426,8 @@ class ClientRun:
                 output.write(chunk)
             status = process.wait()
             stderr_reader.join()
-        self.total = time.monotonic() - start
+        self.end = time.monotonic()
+        self.total = self.end - start
         # CPU seconds each process group spent while the client ran.
         self.cpu = {name: cpu_seconds(pids) - cpu_before[name] for name, pids in cpu_of.items()}
         self.first = first
@@ -361,7 +470,40 @@ class ClientRun:
             text += f", {self.wrong}"
         elif self.verify_line:
             text += f" ({self.verify_line})"
+        # What the client said on the way (waiting, reconnecting), beside its closing summary.
+        said = [line for line in self.stderr.splitlines() if not line.startswith("puzzles ")]
+        if said and self.status == 0:
+            text += "".join(f"\n    client: {line}" for line in said[:5])
         return text
+
+
+def pinned(cpus):
+    """A preexec_fn that runs the child on `cpus` only; None (no pinning) when `cpus` is empty."""
+    if not cpus:
+        return None
+    return lambda: os.sched_setaffinity(0, cpus)
+
+
+def parse_cpus(text):
+    """A CPU list as taskset -c writes one ("1", "0-2,5"), as a set; empty for ""."""
+    cpus = set()
+    for part in filter(None, text.replace(" ", "").split(",")):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or not (last or first).isdigit() or int(last or first) < int(first):
+            raise ValueError(f"{part!r} is not a CPU or a range of CPUs (e.g. 1 or 0-2,5)")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def cpu_list(cpus):
+    """A set of CPUs as taskset -c lists them."""
+    ranges, cpus = [], sorted(cpus)
+    for cpu in cpus:
+        if ranges and ranges[-1][1] == cpu - 1:
+            ranges[-1][1] = cpu
+        else:
+            ranges.append([cpu, cpu])
+    return ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
 
 
 def cpu_seconds(pids):
@@ -411,6 +553,9 @@ class Attack:
         self.shared = shared
         self.stopping = None  # an asyncio.Event, made in the group's loop
         self.counts = {}
+        # With --tls, every connection but a raw one is wrapped in TLS, trusting the run's
+        # certificate (made in the group's process).
+        self.tls = client_tls_context(args.tls_cert) if args.tls else None
         # Spread the attackers over source addresses so that 4-tuples (and TIME_WAIT) never
         # run out of ephemeral ports on one address.
         self.next_source = GROUPS.index(group) * 41
@@ -422,12 +567,21 @@ class Attack:
             # a big-batch connection has one batch in flight at a time.
             self.big_batch_frame = solve_frame(
                 1, [p.encode() for p in generate_puzzles(args.big_batch, seed=11)])
+        if group == "rate batches":
+            self.rate_batch_frame = solve_frame(1, forum_hardest(args.rate_batch), rate=True)
+        if group == "http rated solves":
+            self.rated_bodies = [json.dumps({"puzzle": p.decode(), "rate": True}).encode()
+                                 for p in forum_hardest(64)]
         # The main figure of each group, so that it is printed even when it stays 0.
         for what in {"generate": ["requests answered", "puzzles received"],
                      "explain": ["answered"], "leavers": ["left after 0.5 s"],
                      "big batches": ["batches answered"], "http idle": ["reconnected"],
                      "http generate": ["answered 200"],
-                     "http explain leavers": ["left after 0.3 s"]}.get(group, []):
+                     "http explain leavers": ["left after 0.3 s"],
+                     "rate batches": ["batches answered"],
+                     "http rated solves": ["answered 200"],
+                     "generate leavers": ["left after 0.2 s"],
+                     "idle TLS": ["reconnected"]}.get(group, []):
             self.count(f"{group}: {what}", 0)
 
     def connected_once(self):
@@ -441,17 +595,19 @@ class Attack:
         self.next_source += 1
         return (f"127.0.0.{2 + self.next_source % 250}", 0)
 
-    async def connect(self, port=None):
+    async def connect(self, port=None, raw=False):
+        """A connection to the TCP port (or `port`): in TLS (the handshake done) with --tls
+        unless `raw`."""
         return await asyncio.wait_for(
             asyncio.open_connection("127.0.0.1", port or self.port, local_addr=self.source(),
-                                    limit=1 << 16),
+                                    limit=1 << 16, ssl=None if raw else self.tls),
             timeout=30)
 
-    async def connect_or_wait(self, group, first, port=None):
+    async def connect_or_wait(self, group, first, port=None, raw=False):
         """Connects (counting the first connect of a connection, or a reconnect); on failure
         counts it and waits 0.5 s. The reader and writer, or None."""
         try:
-            reader, writer = await self.connect(port)
+            reader, writer = await self.connect(port, raw)
         except (OSError, asyncio.TimeoutError) as error:
             self.count(f"{group}: connect failed ({type(error).__name__})")
             await asyncio.sleep(0.5)
@@ -709,8 +865,9 @@ class Attack:
             finally:
                 writer.close()  # a FIN, not a reset: what a client that just goes away sends
 
-    async def big_batches(self, group):
-        """Sends one --big-batch puzzle batch, reads its answer, sends it again."""
+    async def big_batches(self, group, batch):
+        """Sends one batch (--big-batch puzzles; a rate batch's --rate-batch), reads its answer,
+        sends it again."""
         first = True
         while not self.stopping.is_set():
             connection = await self.connect_or_wait(group, first)
@@ -720,7 +877,7 @@ class Attack:
             reader, writer = connection
             try:
                 while not self.stopping.is_set():
-                    writer.write(self.big_batch_frame)
+                    writer.write(batch)
                     await writer.drain()
                     kind, _ = await self.read_response(group, reader)
                     while kind != "solve":
@@ -732,9 +889,11 @@ class Attack:
             finally:
                 reset(writer)
 
-    async def http_generate(self, group):
-        """POSTs /api/generate (16 minimal symmetric puzzles) again and again, keep-alive."""
-        request = http_request("POST", "/api/generate", HTTP_GENERATE_BODY)
+    async def http_posts(self, group, path, bodies):
+        """POSTs `path` again and again, keep-alive, with each of `bodies` in turn: /api/generate
+        (16 minimal symmetric puzzles), or /api/solve of a forum-hardest puzzle, rated."""
+        requests = [http_request("POST", path, body) for body in bodies]
+        sent = 0
         first = True
         while not self.stopping.is_set():
             connection = await self.connect_or_wait(group, first, self.ports["http"])
@@ -744,7 +903,8 @@ class Attack:
             reader, writer = connection
             try:
                 while not self.stopping.is_set():
-                    writer.write(request)
+                    writer.write(requests[sent % len(requests)])
+                    sent += 1
                     await writer.drain()
                     status, _, keep_alive = await read_http_response(reader)
                     self.count(f"{group}: answered {status}")
@@ -785,6 +945,180 @@ class Attack:
             finally:
                 writer.close()  # a FIN, as curl -m 0.3 leaves
 
+    async def generate_leaver(self, group, index):
+        """Asks for --generate-leaver-count puzzles of se_min 11.0 (which take the generator
+        for ever to find), resets the connection after GENERATE_LEAVER_SECONDS (counting what
+        came sooner), connects again."""
+        request = generate_frame(1, self.args.generate_leaver_count, 7_000_003 * (index + 1), 0,
+                                 minimal=False, symmetric=False, se_min=GENERATE_LEAVER_SE_MIN)
+        first = True
+        while not self.stopping.is_set():
+            connection = await self.connect_or_wait(group, first)
+            if connection is None:
+                continue
+            first = False
+            reader, writer = connection
+            try:
+                writer.write(request)
+                await writer.drain()
+                leave = time.monotonic() + GENERATE_LEAVER_SECONDS
+                while True:
+                    try:
+                        kind, _ = await asyncio.wait_for(self.read_response(group, reader),
+                                                         max(0.0, leave - time.monotonic()))
+                    except asyncio.TimeoutError:
+                        self.count(f"{group}: left after 0.2 s")
+                        break
+                    self.count(f"{group}: {kind} response within 0.2 s")
+            except (OSError, asyncio.IncompleteReadError, ConnectionEnded, ValueError):
+                self.count(f"{group}: closed by the daemon first")
+                await asyncio.sleep(0.1)
+            finally:
+                reset(writer)
+
+    async def ffdhe_replay(self, group, index):
+        """Sends the captured ffdhe8192-only ClientHello (raw bytes), reads what comes back
+        within FFDHE_READ_SECONDS, resets, connects again: to the TCP port (even connections),
+        or to --http and --metrics in turn (odd ones); a lone connection does all three."""
+        if self.size == 1:
+            listeners = ["tcp", "http", "metrics"]
+        else:
+            listeners = ["tcp"] if index % 2 == 0 else ["http", "metrics"]
+        hello = self.args.ffdhe_hello
+        sent = 0
+        first = True
+        while not self.stopping.is_set():
+            listener = listeners[sent % len(listeners)]
+            sent += 1
+            try:
+                reader, writer = await self.connect(self.ports[listener], raw=True)
+            except (OSError, asyncio.TimeoutError) as error:
+                self.count(f"{group}: {listener}: connect failed ({type(error).__name__})")
+                await asyncio.sleep(0.5)
+                continue
+            if first:
+                self.connected_once()
+                first = False
+            self.count(f"{group}: {listener}: connections")
+            try:
+                writer.write(hello)
+                data = await asyncio.wait_for(reader.read(1 << 16), FFDHE_READ_SECONDS)
+                outcome = ("closed" if not data else "ServerHello" if data[0] == 0x16
+                           else "alert" if data[0] == 0x15 else f"a record of type {data[0]}")
+            except asyncio.TimeoutError:
+                outcome = f"no answer within {FFDHE_READ_SECONDS:g} s"
+            except OSError:
+                outcome = "closed"
+            finally:
+                reset(writer)
+            self.count(f"{group}: {listener}: {outcome}")
+
+    async def slow_tls(self, group):
+        """Completes a TLS handshake, then sends one SolveRequest of SLOW_TLS_PUZZLES puzzles
+        whose TLS records (up to 16 KiB: ssl.MemoryBIO makes them) it dribbles at
+        SLOW_TLS_BYTES_PER_SECOND; counts "served" or the fault it got, and the time."""
+        try:
+            await self.slow_tls_once(group)
+        finally:
+            with self.shared.slow_done.get_lock():
+                self.shared.slow_done.value += 1
+        await self.stopping.wait()
+
+    async def slow_tls_once(self, group):
+        request = solve_frame(1, [p.encode() for p in generate_puzzles(SLOW_TLS_PUZZLES, 13)])
+        connection = None
+        for _ in range(5):
+            connection = await self.connect_or_wait(group, True, raw=True)
+            if connection is not None or self.stopping.is_set():
+                break
+        if connection is None:
+            self.count(f"{group}: never connected")
+            return
+        reader, writer = connection
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        tls = self.tls.wrap_bio(incoming, outgoing, server_hostname="127.0.0.1")
+        plain = bytearray()
+
+        async def receive():
+            """Reads until a whole response frame is decrypted: its body, or why none."""
+            while True:
+                data = await reader.read(1 << 16)
+                if not data:
+                    return "closed by the daemon"
+                incoming.write(data)
+                try:
+                    while True:
+                        plain.extend(tls.read(1 << 16))
+                except ssl.SSLWantReadError:
+                    pass
+                except ssl.SSLZeroReturnError:
+                    return "closed by the daemon (close_notify)"
+                body = split_message(plain)
+                if body is not None:
+                    return body
+
+        start = time.monotonic()
+        answer = None
+        try:
+            while True:
+                try:
+                    tls.do_handshake()
+                    break
+                except ssl.SSLWantReadError:
+                    writer.write(outgoing.read())
+                    data = await asyncio.wait_for(reader.read(1 << 16), 30)
+                    if not data:
+                        raise ConnectionResetError("closed during the handshake")
+                    incoming.write(data)
+            writer.write(outgoing.read())  # the client's Finished
+            written = 0
+            while written < len(request):
+                written += tls.write(request[written:])
+            stream = outgoing.read()
+            records, i = 0, 0
+            while i + 5 <= len(stream):
+                records += 1
+                i += 5 + int.from_bytes(stream[i + 3:i + 5], "big")
+            receiving = asyncio.ensure_future(receive())
+            receiving.add_done_callback(ignore_outcome)
+            start, sent, piece = time.monotonic(), 0, SLOW_TLS_BYTES_PER_SECOND // 10
+            try:
+                while sent < len(stream) and not receiving.done() and not self.stopping.is_set():
+                    writer.write(stream[sent:sent + piece])
+                    sent += len(stream[sent:sent + piece])
+                    await writer.drain()
+                    await asyncio.sleep(max(0.0, start + sent / SLOW_TLS_BYTES_PER_SECOND
+                                            - time.monotonic()))
+            except OSError:
+                pass  # closed by the daemon: what it said first, if anything, is read below
+            self.count(f"{group}: {len(request):,}-byte frame in {records} TLS records of "
+                       f"{len(stream):,} bytes; bytes sent", sent)
+            stop = asyncio.ensure_future(self.stopping.wait())
+            await asyncio.wait({receiving, stop}, timeout=SLOW_TLS_ANSWER_SECONDS,
+                               return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            if receiving.done():
+                answer = receiving.result()
+            else:
+                receiving.cancel()
+                answer = "no answer (the attack stopped first)" if self.stopping.is_set() else \
+                    f"no answer within {SLOW_TLS_ANSWER_SECONDS} s of the last byte"
+        except (OSError, asyncio.TimeoutError) as error:
+            answer = f"{type(error).__name__}: {error}"
+        finally:
+            reset(writer)
+        took = time.monotonic() - start
+        if isinstance(answer, bytes):
+            kind, fields = response_of(answer)
+            if kind == "solve":
+                answer = "served (a SolveResponse)"
+            elif kind == "fault":
+                message = fields.get(2, b"").decode(errors="replace")
+                answer = f"fault {fault_name(fields)}: {message}"
+            else:
+                answer = f"a {kind} response"
+        self.count(f"{group}: {answer}, {took:.1f} s after its first byte", 1)
+
     @staticmethod
     def storm_count(value):
         with value.get_lock():
@@ -792,16 +1126,18 @@ class Attack:
 
     async def storm(self):
         """--storm faulty connections, --storm-at-once at a time; each expects its fault and the
-        close."""
+        close. With --tls, some raw and the others inside TLS (STORM_PAYLOADS_TLS)."""
         queue = asyncio.Queue()
+        payloads = (STORM_PAYLOADS_TLS if self.tls
+                    else [(payload, True) for payload in STORM_PAYLOADS])
         for i in range(self.size):
-            queue.put_nowait(STORM_PAYLOADS[i % len(STORM_PAYLOADS)])
+            queue.put_nowait(payloads[i % len(payloads)])
 
         async def worker():
             while not queue.empty():
-                payload = queue.get_nowait()
+                payload, raw = queue.get_nowait()
                 try:
-                    reader, writer = await self.connect()
+                    reader, writer = await self.connect(raw=raw)
                 except (OSError, asyncio.TimeoutError) as error:
                     self.count(f"storm: connect failed ({type(error).__name__})")
                     self.storm_count(self.shared.storm_done)
@@ -851,12 +1187,21 @@ class Attack:
             "generate": lambda i: self.generate(group, i),
             "explain": lambda i: self.explain(group, i),
             "leavers": lambda i: self.leaver(group),
-            "big batches": lambda i: self.big_batches(group),
+            "big batches": lambda i: self.big_batches(group, self.big_batch_frame),
             # --http-idle on each HTTP listener: the even ones on --metrics, the odd on --http.
             "http idle": lambda i: self.hold(
                 group, port=self.ports["metrics" if i % 2 == 0 else "http"]),
-            "http generate": lambda i: self.http_generate(group),
+            "http generate": lambda i: self.http_posts(group, "/api/generate",
+                                                       [HTTP_GENERATE_BODY]),
             "http explain leavers": lambda i: self.http_explain_leaver(group, i),
+            "rate batches": lambda i: self.big_batches(group, self.rate_batch_frame),
+            "http rated solves": lambda i: self.http_posts(group, "/api/solve",
+                                                           self.rated_bodies[i:] +
+                                                           self.rated_bodies[:i]),
+            "generate leavers": lambda i: self.generate_leaver(group, i),
+            "ffdhe replays": lambda i: self.ffdhe_replay(group, i),
+            "slow TLS": lambda i: self.slow_tls(group),
+            "idle TLS": lambda i: self.hold(group),
         }.get(group)
         if make:
             # A bounded number of connects at once: a burst of thousands of SYNs overflows the
@@ -868,7 +1213,13 @@ class Attack:
         else:  # the storm, once the parent says go, to its end
             if await loop.run_in_executor(None, wait_for, self.shared.storm_go):
                 await self.storm()
+        started = time.monotonic()
         await self.stopping.wait()
+        if group == "ffdhe replays":
+            hellos = sum(n for what, n in self.counts.items() if what.endswith(": ServerHello"))
+            self.count(f"{group}: handshakes forced per second (ServerHellos over "
+                       f"{time.monotonic() - started:.1f} s)",
+                       round(hellos / max(0.001, time.monotonic() - started), 1))
         pending = set(tasks)
         while pending:
             # Cancelled again until done: a cancel that lands as an asyncio.wait_for ends can be
@@ -888,8 +1239,11 @@ class ConnectionEnded(Exception):
 
 GROUPS = ["idle", "stalled", "unfinished", "never read", "maximal limit", "storm", "generate",
           "explain", "leavers", "big batches", "http idle", "http generate",
-          "http explain leavers"]
-TCP_GROUPS = GROUPS[:10]  # the ones on the TCP port (--max-connections counts them)
+          "http explain leavers", "rate batches", "http rated solves", "generate leavers",
+          "ffdhe replays", "slow TLS", "idle TLS"]
+# The ones on the TCP port (--max-connections counts them; the ffdhe replays only half there).
+TCP_GROUPS = GROUPS[:10] + ["rate batches", "generate leavers", "ffdhe replays", "slow TLS",
+                            "idle TLS"]
 
 
 def held_connections(group, size):
@@ -909,10 +1263,13 @@ class SharedState:
         self.established = multiprocessing.Value("l", 0)
         self.storm_done = multiprocessing.Value("l", 0)
         self.storm_faults = multiprocessing.Value("l", 0)
+        self.slow_done = multiprocessing.Value("l", 0)
         self.counts = multiprocessing.Queue()
 
 
 def run_group(args, ports, group, size, shared):
+    if args.attacker_cpus:
+        os.sched_setaffinity(0, args.attacker_cpus)
     attack = Attack(args, ports, group, size, shared)
     try:
         asyncio.run(attack.main())
@@ -921,22 +1278,30 @@ def run_group(args, ports, group, size, shared):
 
 
 class Attackers:
-    """Every group at once, each in its own process."""
+    """Every group at once, each in its own process; the groups `first` (if any) alone before
+    the others, `between()` called once they have all connected."""
 
-    def __init__(self, args, ports):
+    def __init__(self, args, ports, first=(), between=None):
         self.shared = SharedState()
         self.sizes = group_sizes(args)
         self.processes = {
             g: multiprocessing.Process(target=run_group, args=(args, ports, g, n, self.shared),
                                        daemon=True)
             for g, n in self.sizes.items() if n > 0}
-        for process in self.processes.values():
-            process.start()
-            RUNNING_ATTACKERS.append(process)
+        early = [g for g in first if g in self.processes]
+        for group in early + [g for g in self.processes if g not in early]:
+            self.processes[group].start()
+            RUNNING_ATTACKERS.append(self.processes[group])
+            if early and group == early[-1]:
+                self.wait_established(timeout=120, groups=early)
+                if between:
+                    between(self)
 
-    def wait_established(self, timeout):
-        """Until every held connection has connected once (or `timeout` s); how many did."""
-        held = sum(held_connections(g, n) for g, n in self.sizes.items())
+    def wait_established(self, timeout, groups=None):
+        """Until every held connection (of `groups`, or of all) has connected once (or `timeout`
+        s); how many did."""
+        held = sum(held_connections(g, n) for g, n in self.sizes.items()
+                   if groups is None or g in groups)
         give_up = time.monotonic() + timeout
         while self.shared.established.value < held and time.monotonic() < give_up:
             time.sleep(0.05)
@@ -947,6 +1312,13 @@ class Attackers:
         give_up = time.monotonic() + timeout
         while self.shared.storm_done.value < self.sizes["storm"] and time.monotonic() < give_up:
             time.sleep(0.05)
+
+    def wait_for_slow_tls(self, timeout):
+        """Until the slow TLS sender has its answer (or `timeout` s)."""
+        give_up = time.monotonic() + timeout
+        while (self.shared.slow_done.value < self.sizes.get("slow TLS", 0)
+               and time.monotonic() < give_up):
+            time.sleep(0.1)
 
     def stop(self, timeout=60):
         """Stops every group; what each counted. A group that has not stopped within `timeout`
@@ -980,21 +1352,25 @@ RUNNING_ATTACKERS = []  # the same for the group processes
 # Where the log says each listener's port (port 0 is asked for, the daemon picks).
 LISTENER_LINES = {
     "tcp": r"listening on \S+:(\d+) ",
-    "metrics": r"serving metrics on http://\S+:(\d+)/metrics",
-    "http": r"serving the page on http://\S+:(\d+)/ ",
+    "metrics": r"serving metrics on https?://\S+:(\d+)/metrics",
+    "http": r"serving the page on https?://\S+:(\d+)/ ",
 }
 
 
 def start_daemon(args, log_path):
-    """Starts sudokud: with --defaults, its three listeners and nothing else; otherwise sized
-    for the attack. The command, the process and the ports {"tcp", "metrics", "http"}."""
+    """Starts sudokud (on the daemon's CPUs): with --defaults, its three listeners and nothing
+    else; otherwise sized for the attack; with --tls, TLS on all three. The command, the
+    process and the ports {"tcp", "metrics", "http"}."""
     command = [args.daemon, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0",
                "--http", "127.0.0.1:0"]
+    if args.tls:
+        command += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key, "--http-tls"]
     if not args.defaults:
         command += ["--max-connections", str(args.max_connections), "--max-memory",
                     str(args.max_memory), "--max-frame-bytes", str(args.max_frame_bytes)]
     log = open(log_path, "wb")
-    daemon = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+    daemon = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log,
+                              preexec_fn=pinned(args.daemon_cpus))
     RUNNING_DAEMON.append(daemon)
     log.close()
     give_up = time.monotonic() + 60
@@ -1013,15 +1389,68 @@ def start_daemon(args, log_path):
         sys.exit(f"hostile_load: sudokud did not start:\n{text.read()}")
 
 
+def make_certificate(workdir):
+    """A throwaway self-signed certificate and its key (P-256, CN localhost, for 127.0.0.1 and
+    localhost), made in `workdir`, which goes with the run: (certificate, key) paths."""
+    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "1", "-keyout", key, "-out", cert, "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if made.returncode != 0:
+        sys.exit(f"hostile_load: openssl req could not make the certificate:\n{made.stderr}")
+    return cert, key
+
+
+def client_tls_context(cert):
+    """A client's TLS context that trusts `cert` (the run's self-signed certificate) alone."""
+    return ssl.create_default_context(cafile=cert)
+
+
+def capture_ffdhe_hello(cpus):
+    """The first TLS record `openssl s_client -tls1_3 -groups ffdhe8192` sends (its ClientHello,
+    offering that group only), caught by a one-shot listener on 127.0.0.1:0."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        listener.settimeout(20)
+        client = subprocess.Popen(
+            ["openssl", "s_client", "-connect", f"127.0.0.1:{listener.getsockname()[1]}",
+             "-tls1_3", "-groups", "ffdhe8192"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=pinned(cpus))
+        try:
+            connection, _ = listener.accept()
+            with connection:
+                connection.settimeout(20)
+                record = b""
+                while len(record) < 5 or len(record) < 5 + int.from_bytes(record[3:5], "big"):
+                    data = connection.recv(1 << 16)
+                    if not data:
+                        break
+                    record += data
+        except OSError as error:
+            record = f"{type(error).__name__}: {error}".encode()
+        finally:
+            client.kill()
+            stderr = client.communicate()[1].decode(errors="replace").strip()
+    if record[:3] != b"\x16\x03\x01" or len(record) < 5 + int.from_bytes(record[3:5], "big"):
+        sys.exit(f"hostile_load: no ClientHello from openssl s_client -groups ffdhe8192 "
+                 f"({record[:60]!r}); its stderr: {stderr}")
+    return record[:5 + int.from_bytes(record[3:5], "big")]
+
+
 class ReadyProbe:
-    """GETs /readyz every PERIOD s (a new connection each, TIMEOUT s for the answer), as a load
-    balancer does, until stopped; counts the probes answered 200 and the others. Samples the
-    daemon's peak RSS as it goes, so that it is known even if the daemon dies."""
+    """GETs /readyz (HTTPS with --tls) every PERIOD s (a new connection each, TIMEOUT s for the
+    answer), as a load balancer does, until stopped; counts the probes answered 200 and the
+    others. Samples the daemon's peak RSS as it goes, so that it is known even if the daemon
+    dies."""
     PERIOD = 0.5
     TIMEOUT = 2.0
 
-    def __init__(self, port, daemon_pid):
+    def __init__(self, port, daemon_pid, tls_cert=None):
         self.port = port
+        self.tls = client_tls_context(tls_cert) if tls_cert else None
         self.daemon_pid = daemon_pid
         self.peak_rss = 0
         self.ready = 0
@@ -1035,7 +1464,12 @@ class ReadyProbe:
 
     def probe(self):
         """None when ready, else why not."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.TIMEOUT)
+        if self.tls:
+            connection = http.client.HTTPSConnection("127.0.0.1", self.port,
+                                                     timeout=self.TIMEOUT, context=self.tls)
+        else:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port,
+                                                    timeout=self.TIMEOUT)
         try:
             connection.request("GET", "/readyz", headers={"Connection": "close"})
             response = connection.getresponse()
@@ -1087,21 +1521,28 @@ def log_kinds(lines, top=15, width=60):
 
 
 def group_sizes(args):
-    """Each group's size, by name (http idle: on each HTTP listener)."""
-    return {"idle": args.idle, "stalled": args.stalled, "unfinished": args.unfinished,
-            "never read": args.never_read, "maximal limit": args.maximal, "storm": args.storm,
-            "generate": args.generate, "explain": args.explain, "leavers": args.leavers,
-            "big batches": args.big_batches, "http idle": args.http_idle,
-            "http generate": args.http_generate,
-            "http explain leavers": args.http_explain_leavers}
+    """Each group's size, by name (http idle: on each HTTP listener); the TLS groups only with
+    --tls."""
+    sizes = {"idle": args.idle, "stalled": args.stalled, "unfinished": args.unfinished,
+             "never read": args.never_read, "maximal limit": args.maximal, "storm": args.storm,
+             "generate": args.generate, "explain": args.explain, "leavers": args.leavers,
+             "big batches": args.big_batches, "http idle": args.http_idle,
+             "http generate": args.http_generate,
+             "http explain leavers": args.http_explain_leavers,
+             "rate batches": args.rate_batches, "http rated solves": args.http_rated,
+             "generate leavers": args.generate_leavers}
+    if args.tls:
+        sizes.update({"ffdhe replays": args.ffdhe_replays, "slow TLS": args.slow_tls,
+                      "idle TLS": args.idle_tls})
+    return sizes
 
 
-def peak_rss_bytes(pid):
-    """The process's peak RSS (VmHWM); 0 once it has exited."""
+def peak_rss_bytes(pid, field="VmHWM"):
+    """The process's peak RSS (VmHWM), or its RSS now (field VmRSS); 0 once it has exited."""
     try:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
@@ -1128,6 +1569,13 @@ def main():
     ap.add_argument("--defaults", action="store_true",
                     help="start sudokud with no flag beyond its listeners (every limit its "
                          "default), against issue 28's crowd")
+    ap.add_argument("--tls", action="store_true",
+                    help="TLS on the TCP port and HTTPS on --metrics and --http (a self-signed "
+                         "certificate made for the run), and the TLS groups")
+    ap.add_argument("--attacker-cpus", metavar="LIST",
+                    help="run every attacker on these CPUs (taskset -c's form), sudokud and the "
+                         "normal client on the others; empty: no split (default: the last CPU, "
+                         "given 2 or more)")
     ap.add_argument("--idle", type=int)
     ap.add_argument("--stalled", type=int)
     ap.add_argument("--unfinished", type=int)
@@ -1146,6 +1594,22 @@ def main():
     ap.add_argument("--http-generate", type=int, help="connections POSTing /api/generate")
     ap.add_argument("--http-explain-leavers", type=int,
                     help="connections POSTing /api/explain and leaving after 0.3 s")
+    ap.add_argument("--rate-batches", type=int,
+                    help="connections sending rated batches of forum-hardest puzzles")
+    ap.add_argument("--rate-batch", type=int, help="puzzles in each rate batch")
+    ap.add_argument("--http-rated", type=int,
+                    help="connections POSTing rated /api/solve of forum-hardest puzzles")
+    ap.add_argument("--generate-leavers", type=int,
+                    help="connections asking for puzzles of se_min 11.0, reset after 0.2 s")
+    ap.add_argument("--generate-leaver-count", type=int,
+                    help="puzzles per generate leaver's request")
+    ap.add_argument("--ffdhe-replays", type=int,
+                    help="(--tls) connections replaying an ffdhe8192-only ClientHello")
+    ap.add_argument("--slow-tls", type=int,
+                    help="(--tls) connections dribbling a 40 KB request's TLS records at "
+                         "1,400 bytes/s (--quick: 0 unless given)")
+    ap.add_argument("--idle-tls", type=int,
+                    help="(--tls) connections that complete the handshake and send nothing")
     ap.add_argument("--max-memory", type=int, help="the daemon's --max-memory (sized runs)")
     ap.add_argument("--max-frame-bytes", type=int,
                     help="the daemon's --max-frame-bytes (sized runs)")
@@ -1164,14 +1628,18 @@ def main():
     full = dict(count=100_000, idle=10_000, stalled=2_000, unfinished=100, never_read=4,
                 never_read_batch=65_536, maximal=2, storm=20_000, generate=2,
                 generate_count=1_024, explain=2, leavers=64, big_batches=64, big_batch=65_536,
-                http_idle=64, http_generate=8, http_explain_leavers=8, max_memory=1 << 30,
-                warmup=2.0, attack_seconds=30.0)
+                http_idle=64, http_generate=8, http_explain_leavers=8, rate_batches=4,
+                rate_batch=8_192, http_rated=8, generate_leavers=40,
+                generate_leaver_count=65_536, ffdhe_replays=16, slow_tls=1, idle_tls=1_900,
+                max_memory=1 << 30, warmup=2.0, attack_seconds=30.0)
     full_defaults = dict(full, idle=5_000, stalled=1_000, unfinished=50, never_read=4,
                          maximal=2, storm=0)
     quick = dict(count=2_000, idle=200, stalled=50, unfinished=3, never_read=2,
                  never_read_batch=4_096, maximal=2, storm=300, generate=1, generate_count=1_024,
                  explain=1, leavers=4, big_batches=4, big_batch=4_096, http_idle=4,
-                 http_generate=2, http_explain_leavers=2, max_memory=256 << 20,
+                 http_generate=2, http_explain_leavers=2, rate_batches=1, rate_batch=64,
+                 http_rated=2, generate_leavers=2, generate_leaver_count=1_024,
+                 ffdhe_replays=2, slow_tls=0, idle_tls=20, max_memory=256 << 20,
                  warmup=1.0, attack_seconds=5.0)
     if args.defaults:
         sizing = [flag for flag, value in (("--max-memory", args.max_memory),
@@ -1186,12 +1654,33 @@ def main():
         args.max_frame_bytes = MAX_FRAME_BYTES
     elif args.max_frame_bytes is None:
         args.max_frame_bytes = MAX_FRAME_BYTES
+    if not args.tls:
+        tls_only = [f"--{name.replace('_', '-')}" for name in ("ffdhe_replays", "slow_tls",
+                                                               "idle_tls") if getattr(args, name)]
+        if tls_only:
+            ap.error(f"{', '.join(tls_only)}: TLS groups, for a --tls run")
     for name, value in (quick if args.quick else full_defaults if args.defaults else full).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    allowed = os.sched_getaffinity(0)
+    if args.attacker_cpus is None:
+        args.attacker_cpus = str(max(allowed)) if len(allowed) >= 2 else ""
+    try:
+        attacker_cpus = parse_cpus(args.attacker_cpus)
+    except ValueError as error:
+        ap.error(f"--attacker-cpus {args.attacker_cpus!r}: {error}")
+    if attacker_cpus - allowed:
+        ap.error(f"--attacker-cpus {args.attacker_cpus!r}: this script may use CPUs "
+                 f"{cpu_list(allowed)} only")
+    if attacker_cpus and not allowed - attacker_cpus:
+        ap.error(f"--attacker-cpus {args.attacker_cpus!r} leaves no CPU for sudokud and the "
+                 "normal client")
+    args.attacker_cpus = attacker_cpus  # empty: no split
+    args.daemon_cpus = allowed - attacker_cpus if attacker_cpus else set()
+    args.tls_cert = args.tls_key = args.ffdhe_hello = None  # made in the run's directory
     sizes = group_sizes(args)
     held = sum(held_connections(g, n) for g, n in sizes.items())
-    held_tcp = sum(held_connections(g, sizes[g]) for g in TCP_GROUPS)
+    held_tcp = sum(held_connections(g, sizes[g]) for g in TCP_GROUPS if g in sizes)
     if args.max_connections is None and not args.defaults:
         # Room for every attacker on the TCP port, the storm and the normal client: nobody is
         # refused for the count alone, so what is measured is the rest of the defences.
@@ -1218,10 +1707,21 @@ def main():
     else:
         print(f"mode: sized (--max-connections {args.max_connections}, --max-memory "
               f"{args.max_memory}, --max-frame-bytes {args.max_frame_bytes})", flush=True)
+    if args.tls:
+        print("TLS: --tls-cert, --tls-key and --http-tls (a self-signed P-256 certificate made "
+              "for the run): TLS on the TCP port, HTTPS on --metrics and --http", flush=True)
+    if attacker_cpus:
+        print(f"CPUs: sudokud and the normal client on {cpu_list(args.daemon_cpus)}, every "
+              f"attacker on {cpu_list(attacker_cpus)} (--attacker-cpus)", flush=True)
+    else:
+        print(f"CPUs: no split (--attacker-cpus is empty): everyone on {cpu_list(allowed)}",
+              flush=True)
     print("groups: " + ", ".join(
         f"{g} {n:,}" + (" on each HTTP listener" if g == "http idle" else "")
         for g, n in sizes.items()) + f"; big batches of {args.big_batch:,}, never-read batches "
-        f"of {args.never_read_batch:,}, generate requests of {args.generate_count:,}"
+        f"of {args.never_read_batch:,}, generate requests of {args.generate_count:,}, rate "
+        f"batches of {args.rate_batch:,}, generate leavers asking for "
+        f"{args.generate_leaver_count:,} (se_min {GENERATE_LEAVER_SE_MIN / 10:.1f})"
         + (" (--quick)" if args.quick else ""), flush=True)
 
     with tempfile.TemporaryDirectory(prefix="hostile_load.") as workdir:
@@ -1235,15 +1735,32 @@ def main():
             puzzles = generate_puzzles(args.count)
             with open(puzzles_path, "w") as f:
                 f.write("\n".join(puzzles) + "\n")
+        if args.tls:
+            args.tls_cert, args.tls_key = make_certificate(workdir)
+            if sizes.get("ffdhe replays"):
+                args.ffdhe_hello = capture_ffdhe_hello(args.attacker_cpus)
+                print(f"ffdhe replays: a {len(args.ffdhe_hello):,}-byte ClientHello record "
+                      "offering ffdhe8192 only, from openssl s_client", flush=True)
         log_path = os.path.join(workdir, "sudokud.log")
         command, daemon, ports = start_daemon(args, log_path)
         port = ports["tcp"]
+        idle_tls = {}
         try:
             daemon_cpu = {"sudokud": [daemon.pid]}
             idle_before = ClientRun(args, port, puzzles_path, "idle daemon", daemon_cpu)
             setup_start = time.monotonic()
-            attackers = Attackers(args, ports)
-            ready_probe = ReadyProbe(ports["metrics"], daemon.pid)
+
+            def idle_tls_connected(attackers):
+                """The idle TLS connections have all connected, alone: their RSS."""
+                idle_tls["connected"] = attackers.shared.established.value
+                idle_tls["peak"] = 0
+                for _ in range(5):
+                    idle_tls["peak"] = max(idle_tls["peak"],
+                                           peak_rss_bytes(daemon.pid, "VmRSS"))
+                    time.sleep(0.1)
+            idle_tls["before"] = peak_rss_bytes(daemon.pid, "VmRSS")
+            attackers = Attackers(args, ports, first=["idle TLS"], between=idle_tls_connected)
+            ready_probe = ReadyProbe(ports["metrics"], daemon.pid, args.tls_cert)
             connected, held = attackers.wait_established(timeout=120)
             established = time.monotonic()
             print(f"attackers connected in {established - setup_start:.1f} s: {connected} of "
@@ -1255,6 +1772,7 @@ def main():
                                       attackers=[p.pid for p in attackers.processes.values()]))
             storm_during = attackers.shared.storm_done.value
             attackers.wait_for_storm(timeout=300)
+            attackers.wait_for_slow_tls(timeout=180)
             time.sleep(max(0.0, established + args.attack_seconds - time.monotonic()))
             print(f"attack stopped after {time.monotonic() - established:.1f} s (client started "
                   f"after {args.warmup:g} s, at least {args.attack_seconds:g} s in all)",
@@ -1268,7 +1786,19 @@ def main():
             for what, n in sorted(counts.items()):
                 print(f"  {what}: {n}")
             print(ready_probe.describe(), flush=True)
+            left = time.monotonic()  # every attacker process has ended, its connections reset
             idle_after = ClientRun(args, port, puzzles_path, "idle daemon again", daemon_cpu)
+            if "connected" in idle_tls:
+                time.sleep(max(0.0, left + IDLE_TLS_AFTER_SECONDS - time.monotonic()))
+                idle_tls["after"] = peak_rss_bytes(daemon.pid, "VmRSS")
+                before, peak, after, connected = (idle_tls[what] for what in (
+                    "before", "peak", "after", "connected"))
+                print(f"idle TLS: RSS {before / 2**20:.0f} MiB before they connected, "
+                      f"{peak / 2**20:.0f} MiB once {connected:,} of {args.idle_tls:,} had "
+                      f"(alone); RSS per idle TLS connection: "
+                      f"{(peak - before) / 1024 / max(1, connected):.0f} KiB; RSS after they "
+                      f"left: {after / 2**20:.0f} MiB (start {before / 2**20:.0f} MiB), "
+                      f"{IDLE_TLS_AFTER_SECONDS:g} s after every attacker had gone", flush=True)
             for run in (idle_before, attacked, idle_after):
                 print(run.check(args, puzzles).describe(), flush=True)
             alive = daemon.poll() is None
@@ -1306,10 +1836,12 @@ def main():
             print(f"  last log line: {line.decode(errors='replace')}")
 
     idle_total = (idle_before.total + idle_after.total) / 2
+    # How much later than on the idle daemon the run started as the attackers left was done.
+    recovery = max(0.0, idle_after.end - left - idle_before.total)
     goals = [
-        (f"first answer within 2 s (attacked: "
+        (f"first answer within {FIRST_ANSWER_GOAL:g} s (attacked: "
          f"{'none' if attacked.first is None else f'{attacked.first:.2f} s'})",
-         attacked.first is not None and attacked.first <= 2.0),
+         attacked.first is not None and attacked.first <= FIRST_ANSWER_GOAL),
         (f"total within 2x idle + 1 s ({attacked.total:.2f} s vs {idle_total:.2f} s idle, mean "
          f"of before and after; every answer in)",
          attacked.ok() and attacked.total <= 2 * idle_total + 1.0),
@@ -1317,9 +1849,10 @@ def main():
          f"{args.max_memory / 2**20:.0f} MiB)", rss <= args.max_memory),
         (f"/readyz ready on every probe ({ready_probe.ready} of {ready_probe.probes})",
          ready_probe.probes > 0 and ready_probe.ready == ready_probe.probes),
-        (f"back to idle speed once the attackers left (after: {idle_after.total:.2f} s, "
-         f"before: {idle_before.total:.2f} s; within 2x + 1 s)",
-         idle_after.ok() and idle_after.total <= 2 * idle_before.total + 1.0),
+        (f"back to idle speed within {RECOVERY_GOAL:g} s after the attackers left (recovery "
+         f"{recovery:.2f} s: the run started as they left was done {idle_after.end - left:.2f} "
+         f"s after, in {idle_after.total:.2f} s; idle before: {idle_before.total:.2f} s)",
+         idle_after.ok() and recovery <= RECOVERY_GOAL),
     ]
     for goal, met in goals:
         print(f"goal {'met' if met else 'MISSED'}: {goal}")
