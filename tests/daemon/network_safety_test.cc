@@ -503,7 +503,7 @@ TEST(NetworkSafety, ARequesterThatResetsWhileItsRequestWaitsForRoomIsDropped) {
   WireClient holder(daemon.port());
   holder.SendSolve(1, std::vector<std::string>(1000, std::string(81, '.')),
                    wire::kMaxSolutionLimit);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(WaitForMetric(metrics, "sudokud_puzzles_in_flight", 1000), 1000);
   {
     WireClient leaver(daemon.port());
     leaver.SendSolve(1, std::vector<std::string>(1001, std::string(81, '.')),
@@ -543,10 +543,11 @@ TEST(NetworkSafety, ARatedApiRequestWhoseClientLeftIsDroppedBeforeItStarts) {
                         "127.0.0.1:0", "--threads", "1"});
   const uint16_t metrics = PortAfter(daemon, "serving metrics on http://127.0.0.1:");
   const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
-  // The one long-work thread, busy counting an empty grid's solutions to the cap.
+  // The one long-work thread, busy counting an empty grid's solutions to the cap. Admitted
+  // (in flight) before the API request is sent, so queued for that thread before it.
   WireClient holder(daemon.port());
   holder.SendSolve(1, {std::string(81, '.')}, wire::kMaxSolutionLimit);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(WaitForMetric(metrics, "sudokud_puzzles_in_flight", 1), 1);
   {
     asio::io_context io;
     tcp::socket leaver(io);
@@ -557,7 +558,9 @@ TEST(NetworkSafety, ARatedApiRequestWhoseClientLeftIsDroppedBeforeItStarts) {
                                      std::to_string(body.size()) + "\r\n\r\n" + body));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // as curl -m 0.3 gives up
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the listener has seen it go
+  // The listener looks every 100 ms whether a working request's client has gone (a second:
+  // room for a slow build, a sanitizer's).
+  std::this_thread::sleep_for(std::chrono::seconds(1));
   holder.Reset();  // the long-work thread is free: the API request's turn comes
   EXPECT_THAT(daemon.WaitForLog("left before its /api/solve"),
               HasSubstr("sudokud: http: 127.0.0.1: the client left before its /api/solve "
