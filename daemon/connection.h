@@ -173,9 +173,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<Clock::time_point> FrameDeadline() const;
   // What the bytes of the frame being read buy beyond a deadline: a second per kMinFrameRate,
   // counted as the socket received them (with TLS, records not yet decrypted count: a record
-  // is read only once whole). Progress moves the deadlines, so a peer that keeps sending at that rate or faster is never
-  // timed out, however large its frame (the first one too), while one that drips a byte now and
-  // then is, after about the timeout.
+  // is read only once whole). Progress moves the deadlines, so a peer that keeps sending at
+  // that rate or faster is never timed out, however large its frame (the first one too), while
+  // one that drips a byte now and then is, after about the timeout.
   Clock::duration ProgressAllowance() const;
   // The frame being read starts at `when` (its progress is measured from here).
   void StartFrame(Clock::time_point when);

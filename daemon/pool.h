@@ -40,9 +40,10 @@
 namespace sudoku::daemon {
 
 // Threads at a low CPU priority (nice 19 for work whose time has no useful bound, nice 10 for
-// TLS handshakes) that run jobs off the event loop and the batches' arena. Jobs are queued by account (a requester within its source address) and served in order
-// of the CPU time each account has used (FairQueue), so that one requester's many or costly jobs
-// never make another's wait for all of them. Each thread runs its jobs inside a oneTBB arena of
+// TLS handshakes) that run jobs off the event loop and the batches' arena. Jobs are queued by
+// account (a requester within its source address) and served in order of the CPU time each
+// account has used (FairQueue), so that one requester's many or costly jobs never make
+// another's wait for all of them. Each thread runs its jobs inside a oneTBB arena of
 // its own with no worker, so a parallel algorithm in a job runs on that thread alone and takes
 // none of the batches' workers.
 class LowPriorityThreads {
