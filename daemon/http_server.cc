@@ -93,11 +93,16 @@ class HttpServer::Connection : public std::enable_shared_from_this<Connection> {
  private:
   // The TCP stream under TLS, or the plain one.
   beast::tcp_stream& Tcp() { return tls_ ? tls_->next_layer() : plain_; }
-  // The peer's IP address ("192.0.2.7"), or empty when the socket cannot say.
-  std::string RemoteAddress() {
-    boost::system::error_code error;
-    const auto remote = Tcp().socket().remote_endpoint(error);
-    return error ? std::string() : remote.address().to_string();
+  // The peer's IP address ("192.0.2.7"), or empty when the socket cannot say; asked of the
+  // socket once, for every request of the connection.
+  const std::string& RemoteAddress() {
+    if (!address_known_) {
+      boost::system::error_code error;
+      const auto remote = Tcp().socket().remote_endpoint(error);
+      if (!error) address_ = remote.address().to_string();
+      address_known_ = true;
+    }
+    return address_;
   }
   // On an HTTPS port: the handshake. False (the connection to be closed) when it failed, or when
   // the peer spoke plain HTTP, which is then told in plain HTTP to use https://.
@@ -130,6 +135,8 @@ class HttpServer::Connection : public std::enable_shared_from_this<Connection> {
   const bool served_;
   std::optional<std::chrono::steady_clock::time_point> waiting_since_;
   std::string certificate_;  // the verified client certificate's subject (HttpPeer)
+  std::string address_;      // RemoteAddress()'s, once asked
+  bool address_known_ = false;
 };
 
 HttpResponse HttpServer::Connection::Refusal(const boost::system::error_code& error,

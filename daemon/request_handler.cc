@@ -224,14 +224,22 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
     const wire::SolveRequest* const request = &job.request.solve();
     wire::SolveResponse* const response = job.response.mutable_solve();
     job.complete = false;
-    job.skipped = cancel->load(std::memory_order_relaxed);
-    bool solved = !job.skipped;
+    job.skipped = false;
+    bool solved = true;
     for (int begin = 0; solved && begin < puzzles; begin += kLongBatchPiece) {
       const int end = std::min(puzzles, begin + kLongBatchPiece);
       const std::string failure = co_await OnPool(
           executor,
           [request, response, cancel, begin, end, puzzles, running, frame, &solved] {
-            if (begin == 0) StartBatch(*request, response);
+            if (begin == 0) {
+              // Its requester gone by the time its first turn came: never started.
+              running->skipped = cancel->load(std::memory_order_relaxed);
+              if (running->skipped) {
+                solved = false;
+                return;
+              }
+              StartBatch(*request, response);
+            }
             solved = SolveBatchRange(*request, begin, end, *cancel, response);
             if (!solved || end < puzzles) return;
             FinishBatch(*request, response, &running->counts);
