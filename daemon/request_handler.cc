@@ -217,8 +217,10 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
   const Requester* const who = &requester;
   const int puzzles =
       job.kind == wire::RequestKind::kSolve ? wire::PuzzleCount(job.request.solve()) : 0;
-  if (job.long_work && puzzles > kLongBatchPiece) {
-    // A piece at a time, each its own turn among the long work (kLongBatchPiece).
+  const int piece = job.long_work ? kLongBatchPiece : kBoundedBatchPiece;
+  const Pool::Cost lane = job.long_work ? Pool::Cost::kLong : Pool::Cost::kBounded;
+  if (puzzles > piece) {
+    // A piece at a time, each its own turn in its lane (kBoundedBatchPiece, kLongBatchPiece).
     const auto start = Job::Clock::now();
     const std::atomic<bool>* const cancel = &requester.CancelFlagFor(job);
     const wire::SolveRequest* const request = &job.request.solve();
@@ -226,8 +228,8 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
     job.complete = false;
     job.skipped = false;
     bool solved = true;
-    for (int begin = 0; solved && begin < puzzles; begin += kLongBatchPiece) {
-      const int end = std::min(puzzles, begin + kLongBatchPiece);
+    for (int begin = 0; solved && begin < puzzles; begin += piece) {
+      const int end = std::min(puzzles, begin + piece);
       const std::string failure = co_await OnPool(
           executor,
           [request, response, cancel, begin, end, puzzles, running, frame, &solved] {
@@ -246,15 +248,15 @@ awaitable<std::string> RequestHandler::Work(asio::any_io_executor executor,
             running->complete = true;
             if (frame) wire::SetFrame(running->response, &running->frame);
           },
-          Pool::Cost::kLong, requester, static_cast<uint64_t>(end - begin));
+          lane, requester, static_cast<uint64_t>(end - begin));
       if (!failure.empty()) co_return failure;
     }
     job.solve_seconds = std::chrono::duration<double>(Job::Clock::now() - start).count();
     co_return std::string();
   }
   co_return co_await OnPool(
-      executor, [running, who, frame] { DoWork(*who, *running, frame); },
-      job.long_work ? Pool::Cost::kLong : Pool::Cost::kBounded, requester, job.cost);
+      executor, [running, who, frame] { DoWork(*who, *running, frame); }, lane, requester,
+      job.cost);
 }
 
 awaitable<std::string> RequestHandler::Generate(asio::any_io_executor executor,

@@ -56,7 +56,7 @@ inline constexpr int kParallelGrain = 64;
 bool SolveBatch(const wire::SolveRequest& request, const std::atomic<bool>& cancel,
                 wire::SolveResponse* response, wire::VerdictTally* counts);
 
-// SolveBatch in pieces, for long work that takes its turns a piece at a time: StartBatch()
+// SolveBatch in pieces, for batches that take their turns a piece at a time: StartBatch()
 // sizes `response` for `request` (cleared first), SolveBatchRange() solves puzzles [begin, end)
 // into it (false when `cancel` came first), FinishBatch() completes it once every puzzle is
 // solved and tallies its verdicts into `counts`. Pieces may run on different threads one after
@@ -71,6 +71,12 @@ void FinishBatch(const wire::SolveRequest& request, wire::SolveResponse* respons
 // its own among the long work: a rated piece of hard puzzles takes about a third of a second, so
 // a batch of thousands does not hold a thread for minutes while others wait.
 inline constexpr int kLongBatchPiece = 64;
+
+// Puzzles a larger bounded batch is solved in at a time, each piece a turn of its own among the
+// bounded work: a piece of easy puzzles is a few milliseconds of one thread, so a client's small
+// batch waits behind at most one piece of a 65,536-puzzle batch, not all of it, and a thread
+// count of one serves it as well as many.
+inline constexpr int kBoundedBatchPiece = 4096;
 
 // Explains the one puzzle of `request` into `response` (cleared first): the steps of
 // sudoku::logic::Explain() and the rating, or the verdict and error of a puzzle that cannot be

@@ -491,6 +491,35 @@ TEST(NetworkSafety, ALargeRatedBatchTakesItsTurnsAPieceAtATime) {
   EXPECT_EQ(daemon.Wait(), 0);
 }
 
+// A large batch of bounded work takes its turns a piece at a time too (kBoundedBatchPiece,
+// 4,096 puzzles): on one thread, a batch of one puzzle sent while a batch of 4,097 hard ones is
+// being solved is answered after its first piece, before the large batch, not after all of it.
+TEST(NetworkSafety, ALargeBatchTakesItsTurnsAPieceAtATime) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1"});
+  WireClient large(daemon.port());
+  std::vector<std::string> hard;
+  for (int i = 0; i < 4097; ++i) hard.push_back(kHardPuzzles[i % kHardPuzzles.size()]);
+  large.SendSolve(1, hard, 1);  // two pieces, the first a good half second of a core
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  WireClient small(daemon.port());
+  small.SendSolve(1, {kHardPuzzles[0]}, 1);
+  const auto quick = small.Read();
+  ASSERT_TRUE(quick && quick->has_solve());
+  ASSERT_EQ(quick->solve().solutions().size(), 81u);
+  EXPECT_EQ(large.Unread(), 0u);  // still being solved
+  const auto slow = large.Read();
+  ASSERT_TRUE(slow && slow->has_solve());
+  ASSERT_EQ(slow->solve().solutions().size(), 4097u * 81);
+  for (int i = 0; i < 4097; i += 4096) {
+    EXPECT_EQ(slow->solve().verdicts(i), wire::SOLVED) << i;
+  }
+  EXPECT_EQ(slow->solve().solutions().substr(0, 81), quick->solve().solutions());
+  EXPECT_EQ(slow->solve().solutions().substr(4096u * 81, 81),
+            slow->solve().solutions().substr(1u * 81, 81));  // puzzle 4096 is puzzle 1 again
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
 // Fair by cost, item 6: a requester that left while its request waited for room used to keep
 // it; the request started once admitted (seconds of generation, for nobody). The reader reads
 // nothing while it waits, so the kernel's view of the connection is looked at: a reset is seen
