@@ -97,6 +97,17 @@ std::string Chain(const std::vector<Link>& links, size_t from, size_t to) {
 
 std::string WholeChain(const std::vector<Link>& links) { return Chain(links, 0, links.size()); }
 
+// A net of implications: its chains (ChainRanges) separated by "; ", each starting again where
+// a link does not go on from the one before.
+std::string ChainsOf(const std::vector<Link>& links) {
+  std::string text;
+  for (const auto& [from, to] : ChainRanges(links)) {
+    if (from > 0) text += "; ";
+    text += Chain(links, from, to);
+  }
+  return text;
+}
+
 // How a contradiction ends: the last link's candidate was the cell's last, or (with a unit)
 // the digit's last place in the unit.
 std::string ContradictionText(const Step& step) {
@@ -153,16 +164,15 @@ std::string DescribeForcingChain(const Step& step) {
   const std::string name = std::string(Name(step.technique)) + ": ";
   if (step.variant == 0) {
     return name + CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]) + " leads to " +
-           WholeChain(step.links) + ", and " + ContradictionText(step) + ": " +
+           ChainsOf(step.links) + ", and " + ContradictionText(step) + ": " +
            Removals(step.eliminations);
   }
-  const auto ranges = ChainRanges(step.links);
   std::string text = name;
   text += step.variant == 1 ? CellName(step.cells[0]) + " is " + std::to_string(step.digits[0]) +
                                   " or " + std::to_string(step.digits[1])
                             : std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
                                   " is in " + Cells(step, 0, 2);
-  for (const auto& [from, to] : ranges) text += "; " + Chain(step.links, from, to);
+  text += "; " + ChainsOf(step.links);
   return text + ": either way " + Removals(step.eliminations);
 }
 
@@ -171,19 +181,11 @@ std::string DescribeTrial(const Step& step) {
   if (step.variant == 0) return "the puzzle has several solutions: " + tried + " chosen";
   std::string text = std::string(Name(step.technique)) + ": " + tried + " leads to a contradiction";
   if (step.variant == 1) {
-    text += " by singles: " + WholeChain(step.links) + ", and " + ContradictionText(step);
+    text += " by singles: " + ChainsOf(step.links) + ", and " + ContradictionText(step);
   } else {
     text += " within " + std::to_string(step.variant - 1) + " nested trial" +
             (step.variant == 2 ? "" : "s") + ": ";
-    if (!step.links.empty()) {
-      text += "by singles ";
-      // The traces to each candidate taken share their start, which is written once.
-      for (const auto& [from, to] : ChainRanges(step.links)) {
-        if (from > 0) text += "; ";
-        text += Chain(step.links, from, to);
-      }
-      text += ", ";
-    }
+    if (!step.links.empty()) text += "by singles " + ChainsOf(step.links) + ", ";
     text += "it leaves " + CellName(step.cells[1]) + " with ";
     for (size_t i = 1; i < step.digits.size(); ++i) {
       if (i > 1) text += i + 1 == step.digits.size() ? " or " : ", ";

@@ -91,7 +91,8 @@ struct Node {
 
 // Two nodes of a chain. Weak: they are not both on ("from on, so to off"). Strong: they are not
 // both off ("from off, so to on"). In a forcing chain or a trial, a link is an implication
-// within the branch: a strong link there may rest on the branch's earlier removals.
+// within the branch: a strong link there rests on the branch's earlier removals, each of which
+// the step shows with a link of its own.
 struct Link {
   Node from;
   Node to;
@@ -137,13 +138,16 @@ struct Link {
 //                  link's digit}, or none when the last link's cell was left empty); variant 1:
 //                  both candidates of a bivalue cell (cells = {it}; digits = its two) agree;
 //                  variant 2: both places of a digit in a unit (units = {it}; cells = the two;
-//                  digits = {the digit}) agree. links = the implications, branch after branch
+//                  digits = {the digit}) agree. links = every implication the conclusion
+//                  rests on, branch after branch: a net, each single after every removal that
+//                  left it one, so that the links alone prove the step
 //   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
 //                  led to a contradiction (variant 1: by singles alone; more: nested trials as
 //                  deep); eliminations = the candidate. Variant 1: links (and units) as a
 //                  forcing chain's variant 0. Deeper: cells also holds the cell the nested trials
 //                  start from, digits also its candidates left (each refuted by them), and links
-//                  how the singles took its other candidates away (none when they took none).
+//                  the net by which the singles took its other candidates away (none when they
+//                  took none).
 //                  variant 0: a choice, only for a puzzle with several solutions (none of the
 //                  cell's candidates leads to a contradiction); placements = the choice
 // Eliminations are the candidates the step removes (none for singles and placements).

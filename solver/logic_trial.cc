@@ -1,6 +1,7 @@
 // Forcing chains and trials (logic_board.h): what follows from assuming a candidate, by naked
 // and hidden singles. A branch remembers why each candidate changed, so that a result can be
-// shown as the chain of implications that led to it.
+// shown as the net of implications that led to it: every removal a single rests on, not only
+// the last one, so that a reader can check each conclusion from the links shown alone.
 //
 // Trials nest: a branch that singles leave open is refuted when every candidate of its cell
 // with fewest candidates is refuted in turn. That is a full search in the end, but it reads
@@ -8,6 +9,7 @@
 // solutions shows itself by two candidates of one cell that both lead to a solution.
 #include <algorithm>
 #include <array>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -70,18 +72,33 @@ class Branch {
   int contradiction_candidate() const { return contradiction_; }
   int empty_unit() const { return empty_unit_; }
 
-  // The implications from the assumption to `candidate` (placed or removed here), as links.
-  std::vector<Link> TraceTo(int candidate) const {
-    std::vector<int> path;
-    for (int c = candidate; c != kNoCause; c = cause_[c]) path.push_back(c);
-    std::vector<Link> links;
-    for (size_t i = path.size() - 1; i > 0; --i) {
-      const int from = path[i], to = path[i - 1];
-      links.push_back(Link{SingleNode(CellOfCandidate(from), DigitOfCandidate(from)),
-                           SingleNode(CellOfCandidate(to), DigitOfCandidate(to)),
-                           state_[to] == kOn});
+  // Every implication the changes of `targets` (placed or removed here) rest on, from the
+  // assumption, as links appended to `links` unless there already: each change after what it
+  // rests on, so that the links read as chains from the assumption.
+  void NetTo(std::span<const int> targets, std::vector<Link>* links) const {
+    std::vector<bool> shown(kCandidates, false);
+    for (const int target : targets) ShowNet(target, &shown, links);
+  }
+
+  // The candidates of the cell of `contradiction_candidate()` removed here (or, with
+  // empty_unit(), the places of its digit in that unit): what the contradiction rests on.
+  std::vector<int> ContradictionPremises() const {
+    std::vector<int> premises;
+    const int candidate = contradiction_;
+    if (empty_unit_ >= 0) {
+      for (const uint8_t cell : Table().cells[empty_unit_]) {
+        const int place = CandidateOf(cell, DigitOfCandidate(candidate));
+        if (state_[place] == kOff && place != candidate) premises.push_back(place);
+      }
+    } else {
+      const int cell = CellOfCandidate(candidate);
+      for (int digit = 1; digit <= 9; ++digit) {
+        const int other = CandidateOf(cell, digit);
+        if (state_[other] == kOff && other != candidate) premises.push_back(other);
+      }
     }
-    return links;
+    premises.push_back(candidate);  // last: the text names the cell or digit of the last link
+    return premises;
   }
 
   // The open cell with fewest candidates (the first such).
@@ -160,6 +177,67 @@ class Branch {
     }
   }
 
+  // What the change of `candidate` rests on, appended to `premises`: for a removal, the placement
+  // that took it; for a single, every removal that left it one, in its cell (naked) or in a unit
+  // (hidden); nothing for the assumption. A removal happens once, before anything it causes, so
+  // these are the removals still off now whose cause is not the single itself.
+  void Premises(int candidate, std::vector<int>* premises) const {
+    const int cause = cause_[candidate];
+    if (cause == kNoCause) return;
+    if (state_[candidate] == kOff) {
+      premises->push_back(cause);
+      return;
+    }
+    const int cell = CellOfCandidate(candidate), digit = DigitOfCandidate(candidate);
+    auto off_before = [&](int other) {
+      return state_[other] == kOff && cause_[other] != candidate;
+    };
+    if (CellOfCandidate(cause) == cell) {  // a naked single: the cell's other digits went
+      for (int other_digit = 1; other_digit <= 9; ++other_digit) {
+        const int other = CandidateOf(cell, other_digit);
+        if (other != candidate && off_before(other)) premises->push_back(other);
+      }
+      return;
+    }
+    // A hidden single: the unit of the cell and its cause where the digit has no other place.
+    for (int k = 0; k < 3; ++k) {
+      const int unit = Table().units[cell][k];
+      const auto& cells = Table().cells[unit];
+      if (std::find(cells.begin(), cells.end(), CellOfCandidate(cause)) == cells.end()) continue;
+      bool single = true;
+      for (const uint8_t other_cell : cells) {
+        const int other = CandidateOf(other_cell, digit);
+        if (other_cell == cell) continue;
+        single &= !(open_[other_cell] & Bit(digit)) && !(state_[other] == kOff &&
+                                                         cause_[other] == candidate);
+      }
+      if (!single) continue;
+      for (const uint8_t other_cell : cells) {
+        const int other = CandidateOf(other_cell, digit);
+        if (other_cell != cell && off_before(other)) premises->push_back(other);
+      }
+      return;
+    }
+    premises->push_back(cause);  // not reached: a hidden single has its unit
+  }
+
+  // Appends the links of NetTo() for `candidate`, after those of its premises.
+  void ShowNet(int candidate, std::vector<bool>* shown, std::vector<Link>* links) const {
+    if ((*shown)[static_cast<size_t>(candidate)]) return;
+    (*shown)[static_cast<size_t>(candidate)] = true;
+    std::vector<int> premises;
+    Premises(candidate, &premises);
+    for (const int premise : premises) ShowNet(premise, shown, links);
+    for (const int premise : premises) {
+      Link link{SingleNode(CellOfCandidate(premise), DigitOfCandidate(premise)),
+                SingleNode(CellOfCandidate(candidate), DigitOfCandidate(candidate)),
+                state_[candidate] == kOn};
+      if (std::find(links->begin(), links->end(), link) == links->end()) {
+        links->push_back(std::move(link));
+      }
+    }
+  }
+
   // Keeps places_ in step with open_: `digit` has left `cell`.
   void ClearPlace(int cell, int digit) {
     for (int k = 0; k < 3; ++k) {
@@ -182,10 +260,11 @@ class Branch {
   int empty_unit_ = -1;
 };
 
-// Fills `step` with a contradiction's chain: from the assumption to the last removal, and the
-// unit left without a place (none when a cell was left without a candidate).
+// Fills `step` with a contradiction's net: from the assumption to every removal that left a
+// cell without a candidate, or a unit (in step->units) without a place for a digit.
 void DescribeContradiction(const Branch& branch, Step* step) {
-  step->links = branch.TraceTo(branch.contradiction_candidate());
+  step->links.clear();
+  branch.NetTo(branch.ContradictionPremises(), &step->links);
   if (branch.empty_unit() >= 0) step->units = {UnitOf(branch.empty_unit())};
 }
 
@@ -250,9 +329,10 @@ bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions
     }
   }
   if (first < 0) return false;
-  for (const Branch& branch : branches) {
-    for (Link& link : branch.TraceTo(first)) found.links.push_back(std::move(link));
-  }
+  // Each branch's net to every removal the step makes; a link both share is shown once.
+  std::vector<int> removed;
+  for (const CellDigit& e : found.eliminations) removed.push_back(CandidateOf(e.cell, e.digit));
+  for (const Branch& branch : branches) branch.NetTo(removed, &found.links);
   for (const CellDigit& e : found.eliminations) {
     board.open[e.cell] &= static_cast<uint16_t>(~Bit(e.digit));
   }
@@ -336,16 +416,12 @@ void DescribeNesting(const Board& board, const Branch& branch, Step* step) {
   for (uint16_t d = branch.open()[next]; d; d = WithoutLowest(d)) {
     step->digits.push_back(static_cast<uint8_t>(LowestDigit(d)));
   }
+  std::vector<int> taken;
   for (uint16_t d = board.open[next]; d; d = WithoutLowest(d)) {
     const int candidate = CandidateOf(next, LowestDigit(d));
-    if (!branch.Removed(candidate)) continue;
-    for (Link& link : branch.TraceTo(candidate)) {
-      // The traces share their start: each implication is shown once.
-      if (std::find(step->links.begin(), step->links.end(), link) == step->links.end()) {
-        step->links.push_back(std::move(link));
-      }
-    }
+    if (branch.Removed(candidate)) taken.push_back(candidate);
   }
+  branch.NetTo(taken, &step->links);
 }
 
 // Nesting tried before the full search: shallow trials read better.

@@ -45,19 +45,27 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 "
        "from r1c6"},
       {"forcing chain",
-       "forcing chain: r1c3 = 2 leads to "
-       "(2)r1c3-(1)r1c3=(1)r1c6-(8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4=(3)r4c4-(3)r4c2=("
-       "3)r6c1-(3)r2c1=(7)r2c1-(7)r2c5=(2)r2c5-(2)r2c8, and r2c8 has no candidate left: "
-       "removes 2 from r1c3"},
+       "forcing chain: r1c3 = 2 leads to (2)r1c3-(2)r2c3=(1)r2c3-(1)r4c3; "
+       "(2)r1c3-(1)r1c3=(1)r1c6-(1)r4c6; (1)r4c3=(1)r4c1; (1)r4c6=(1)r4c1-(2)r4c1; (2)r1c3-(2)r4c3;"
+       " (2)r4c1=(2)r4c7; (2)r4c3=(2)r4c7-(3)r4c7; (1)r4c1-(3)r4c1; (2)r1c3-(8)r1c3; "
+       "(1)r1c6-(8)r1c6; (8)r1c3=(8)r1c4; (8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4; (8)r1c4-(8)r4c4;"
+       " (7)r4c4=(3)r4c4; (8)r4c4=(3)r4c4-(3)r4c2; (2)r1c3-(2)r2c1; (2)r1c3-(2)r3c1; "
+       "(2)r2c1=(2)r5c1; (2)r3c1=(2)r5c1; (2)r4c1=(2)r5c1-(3)r5c1; (3)r4c1=(3)r6c1; "
+       "(3)r4c2=(3)r6c1; (3)r5c1=(3)r6c1-(3)r6c7; (3)r4c7=(3)r3c7; (3)r6c7=(3)r3c7-(3)r2c8; "
+       "(2)r1c3-(2)r1c7=(5)r1c7-(5)r2c8; (1)r2c3-(1)r2c1; (3)r6c1-(3)r2c1; (1)r2c1=(7)r2c1; "
+       "(2)r2c1=(7)r2c1; (3)r2c1=(7)r2c1-(7)r2c8; (1)r1c6-(1)r2c5; (7)r2c1-(7)r2c5; "
+       "(1)r2c5=(2)r2c5; (7)r2c5=(2)r2c5-(2)r2c8, and r2c8 has no candidate left: removes 2 from "
+       "r1c3"},
       {"forcing chain",
-       "forcing chain: r4c3 is 1 or 2; (1)r4c3-(1)r2c3=(1)r3c1-(1)r3c8=(1)r1c8-(3)r1c8; "
-       "(2)r4c3-(2)r4c4=(2)r6c5-(2)r1c5=(2)r1c8-(3)r1c8: either way removes 3 from r1c8; 4 "
-       "from r1c8"},
+       "forcing chain: r4c3 is 1 or 2; (1)r4c3-(1)r1c3; (1)r4c3-(1)r2c3; (1)r1c3=(1)r3c1; "
+       "(1)r2c3=(1)r3c1-(1)r3c8=(1)r1c8-(3)r1c8; (1)r1c8-(4)r1c8; (2)r4c3-(2)r1c3; "
+       "(2)r4c3-(2)r4c4=(2)r6c5-(2)r1c5; (2)r1c3=(2)r1c8; (2)r1c5=(2)r1c8-(3)r1c8; "
+       "(2)r1c8-(4)r1c8: either way removes 3 from r1c8; 4 from r1c8"},
       {"forcing chain",
-       "forcing chain: 4 in column 2 is in r8c2, r9c2; "
-       "(4)r8c2-(1)r8c2=(1)r8c1-(3)r8c1=(3)r8c9-(3)r7c7=(7)r7c7-(7)r4c7; "
-       "(4)r9c2-(9)r9c2=(9)r6c2-(7)r6c2=(7)r5c2-(7)r5c6=(7)r4c6-(7)r4c7: either way removes 7 "
-       "from r4c7"},
+       "forcing chain: 4 in column 2 is in r8c2, r9c2; (4)r8c2-(1)r8c2=(1)r8c1-(3)r8c1; "
+       "(4)r8c2-(3)r8c2; (3)r8c1=(3)r8c9; (3)r8c2=(3)r8c9-(3)r7c7=(7)r7c7-(7)r4c7; "
+       "(4)r9c2-(9)r9c2=(9)r6c2-(7)r6c2; (4)r9c2-(7)r9c2; (7)r6c2=(7)r5c2; "
+       "(7)r9c2=(7)r5c2-(7)r5c6=(7)r4c6-(7)r4c7: either way removes 7 from r4c7"},
       {"als-xz",
        "als-xz: r4c4, r4c5, r4c6 in row 4 and r5c4, r5c7, r5c8, r5c9 in row 5, "
        "restricted common 9, both holding 7: removes 7 from r5c6"},

@@ -163,6 +163,129 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
   EXPECT_EQ(AsSet(step.eliminations), expected);
 }
 
+bool SeeEachOther(int a, int b) {
+  const int row_a = a / 9, column_a = a % 9, row_b = b / 9, column_b = b % 9;
+  return a != b && (row_a == row_b || column_a == column_b ||
+                    (row_a / 3 == row_b / 3 && column_a / 3 == column_b / 3));
+}
+
+// What the links of a forcing chain or trial prove from one assumption, read from the links
+// alone: a candidate placed or removed.
+struct Derived {
+  CandidateSet on, off;
+};
+
+// Follows the links of `step` from `assumption` (placed) on the grid and candidates before the
+// step, taking a link only once its start is derived (on for a weak link, off for a strong one)
+// and only when it holds there: a weak link joins two candidates of one cell, or one digit in
+// two cells that see each other; a strong link ends at a single, every other candidate of its
+// cell, or every other place of its digit in one of its units, derived off already.
+Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const Grid& grid,
+                         const Candidates& candidates) {
+  Derived derived;
+  derived.on.insert(assumption);
+  const auto single = [&](int cell, int digit) {
+    bool naked = true;
+    for (int other = 1; other <= 9; ++other) {
+      if (other != digit && Has(candidates, cell, other)) naked &= derived.off.count({cell, other}) > 0;
+    }
+    if (naked) return true;
+    for (Unit::Kind kind : {Unit::Kind::kRow, Unit::Kind::kColumn, Unit::Kind::kBox}) {
+      const int index = kind == Unit::Kind::kRow      ? cell / 9
+                        : kind == Unit::Kind::kColumn ? cell % 9
+                                                      : cell / 27 * 3 + cell % 9 / 3;
+      bool hidden = true;
+      for (int other : CellsOf(Unit{kind, static_cast<uint8_t>(index)})) {
+        if (other != cell && !grid[other] && Has(candidates, other, digit)) {
+          hidden &= derived.off.count({other, digit}) > 0;
+        }
+      }
+      if (hidden) return true;
+    }
+    return false;
+  };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const Link& link : step.links) {
+      const std::pair<int, int> from{link.from.cells[0], link.from.digit};
+      const std::pair<int, int> to{link.to.cells[0], link.to.digit};
+      if (link.from.cells.size() != 1 || link.to.cells.size() != 1) continue;
+      if (grid[to.first] || !Has(candidates, to.first, to.second)) continue;
+      if (link.strong) {
+        if (derived.on.count(to) || !derived.off.count(from)) continue;
+        if (!single(to.first, to.second)) continue;
+        derived.on.insert(to);
+      } else {
+        if (derived.off.count(to) || !derived.on.count(from)) continue;
+        const bool same_cell = from.first == to.first && from.second != to.second;
+        const bool same_digit = from.second == to.second && SeeEachOther(from.first, to.first);
+        if (!same_cell && !same_digit) continue;
+        derived.off.insert(to);
+      }
+      progress = true;
+    }
+  }
+  return derived;
+}
+
+// What the links of a forcing chain or a trial fail to prove, or "" when they show every
+// inference its conclusion rests on: from the links alone (FollowShownLinks), the assumption
+// empties a cell or leaves a digit no place in a unit (variant 0; a trial of variant 1), both
+// branches remove every candidate the step removes (variants 1 and 2), or the nested trials'
+// cell is left with the digits the step names (a trial nested deeper).
+std::string UnprovenByShownLinks(const Step& step, const Grid& grid, const Candidates& candidates) {
+  const bool forcing = step.technique == Technique::kForcingChain;
+  if (!forcing && !(step.technique == Technique::kTrial && step.variant >= 1)) return "";
+  const std::string shown = " in the links shown";
+  if (forcing && step.variant >= 1) {
+    std::vector<std::pair<int, int>> assumptions;
+    if (step.variant == 1) {
+      assumptions = {{step.cells[0], step.digits[0]}, {step.cells[0], step.digits[1]}};
+    } else {
+      assumptions = {{step.cells[0], step.digits[0]}, {step.cells[1], step.digits[0]}};
+    }
+    for (const auto& [cell, digit] : assumptions) {
+      const Derived derived = FollowShownLinks(step, {cell, digit}, grid, candidates);
+      for (const CellDigit& e : step.eliminations) {
+        if (derived.off.count({e.cell, e.digit})) continue;
+        return std::to_string(digit) + " in " + CellName(cell) + " does not remove " +
+               std::to_string(e.digit) + " from " + CellName(e.cell) + shown;
+      }
+    }
+    return "";
+  }
+  const Derived derived =
+      FollowShownLinks(step, {step.cells[0], step.digits[0]}, grid, candidates);
+  // The cell must lose `digit`: "" when the links remove it, else what they leave.
+  const auto loses = [&](int cell, int digit) -> std::string {
+    if (!Has(candidates, cell, digit) || derived.off.count({cell, digit})) return "";
+    return CellName(cell) + " keeps " + std::to_string(digit) + shown;
+  };
+  if (!forcing && step.variant >= 2) {
+    for (int digit = 1; digit <= 9; ++digit) {
+      const bool left =
+          std::find(step.digits.begin() + 1, step.digits.end(), digit) != step.digits.end();
+      if (std::string kept = left ? "" : loses(step.cells[1], digit); !kept.empty()) return kept;
+    }
+    return "";
+  }
+  if (step.links.empty()) return "no links";
+  const Node& last = step.links.back().to;
+  if (!step.units.empty()) {
+    for (int cell : CellsOf(step.units[0])) {
+      if (grid[cell] == last.digit) return UnitName(step.units[0]) + " holds the digit";
+      if (std::string kept = grid[cell] ? "" : loses(cell, last.digit); !kept.empty()) {
+        return kept;
+      }
+    }
+    return "";
+  }
+  for (int digit = 1; digit <= 9; ++digit) {
+    if (std::string kept = loses(last.cells[0], digit); !kept.empty()) return kept;
+  }
+  return "";
+}
+
 // Replays `explanation` from `puzzle` against `solution` (81 digits), failing on the first
 // unsound step.
 void ExpectSoundReplay(const std::string& puzzle, const std::string& solution,
@@ -188,6 +311,7 @@ void ExpectSoundReplay(const std::string& puzzle, const std::string& solution,
           << CellName(elimination.cell) << ": " << int{elimination.digit} << " was gone already";
     }
     ExpectValidPattern(step, grid, candidates);
+    EXPECT_EQ(UnprovenByShownLinks(step, grid, candidates), "");
     if (::testing::Test::HasFailure()) return;
     Apply(step, &grid, &candidates);
   }
@@ -248,6 +372,30 @@ std::string Compact(const Step& step) {
     }
   }
   return text;
+}
+
+// A forcing chain's links show every removal its contradiction rests on. This one used to show
+// one chain, to the removal of 2 from r2c8, and claim that r2c8 had no candidate left while it
+// held 3, 5 and 7 as well: the links without those removals prove nothing, and the checker
+// says which candidate they leave.
+TEST(Logic, AForcingChainShowsEveryRemovalItsContradictionRestsOn) {
+  const std::string puzzle =
+      "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+  const Explanation explanation = Explain(ParseOrDie(puzzle));
+  Grid grid = ParseOrDie(puzzle);
+  Candidates candidates = InitialCandidates(grid);
+  for (size_t i = 0; i < 28; ++i) Apply(explanation.steps[i], &grid, &candidates);
+  const Step& step = explanation.steps[28];
+  ASSERT_EQ(step.technique, Technique::kForcingChain);
+  EXPECT_EQ(Describe(step).substr(0, 24), "forcing chain: r1c3 = 2 ");
+  EXPECT_EQ(UnprovenByShownLinks(step, grid, candidates), "");
+  constexpr uint8_t kR2c8 = 1 * 9 + 7;
+  ASSERT_EQ(NodeName(step.links.back().to), "(2)r2c8");  // the contradiction: r2c8 left empty
+  Step cut = step;
+  std::erase_if(cut.links, [&](const Link& link) {
+    return link.to.cells == std::vector<uint8_t>{kR2c8} && link.to.digit != 2;
+  });
+  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "r2c8 keeps 3 in the links shown");
 }
 
 TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
