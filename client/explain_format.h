@@ -21,7 +21,8 @@
 // chosen, the steps follow one solution".
 //
 // JSON: one object on one line, written as client/json_output.h says: {"puzzle", "verdict",
-// "steps": [{"step", "technique", "text", "placements": [{"cell":"r3c5","digit":7}],
+// "steps": [{"step", "technique", "hodoku_name" ("Locked Candidates Type 1 (Pointing)"),
+// "se_name" ("Pointing", or null), "text", "placements": [{"cell":"r3c5","digit":7}],
 // "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5],
 // "variant": 0, "links": [{"from": {"digit", "cells"}, "to": {...}, "strong"}], and with
 // candidates "candidates": 81 strings of the digits left}], "solution", "rating": {"level",

@@ -9,9 +9,9 @@
 //                              "rating": {"level", "hardest", "steps", "guesses", "logic_guesses"}}
 //   POST /api/explain      {"puzzle": TEXT}
 //                          -> the object of `sudoku-client explain --json --candidates`:
-//                             {"puzzle", "verdict", "steps": [{"step", "technique", "text",
-//                              "placements", "eliminations", "units", "cells", "digits",
-//                              "candidates"}], "solution", "rating"}
+//                             {"puzzle", "verdict", "steps": [{"step", "technique",
+//                              "hodoku_name", "se_name", "text", "placements", "eliminations",
+//                              "units", "cells", "digits", "candidates"}], "solution", "rating"}
 //   POST /api/generate     {"count": N, "level": LEVEL, "clues": K, "symmetric": bool,
 //                           "minimal": bool, "seed": S}
 //                          -> {"seed", "puzzles": [{"puzzle", "clues"}], "failures":

@@ -52,6 +52,12 @@ OrderedJson LinksJson(const std::vector<logic::Link>& links) {
   return out;
 }
 
+// SE's name of the step's technique, or null where SE has no such technique.
+OrderedJson SeNameJson(const logic::Step& step) {
+  std::string name = logic::SeName(step);
+  return name.empty() ? OrderedJson(nullptr) : OrderedJson(std::move(name));
+}
+
 OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidates* candidates) {
   OrderedJson units = OrderedJson::array();
   for (const logic::Unit& unit : step.units) units.push_back(logic::UnitName(unit));
@@ -59,6 +65,8 @@ OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidate
   for (const uint8_t cell : step.cells) cells.push_back(logic::CellName(cell));
   OrderedJson json = {{"step", number},
                       {"technique", logic::Name(step.technique)},
+                      {"hodoku_name", logic::HodokuName(step)},
+                      {"se_name", SeNameJson(step)},
                       {"text", logic::Describe(step)},
                       {"placements", CellDigits(step.placements)},
                       {"eliminations", CellDigits(step.eliminations)},

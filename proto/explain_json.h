@@ -50,8 +50,11 @@ RatingColumns RatingOf(const SolveResponse& response, int index);
 OrderedJson RatingJson(const RatingColumns& rating);
 
 // The explanation `response` (SOLVED or MULTIPLE) of `puzzle` (81 characters, a valid puzzle):
-// {"puzzle", "verdict", "steps": [{"step", "technique", "text", "placements", "eliminations",
-// "units", "cells", "digits", "variant", "links", "candidates"}], "solution", "rating"}, where
+// {"puzzle", "verdict", "steps": [{"step", "technique", "hodoku_name", "se_name", "text",
+// "placements", "eliminations", "units", "cells", "digits", "variant", "links", "candidates"}],
+// "solution", "rating"}, where "hodoku_name" and "se_name" are the technique as HoDoKu and
+// Sudoku Explainer name it (solver/explain_text.h; "se_name" null where SE has no such
+// technique), and
 // "links" is the chain, [{"from": {"digit": 4, "cells": ["r2c3"]}, "to": {...}, "strong":
 // true}] (sudoku.proto, ExplainStep.links, says what a link means), and "candidates" (the
 // digits still possible in each cell before the step, 81 strings) is there only when

@@ -115,7 +115,9 @@ bool ShapeFits(const Step& step) {
   const bool plain = n.links == 0 && n.variant == 0;
   using enum logic::Technique;
   switch (step.technique) {
-    case kNakedSingle: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
+    case kNakedSingle:  // variant 1: a full house, in its unit
+      return n.links == 0 && n.placements == 1 && n.cells == 1 && n.digits == 1 &&
+             ((n.variant == 0 && n.units == 0) || (n.variant == 1 && n.units == 1));
     case kHiddenSingle: return plain && n.placements == 1 && n.units == 1 && n.digits == 1;
     case kPointing:
     case kClaiming: return plain && n.units == 2 && n.digits == 1;

@@ -1,6 +1,7 @@
 #include "solver/explain_text.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <utility>
 #include <vector>
@@ -18,11 +19,47 @@ std::string LineNames(const std::vector<Unit>& units, size_t from, size_t count)
   return text;
 }
 
-std::string CellList(const std::vector<uint8_t>& cells) {
-  std::string text;
+// Cells grouped one way: `line` of a cell is its row (by rows) or its column, `across` the other.
+// Lines holding the same set of cells across share one group, "r13c45" by rows, in the order
+// their first line comes.
+std::vector<std::pair<uint16_t, uint16_t>> GroupCells(const std::vector<uint8_t>& cells,
+                                                      bool by_rows) {
+  std::array<uint16_t, 9> across_of_line{};
   for (uint8_t cell : cells) {
-    if (!text.empty()) text += ", ";
-    text += CellName(cell);
+    const int line = by_rows ? cell / 9 : cell % 9, across = by_rows ? cell % 9 : cell / 9;
+    across_of_line[static_cast<size_t>(line)] |= static_cast<uint16_t>(1u << across);
+  }
+  std::vector<std::pair<uint16_t, uint16_t>> groups;  // (lines, across) as bit masks
+  for (int line = 0; line < 9; ++line) {
+    const uint16_t across = across_of_line[static_cast<size_t>(line)];
+    if (!across) continue;
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& group) { return group.second == across; });
+    if (same == groups.end()) same = groups.insert(groups.end(), {0, across});
+    same->first |= static_cast<uint16_t>(1u << line);
+  }
+  return groups;
+}
+
+// HoDoKu's compact notation: "r9c128" for r9c1, r9c2, r9c8; "r13c45" for the four corners of
+// rows 1, 3 and columns 4, 5; groups separated by commas ("r2c4,r3c56"), by rows or by
+// columns, whichever takes fewer groups (rows on a tie).
+std::string CellList(const std::vector<uint8_t>& cells) {
+  const auto rows = GroupCells(cells, true);
+  const auto columns = GroupCells(cells, false);
+  const bool by_rows = rows.size() <= columns.size();
+  std::string text;
+  for (const auto& [lines, across] : by_rows ? rows : columns) {
+    if (!text.empty()) text += ',';
+    const uint16_t row_mask = by_rows ? lines : across, column_mask = by_rows ? across : lines;
+    text += 'r';
+    for (int i = 0; i < 9; ++i) {
+      if (row_mask >> i & 1) text += static_cast<char>('1' + i);
+    }
+    text += 'c';
+    for (int i = 0; i < 9; ++i) {
+      if (column_mask >> i & 1) text += static_cast<char>('1' + i);
+    }
   }
   return text;
 }
@@ -225,10 +262,89 @@ std::string UnitName(const Unit& unit) {
   return kind + std::to_string(unit.index + 1);
 }
 
+std::string HodokuName(const Step& step) {
+  switch (step.technique) {
+    case Technique::kNakedSingle: return step.variant == 1 ? "Full House" : "Naked Single";
+    case Technique::kHiddenSingle: return "Hidden Single";
+    case Technique::kPointing: return "Locked Candidates Type 1 (Pointing)";
+    case Technique::kClaiming: return "Locked Candidates Type 2 (Claiming)";
+    case Technique::kNakedPair: return "Naked Pair";
+    case Technique::kHiddenPair: return "Hidden Pair";
+    case Technique::kNakedTriple: return "Naked Triple";
+    case Technique::kHiddenTriple: return "Hidden Triple";
+    case Technique::kXWing: return "X-Wing";
+    case Technique::kSwordfish: return "Swordfish";
+    case Technique::kSkyscraper: return "Skyscraper";
+    case Technique::kTwoStringKite: return "2-String Kite";
+    case Technique::kEmptyRectangle: return "Empty Rectangle";
+    case Technique::kXYWing: return "XY-Wing";
+    case Technique::kXYZWing: return "XYZ-Wing";
+    case Technique::kWWing: return "W-Wing";
+    case Technique::kSimpleColouring: {
+      bool wrap = false;
+      for (const CellDigit& e : step.eliminations) {
+        wrap |= std::find(step.cells.begin(), step.cells.end(), e.cell) != step.cells.end();
+      }
+      return wrap ? "Simple Colors Wrap" : "Simple Colors Trap";
+    }
+    case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
+    case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
+    case Technique::kXChain: return "X-Chain";
+    case Technique::kXYChain: return "XY-Chain";
+    case Technique::kAic: return "AIC";
+    case Technique::kAlsXz: return "Almost Locked Set XZ-Rule";
+    case Technique::kForcingChain:
+      return step.variant == 0 ? "Forcing Chain Contradiction" : "Forcing Chain Verity";
+    // HoDoKu has no trial: a contradiction by singles is its forcing net; nesting, brute force.
+    case Technique::kTrial: return step.variant == 1 ? "Forcing Net Contradiction" : "Brute Force";
+  }
+  return "";
+}
+
+std::string SeName(const Step& step) {
+  switch (step.technique) {
+    case Technique::kNakedSingle: return step.variant == 1 ? "Hidden Single" : "Naked Single";
+    case Technique::kHiddenSingle: return "Hidden Single";
+    case Technique::kPointing: return "Pointing";
+    case Technique::kClaiming: return "Claiming";
+    case Technique::kNakedPair: return "Naked Pair";
+    case Technique::kHiddenPair: return "Hidden Pair";
+    case Technique::kNakedTriple: return "Naked Triplet";
+    case Technique::kHiddenTriple: return "Hidden Triplet";
+    case Technique::kXWing: return "X-Wing";
+    case Technique::kSwordfish: return "Swordfish";
+    case Technique::kXYWing: return "XY-Wing";
+    case Technique::kXYZWing: return "XYZ-Wing";
+    case Technique::kUniqueRectangle: return "Unique Rectangle type " + std::to_string(step.variant);
+    case Technique::kBugPlusOne: return "BUG type 1";
+    case Technique::kXChain: return "Forcing X-Chain";
+    case Technique::kXYChain: return "Forcing Y-Chain";
+    case Technique::kAic: return "Forcing Chain";
+    // Singles followed from an assumption, each with what came before: SE's dynamic chains.
+    case Technique::kForcingChain:
+      return step.variant == 0   ? "Dynamic Contradiction Forcing Chains"
+             : step.variant == 1 ? "Dynamic Cell Forcing Chains"
+                                 : "Dynamic Region Forcing Chains";
+    case Technique::kTrial:
+      return step.variant == 1 ? "Dynamic Contradiction Forcing Chains" : "Nested Forcing Chains";
+    case Technique::kSkyscraper:
+    case Technique::kTwoStringKite:
+    case Technique::kEmptyRectangle:
+    case Technique::kWWing:
+    case Technique::kSimpleColouring:
+    case Technique::kAlsXz: return "";
+  }
+  return "";
+}
+
 std::string Describe(const Step& step) {
   const std::string name = Name(step.technique);
   switch (step.technique) {
     case Technique::kNakedSingle:
+      if (step.variant == 1) {
+        return "full house: " + Placement(step.placements[0]) + " (the last open cell of " +
+               UnitName(step.units[0]) + ")";
+      }
       return name + ": " + Placement(step.placements[0]) + " (its only candidate)";
     case Technique::kHiddenSingle:
       return name + ": " + Placement(step.placements[0]) + " (the only place for " +

@@ -4,22 +4,25 @@
 //
 //   naked single: r3c5 = 7 (its only candidate)
 //   hidden single: r5c2 = 3 (the only place for 3 in box 4)
-//   pointing: 5 in box 1 lies only in row 2 (r2c1, r2c3): removes 5 from r2c5, r2c9
-//   claiming: 6 in row 3 lies only in box 2 (r3c4, r3c6): removes 6 from r1c5
-//   naked pair: r4c1, r4c5 hold only 2 8 in row 4: removes 2 from r4c7; 8 from r4c9
-//   hidden pair: 1 9 go only in r1c3, r7c3 in column 3: removes 4 from r1c3; 6 from r7c3
-//   x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r2c3, r2c8, r5c3, r5c8): removes 4 from r7c3
-//   skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1, r3c1
+//   pointing: 5 in box 1 lies only in row 2 (r2c13): removes 5 from r2c59
+//   claiming: 6 in row 3 lies only in box 2 (r3c46): removes 6 from r1c5
+//   naked pair: r4c15 hold only 2 8 in row 4: removes 2 from r4c7; 8 from r4c9
+//   hidden pair: 1 9 go only in r17c3 in column 3: removes 4 from r1c3; 6 from r7c3
+//   x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r25c38): removes 4 from r7c3
+//   skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r13c1
 //   x-chain: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
 //   alternating inference chain: (4)r2c3=(4)r2c78-(4)r6c7=(5)r6c7-(5)r6c1=(5)r4c1: ...
-//   forcing chain: r1c3 = 4 leads to (4)r1c3-(4)r1c7=(2)r1c7-(2)r5c7, and r5c9 has no
-//     candidate left: removes 4 from r1c3
+//   forcing chain: r1c3 = 4 leads to (4)r1c3-(4)r1c7=(2)r1c7-(2)r5c7; (4)r1c3-(4)r5c3=(6)r5c3
+//     -(6)r5c7, and r5c7 has no candidate left: removes 4 from r1c3
 //   trial: r1c3 = 4 leads to a contradiction within 2 nested trials: removes 4 from r1c3
 //   the puzzle has several solutions: r1c3 = 4 chosen
 // (triples read as pairs, a swordfish as an x-wing with three lines; every technique's sentence
-// on its fixture is in tests/client/explain_format_test.cc, EachTechniqueOnItsFixture). Chains
-// are written in Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong
-// link and "-" a weak one; a forcing chain's branches follow one another after "; ".
+// on its fixture is in tests/client/explain_format_test.cc, EachTechniqueOnItsFixture). Cells
+// are listed in HoDoKu's compact notation: "r4c15" for r4c1 and r4c5, "r25c38" for the four
+// corners of rows 2, 5 and columns 3, 8, groups separated by commas ("r2c4,r3c56"). Chains are
+// written in Eureka notation: "(4)r2c3" a candidate, "(4)r2c78" a grouped node, "=" a strong
+// link and "-" a weak one; a forcing chain's or a trial's net is its strands, separated by
+// "; ", each single after a link from every removal it rests on.
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_SOLVER_EXPLAIN_TEXT_H_
@@ -36,6 +39,18 @@ std::string UnitName(const Unit& unit);
 
 // "(4)r2c3", or for a grouped node "(4)r2c78" (one row) or "(4)r13c7" (one column).
 std::string NodeName(const Node& node);
+
+// The step's technique as HoDoKu 2.2 names it ("Full House", "Locked Candidates Type 1
+// (Pointing)", "Uniqueness Test 2", "Simple Colors Trap", "Forcing Chain Verity", ...), from its
+// SolutionType names.
+std::string HodokuName(const Step& step);
+
+// The step's technique as Sudoku Explainer 1.2.1 (and serate) names its hint ("Hidden Single",
+// "Naked Triplet", "Unique Rectangle type 2", "BUG type 1", "Forcing X-Chain", "Dynamic Cell
+// Forcing Chains", "Nested Forcing Chains", ...), or "" for a technique it does not have
+// (skyscraper, two-string kite, empty rectangle, w-wing, simple colouring, als-xz): SE finds
+// those eliminations with its chains.
+std::string SeName(const Step& step);
 
 // One step in words (see above). The step must have the shape its technique gives it (logic.h,
 // Step): a step that came from elsewhere is checked first (client/explain_format.h,

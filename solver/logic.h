@@ -101,7 +101,8 @@ struct Link {
 };
 
 // One step of the explanation.
-//   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}
+//   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}; variant 1: a full
+//                  house, the last open cell of units = {the unit}
 //   kHiddenSingle: placements; units = {the unit where the digit has one place}; digits = {it}
 //   kPointing:     units = {the box, the line}; digits = {the digit}; cells = where it sits
 //   kClaiming:     units = {the line, the box}; digits, cells as kPointing

@@ -76,6 +76,17 @@ bool NakedSingle(Board& board, Step* step) {
       step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
       step->cells.push_back(static_cast<uint8_t>(cell));
       step->digits.push_back(static_cast<uint8_t>(digit));
+      // HoDoKu's full house: the last open cell of a unit (SE rates it as its easiest single).
+      for (int k = 0; k < 3; ++k) {
+        const int unit = Table().units[cell][k];
+        int open = 0;
+        for (const uint8_t other : Table().cells[unit]) open += board.open[other] != 0;
+        if (open == 1) {
+          step->variant = 1;
+          step->units.push_back(UnitOf(unit));
+          break;
+        }
+      }
       board.Place(cell, digit);
       return true;
     }

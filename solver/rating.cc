@@ -154,11 +154,14 @@ void Rater::Add(const Step& step) {
   score_ += worth.score;
   level_ = std::max(level_, worth.level);
   uint32_t se = worth.se_tenths;
-  // A hidden single in a box is SE's easiest step; in a row or column it is the table's 1.5.
+  // A hidden single in a box is SE's 1.2; in a row or column it is the table's 1.5. A full house
+  // (a naked single, variant 1) is SE's easiest single, 1.0: SE finds it as a hidden single alone
+  // in its unit before it looks for naked singles.
   if (step.technique == Technique::kHiddenSingle && !step.units.empty() &&
       step.units[0].kind == logic::Unit::Kind::kBox) {
     se = 12;
   }
+  if (step.technique == Technique::kNakedSingle && step.variant == 1) se = 10;
   // A chain's length is its links (a forcing chain's: every branch's).
   if (worth.chain) se += LengthBonus(step.links.size());
   se_tenths_ = std::max(se_tenths_, se);

@@ -1030,6 +1030,7 @@
     const explanation = state.explanation;
     const technique = $('technique');
     technique.classList.remove('trial');
+    $('technique-names').textContent = '';
     for (const button of $('step-list').querySelectorAll('.step-link')) {
       const current = Number(button.dataset.position) === state.position && state.mode === 'viewing';
       if (current) {
@@ -1073,6 +1074,9 @@
     }[kind] || capitalized(shown.technique);
     technique.classList.toggle('trial', kind === 'trial' || kind === 'choice');
     $('technique-about').textContent = ABOUT[kind] || '';
+    // The names the other programs' users know it by.
+    $('technique-names').textContent =
+      `HoDoKu: ${shown.hodoku_name}; Sudoku Explainer: ${shown.se_name || 'none of its own (found by its chains)'}`;
     $('step-text').textContent = shown.text;
   }
 

@@ -718,13 +718,13 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   EXPECT_EQ(lines[0], std::string("puzzle: ") + kXWingPuzzle);
   EXPECT_EQ(lines[29], "step 29: hidden single: r5c1 = 5 (the only place for 5 in row 5)");
   EXPECT_EQ(lines[30],
-            "step 30: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r3c3, r3c9, r5c3, "
-            "r5c9): removes 8 from r4c3, r2c9, r4c9, r6c9");
+            "step 30: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r35c39): removes 8 from "
+            "r26c9,r4c39");
   EXPECT_EQ(lines[lines.size() - 3], std::string("solution: ") + kXWingSolution);
   // Past the x-wing, a chain technique; nothing is taken from the solution.
   EXPECT_EQ(lines[39],
             "step 39: skyscraper: 9 in rows 1, 6: (9)r1c7=(9)r1c1-(9)r6c1=(9)r6c9: removes 9 "
-            "from r3c9, r4c7");
+            "from r3c9,r4c7");
   EXPECT_THAT(lines[lines.size() - 2],
               ::testing::MatchesRegex("rating: level expert, hardest technique skyscraper, 60 "
                                       "steps, [0-9]+ guess(es)? by the solver"));
@@ -742,9 +742,18 @@ TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
   ASSERT_EQ(exit.status, 0) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
   ASSERT_EQ(lines.size(), 56u + 4u);
+  // Naked singles, a full house where the cell is the last open one of a row, column or box.
+  int full_houses = 0;
   for (size_t i = 1; i <= 56; ++i) {
-    EXPECT_THAT(lines[i], ::testing::StartsWith("step " + std::to_string(i) + ": naked single: r"));
+    EXPECT_THAT(lines[i], ::testing::MatchesRegex(
+                              "step " + std::to_string(i) +
+                              ": (naked single: r[1-9]c[1-9] = [1-9] \\(its only candidate\\)|"
+                              "full house: r[1-9]c[1-9] = [1-9] \\(the last open cell of "
+                              "(row|column|box) [1-9]\\))"));
+    full_houses += lines[i].find("full house") != std::string::npos;
   }
+  EXPECT_THAT(lines[56], ::testing::HasSubstr("full house"));  // the last cell of the grid
+  EXPECT_GT(full_houses, 1);
   EXPECT_EQ(lines[57], std::string("solution: ") + kSimpleSolution);
   EXPECT_EQ(lines[58],
             "rating: level simple, hardest technique naked single, 56 steps, 0 guesses by the "

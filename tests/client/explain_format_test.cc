@@ -24,26 +24,31 @@ std::string DataDir() { return testing::TestPath("SUDOKU_TEST_DATA_DIR"); }
 // choice) has a sentence for each.
 TEST(DescribeStep, EachTechniqueOnItsFixture) {
   const std::multimap<std::string, std::string> expected = {
-      {"pointing", "pointing: 2 in box 8 lies only in column 6 (r8c6, r9c6): removes 2 from r2c6"},
+      {"pointing", "pointing: 2 in box 8 lies only in column 6 (r89c6): removes 2 from r2c6"},
       {"naked pair",
-       "naked pair: r9c8, r9c9 hold only 2 7 in box 9: removes 2 from r7c7, r8c7, r8c8, r9c7; 7 "
-       "from r7c7, r8c7, r8c8, r9c7"},
-      {"claiming",
-       "claiming: 2 in row 5 lies only in box 4 (r5c1, r5c2, r5c3): removes 2 from r4c3, r6c1, "
-       "r6c2, r6c3"},
+       "naked pair: r9c89 hold only 2 7 in box 9: removes 2 from r79c7,r8c78; 7 from r79c7,r8c78"},
+      {"claiming", "claiming: 2 in row 5 lies only in box 4 (r5c123): removes 2 from r4c3,r6c123"},
       {"hidden pair",
-       "hidden pair: 3 6 go only in r7c6, r9c6 in box 8: removes 7 from r7c6, r9c6; 8 from r7c6, "
-       "r9c6"},
+       "hidden pair: 3 6 go only in r79c6 in box 8: removes 7 from r79c6; 8 from r79c6"},
+      {"swordfish",
+       "swordfish: 4 in rows 6, 7, 9 lies only in columns 1, 5, 8 (r6c15,r7c18,r9c58): removes 4 "
+       "from r14c5"},
+      {"x-wing",
+       "x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r35c39): removes 8 from r26c9,r4c39"},
+      {"naked triple",
+       "naked triple: r7c3,r8c23 hold only 4 6 8 in box 7: removes 4 from r9c123; 6 from r9c13; 8 "
+       "from r9c123"},
+      {"hidden triple",
+       "hidden triple: 4 5 9 go only in r3c469 in row 3: removes 2 from r3c9; 3 from r3c46; 6 from "
+       "r3c9; 7 from r3c46"},
       {"skyscraper",
-       "skyscraper: 4 in columns 4, 7: (4)r5c4=(4)r3c4-(4)r3c7=(4)r6c7: removes 4 from "
-       "r5c9, r6c6"},
+       "skyscraper: 4 in columns 4, 7: (4)r5c4=(4)r3c4-(4)r3c7=(4)r6c7: removes 4 from r5c9,r6c6"},
       {"unique rectangle",
-       "unique rectangle type 1: r8c2, r9c7, r9c2 hold only 1 2, so r8c7 must not (else "
-       "two solutions): removes 1 from r8c7; 2 from r8c7"},
+       "unique rectangle type 1: r8c2,r9c27 hold only 1 2, so r8c7 must not (else two solutions): "
+       "removes 1 from r8c7; 2 from r8c7"},
       {"alternating inference chain",
        "alternating inference chain: "
-       "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 "
-       "from r1c6"},
+       "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 from r1c6"},
       {"forcing chain",
        "forcing chain: r1c3 = 2 leads to (2)r1c3-(2)r2c3=(1)r2c3-(1)r4c3; "
        "(2)r1c3-(1)r1c3=(1)r1c6-(1)r4c6; (1)r4c3=(1)r4c1; (1)r4c6=(1)r4c1-(2)r4c1; (2)r1c3-(2)r4c3;"
@@ -62,77 +67,57 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "(2)r4c3-(2)r4c4=(2)r6c5-(2)r1c5; (2)r1c3=(2)r1c8; (2)r1c5=(2)r1c8-(3)r1c8; "
        "(2)r1c8-(4)r1c8: either way removes 3 from r1c8; 4 from r1c8"},
       {"forcing chain",
-       "forcing chain: 4 in column 2 is in r8c2, r9c2; (4)r8c2-(1)r8c2=(1)r8c1-(3)r8c1; "
-       "(4)r8c2-(3)r8c2; (3)r8c1=(3)r8c9; (3)r8c2=(3)r8c9-(3)r7c7=(7)r7c7-(7)r4c7; "
-       "(4)r9c2-(9)r9c2=(9)r6c2-(7)r6c2; (4)r9c2-(7)r9c2; (7)r6c2=(7)r5c2; "
-       "(7)r9c2=(7)r5c2-(7)r5c6=(7)r4c6-(7)r4c7: either way removes 7 from r4c7"},
+       "forcing chain: 4 in column 2 is in r89c2; (4)r8c2-(1)r8c2=(1)r8c1-(3)r8c1; (4)r8c2-(3)r8c2;"
+       " (3)r8c1=(3)r8c9; (3)r8c2=(3)r8c9-(3)r7c7=(7)r7c7-(7)r4c7; (4)r9c2-(9)r9c2=(9)r6c2-(7)r6c2;"
+       " (4)r9c2-(7)r9c2; (7)r6c2=(7)r5c2; (7)r9c2=(7)r5c2-(7)r5c6=(7)r4c6-(7)r4c7: either way "
+       "removes 7 from r4c7"},
       {"als-xz",
-       "als-xz: r4c4, r4c5, r4c6 in row 4 and r5c4, r5c7, r5c8, r5c9 in row 5, "
-       "restricted common 9, both holding 7: removes 7 from r5c6"},
+       "als-xz: r4c456 in row 4 and r5c4789 in row 5, restricted common 9, both holding 7: removes "
+       "7 from r5c6"},
       {"trial",
-       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: it leaves r2c2 with 3 "
-       "or 6, each of which leads to a contradiction: removes 4 from r2c1"},
+       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: it leaves r2c2 with 3 or 6,"
+       " each of which leads to a contradiction: removes 4 from r2c1"},
       {"trial",
        "trial: r9c8 = 4 leads to a contradiction within 10 nested trials: by singles "
        "(4)r9c8-(4)r9c1, it leaves r9c1 with 1 or 8, each of which leads to a contradiction: "
        "removes 4 from r9c8"},
       {"xy-chain",
        "xy-chain: "
-       "(5)r2c5=(6)r2c5-(6)r2c7=(7)r2c7-(7)r7c7=(2)r7c7-(2)r7c1=(1)r7c1-(1)r4c1=(8)r4c1-("
-       "8)r4c7=(1)r4c7-(1)r5c7=(4)r5c7-(4)r5c4=(9)r5c4-(9)r4c5=(5)r4c5: removes 5 from "
-       "r1c5, r6c5, r7c5"},
+       "(5)r2c5=(6)r2c5-(6)r2c7=(7)r2c7-(7)r7c7=(2)r7c7-(2)r7c1=(1)r7c1-(1)r4c1=(8)r4c1-(8)r4c7=(1)"
+       "r4c7-(1)r5c7=(4)r5c7-(4)r5c4=(9)r5c4-(9)r4c5=(5)r4c5: removes 5 from r167c5"},
       {"unique rectangle",
-       "unique rectangle type 4: r1c8, r1c9, r5c8, r5c9 on 5 7 (else two solutions): 5 "
-       "in row 5 lies only in r5c8, r5c9: removes 7 from r5c8, r5c9"},
+       "unique rectangle type 4: r15c89 on 5 7 (else two solutions): 5 in row 5 lies only in "
+       "r5c89: removes 7 from r5c89"},
       {"xy-wing",
-       "xy-wing: r8c8 holds 1 6, r8c3 holds 1 2, r9c7 holds 2 6: removes 2 from r8c9, "
-       "r9c1"},
+       "xy-wing: r8c8 holds 1 6, r8c3 holds 1 2, r9c7 holds 2 6: removes 2 from r8c9,r9c1"},
       {"w-wing",
-       "w-wing: r3c9, r8c3 hold 1 2, joined by 2 in row 2: "
+       "w-wing: r3c9,r8c3 hold 1 2, joined by 2 in row 2: "
        "(1)r3c9=(2)r3c9-(2)r2c7=(2)r2c3-(2)r8c3=(1)r8c3: removes 1 from r8c9"},
       {"two-string kite",
        "two-string kite: 8 in row 7 and column 8, joined in box 9: "
        "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
-      {"x-chain",
-       "x-chain: (6)r5c5=(6)r5c6-(6)r2c6=(6)r2c3-(6)r1c1=(6)r7c1: removes 6 from r7c5"},
+      {"x-chain", "x-chain: (6)r5c5=(6)r5c6-(6)r2c6=(6)r2c3-(6)r1c1=(6)r7c1: removes 6 from r7c5"},
       {"empty rectangle",
        "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
        "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},
       {"bug+1",
-       "bug+1: r9c2 = 7 (every other open cell holds two candidates: without it, two "
-       "solutions)"},
+       "bug+1: r9c2 = 7 (every other open cell holds two candidates: without it, two solutions)"},
       {"unique rectangle",
-       "unique rectangle type 2: r2c3, r3c3, r2c6, r3c6 on 1 4 (else two solutions): "
-       "r2c6, r3c6 hold 8, one of them is it: removes 8 from r2c5, r3c4, r5c6, r7c6, "
-       "r9c6"},
+       "unique rectangle type 2: r23c36 on 1 4 (else two solutions): r23c6 hold 8, one of them is "
+       "it: removes 8 from r2c5,r3c4,r579c6"},
       {"xyz-wing",
        "xyz-wing: r3c4 holds 1 4 7, r2c5 holds 1 7, r3c3 holds 1 4: removes 1 from r3c6"},
       {"unique rectangle",
-       "unique rectangle type 3: r2c9, r3c9, r2c4, r3c4 on 1 4 (else two solutions): "
-       "the extra 3 8 of r2c4, r3c4 with r1c4 make a naked subset in column 4: removes "
-       "3 from r5c4; 8 from r5c4"},
+       "unique rectangle type 3: r23c49 on 1 4 (else two solutions): the extra 3 8 of r23c4 with "
+       "r1c4 make a naked subset in column 4: removes 3 from r5c4; 8 from r5c4"},
       {"simple colouring",
-       "simple colouring: 7 coloured r4c3, r9c5, r5c6, r8c9, r6c7 / r4c5, r9c7, r5c9 "
-       "(each cell removed sees both colours): removes 7 from r8c7"},
+       "simple colouring: 7 coloured r4c3,r5c6,r6c7,r8c9,r9c5 / r4c5,r5c9,r9c7 (each cell removed "
+       "sees both colours): removes 7 from r8c7"},
       {"simple colouring",
-       "simple colouring: 5 coloured r1c1, r5c5, r2c4, r8c9, r9c2, r3c8, r6c9, r4c3, "
-       "r3c7 / r1c5, r8c1, r2c2, r5c8, r4c4, r9c7, r6c3 (one colour meets itself in a "
-       "unit: it is false): removes 5 from r1c1, r5c5, r2c4, r8c9, r9c2, r3c8, r6c9, "
-       "r4c3, r3c7"},
-      {"trial",
-       "the puzzle has several solutions: r1c7 = 3 chosen"},
-      {"swordfish",
-       "swordfish: 4 in rows 6, 7, 9 lies only in columns 1, 5, 8 (r6c1, r6c5, r7c1, r7c8, r9c5, "
-       "r9c8): removes 4 from r1c5, r4c5"},
-      {"x-wing",
-       "x-wing: 8 in rows 3, 5 lies only in columns 3, 9 (r3c3, r3c9, r5c3, r5c9): removes 8 "
-       "from r4c3, r2c9, r4c9, r6c9"},
-      {"naked triple",
-       "naked triple: r7c3, r8c2, r8c3 hold only 4 6 8 in box 7: removes 4 from r9c1, r9c2, "
-       "r9c3; 6 from r9c1, r9c3; 8 from r9c1, r9c2, r9c3"},
-      {"hidden triple",
-       "hidden triple: 4 5 9 go only in r3c4, r3c6, r3c9 in row 3: removes 2 from r3c9; 3 from "
-       "r3c4, r3c6; 6 from r3c9; 7 from r3c4, r3c6"},
+       "simple colouring: 5 coloured r1c1,r2c4,r3c78,r4c3,r5c5,r68c9,r9c2 / r1c5,r2c2,r4c4,r5c8,"
+       "r6c3,r8c1,r9c7 (one colour meets itself in a unit: it is false): removes 5 from r1c1,r2c4,"
+       "r3c78,r4c3,r5c5,r68c9,r9c2"},
+      {"trial", "the puzzle has several solutions: r1c7 = 3 chosen"},
   };
   std::ifstream in(DataDir() + "/logic_steps.txt");
   ASSERT_TRUE(in);
@@ -161,6 +146,12 @@ TEST(DescribeStep, Singles) {
   naked.technique = logic::Technique::kNakedSingle;
   naked.placements = {{22, 7}};
   EXPECT_EQ(DescribeStep(naked), "naked single: r3c5 = 7 (its only candidate)");
+  logic::Step full_house = naked;  // the last open cell of its unit
+  full_house.cells = {22};
+  full_house.digits = {7};
+  full_house.variant = 1;
+  full_house.units = {{logic::Unit::Kind::kColumn, 4}};
+  EXPECT_EQ(DescribeStep(full_house), "full house: r3c5 = 7 (the last open cell of column 5)");
   logic::Step hidden;
   hidden.technique = logic::Technique::kHiddenSingle;
   hidden.placements = {{40, 3}};

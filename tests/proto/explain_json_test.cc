@@ -46,6 +46,7 @@ TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
   EXPECT_EQ(ExplanationJson(OneStep(), OneBlank(), /*candidates=*/false).dump(),
             R"j({"puzzle":")j" + OneBlank() +
                 R"j(","verdict":"solved","steps":[{"step":1,"technique":"naked single",)j"
+                R"j("hodoku_name":"Naked Single","se_name":"Naked Single",)j"
                 R"j("text":"naked single: r1c1 = 5 (its only candidate)",)j"
                 R"j("placements":[{"cell":"r1c1","digit":5}],)j"
                 R"j("eliminations":[],"units":[],"cells":["r1c1"],"digits":[5],"variant":0,)j"
@@ -84,6 +85,8 @@ TEST(ExplanationJson, WritesTheLinksOfAChain) {
   const OrderedJson json = ExplanationJson(response, puzzle, false);
   const OrderedJson& step = json["steps"][20];
   EXPECT_EQ(step["technique"], "skyscraper");
+  EXPECT_EQ(step["hodoku_name"], "Skyscraper");
+  EXPECT_TRUE(step["se_name"].is_null());  // SE has no skyscraper: its chains find these
   EXPECT_EQ(step["variant"], 0);
   EXPECT_EQ(step["links"].dump(),
             R"j([{"from":{"digit":4,"cells":["r5c4"]},"to":{"digit":4,"cells":["r3c4"]},)j"

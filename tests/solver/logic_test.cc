@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "solver/explain_text.h"
@@ -494,6 +495,62 @@ TEST(Logic, NamesAndLevels) {
   EXPECT_EQ(CellName(0), "r1c1");
   EXPECT_EQ(CellName(80), "r9c9");
   EXPECT_EQ(CellName(22), "r3c5");
+}
+
+// A naked single in the last open cell of a unit is HoDoKu's full house (variant 1, the unit):
+// the last step of every explanation is one. Each step carries HoDoKu's and Sudoku Explainer's
+// names beside its own.
+TEST(Logic, FullHouseAndTheOtherProgramsNames) {
+  const Explanation explanation = Explain(ParseOrDie(testing::kWikipediaPuzzle));
+  ASSERT_FALSE(explanation.steps.empty());
+  const Step& last = explanation.steps.back();
+  EXPECT_EQ(last.technique, Technique::kNakedSingle);
+  EXPECT_EQ(last.variant, 1);
+  ASSERT_EQ(last.units.size(), 1u);
+  EXPECT_EQ(Describe(last), "full house: " + CellName(last.cells[0]) + " = " +
+                                std::to_string(last.digits[0]) + " (the last open cell of " +
+                                UnitName(last.units[0]) + ")");
+  EXPECT_EQ(HodokuName(last), "Full House");
+  EXPECT_EQ(SeName(last), "Hidden Single");
+
+  Step step;
+  step.technique = Technique::kNakedSingle;
+  EXPECT_EQ(HodokuName(step), "Naked Single");
+  EXPECT_EQ(SeName(step), "Naked Single");
+  const std::vector<std::tuple<Technique, int, std::string, std::string>> names = {
+      {Technique::kPointing, 0, "Locked Candidates Type 1 (Pointing)", "Pointing"},
+      {Technique::kClaiming, 0, "Locked Candidates Type 2 (Claiming)", "Claiming"},
+      {Technique::kNakedTriple, 0, "Naked Triple", "Naked Triplet"},
+      {Technique::kHiddenTriple, 0, "Hidden Triple", "Hidden Triplet"},
+      {Technique::kTwoStringKite, 0, "2-String Kite", ""},
+      {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
+      {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},
+      {Technique::kXYChain, 0, "XY-Chain", "Forcing Y-Chain"},
+      {Technique::kAic, 0, "AIC", "Forcing Chain"},
+      {Technique::kAlsXz, 0, "Almost Locked Set XZ-Rule", ""},
+      {Technique::kForcingChain, 0, "Forcing Chain Contradiction",
+       "Dynamic Contradiction Forcing Chains"},
+      {Technique::kForcingChain, 1, "Forcing Chain Verity", "Dynamic Cell Forcing Chains"},
+      {Technique::kForcingChain, 2, "Forcing Chain Verity", "Dynamic Region Forcing Chains"},
+      {Technique::kTrial, 1, "Forcing Net Contradiction", "Dynamic Contradiction Forcing Chains"},
+      {Technique::kTrial, 4, "Brute Force", "Nested Forcing Chains"},
+  };
+  for (const auto& [technique, variant, hodoku, se] : names) {
+    step.technique = technique;
+    step.variant = static_cast<uint8_t>(variant);
+    EXPECT_EQ(HodokuName(step), hodoku) << Name(technique);
+    EXPECT_EQ(SeName(step), se) << Name(technique);
+  }
+  // Simple colouring: a removal from a coloured cell is a wrap, else a trap.
+  step = Step{};
+  step.technique = Technique::kSimpleColouring;
+  step.variant = 1;
+  step.cells = {0, 10};
+  step.digits = {5};
+  step.eliminations = {{20, 5}};
+  EXPECT_EQ(HodokuName(step), "Simple Colors Trap");
+  step.eliminations = {{10, 5}};
+  EXPECT_EQ(HodokuName(step), "Simple Colors Wrap");
 }
 
 TEST(Logic, UnsolvableAndMultiple) {

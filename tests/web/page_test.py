@@ -288,6 +288,9 @@ def check_step(page, explanation, position):
     digits of the cells it rests on (ringed)."""
     step = explanation["steps"][position]
     page.until_text("step-count", "Step %d of %d" % (position + 1, len(explanation["steps"])))
+    # The names HoDoKu's and Sudoku Explainer's users know the technique by, beside its own.
+    page.until_text("technique-names", "HoDoKu: %s; Sudoku Explainer: %s" % (
+        step["hodoku_name"], step["se_name"] or "none of its own (found by its chains)"))
     board = page.board()
     digits = step_digits(explanation, position)
     for cell in range(81):
