@@ -183,12 +183,18 @@ std::string DescribeRectangle(const Step& step) {
   }
 }
 
+// A simple colouring's wrap: it removes from a coloured cell (that colour meets itself in a
+// unit); else it is a trap (each cell it removes from sees both colours).
+bool IsWrap(const Step& step) {
+  for (const CellDigit& e : step.eliminations) {
+    if (std::find(step.cells.begin(), step.cells.end(), e.cell) != step.cells.end()) return true;
+  }
+  return false;
+}
+
 std::string DescribeColouring(const Step& step) {
   const std::string digit = std::to_string(step.digits[0]);
-  bool wrap = false;
-  for (const CellDigit& e : step.eliminations) {
-    wrap |= std::find(step.cells.begin(), step.cells.end(), e.cell) != step.cells.end();
-  }
+  const bool wrap = IsWrap(step);
   return std::string(Name(step.technique)) + ": " + digit + " coloured " +
          Cells(step, 0, step.variant) + " / " +
          Cells(step, step.variant, step.cells.size() - step.variant) +
@@ -280,13 +286,8 @@ std::string HodokuName(const Step& step) {
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
     case Technique::kWWing: return "W-Wing";
-    case Technique::kSimpleColouring: {
-      bool wrap = false;
-      for (const CellDigit& e : step.eliminations) {
-        wrap |= std::find(step.cells.begin(), step.cells.end(), e.cell) != step.cells.end();
-      }
-      return wrap ? "Simple Colors Wrap" : "Simple Colors Trap";
-    }
+    case Technique::kSimpleColouring:
+      return IsWrap(step) ? "Simple Colors Wrap" : "Simple Colors Trap";
     case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
     case Technique::kXChain: return "X-Chain";
@@ -315,7 +316,8 @@ std::string SeName(const Step& step) {
     case Technique::kSwordfish: return "Swordfish";
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
-    case Technique::kUniqueRectangle: return "Unique Rectangle type " + std::to_string(step.variant);
+    case Technique::kUniqueRectangle:
+      return "Unique Rectangle type " + std::to_string(step.variant);
     case Technique::kBugPlusOne: return "BUG type 1";
     case Technique::kXChain: return "Forcing X-Chain";
     case Technique::kXYChain: return "Forcing Y-Chain";

@@ -310,7 +310,7 @@ bool ContradictionChain(Board& board, Step* step, BranchRemovals* removals) {
 }
 
 // Forcing chain, variants 1 and 2: the two branches of a bivalue cell or a bilocal digit agree
-// on removals. The links show how each branch reaches the first of them.
+// on removals. The links show each branch's net to every one of them.
 bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions, Step shape) {
   std::array<Branch, 2> branches{Branch(board), Branch(board)};
   for (int i = 0; i < 2; ++i) {
@@ -318,20 +318,18 @@ bool BothBranches(Board& board, Step* step, std::array<CellDigit, 2> assumptions
   }
   Step found = std::move(shape);
   found.technique = Technique::kForcingChain;
-  int first = -1;
+  std::vector<int> removed;  // by both branches
   for (int cell = 0; cell < kCells; ++cell) {
     for (uint16_t d = board.open[cell]; d; d = WithoutLowest(d)) {
       const int candidate = CandidateOf(cell, LowestDigit(d));
       if (!branches[0].Removed(candidate) || !branches[1].Removed(candidate)) continue;
-      if (first < 0) first = candidate;
+      removed.push_back(candidate);
       found.eliminations.push_back(
           {static_cast<uint8_t>(cell), static_cast<uint8_t>(LowestDigit(d))});
     }
   }
-  if (first < 0) return false;
+  if (removed.empty()) return false;
   // Each branch's net to every removal the step makes; a link both share is shown once.
-  std::vector<int> removed;
-  for (const CellDigit& e : found.eliminations) removed.push_back(CandidateOf(e.cell, e.digit));
   for (const Branch& branch : branches) branch.NetTo(removed, &found.links);
   for (const CellDigit& e : found.eliminations) {
     board.open[e.cell] &= static_cast<uint16_t>(~Bit(e.digit));

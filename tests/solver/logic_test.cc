@@ -188,7 +188,9 @@ Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const
   const auto single = [&](int cell, int digit) {
     bool naked = true;
     for (int other = 1; other <= 9; ++other) {
-      if (other != digit && Has(candidates, cell, other)) naked &= derived.off.count({cell, other}) > 0;
+      if (other != digit && Has(candidates, cell, other)) {
+        naked &= derived.off.count({cell, other}) > 0;
+      }
     }
     if (naked) return true;
     for (Unit::Kind kind : {Unit::Kind::kRow, Unit::Kind::kColumn, Unit::Kind::kBox}) {
