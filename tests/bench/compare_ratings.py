@@ -5,27 +5,43 @@ HoDoKu (its batch solver, /bs) gives each puzzle a level (easy, medium, hard, un
 a score; serate, Sukaku Explainer's batch rater, gives the Sudoku Explainer (SE) rating. This runs
 both and `sudoku-client solve --rate` through a daemon on the same puzzles, then prints how often
 the HoDoKu levels agree, the Spearman rank correlation of the SE ratings, and the time per puzzle
-of each, side by side. Neither program is part of sudokud: build them yourself (see
-tests/bench/README.md, "Ratings") and pass their jars.
+of each, side by side; then set by set (each FILE is a set): the HoDoKu levels that agree, the
+median of sudokud's HoDoKu score over HoDoKu's and the levels the others went to; the SE ratings
+equal to 0.1 and the mean absolute difference in each whole SE band (1.x, 2.x, ... by serate's
+rating); and each program's time per puzzle. Neither program is part of sudokud: build them
+yourself (below; tests/bench/README.md, "Ratings") and pass their jars.
 
   compare_ratings.py --hodoku-jar hodoku.jar --se-jar SukakuExplainer.jar FILE...
+  compare_ratings.py --hodoku-jar hodoku.jar --qqwing qqwing --fresh DIR [--count 150] [FILE...]
 
-Each FILE holds one 81-character puzzle per line. --half even|odd keeps every other line of each
-file (the ratings were fitted on the even lines of the reference samples; report the odd ones).
---save DIR keeps each program's answers there and --reuse takes them back instead of running the
-program again (the anchors take minutes to hours on hard puzzles). serate has no time limit of its
-own: with --se-cap SECONDS each puzzle (of the --se-cap-file files, or of all) runs in a JVM
-of its own under timeout(1), and a puzzle over the cap counts as --se-capped-as (e.g. 11.0 for a
-file of SE 11+ puzzles) or is left out.
+Each FILE holds one 81-character puzzle per line. --fresh DIR makes new sets in DIR first, other
+ones each run (neither generator is seeded): --count puzzles of each HoDoKu level with HoDoKu's
+generator (`/s /sl LEVEL`, which keeps the puzzles its solver rates LEVEL; at most --gen-cap
+seconds a level) in DIR/hodoku_LEVEL.txt, and of each QQWing difficulty with `qqwing --generate`
+in DIR/qqwing_DIFFICULTY.txt; DIR/generated.txt notes what ran. With --reuse the sets already in
+DIR are taken back instead. --half even|odd keeps every other line of each file (the ratings were
+fitted on the even lines of the reference samples; report the odd ones).
 
-Building the anchors (Debian's OpenJDK 17; sources checked out in $A) and the samples of
-tests/bench/README.md (every k-th line of each file of ../shared/data):
+--save DIR keeps each program's answers there and --reuse takes them back, set by set, instead of
+running the program again (the anchors take minutes to hours on hard puzzles). serate has no time
+limit of its own: with --se-cap SECONDS each puzzle (of the --se-cap-file files, or of all) runs
+in a JVM of its own under timeout(1), and a puzzle over the cap counts as --se-capped-as (e.g.
+11.0 for a file of SE 11+ puzzles) or is left out. Its time is serate's own (%e), or the cap.
+--disagreements FILE lists the puzzles whose HoDoKu level differs, with HoDoKu's solution path
+(/vp) and sudokud's explanation counted by technique, and prints the HoDoKu techniques of those
+paths that sudokud's did not use.
+
+Building the anchors (Debian's OpenJDK 17; sources checked out in $A; the manifest notes the
+commit, which the tables show) and the samples of tests/bench/README.md (every k-th line of each
+file of ../shared/data):
 
   cd $A && find HoDoKu/src -name '*.java' > h.txt && mkdir -p h && javac --release 8 -nowarn \
     -encoding UTF-8 -d h @h.txt && (cd HoDoKu/src && find . -type f ! -name '*.java' \
-    -exec cp --parents {} ../../h \;) && jar cfe hodoku.jar sudoku.Main -C h .
+    -exec cp --parents {} ../../h \;) && echo "Implementation-Version: $(git -C HoDoKu \
+    rev-parse --short HEAD)" > h.mf && jar cfme hodoku.jar h.mf sudoku.Main -C h .
   cd $A && find SukakuExplainer/diuf -name '*.java' > s.txt && mkdir -p s && javac --release 8 \
-    -nowarn -encoding ISO-8859-1 -d s @s.txt && jar cf SukakuExplainer.jar -C s .
+    -nowarn -encoding ISO-8859-1 -d s @s.txt && echo "Implementation-Version: $(git -C \
+    SukakuExplainer rev-parse --short HEAD)" > s.mf && jar cfm SukakuExplainer.jar s.mf -C s .
   D=../shared/data
   pick() { awk -v k=$(( $(wc -l < $D/$1.txt) / $2 )) "NR % k == 0 && c++ < $2" $D/$1.txt \
              > /tmp/$1_$2.txt; }
@@ -39,17 +55,22 @@ tests/bench/README.md (every k-th line of each file of ../shared/data):
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import zipfile
 
 LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
+QQWING_LEVELS = ["simple", "easy", "intermediate", "expert"]
+SINGLES = {"Full House", "Naked Single", "Hidden Single"}
 
 
 def read_puzzles(paths, half):
-    """(puzzle, file name) pairs; with `half`, every other line of each file."""
-    puzzles = []
+    """{file name: [puzzle, ...]}; with `half`, every other line of each file."""
+    sets = {}
     for path in paths:
         with open(path) as f:
             lines = [line.strip() for line in f if len(line.strip()) == 81]
@@ -57,8 +78,8 @@ def read_puzzles(paths, half):
             lines = lines[0::2]
         elif half == "odd":
             lines = lines[1::2]
-        puzzles += [(p, os.path.basename(path)) for p in lines]
-    return puzzles
+        sets.setdefault(os.path.basename(path), []).extend(lines)
+    return sets
 
 
 def write_file(puzzles):
@@ -73,47 +94,122 @@ def nice(command):
     return ["nice", "-n", "19"] + command
 
 
-def run_hodoku(jar, puzzles):
-    """{puzzle: (level, score)} and HoDoKu's own ms per puzzle (its /bs summary line)."""
-    path = write_file(puzzles)
+def built_from(jar):
+    """The commit a jar was built from, as the build commands above note it in its manifest."""
+    with zipfile.ZipFile(jar) as z:
+        for line in z.read("META-INF/MANIFEST.MF").decode().splitlines():
+            if line.startswith("Implementation-Version:"):
+                return line.split(":", 1)[1].strip()
+    return "commit not noted"
+
+
+def generate_hodoku(jar, level, count, cap):
+    """Up to `count` new puzzles HoDoKu rates `level`, from its generator within `cap` seconds,
+    and the command. `/s /sl N` makes puzzles until it reads 'q', printing "PUZZLE #Level"."""
+    command = nice(["java", "-Xmx512m", "-jar", os.path.abspath(jar), "/c", "default", "/s",
+                    "/sl", str(LEVELS.index(level)), "/o", "stdout"])
+    generator = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True, cwd=tempfile.gettempdir())
+    timer = threading.Timer(cap, generator.kill)
+    timer.start()
+    puzzles = []
+    for line in generator.stdout:
+        fields = line.split()
+        if len(fields) == 2 and len(fields[0]) == 81 and fields[1].lower() == "#" + level \
+                and fields[0] not in puzzles:
+            puzzles.append(fields[0])
+            if len(puzzles) == count:
+                break
+    timer.cancel()
+    generator.communicate("q\n")
+    return puzzles, command
+
+
+def generate_qqwing(qqwing, difficulty, count):
+    """`count` new puzzles of QQWing's `difficulty` and the command."""
+    command = nice([qqwing, "--generate", str(count), "--difficulty", difficulty, "--one-line"])
+    puzzles = []
+    while len(puzzles) < count:  # it may repeat one
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        puzzles += [p for p in out.split() if len(p) == 81 and p not in puzzles]
+    return puzzles[:count], command
+
+
+def make_fresh(args):
+    """The paths of the --fresh sets: made now, or with --reuse taken back from DIR."""
+    wanted = [("hodoku", level) for level in (LEVELS if args.hodoku_jar else [])] + \
+        [("qqwing", level) for level in (QQWING_LEVELS if args.qqwing else [])]
+    if not wanted:
+        sys.exit("compare_ratings.py: --fresh makes sets with --hodoku-jar and/or --qqwing")
+    paths = [os.path.join(args.fresh, f"{source}_{level}.txt") for source, level in wanted]
+    if args.reuse and all(os.path.exists(path) for path in paths):
+        return paths
+    os.makedirs(args.fresh, exist_ok=True)
+    notes = [f"made {time.strftime('%Y-%m-%d %H:%M:%S')} by compare_ratings.py --fresh"]
+    for (source, level), path in zip(wanted, paths):
+        start = time.monotonic()
+        if source == "hodoku":
+            puzzles, command = generate_hodoku(args.hodoku_jar, level, args.count, args.gen_cap)
+        else:
+            puzzles, command = generate_qqwing(args.qqwing, level, args.count)
+        with open(path, "w") as f:
+            f.write("".join(p + "\n" for p in puzzles))
+        notes.append(f"{os.path.basename(path)}: {len(puzzles)} puzzles in "
+                     f"{time.monotonic() - start:.0f} s: {' '.join(command)}")
+        print(notes[-1], file=sys.stderr)
+    with open(os.path.join(args.fresh, "generated.txt"), "w") as f:
+        f.write("\n".join(notes) + "\n")
+    return paths
+
+
+def run_hodoku(jar, puzzles, path=False):
+    """{puzzle: [level, score]}, with `path` [level, score, {technique: steps}] from its
+    solution path (/vp); HoDoKu's own seconds per puzzle (its /bs summary line); its version."""
+    results, ms, version = {}, 0.0, None
+    if not puzzles:
+        return results, ms, version
+    file = write_file(puzzles)
     try:
         # HoDoKu reads every argument that starts with '/' as an option: the file goes by its
         # name, from its folder.
         out = subprocess.run(nice(["java", "-Xmx512m", "-jar", os.path.abspath(jar), "/c",
-                                   "default", "/bs", os.path.basename(path), "/o", "stdout"]),
+                                   "default"] + (["/vp"] if path else []) +
+                                  ["/bs", os.path.basename(file), "/o", "stdout"]),
                              capture_output=True, text=True, check=True,
-                             cwd=os.path.dirname(path)).stdout
+                             cwd=os.path.dirname(file)).stdout
     finally:
-        os.unlink(path)
-    results, ms = {}, None
+        os.unlink(file)
+    puzzle = None
     for line in out.splitlines():
         fields = line.split()
         # "PUZZLE #7 Hard (1172)", then "bf" and the like when it needed brute force
         if len(fields) >= 4 and fields[1].startswith("#") and fields[3].startswith("("):
-            results[fields[0]] = (fields[2].lower(), int(fields[3].strip("()")))
+            puzzle = fields[0]
+            results[puzzle] = [fields[2].lower(), int(fields[3].strip("()"))] + \
+                ([{}] if path else [])
+        elif path and puzzle and line.startswith("   ") and ":" in line:
+            # "   XY-Chain: 7 7- r4c7 -3- r4c8 ... => r4c1<>7"
+            technique = line.strip().split(":")[0]
+            results[puzzle][2][technique] = results[puzzle][2].get(technique, 0) + 1
+        elif line.startswith("Done!"):
+            puzzle = None
         elif line.endswith("ms per puzzle"):
             ms = float(fields[0])
-    return results, ms
+        elif line.startswith("HoDoKu - v"):  # "HoDoKu - v2.2.4 - Build 150"
+            version = line.split(" - ")[1]
+    return results, ms / 1000, version
 
 
-def run_serate(jar, puzzles, capped, cap, capped_as):
-    """{puzzle: SE rating} and serate's seconds per puzzle: its own (the sum of its %e) for the
-    puzzles rated in one JVM, the wall time of each JVM for the `capped` ones."""
-    results, seconds = run_serate_capped(jar, [p for p in puzzles if p in capped], cap, capped_as)
-    seconds *= len(results)
-    rest = [p for p in puzzles if p not in capped]
-    if rest:
-        more, per_puzzle = run_serate_capped(jar, rest, None, None)
-        results.update(more)
-        seconds += per_puzzle * len(more)
-    return results, seconds / max(len(puzzles), 1)
-
-
-def run_serate_capped(jar, puzzles, cap, capped_as):
+def run_serate(jar, puzzles, cap):
+    """{puzzle: SE rating, or None over the cap}, serate's seconds per puzzle (its own, the sum
+    of its %e, and the cap for each puzzle over it) and its version. With a cap, each puzzle
+    runs in a JVM of its own (under timeout(1)), without in one."""
     command = ["java", "-Xmx1g", "-cp", jar, "diuf.sudoku.test.serate", "--threads=1"]
+    version = subprocess.run(nice(command + ["--version"]), capture_output=True,
+                             text=True).stdout.strip()
     results, seconds = {}, 0.0
     if not puzzles:
-        return results, 0.0
+        return results, 0.0, version
     if cap is None:
         path = write_file(puzzles)
         try:
@@ -126,31 +222,35 @@ def run_serate_capped(jar, puzzles, cap, capped_as):
             puzzle, rating, elapsed = line.split()
             results[puzzle] = float(rating)
             seconds += float(elapsed.rstrip("s"))
-        return results, seconds / max(len(results), 1)
+        return results, seconds / len(puzzles), version
     for puzzle in puzzles:
-        start = time.monotonic()
-        done = subprocess.run(["timeout", str(cap)] + nice(command + ["--format=%r", puzzle]),
+        done = subprocess.run(["timeout", str(cap)] + nice(command + ["--format=%r %e", puzzle]),
                               capture_output=True, text=True)
-        seconds += time.monotonic() - start
-        rating = done.stdout.strip()
-        if rating:
-            results[puzzle] = float(rating)
-        elif capped_as is not None:
-            results[puzzle] = capped_as
-    return results, seconds / max(len(puzzles), 1)
+        fields = done.stdout.split()
+        if len(fields) == 2:
+            results[puzzle] = float(fields[0])
+            seconds += float(fields[1].rstrip("s"))
+        else:
+            results[puzzle] = None
+            seconds += cap
+    return results, seconds / len(puzzles), version
 
 
-def run_sudokud(client, daemon, connect, puzzles):
-    """{puzzle: (hodoku level, score, SE)} and the seconds per puzzle of `sudoku-client solve
-    --rate` through a daemon (started here on one thread unless --connect names one)."""
-    server = None
-    if connect is None:
-        server = subprocess.Popen([daemon, "--listen", "127.0.0.1:0", "--threads", "1"],
-                                  stderr=subprocess.PIPE, text=True)
-        for line in server.stderr:  # the log names the port it listens on
-            if "listening on" in line:
-                connect = line.split("listening on")[1].split()[0].strip(",")
-                break
+def start_daemon(daemon):
+    """A sudokud on one thread and the address it listens on (its log names the port)."""
+    server = subprocess.Popen([daemon, "--listen", "127.0.0.1:0", "--threads", "1"],
+                              stderr=subprocess.PIPE, text=True)
+    for line in server.stderr:
+        if "listening on" in line:
+            # the rest of its log is read away: a full pipe would stall it
+            threading.Thread(target=server.stderr.read, daemon=True).start()
+            return server, line.split("listening on")[1].split()[0].strip(",")
+    sys.exit("compare_ratings.py: " + daemon + " did not start")
+
+
+def run_sudokud(client, connect, puzzles):
+    """{puzzle: [hodoku level, score, SE]} and the seconds per puzzle of `sudoku-client solve
+    --rate` (wall clock, the client's start included)."""
     path = write_file(puzzles)
     try:
         start = time.monotonic()
@@ -160,16 +260,23 @@ def run_sudokud(client, daemon, connect, puzzles):
         elapsed = time.monotonic() - start
     finally:
         os.unlink(path)
-        if server is not None:
-            server.terminate()
-            server.wait()
     results = {}
     for line in out.splitlines():
         record = json.loads(line)
         # "rating": "LEVEL HARDEST STEPS GUESSES HODOKU_LEVEL HODOKU_SCORE SE"
         fields = record["rating"].split()
-        results[record["puzzle"]] = (fields[4], int(fields[5]), float(fields[6]))
+        results[record["puzzle"]] = [fields[4], int(fields[5]), float(fields[6])]
     return results, elapsed / max(len(puzzles), 1)
+
+
+def explain_sudokud(client, connect, puzzle):
+    """{HoDoKu's name of a technique: steps} of sudokud's explanation of `puzzle`."""
+    out = subprocess.run([client, "explain", "--connect", connect, "--json", puzzle],
+                         capture_output=True, text=True).stdout
+    counts = {}
+    for step in json.loads(out)["steps"]:
+        counts[step["hodoku_name"]] = counts.get(step["hodoku_name"], 0) + 1
+    return counts
 
 
 def ranks(values):
@@ -197,31 +304,168 @@ def spearman(a, b):
     return cov / var if var else float("nan")
 
 
-def saved(args, name, compute):
-    """A program's answers: from --save DIR with --reuse, else computed (and saved)."""
+def saved(args, name, sets, compute):
+    """A program's answers, its seconds per puzzle in each set and its version: with --reuse
+    taken back from --save DIR for each set whose puzzles it holds, the others computed
+    (compute(puzzles) -> answers, seconds per puzzle, version); with --save, kept there."""
     path = os.path.join(args.save, name + ".json") if args.save else None
+    data = {"results": {}, "per_set": {}, "version": None}
     if path and args.reuse and os.path.exists(path):
         with open(path) as f:
-            data = json.load(f)
-        return {k: tuple(v) if isinstance(v, list) else v for k, v in data["results"].items()}, \
-            data["per_puzzle"]
-    results, per_puzzle = compute()
+            data.update(json.load(f))
+        if "per_puzzle" in data and not data["per_set"]:  # saved before the sets (HoDoKu's ms)
+            data["per_set"] = {s: data["per_puzzle"] / (1000 if name == "hodoku" else 1)
+                               for s in sets}
+    results, per_set = {}, {}
+    for set_name, puzzles in sets.items():
+        if set_name in data["per_set"] and all(p in data["results"] for p in puzzles):
+            results.update((p, data["results"][p]) for p in puzzles)
+            per_set[set_name] = data["per_set"][set_name]
+            continue
+        more, per_set[set_name], version = compute(puzzles)
+        results.update(more)
+        data["results"].update(more)
+        data["per_set"][set_name] = per_set[set_name]
+        data["version"] = version or data["version"]
     if path:
         os.makedirs(args.save, exist_ok=True)
         with open(path, "w") as f:
-            json.dump({"results": results, "per_puzzle": per_puzzle}, f)
-    return results, per_puzzle
+            json.dump(data, f)
+    return results, per_set, data["version"]
+
+
+def mean_time(sets, per_set):
+    return sum(per_set[s] * len(p) for s, p in sets.items()) / max(sum(map(len, sets.values())), 1)
+
+
+def table(header, rows, text=()):
+    """A Markdown table: the first column and those named in `text` to the left."""
+    print("| " + " | ".join(header) + " |")
+    print("|" + "".join("---|" if i == 0 or h in text else "---:|"
+                        for i, h in enumerate(header)))
+    for row in rows:
+        print("| " + " | ".join(str(cell) for cell in row) + " |")
+    print()
+
+
+def hodoku_tables(sets, hodoku, ours):
+    """By set: the levels that agree, the median score ratio, where the others went."""
+    rows, everything = [], []
+    for name, puzzles in list(sets.items()) + [("all", sum(sets.values(), []))]:
+        common = [p for p in puzzles if p in hodoku and p in ours]
+        agree = sum(hodoku[p][0] == ours[p][0] for p in common)
+        ratios = [ours[p][1] / hodoku[p][1] for p in common if hodoku[p][1] > 0]
+        went = {}
+        for p in common:
+            if hodoku[p][0] != ours[p][0]:
+                key = f"{hodoku[p][0]}→{ours[p][0]}"
+                went[key] = went.get(key, 0) + 1
+        rows.append([name, len(common), agree, f"{agree / max(len(common), 1) * 100:.1f}%",
+                     f"{statistics.median(ratios):.2f}" if ratios else "-",
+                     ", ".join(f"{k} {n}" for k, n in sorted(went.items(),
+                                                             key=lambda kv: -kv[1])) or "-"])
+    print("HoDoKu level by set (disagreements: HoDoKu's level → sudokud's)\n")
+    table(["set", "puzzles", "agree", "%", "median score sudokud/HoDoKu", "disagreements"], rows,
+          text=["disagreements"])
+
+
+def serate_tables(sets, se, ours, capped_as):
+    """By set: the ratings equal to 0.1 and the mean |difference| in each SE band of serate's."""
+    def value(p):
+        return se[p] if se[p] is not None else capped_as
+    bands = sorted({int(value(p)) for p in se if value(p) is not None})
+    rows = []
+    for name, puzzles in list(sets.items()) + [("all", sum(sets.values(), []))]:
+        rated = [p for p in puzzles if p in se and p in ours and value(p) is not None]
+        over = sum(1 for p in puzzles if p in se and se[p] is None)
+        exact = sum(abs(ours[p][2] - value(p)) < 0.05 for p in rated)
+        row = [name, len(rated), over, exact, f"{exact / max(len(rated), 1) * 100:.1f}%"]
+        for band in bands:
+            diffs = [abs(ours[p][2] - value(p)) for p in rated if int(value(p)) == band]
+            row.append(f"{sum(diffs) / len(diffs):.2f} ({len(diffs)})" if diffs else "")
+        rows.append(row)
+    print("SE rating by set: equal to 0.1, and the mean |sudokud - serate| (puzzles) in each "
+          "whole SE band of serate's rating\n")
+    table(["set", "rated", "over cap", "equal", "%"] + [f"{b}.x" for b in bands], rows)
+
+
+def time_table(sets, ours_time, anchors):
+    """By set: each program's time per puzzle and its ratio to sudokud's."""
+    header = ["set", "sudokud ms"]
+    for name, _, unit, _ in anchors:
+        header += [f"{name} {'ms' if unit == 1000 else 's'}", f"{name}/sudokud"]
+    rows = []
+    for name in list(sets) + ["all"]:
+        ours = mean_time(sets, ours_time) if name == "all" else ours_time[name]
+        row = [name, f"{ours * 1000:.3f}"]
+        for _, per_set, unit, _ in anchors:
+            theirs = mean_time(sets, per_set) if name == "all" else per_set[name]
+            row += [f"{theirs * unit:.2f}" if unit == 1000 else f"{theirs:.3f}",
+                    f"{theirs / ours:,.0f}x"]
+        rows.append(row)
+    print("Time per puzzle by set (one thread each; sudokud's is `solve --rate` through "
+          "`sudokud --threads 1`, wall clock, the client's start included)\n")
+    table(header, rows)
+
+
+def disagreements(args, sets, hodoku, ours, connect):
+    """Lists the puzzles whose HoDoKu level differs in --disagreements FILE, with both solution
+    paths counted by technique; prints the HoDoKu techniques sudokud's paths did not use."""
+    differ = {s: [p for p in ps if p in hodoku and p in ours and hodoku[p][0] != ours[p][0]]
+              for s, ps in sets.items()}
+    paths, _, _ = saved(args, "hodoku_paths", differ,
+                        lambda puzzles: run_hodoku(args.hodoku_jar, puzzles, path=True))
+    # The names sudokud gives its steps, over every puzzle: those it never gives it lacks.
+    vocabulary = set()
+    explained = {}
+    for puzzles in sets.values():
+        for p in puzzles:
+            explained[p] = explain_sudokud(args.client, connect, p)
+            vocabulary.update(explained[p])
+    missing, ways = {"harder": {}, "easier": {}}, {"harder": 0, "easier": 0}
+    lines = []
+    for name, puzzles in differ.items():
+        for p in puzzles:
+            theirs = {t: n for t, n in paths[p][2].items() if t not in SINGLES}
+            mine = {t: n for t, n in explained[p].items() if t not in SINGLES}
+            unused = sorted(t for t in theirs if t not in mine)
+            way = "harder" if LEVELS.index(ours[p][0]) > LEVELS.index(hodoku[p][0]) else "easier"
+            ways[way] += 1
+            for t in unused:
+                missing[way][t] = missing[way].get(t, 0) + 1
+            lines += [f"{p} {name} HoDoKu {hodoku[p][0]} ({hodoku[p][1]}) "
+                      f"sudokud {ours[p][0]} ({ours[p][1]})",
+                      "  HoDoKu:  " + ", ".join(f"{t} {n}" for t, n in theirs.items()),
+                      "  sudokud: " + ", ".join(f"{t} {n}" for t, n in mine.items()),
+                      "  HoDoKu's, not in sudokud's path: " + (", ".join(
+                          t + ("" if t in vocabulary else " (never sudokud's)")
+                          for t in unused) or "-")]
+    summary = [f"{sum(map(len, differ.values()))} puzzles of {len(hodoku)} differ in HoDoKu "
+               "level; HoDoKu's techniques that sudokud's path on the same puzzle did not use, "
+               "by puzzles (* sudokud never gives that name on these sets):"]
+    for way, counts in missing.items():
+        summary.append(f"  sudokud {way} ({ways[way]}): " + ", ".join(
+            f"{t}{'' if t in vocabulary else '*'} {c}"
+            for t, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))))
+    with open(args.disagreements, "w") as f:
+        f.write("\n".join(summary + [""] + lines) + "\n")
+    print("\n".join(summary) + "\n")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("files", nargs="*", metavar="FILE")
     parser.add_argument("--hodoku-jar", help="HoDoKu's jar (skip HoDoKu without it)")
     parser.add_argument("--se-jar", help="SukakuExplainer's jar (skip serate without it)")
     parser.add_argument("--client", default="build/client/sudoku-client")
     parser.add_argument("--daemon", default="build/daemon/sudokud")
     parser.add_argument("--connect", help="a running daemon's HOST:PORT")
     parser.add_argument("--half", choices=["all", "even", "odd"], default="all")
+    parser.add_argument("--fresh", metavar="DIR", help="make new sets in DIR first")
+    parser.add_argument("--count", type=int, default=150, help="puzzles a fresh set (150)")
+    parser.add_argument("--qqwing", metavar="QQWING", help="qqwing, for fresh QQWing sets")
+    parser.add_argument("--gen-cap", type=float, default=900, metavar="SECONDS",
+                        help="seconds for HoDoKu's generator a level (900)")
     parser.add_argument("--se-cap", type=float, help="seconds per puzzle for serate")
     parser.add_argument("--se-cap-file", action="append", default=[], metavar="FILE",
                         help="a FILE whose puzzles serate rates under --se-cap (repeatable; "
@@ -229,44 +473,72 @@ def main():
     parser.add_argument("--se-capped-as", type=float, help="SE of a puzzle over the cap")
     parser.add_argument("--save", metavar="DIR", help="keep each program's answers in DIR")
     parser.add_argument("--reuse", action="store_true", help="take saved answers back")
+    parser.add_argument("--disagreements", metavar="FILE",
+                        help="list the puzzles whose HoDoKu level differs (with --hodoku-jar)")
     args = parser.parse_args()
 
-    puzzles = read_puzzles(args.files, args.half)
-    texts = [p for p, _ in puzzles]
+    files = (make_fresh(args) if args.fresh else []) + args.files
+    sets = read_puzzles(files, args.half)
+    texts = sum(sets.values(), [])
     if not texts:
-        sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(args.files))
-    ours, ours_time = run_sudokud(args.client, args.daemon, args.connect, texts)
-    print(f"puzzles {len(texts)} (half: {args.half}) from {', '.join(args.files)}")
-    print(f"{'program':<10} {'HoDoKu level':>13} {'SE Spearman':>12} {'time/puzzle':>12} "
-          f"{'sudokud faster':>15}")
-    rows = []
-    if args.hodoku_jar:
-        hodoku, hodoku_ms = saved(args, "hodoku", lambda: run_hodoku(args.hodoku_jar, texts))
-        common = [p for p in texts if p in hodoku and p in ours]
-        agree = sum(hodoku[p][0] == ours[p][0] for p in common)
-        rows.append(("HoDoKu", "reference", "", hodoku_ms / 1000, agree / max(len(common), 1)))
-        by_file = {}
-        for p, name in puzzles:
-            if p in common:
-                n, a = by_file.get(name, (0, 0))
-                by_file[name] = (n + 1, a + (hodoku[p][0] == ours[p][0]))
-    if args.se_jar:
-        cap_files = {os.path.basename(f) for f in args.se_cap_file or args.files}
-        capped = {p for p, name in puzzles if args.se_cap and name in cap_files}
-        se, se_seconds = saved(args, "serate", lambda: run_serate(
-            args.se_jar, texts, capped, args.se_cap, args.se_capped_as))
-        common = [p for p in texts if p in se and p in ours]
-        rho = spearman([se[p] for p in common], [ours[p][2] for p in common])
-        rows.append(("serate", "", "reference", se_seconds, rho))
-    for name, level, rho, seconds, _ in rows:
-        print(f"{name:<10} {level:>13} {rho:>12} {seconds * 1000:>9.2f} ms "
-              f"{seconds / ours_time:>14.0f}x")
-    hodoku_text = f"{rows[0][4] * 100:.1f}%" if args.hodoku_jar else "-"
-    se_text = f"{rows[-1][4]:.3f}" if args.se_jar else "-"
-    print(f"{'sudokud':<10} {hodoku_text:>13} {se_text:>12} {ours_time * 1000:>9.3f} ms")
-    if args.hodoku_jar:
-        print("HoDoKu level agreement by file: " + ", ".join(
-            f"{name} {a / n * 100:.0f}% of {n}" for name, (n, a) in by_file.items()))
+        sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(files))
+    server, connect = start_daemon(args.daemon) if args.connect is None else (None, args.connect)
+    try:
+        ours, ours_time = {}, {}
+        for name, puzzles in sets.items():
+            more, ours_time[name] = run_sudokud(args.client, connect, puzzles)
+            ours.update(more)
+        version = subprocess.run([args.client, "--version"], capture_output=True,
+                                 text=True).stdout.strip()
+        print(f"{len(texts)} puzzles (half: {args.half}) in {len(sets)} sets: "
+              f"{', '.join(files)}; {version}\n")
+        notes = os.path.join(args.fresh or "", "generated.txt")
+        if args.fresh and os.path.exists(notes):
+            with open(notes) as f:
+                print("Fresh sets, " + f.read().strip().replace("\n", "\n  ") + "\n")
+        anchors, rows = [], []
+        if args.hodoku_jar:
+            hodoku, hodoku_time, hodoku_version = saved(
+                args, "hodoku", sets, lambda puzzles: run_hodoku(args.hodoku_jar, puzzles))
+            anchors.append(("HoDoKu", hodoku_time, 1000,
+                            f"HoDoKu {hodoku_version} ({built_from(args.hodoku_jar)})"))
+            common = [p for p in texts if p in hodoku and p in ours]
+            agree = sum(hodoku[p][0] == ours[p][0] for p in common)
+            rows.append(("HoDoKu", "reference", "", mean_time(sets, hodoku_time),
+                         agree / max(len(common), 1)))
+        if args.se_jar:
+            cap_files = {os.path.basename(f) for f in args.se_cap_file or files}
+            capped = {p for name in cap_files for p in sets.get(name, [])}
+            se, se_time, se_version = saved(args, "serate", sets, lambda puzzles: run_serate(
+                args.se_jar, puzzles,
+                args.se_cap if args.se_cap and any(p in capped for p in puzzles) else None))
+            anchors.append(("serate", se_time, 1,
+                            f"serate {se_version} ({built_from(args.se_jar)})"))
+            common = [p for p in texts if p in se and p in ours and
+                      (se[p] is not None or args.se_capped_as is not None)]
+            rho = spearman([se[p] if se[p] is not None else args.se_capped_as for p in common],
+                           [ours[p][2] for p in common])
+            rows.append(("serate", "", "reference", mean_time(sets, se_time), rho))
+        if anchors:
+            print("Anchors: " + "; ".join(a[3] for a in anchors) + "\n")
+        ours_all = mean_time(sets, ours_time)
+        hodoku_text = f"{rows[0][4] * 100:.1f}%" if args.hodoku_jar else "-"
+        se_text = f"{rows[-1][4]:.3f}" if args.se_jar else "-"
+        table(["program", "HoDoKu level", "SE Spearman", "time/puzzle", "sudokud faster"],
+              [[name, level, rho, f"{seconds * 1000:.2f} ms", f"{seconds / ours_all:,.0f}x"]
+               for name, level, rho, seconds, _ in rows] +
+              [["sudokud", hodoku_text, se_text, f"{ours_all * 1000:.3f} ms", ""]])
+        if args.hodoku_jar:
+            hodoku_tables(sets, hodoku, ours)
+        if args.se_jar:
+            serate_tables(sets, se, ours, args.se_capped_as)
+        time_table(sets, ours_time, anchors)
+        if args.disagreements and args.hodoku_jar:
+            disagreements(args, sets, hodoku, ours, connect)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
 
 
 if __name__ == "__main__":
