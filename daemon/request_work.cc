@@ -211,7 +211,7 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   response->set_hardest_technique(wire::TechniqueToWire(hardest));
   response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
   response->set_guesses(explanation.fast_guesses);
-  const rating::Scales scales = rating::RateSteps(explanation.steps);
+  const rating::Scales scales = rating::RatePuzzle(grid, explanation.steps);
   response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));
   response->set_hodoku_score(scales.hodoku_score);
   response->set_se_rating(scales.se_tenths);

@@ -26,8 +26,11 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kHiddenPair, HIDDEN_PAIR},
     {logic::Technique::kNakedTriple, NAKED_TRIPLE},
     {logic::Technique::kHiddenTriple, HIDDEN_TRIPLE},
+    {logic::Technique::kNakedQuad, NAKED_QUAD},
+    {logic::Technique::kHiddenQuad, HIDDEN_QUAD},
     {logic::Technique::kXWing, X_WING},
     {logic::Technique::kSwordfish, SWORDFISH},
+    {logic::Technique::kJellyfish, JELLYFISH},
     {logic::Technique::kSkyscraper, SKYSCRAPER},
     {logic::Technique::kTwoStringKite, TWO_STRING_KITE},
     {logic::Technique::kEmptyRectangle, EMPTY_RECTANGLE},
@@ -37,6 +40,8 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kSimpleColouring, SIMPLE_COLOURING},
     {logic::Technique::kUniqueRectangle, UNIQUE_RECTANGLE},
     {logic::Technique::kBugPlusOne, BUG_PLUS_ONE},
+    {logic::Technique::kFinnedFish, FINNED_FISH},
+    {logic::Technique::kSashimiFish, SASHIMI_FISH},
     {logic::Technique::kXChain, X_CHAIN},
     {logic::Technique::kXYChain, XY_CHAIN},
     {logic::Technique::kAic, AIC},
@@ -125,8 +130,15 @@ bool ShapeFits(const Step& step) {
     case kHiddenPair: return plain && n.units == 1 && n.digits == 2 && n.cells == 2;
     case kNakedTriple:
     case kHiddenTriple: return plain && n.units == 1 && n.digits == 3 && n.cells == 3;
+    case kNakedQuad:
+    case kHiddenQuad: return plain && n.units == 1 && n.digits == 4 && n.cells == 4;
     case kXWing: return plain && n.units == 4 && n.digits == 1;
     case kSwordfish: return plain && n.units == 6 && n.digits == 1;
+    case kJellyfish: return plain && n.units == 8 && n.digits == 1;
+    case kFinnedFish:
+    case kSashimiFish:  // base lines, cover lines, the fins' box; the base lines' places
+      return n.links == 0 && n.placements == 0 && n.variant >= 2 && n.variant <= 4 &&
+             n.units == 2 * n.variant + 1 && n.digits == 1 && n.cells > 2 * n.variant;
     case kSkyscraper: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
     case kTwoStringKite: return n.variant == 0 && n.units == 3 && n.cells == 4 && n.digits == 1;
     case kEmptyRectangle: return n.variant == 0 && n.units == 4 && n.cells == 2 && n.digits == 1;

@@ -156,6 +156,36 @@ std::string ContradictionText(const Step& step) {
   return CellName(last.cells[0]) + " has no candidate left";
 }
 
+// "x-wing", "swordfish", "jellyfish" for a fish of 2, 3, 4 lines; capitalised as HoDoKu does.
+const char* FishName(int size, bool capitalised) {
+  switch (size) {
+    case 2: return capitalised ? "X-Wing" : "x-wing";
+    case 3: return capitalised ? "Swordfish" : "swordfish";
+    default: return capitalised ? "Jellyfish" : "jellyfish";
+  }
+}
+
+// finned x-wing: 4 in rows 2, 5 lies only in columns 3, 7 but for the fin r2c8 in box 3
+// (r2c378,r5c37): removes 4 from r1c7
+std::string DescribeFinnedFish(const Step& step) {
+  const size_t lines = step.variant;
+  const Unit& box = step.units[2 * lines];
+  std::vector<uint8_t> fins;
+  for (uint8_t cell : step.cells) {
+    bool covered = false;
+    for (size_t i = lines; i < 2 * lines; ++i) {
+      const Unit& cover = step.units[i];
+      covered |= cover.kind == Unit::Kind::kRow ? cell / 9 == cover.index : cell % 9 == cover.index;
+    }
+    if (!covered) fins.push_back(cell);
+  }
+  return std::string(step.technique == Technique::kSashimiFish ? "sashimi " : "finned ") +
+         FishName(step.variant, false) + ": " + std::to_string(step.digits[0]) + " in " +
+         LineNames(step.units, 0, lines) + " lies only in " + LineNames(step.units, lines, lines) +
+         " but for the " + (fins.size() == 1 ? "fin " : "fins ") + CellList(fins) + " in " +
+         UnitName(box) + " (" + CellList(step.cells) + "): " + Removals(step.eliminations);
+}
+
 std::string DescribeRectangle(const Step& step) {
   const std::string name = std::string(Name(step.technique)) + " type " +
                            std::to_string(step.variant) + ": ";
@@ -278,8 +308,13 @@ std::string HodokuName(const Step& step) {
     case Technique::kHiddenPair: return "Hidden Pair";
     case Technique::kNakedTriple: return "Naked Triple";
     case Technique::kHiddenTriple: return "Hidden Triple";
+    case Technique::kNakedQuad: return "Naked Quadruple";
+    case Technique::kHiddenQuad: return "Hidden Quadruple";
     case Technique::kXWing: return "X-Wing";
     case Technique::kSwordfish: return "Swordfish";
+    case Technique::kJellyfish: return "Jellyfish";
+    case Technique::kFinnedFish: return std::string("Finned ") + FishName(step.variant, true);
+    case Technique::kSashimiFish: return std::string("Sashimi ") + FishName(step.variant, true);
     case Technique::kSkyscraper: return "Skyscraper";
     case Technique::kTwoStringKite: return "2-String Kite";
     case Technique::kEmptyRectangle: return "Empty Rectangle";
@@ -312,8 +347,11 @@ std::string SeName(const Step& step) {
     case Technique::kHiddenPair: return "Hidden Pair";
     case Technique::kNakedTriple: return "Naked Triplet";
     case Technique::kHiddenTriple: return "Hidden Triplet";
+    case Technique::kNakedQuad: return "Naked Quad";
+    case Technique::kHiddenQuad: return "Hidden Quad";
     case Technique::kXWing: return "X-Wing";
     case Technique::kSwordfish: return "Swordfish";
+    case Technique::kJellyfish: return "Jellyfish";
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
     case Technique::kUniqueRectangle:
@@ -334,6 +372,8 @@ std::string SeName(const Step& step) {
     case Technique::kEmptyRectangle:
     case Technique::kWWing:
     case Technique::kSimpleColouring:
+    case Technique::kFinnedFish:
+    case Technique::kSashimiFish:
     case Technique::kAlsXz: return "";
   }
   return "";
@@ -358,14 +398,19 @@ std::string Describe(const Step& step) {
              "): " + Removals(step.eliminations);
     case Technique::kNakedPair:
     case Technique::kNakedTriple:
+    case Technique::kNakedQuad:
       return name + ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) + " in " +
              UnitName(step.units[0]) + ": " + Removals(step.eliminations);
     case Technique::kHiddenPair:
     case Technique::kHiddenTriple:
+    case Technique::kHiddenQuad:
       return name + ": " + DigitList(step.digits) + " go only in " + CellList(step.cells) + " in " +
              UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+    case Technique::kFinnedFish:
+    case Technique::kSashimiFish: return DescribeFinnedFish(step);
     case Technique::kXWing:
-    case Technique::kSwordfish: {
+    case Technique::kSwordfish:
+    case Technique::kJellyfish: {
       const size_t lines = step.units.size() / 2;
       return name + ": " + std::to_string(step.digits[0]) + " in " +
              LineNames(step.units, 0, lines) + " lies only in " +

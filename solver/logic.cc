@@ -81,33 +81,69 @@ Node SingleNode(int cell, int digit) {
 
 namespace {
 
-// The easiest step that applies; false when logic (short of a trial) has run out. Each
-// technique past the singles changes the board only when it returns true, so the places stay
-// valid from one to the next; the dearer searches run only when the cheap ones found nothing.
-bool LogicalStep(Board& board, Step* step) {
-  if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
-  board.ComputePlaces();
+// Finned, then sashimi: x-wings, then swordfish, then jellyfish.
+bool FinnedFishes(Board& board, Step* step) {
+  for (int size = 2; size <= 4; ++size) {
+    if (FinnedFish(board, step, size, false) || FinnedFish(board, step, size, true)) return true;
+  }
+  return false;
+}
+
+// The easiest step that applies; false when logic (short of a trial) has run out. The order
+// is HoDoKu's (its default steps, by their index), for the techniques both have, so that the
+// path is the one its users see; but pairs come before triples (HoDoKu takes a naked triple
+// before a hidden pair), as QQWing's levels need: a puzzle its pairs solve stays intermediate.
+// Each technique past the singles changes the board only when it returns true, so the places
+// stay valid from one to the next; the dearer searches run only when the cheap ones found
+// nothing.
+bool HodokuStep(Board& board, Step* step) {
   return Intersection(board, step, true) || Intersection(board, step, false) ||
          NakedSubset(board, step, 2) || HiddenSubset(board, step, 2) ||
-         NakedSubset(board, step, 3) || HiddenSubset(board, step, 3) || Fish(board, step, 2) ||
-         Fish(board, step, 3) || Skyscraper(board, step) || TwoStringKite(board, step) ||
-         EmptyRectangle(board, step) || XYWing(board, step) || XYZWing(board, step) ||
-         WWing(board, step) || SimpleColouring(board, step) || UniqueRectangle(board, step) ||
-         BugPlusOne(board, step) || Chains(board, step) || AlsXz(board, step) ||
+         NakedSubset(board, step, 3) || HiddenSubset(board, step, 3) ||
+         NakedSubset(board, step, 4) || HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
+         Fish(board, step, 3) || Fish(board, step, 4) || BugPlusOne(board, step) ||
+         Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
+         WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
+         UniqueRectangle(board, step) || FinnedFishes(board, step) ||
+         SimpleColouring(board, step) || Chains(board, step) || AlsXz(board, step) ||
          ForcingChain(board, step);
+}
+
+// The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
+// takes them: its rating is the hardest step of that path. Those it lacks come where their
+// rating puts them. SE's "direct" techniques come first: an intersection or hidden subset after
+// which a digit has one place left (1.7-2.5), as SE looks for them before the rest.
+bool EasiestSeStep(Board& board, Step* step) {
+  return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
+         HiddenSubset(board, step, 2, true) || HiddenSubset(board, step, 3, true) ||
+         Intersection(board, step, true) || Intersection(board, step, false) ||
+         NakedSubset(board, step, 2) || Fish(board, step, 2) || HiddenSubset(board, step, 2) ||
+         NakedSubset(board, step, 3) || Fish(board, step, 3) || HiddenSubset(board, step, 3) ||
+         Skyscraper(board, step) || TwoStringKite(board, step) || XYWing(board, step) ||
+         EmptyRectangle(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
+         NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
+         BugPlusOne(board, step) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
+         WWing(board, step) || Chains(board, step) || AlsXz(board, step) ||
+         ForcingChain(board, step);
+}
+
+bool LogicalStep(Board& board, Step* step, Preference preference) {
+  if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
+  board.ComputePlaces();
+  return preference == Preference::kHodoku ? HodokuStep(board, step) : EasiestSeStep(board, step);
 }
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
 // verdict is all the steps learn of it.
 template <typename OnStep>
-Result Run(const Grid& grid, OnStep&& on_step, Grid* final_grid) {
+Result Run(const Grid& grid, Preference preference, OnStep&& on_step, Grid* final_grid) {
   const Result result = SolveGrid(grid, Limits{.max_solutions = 2});
   if (result.solutions == 0) return result;
   Board board(grid);
   board.unique = result.verdict == Verdict::kSolved;
   while (board.open_cells > 0) {
     Step step;
-    if (!LogicalStep(board, &step)) Trial(board, &step);
+    if (!LogicalStep(board, &step, preference)) Trial(board, &step);
     on_step(std::move(step));
   }
   *final_grid = board.values;
@@ -133,8 +169,11 @@ const char* Name(Technique technique) {
     case Technique::kHiddenPair: return "hidden pair";
     case Technique::kNakedTriple: return "naked triple";
     case Technique::kHiddenTriple: return "hidden triple";
+    case Technique::kNakedQuad: return "naked quad";
+    case Technique::kHiddenQuad: return "hidden quad";
     case Technique::kXWing: return "x-wing";
     case Technique::kSwordfish: return "swordfish";
+    case Technique::kJellyfish: return "jellyfish";
     case Technique::kSkyscraper: return "skyscraper";
     case Technique::kTwoStringKite: return "two-string kite";
     case Technique::kEmptyRectangle: return "empty rectangle";
@@ -144,6 +183,8 @@ const char* Name(Technique technique) {
     case Technique::kSimpleColouring: return "simple colouring";
     case Technique::kUniqueRectangle: return "unique rectangle";
     case Technique::kBugPlusOne: return "bug+1";
+    case Technique::kFinnedFish: return "finned fish";
+    case Technique::kSashimiFish: return "sashimi fish";
     case Technique::kXChain: return "x-chain";
     case Technique::kXYChain: return "xy-chain";
     case Technique::kAic: return "alternating inference chain";
@@ -218,10 +259,10 @@ Level LevelOf(Technique hardest) {
   }
 }
 
-Explanation Explain(const Grid& grid) {
+Explanation Explain(const Grid& grid, Preference preference) {
   Explanation explanation;
   const Result result = internal::Run(
-      grid,
+      grid, preference,
       [&](Step&& step) {
         if (step.technique == Technique::kTrial) ++explanation.logic_guesses;
         explanation.steps.push_back(std::move(step));
@@ -236,7 +277,7 @@ Rating Rate(const Grid& grid) {
   Rating rating;
   Grid final_grid{};
   const Result result = internal::Run(
-      grid,
+      grid, Preference::kHodoku,
       [&](Step&& step) {
         ++rating.steps;
         if (step.technique == Technique::kTrial) ++rating.logic_guesses;

@@ -31,8 +31,11 @@ enum class Technique : uint8_t {
   kHiddenPair,    // two digits with the same two places in a unit
   kNakedTriple,   // three cells of a unit whose candidates together are three digits
   kHiddenTriple,  // three digits whose places in a unit together are three cells
+  kNakedQuad,     // four cells of a unit whose candidates together are four digits
+  kHiddenQuad,    // four digits whose places in a unit together are four cells
   kXWing,         // a digit in two places in each of two rows (or columns), the same two columns
   kSwordfish,     // the same with three rows (or columns)
+  kJellyfish,     // the same with four rows (or columns)
   kSkyscraper,    // two parallel conjugate pairs of a digit with one end on a common line
   kTwoStringKite,    // a row's and a column's conjugate pair joined in a box
   kEmptyRectangle,   // a digit of a box confined to one row and one column, and a conjugate pair
@@ -42,6 +45,8 @@ enum class Technique : uint8_t {
   kSimpleColouring,  // one digit's conjugate pairs coloured two ways: a trap or a wrap
   kUniqueRectangle,  // four cells in two boxes that would allow two solutions (types 1-4)
   kBugPlusOne,       // every open cell bivalue but one: its digit seen three times goes there
+  kFinnedFish,       // an x-wing, swordfish or jellyfish but for fins in one box
+  kSashimiFish,      // a finned fish that is no fish without its fins
   kXChain,           // an alternating chain of one digit
   kXYChain,          // an alternating chain through bivalue cells
   kAic,              // an alternating inference chain, its nodes candidates or grouped cells
@@ -55,10 +60,10 @@ inline constexpr int kTechniqueCount = static_cast<int>(Technique::kTrial) + 1;
 enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 
 // "naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
-// "naked triple", "hidden triple", "x-wing", "swordfish", "skyscraper", "two-string kite",
-// "empty rectangle", "xy-wing", "xyz-wing", "w-wing", "simple colouring", "unique rectangle",
-// "bug+1", "x-chain", "xy-chain", "alternating inference chain", "als-xz", "forcing chain",
-// "trial".
+// "naked triple", "hidden triple", "naked quad", "hidden quad", "x-wing", "swordfish",
+// "jellyfish", "skyscraper", "two-string kite", "empty rectangle", "xy-wing", "xyz-wing",
+// "w-wing", "simple colouring", "unique rectangle", "bug+1", "finned fish", "sashimi fish",
+// "x-chain", "xy-chain", "alternating inference chain", "als-xz", "forcing chain", "trial".
 const char* Name(Technique technique);
 // "simple", "easy", "intermediate", "expert".
 const char* Name(Level level);
@@ -104,11 +109,21 @@ struct Link {
 //   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}; variant 1: a full
 //                  house, the last open cell of units = {the unit}
 //   kHiddenSingle: placements; units = {the unit where the digit has one place}; digits = {it}
-//   kPointing:     units = {the box, the line}; digits = {the digit}; cells = where it sits
+//   kPointing:     units = {the box, the line}; digits = {the digit}; cells = where it sits.
+//                  Variant 1 (pointing, claiming, hidden pair and triple), only on the path
+//                  rated for SE (Preference::kEasiestSe): SE's "direct" kind, which leaves a
+//                  digit one place in a unit
 //   kClaiming:     units = {the line, the box}; digits, cells as kPointing
-//   pairs/triples: units = {the unit}; cells = the pattern's cells; digits = its digits
-//   kXWing/kSwordfish: units = the base lines (where the digit is confined), then the cover lines
-//                  (where it is eliminated); digits = {the digit}; cells = the corners
+//   pairs/triples/quads: units = {the unit}; cells = the pattern's cells; digits = its digits
+//   kXWing/kSwordfish/kJellyfish: units = the base lines (where the digit is confined), then the
+//                  cover lines (where it is eliminated); digits = {the digit}; cells = the corners
+//   kFinnedFish/kSashimiFish: variant = the fish's size (2 an x-wing, 3 a swordfish, 4 a
+//                  jellyfish); units = the base lines, then the cover lines, then the box of the
+//                  fins (the base lines' places outside the cover lines); digits = {the digit};
+//                  cells = the base lines' places, fins included. The digit leaves the cells of
+//                  the cover lines that are in the fins' box and outside the base lines: the fish
+//                  holds there, or a fin does. Sashimi: a base line has one place left in the
+//                  cover lines (the fish would be no fish without its fins).
 //   kSkyscraper:   units = {the two parallel lines of the conjugate pairs}; digits = {the digit};
 //                  cells = {pair 1's far end, its near end, pair 2's near end, its far end}
 //                  (the near ends share a line); links = the chain far=near-near=far
@@ -184,10 +199,17 @@ struct Explanation {
   uint32_t fast_guesses = 0;   // branches the fast solver took to find and check the solution
 };
 
-// Explains how the grid solves, one step at a time. Takes always the easiest technique that
-// applies; where none does, a trial (never the solution's digit), and goes on. The fast solver
-// only decides the verdict first (the uniqueness techniques apply only when it is kSolved).
-Explanation Explain(const Grid& grid);
+// Which technique a step takes where several apply (singles always first).
+enum class Preference : uint8_t {
+  kHodoku,      // HoDoKu's order (pairs before triples): the path its users see
+  kEasiestSe,   // the easiest on Sudoku Explainer's scale, as SE takes them (for its rating)
+};
+
+// Explains how the grid solves, one step at a time. Takes always the first technique that
+// applies, in the order `preference` gives; where none does, a trial (never the solution's
+// digit), and goes on. The fast solver only decides the verdict first (the uniqueness
+// techniques apply only when it is kSolved).
+Explanation Explain(const Grid& grid, Preference preference = Preference::kHodoku);
 
 struct Rating {
   Verdict verdict = Verdict::kUnsolvable;

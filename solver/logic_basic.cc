@@ -1,5 +1,5 @@
 // The basic techniques of logic_board.h: singles, pointing and claiming, naked and hidden
-// pairs and triples, x-wing and swordfish.
+// pairs, triples and quads, x-wing, swordfish and jellyfish, and the finned and sashimi fish.
 #include <array>
 #include <bit>
 #include <utility>
@@ -38,30 +38,128 @@ int SharedUnit(int unit, uint16_t places) {
 }
 
 // Calls visit(chosen) for each set `chosen` of `size` items of `within` (bit i for item i;
-// `size` 2 or 3) whose masks together have exactly `size` bits, until visit returns true. The
-// sets come in the order of their items, ascending (first item, then second, ...); a pair
-// whose masks have more than three bits is not extended to triples.
+// `size` 2 to 4) whose masks together have exactly `size` bits, until visit returns true. The
+// sets come in the order of their items, ascending (first item, then second, ...); a partial
+// set whose masks have more than `size` bits already is not extended.
 template <typename Visit>
 bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int size,
                    Visit&& visit) {
-  for (uint16_t a = within; a; a = WithoutLowest(a)) {
-    const int i = std::countr_zero(a);
-    for (uint16_t b = WithoutLowest(a); b; b = WithoutLowest(b)) {
-      const int j = std::countr_zero(b);
-      const uint16_t pair = static_cast<uint16_t>((1u << i) | (1u << j));
-      const uint16_t two = masks[i] | masks[j];
-      if (size == 2) {
-        if (Count(two) == 2 && visit(pair)) return true;
-        continue;
-      }
-      if (Count(two) > 3) continue;
-      for (uint16_t c = WithoutLowest(b); c; c = WithoutLowest(c)) {
-        const int k = std::countr_zero(c);
-        if (Count(two | masks[k]) == 3 && visit(static_cast<uint16_t>(pair | (1u << k)))) {
-          return true;
-        }
+  const auto extend = [&](const auto& self, uint16_t from, uint16_t chosen, uint16_t union_mask,
+                          int left) -> bool {
+    if (left == 0) return Count(union_mask) == size && visit(chosen);
+    for (uint16_t rest = from; rest; rest = WithoutLowest(rest)) {
+      const int item = std::countr_zero(rest);
+      const uint16_t together = union_mask | masks[item];
+      if (Count(together) > size) continue;
+      if (self(self, WithoutLowest(rest), static_cast<uint16_t>(chosen | (1u << item)), together,
+               left - 1)) {
+        return true;
       }
     }
+    return false;
+  };
+  return extend(extend, within, 0, 0, size);
+}
+
+// Calls visit(chosen) for each set of `size` items of `within` (bit i for item i), in the
+// order of their items, until visit returns true.
+template <typename Visit>
+bool ForSubsets(uint16_t within, int size, Visit&& visit) {
+  const auto extend = [&](const auto& self, uint16_t from, uint16_t chosen, int left) -> bool {
+    if (left == 0) return visit(chosen);
+    for (uint16_t rest = from; rest; rest = WithoutLowest(rest)) {
+      const uint16_t item = static_cast<uint16_t>(rest & -rest);
+      if (self(self, WithoutLowest(rest), static_cast<uint16_t>(chosen | item), left - 1)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  return extend(extend, within, 0, size);
+}
+
+// The finned fish of `lines` (base lines), `covers` and `fin_positions` (positions along the
+// base lines), if its fins lie in one box, it is sashimi or not as asked and it removes
+// something: fills the step, plays it and returns true.
+bool Finned(Board& board, Step* step, const Tables& table, uint16_t lines,
+            const std::array<uint16_t, 9>& places, uint16_t covers, uint16_t fin_positions,
+            int base_first, int cover_first, int digit, int size, bool sashimi) {
+  int fin_band = -1;
+  bool thin = false;  // a base line with one place in the cover lines
+  for (uint16_t l = lines; l; l = WithoutLowest(l)) {
+    const int line = std::countr_zero(l);
+    const int in_covers = Count(places[line] & covers);
+    if (in_covers == 0) return false;  // a line of fins only: no fish to speak of
+    thin |= in_covers == 1;
+    if (!(places[line] & fin_positions)) continue;
+    if (fin_band >= 0 && fin_band != line / 3) return false;
+    fin_band = line / 3;
+  }
+  if (thin != sashimi) return false;
+  const int fin_position = std::countr_zero(fin_positions);
+  const int fin_cell = table.cells[base_first + fin_band * 3][fin_position];
+  const int fin_box = BoxOf(fin_cell);
+  Step found;
+  for (uint16_t c = covers; c; c = WithoutLowest(c)) {
+    for (int i = 0; i < 9; ++i) {
+      const int cell = table.cells[cover_first + std::countr_zero(c)][i];
+      if (!(lines & (1u << i)) && BoxOf(cell) == fin_box) {
+        Eliminate(board, &found, cell, Bit(digit));
+      }
+    }
+  }
+  if (found.eliminations.empty()) return false;
+  found.technique = sashimi ? Technique::kSashimiFish : Technique::kFinnedFish;
+  found.variant = static_cast<uint8_t>(size);
+  for (uint16_t l = lines; l; l = WithoutLowest(l)) {
+    const int line = std::countr_zero(l);
+    found.units.push_back(UnitOf(base_first + line));
+    for (uint16_t p = places[line]; p; p = WithoutLowest(p)) {
+      found.cells.push_back(table.cells[base_first + line][std::countr_zero(p)]);
+    }
+  }
+  for (uint16_t c = covers; c; c = WithoutLowest(c)) {
+    found.units.push_back(UnitOf(cover_first + std::countr_zero(c)));
+  }
+  found.units.push_back(UnitOf(18 + fin_box));
+  found.digits.push_back(static_cast<uint8_t>(digit));
+  *step = std::move(found);
+  return true;
+}
+
+// Puts back the candidates a step removed (a step found, then not taken).
+void Restore(Board& board, const Step& step) {
+  for (const CellDigit& removed : step.eliminations) {
+    board.open[removed.cell] |= Bit(removed.digit);
+  }
+}
+
+// The places of `digit` in `unit` on the board as it is now (not the cached ones).
+int PlacesNow(const Board& board, int unit, int digit) {
+  int count = 0;
+  for (uint8_t cell : Table().cells[unit]) count += (board.open[cell] & Bit(digit)) != 0;
+  return count;
+}
+
+// After an intersection of `digit` in `unit` and `other` removed its candidates: has another
+// unit of `unit`'s kind crossing `other` one place left for the digit?
+bool LeavesSingle(const Board& board, int unit, int other, int digit) {
+  const Tables& table = Table();
+  const int first = unit < 9 ? 0 : unit < 18 ? 9 : 18;
+  for (int third = first; third < first + 9; ++third) {
+    if (third == unit || (table.unit_set[third] & table.unit_set[other]).Empty()) continue;
+    if (Count(board.Places(third, digit)) >= 2 && PlacesNow(board, third, digit) == 1) return true;
+  }
+  return false;
+}
+
+// After a hidden subset of `digits` in `unit` removed the other candidates of its cells: has
+// another digit one place left in the unit? (`places`: each digit's places before.)
+bool LeavesSingleIn(const Board& board, int unit, uint16_t digits,
+                    const std::array<uint16_t, 10>& places) {
+  for (int digit = 1; digit <= 9; ++digit) {
+    if ((digits & Bit(digit)) || Count(places[digit]) < 2) continue;
+    if (PlacesNow(board, unit, digit) == 1) return true;
   }
   return false;
 }
@@ -124,7 +222,7 @@ bool HiddenSingle(Board& board, Step* step) {
 
 // Pointing (a digit of a box on one line) and claiming (a digit of a line in one box): the
 // digit leaves the rest of the other unit.
-bool Intersection(Board& board, Step* step, bool pointing) {
+bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
   const Tables& table = Table();
   const int first = pointing ? 18 : 0;
   const int last = pointing ? 27 : 18;
@@ -147,6 +245,11 @@ bool Intersection(Board& board, Step* step, bool pointing) {
         if (!in_unit) Eliminate(board, &found, cell, Bit(digit));
       }
       if (found.eliminations.empty()) continue;
+      if (direct && !LeavesSingle(board, unit, other, digit)) {
+        Restore(board, found);
+        continue;
+      }
+      found.variant = direct ? 1 : 0;
       found.technique = pointing ? Technique::kPointing : Technique::kClaiming;
       found.units = {UnitOf(unit), UnitOf(other)};
       found.digits.push_back(static_cast<uint8_t>(digit));
@@ -187,7 +290,9 @@ bool NakedSubset(Board& board, Step* step, int size) {
         if (!(positions & (1u << i))) Eliminate(board, &found_step, cells[i], digits);
       }
       if (found_step.eliminations.empty()) return false;
-      found_step.technique = size == 2 ? Technique::kNakedPair : Technique::kNakedTriple;
+      found_step.technique = size == 2   ? Technique::kNakedPair
+                              : size == 3 ? Technique::kNakedTriple
+                                          : Technique::kNakedQuad;
       found_step.units.push_back(UnitOf(unit));
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         found_step.cells.push_back(cells[std::countr_zero(p)]);
@@ -203,7 +308,7 @@ bool NakedSubset(Board& board, Step* step, int size) {
 
 // Hidden subsets: `size` digits whose places in a unit together are `size` cells; those cells
 // lose every other candidate.
-bool HiddenSubset(Board& board, Step* step, int size) {
+bool HiddenSubset(Board& board, Step* step, int size, bool direct) {
   const Tables& table = Table();
   for (int unit : kScanOrder) {
     const auto& cells = table.cells[unit];
@@ -228,10 +333,17 @@ bool HiddenSubset(Board& board, Step* step, int size) {
         Eliminate(board, &found_step, cell, static_cast<uint16_t>(kAllDigits & ~digits));
       }
       if (found_step.eliminations.empty()) return false;
+      if (direct && !LeavesSingleIn(board, unit, digits, places)) {
+        Restore(board, found_step);
+        return false;
+      }
+      found_step.variant = direct ? 1 : 0;
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         found_step.cells.push_back(cells[std::countr_zero(p)]);
       }
-      found_step.technique = size == 2 ? Technique::kHiddenPair : Technique::kHiddenTriple;
+      found_step.technique = size == 2   ? Technique::kHiddenPair
+                              : size == 3 ? Technique::kHiddenTriple
+                                          : Technique::kHiddenQuad;
       found_step.units.push_back(UnitOf(unit));
       AddDigits(&found_step, digits);
       *step = std::move(found_step);
@@ -273,7 +385,9 @@ bool Fish(Board& board, Step* step, int size) {
           }
         }
         if (found_step.eliminations.empty()) return false;
-        found_step.technique = size == 2 ? Technique::kXWing : Technique::kSwordfish;
+        found_step.technique = size == 2   ? Technique::kXWing
+                              : size == 3 ? Technique::kSwordfish
+                                          : Technique::kJellyfish;
         for (uint16_t l = lines; l; l &= static_cast<uint16_t>(l - 1)) {
           const int line = std::countr_zero(l);
           found_step.units.push_back(UnitOf(base_first + line));
@@ -294,5 +408,51 @@ bool Fish(Board& board, Step* step, int size) {
   return false;
 }
 
+
+// Finned fish: `size` base lines whose places of a digit lie in `size` cover lines but for
+// fins, the places outside them, all in one box. If no fin holds the digit, the lines are a
+// fish; if one does, it sees the whole box: either way the digit leaves the cells of the cover
+// lines in the fins' box outside the base lines. `sashimi`: a base line has one place in the
+// cover lines (without its fins the fish would be none); else each has two or more.
+bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
+  const Tables& table = Table();
+  for (int orientation = 0; orientation < 2; ++orientation) {
+    const int base_first = orientation == 0 ? 0 : 9;
+    const int cover_first = orientation == 0 ? 9 : 0;
+    for (int digit = 1; digit <= 9; ++digit) {
+      std::array<uint16_t, 9> places{};
+      uint16_t eligible = 0;
+      for (int line = 0; line < 9; ++line) {
+        places[line] = board.Places(base_first + line, digit);
+        const int count = Count(places[line]);
+        // At most `size` places in the cover lines, and the fins within one box's three.
+        if (count >= 1 && count <= size + 3) eligible |= static_cast<uint16_t>(1u << line);
+      }
+      const auto try_lines = [&](uint16_t lines) {
+        uint16_t spread = 0;  // every position the base lines hold the digit in
+        for (uint16_t l = lines; l; l = WithoutLowest(l)) spread |= places[std::countr_zero(l)];
+        if (Count(spread) <= size || Count(spread) > size + 3) return false;
+        for (int band = 0; band < 3; ++band) {
+          const uint16_t in_band = static_cast<uint16_t>(spread & (0007 << (3 * band)));
+          const uint16_t outside = static_cast<uint16_t>(spread & ~in_band);
+          // The cover lines: every position outside the band, and some of those in it.
+          for (uint16_t kept = in_band;; kept = static_cast<uint16_t>((kept - 1) & in_band)) {
+            const uint16_t covers = outside | kept;
+            const uint16_t fins = static_cast<uint16_t>(in_band & ~kept);
+            if (Count(covers) == size && kept && fins &&
+                Finned(board, step, table, lines, places, covers, fins, base_first, cover_first,
+                       digit, size, sashimi)) {
+              return true;
+            }
+            if (kept == 0) break;
+          }
+        }
+        return false;
+      };
+      if (ForSubsets(eligible, size, try_lines)) return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace sudoku::logic::internal

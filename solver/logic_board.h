@@ -1,6 +1,6 @@
 // Internal to the logical solver (logic.h): the board its techniques read and change, the
 // tables they share, and the techniques themselves, one family per file:
-//   logic_basic.cc     singles, intersections, naked and hidden subsets, x-wing, swordfish
+//   logic_basic.cc     singles, intersections, naked and hidden subsets, basic and finned fish
 //   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, w-wing, simple colouring
 //   logic_wings.cc     xy-wing, xyz-wing
 //   logic_unique.cc    unique rectangles, bug+1
@@ -168,13 +168,18 @@ inline Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, b
   return Link{SingleNode(from_cell, from_digit), SingleNode(to_cell, to_digit), strong};
 }
 
-// The techniques, by file. `size` is 2 for pairs and x-wings, 3 for triples and swordfish.
+// The techniques, by file. `size` is 2 for pairs and x-wings, 3 for triples and swordfish, 4
+// for quads and jellyfish.
 bool NakedSingle(Board& board, Step* step);
 bool HiddenSingle(Board& board, Step* step);
-bool Intersection(Board& board, Step* step, bool pointing);
+// `direct`: only a step after which a digit has one place left in a unit (SE's "direct"
+// techniques, variant 1): for an intersection, its digit in another unit of the first kind
+// crossing the second; for a hidden subset, another digit in its unit.
+bool Intersection(Board& board, Step* step, bool pointing, bool direct = false);
 bool NakedSubset(Board& board, Step* step, int size);
-bool HiddenSubset(Board& board, Step* step, int size);
+bool HiddenSubset(Board& board, Step* step, int size, bool direct = false);
 bool Fish(Board& board, Step* step, int size);
+bool FinnedFish(Board& board, Step* step, int size, bool sashimi);
 
 bool Skyscraper(Board& board, Step* step);
 bool TwoStringKite(Board& board, Step* step);

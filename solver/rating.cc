@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
 
 namespace sudoku::rating {
 namespace {
@@ -34,10 +35,13 @@ using enum HodokuLevel;
 //   AIC 7.0). Patterns SE does not name are rated as the SE rule that
 //   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
 //   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ as a forcing chain
-//   (7.0), our forcing chains as SE's cell and region forcing chains (8.2).
+//   (7.0), our forcing chains as SE's cell and region forcing chains (8.2), a finned or sashimi
+//   fish (SE has none) as the forcing x-chain that finds it (6.5).
 // A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
+// HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
+// FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 25> kWorth = {{
+constexpr std::array<Worth, 30> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -46,8 +50,11 @@ constexpr std::array<Worth, 25> kWorth = {{
     {"hidden pair",       kMedium,  70,  34, false},
     {"naked triple",      kMedium,  80,  36, false},
     {"hidden triple",     kMedium, 100,  40, false},
+    {"naked quad",        kHard,   120,  50, false},
+    {"hidden quad",       kHard,   150,  54, false},
     {"x-wing",            kHard,   140,  32, false},
     {"swordfish",         kHard,   150,  38, false},
+    {"jellyfish",         kHard,   160,  52, false},
     {"skyscraper",        kHard,   130,  40, false},
     {"two-string kite",   kHard,   150,  41, false},
     {"empty rectangle",   kHard,   120,  43, false},
@@ -57,6 +64,8 @@ constexpr std::array<Worth, 25> kWorth = {{
     {"simple colouring",  kHard,   150,  65, false},
     {"unique rectangle",  kHard,   100,  45, false},
     {"bug+1",             kHard,   100,  56, false},
+    {"finned fish",       kHard,   130,  65, false},  // an x-wing's; FinnedFishWorth() by size
+    {"sashimi fish",      kHard,   150,  65, false},
     {"x-chain",           kUnfair, 260,  65, true},
     {"xy-chain",          kUnfair, 260,  66, true},
     {"aic",               kUnfair, 280,  70, true},
@@ -68,6 +77,16 @@ constexpr std::array<Worth, 25> kWorth = {{
 static_assert(kWorth.size() == static_cast<size_t>(logic::kTechniqueCount),
               "one row per technique");
 constexpr size_t kTrialRow = static_cast<size_t>(Technique::kTrial);
+
+// HoDoKu's level and points for a finned (or sashimi) fish of `size` lines, 2-4.
+std::pair<HodokuLevel, uint16_t> FinnedFishWorth(Technique technique, int size) {
+  const bool sashimi = technique == Technique::kSashimiFish;
+  switch (size) {
+    case 2: return {kHard, sashimi ? uint16_t{150} : uint16_t{130}};
+    case 3: return {kUnfair, sashimi ? uint16_t{240} : uint16_t{200}};
+    default: return {kUnfair, sashimi ? uint16_t{260} : uint16_t{250}};
+  }
+}
 
 // HoDoKu's ceilings: a score above a level's ceiling moves the puzzle up a level.
 constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
@@ -151,8 +170,14 @@ void Rater::Add(const Step& step) {
     return;
   }
   const Worth& worth = kWorth[row];
-  score_ += worth.score;
-  level_ = std::max(level_, worth.level);
+  if (step.technique == Technique::kFinnedFish || step.technique == Technique::kSashimiFish) {
+    const auto [level, score] = FinnedFishWorth(step.technique, step.variant);
+    score_ += score;
+    level_ = std::max(level_, level);
+  } else {
+    score_ += worth.score;
+    level_ = std::max(level_, worth.level);
+  }
   uint32_t se = worth.se_tenths;
   // A hidden single in a box is SE's 1.2; in a row or column it is the table's 1.5. A full house
   // (a naked single, variant 1) is SE's easiest single, 1.0: SE finds it as a hidden single alone
@@ -162,6 +187,16 @@ void Rater::Add(const Step& step) {
     se = 12;
   }
   if (step.technique == Technique::kNakedSingle && step.variant == 1) se = 10;
+  // SE's direct intersections and hidden subsets (variant 1: they leave a hidden single).
+  if (step.variant == 1) {
+    switch (step.technique) {
+      case Technique::kPointing: se = 17; break;
+      case Technique::kClaiming: se = 19; break;
+      case Technique::kHiddenPair: se = 20; break;
+      case Technique::kHiddenTriple: se = 25; break;
+      default: break;
+    }
+  }
   // A chain's length is its links (a forcing chain's: every branch's).
   if (worth.chain) se += LengthBonus(step.links.size());
   se_tenths_ = std::max(se_tenths_, se);
@@ -184,6 +219,20 @@ Scales RateSteps(std::span<const Step> steps) {
   return rater.Result();
 }
 
+Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
+  Scales scales = RateSteps(steps);
+  // SE's direct techniques never solve a puzzle our path needs more than triples for: skip it.
+  const bool basic = std::all_of(steps.begin(), steps.end(), [](const Step& step) {
+    return step.technique <= Technique::kHiddenTriple;
+  });
+  const std::optional<uint32_t> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
+  // Else SE takes the easiest step on its own scale, not HoDoKu's next: its path, its rating.
+  scales.se_tenths =
+      direct ? *direct
+             : RateSteps(logic::Explain(puzzle, logic::Preference::kEasiestSe).steps).se_tenths;
+  return scales;
+}
+
 Ratings RateGrid(const Grid& grid) {
   const logic::Explanation explanation = logic::Explain(grid);
   Ratings ratings;
@@ -192,9 +241,11 @@ Ratings RateGrid(const Grid& grid) {
   qqwing.steps = static_cast<uint32_t>(explanation.steps.size());
   qqwing.guesses = explanation.fast_guesses;
   qqwing.logic_guesses = explanation.logic_guesses;
-  for (const Step& step : explanation.steps) qqwing.hardest = std::max(qqwing.hardest, step.technique);
+  for (const Step& step : explanation.steps) {
+    qqwing.hardest = std::max(qqwing.hardest, step.technique);
+  }
   qqwing.level = logic::LevelOf(qqwing.hardest);
-  ratings.scales = RateSteps(explanation.steps);
+  ratings.scales = RatePuzzle(grid, explanation.steps);
   return ratings;
 }
 

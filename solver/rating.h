@@ -73,6 +73,20 @@ class Rater {
 // The ratings of a whole solving path (logic::Explain's steps).
 Scales RateSteps(std::span<const logic::Step> steps);
 
+// The SE rating of a puzzle that Sudoku Explainer solves with its "direct" techniques alone, by
+// its own rules, or nullopt when it needs more. SE takes, at every step, the first of: a hidden
+// single alone in its unit (1.0), a hidden single in a box (1.2), in a column or row (1.5), a
+// pointing (1.7) or claiming (1.9) that leaves a hidden single, a hidden pair that leaves one
+// (2.0), a naked single (2.3), a hidden triple that leaves a hidden single (2.5); each places
+// that single and nothing else. A puzzle singles solve is rated here: our path takes naked
+// singles first, SE last.
+std::optional<uint32_t> SeDirectTenths(const Grid& puzzle);
+
+// The ratings of `puzzle`, solved by `steps` (its logic::Explain): HoDoKu's from the steps, SE's
+// from SE's own path: its direct techniques where they solve the puzzle (SeDirectTenths), else
+// the path that takes the easiest step on SE's scale (logic::Preference::kEasiestSe).
+Scales RatePuzzle(const Grid& puzzle, std::span<const logic::Step> steps);
+
 // Both ratings of a grid at once: QQWing's, as logic::Rate() gives it, and the scales, from one
 // run of the logical solver.
 struct Ratings {

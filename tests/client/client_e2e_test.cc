@@ -758,7 +758,7 @@ TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
   EXPECT_EQ(lines[58],
             "rating: level simple, hardest technique naked single, 56 steps, 0 guesses by the "
             "solver");
-  EXPECT_EQ(lines[59], "rating: HoDoKu easy (224), SE 1.5");
+  EXPECT_EQ(lines[59], "rating: HoDoKu easy (224), SE 2.0");
 }
 
 TEST_F(ClientEndToEnd, ExplainDrawsCandidatesBeforeEachStep) {
@@ -786,7 +786,7 @@ TEST_F(ClientEndToEnd, ExplainJson) {
                                             "\",\"rating\":{\"level\":\"simple\",\"hardest\":"
                                             "\"naked single\",\"steps\":56,\"guesses\":0,"
                                             "\"logic_guesses\":0,\"hodoku_level\":\"easy\","
-                                            "\"hodoku_score\":224,\"se\":1.5}}\n"));
+                                            "\"hodoku_score\":224,\"se\":2.0}}\n"));
   EXPECT_EQ(std::count(exit.out.begin(), exit.out.end(), '\n'), 1);  // one line
   const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
   EXPECT_EQ(invalid.status, 1);
@@ -872,7 +872,7 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   EXPECT_EQ(exit.status, 1) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 1.5");
+  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 2.0");
   EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
                                                 " expert skyscraper 60 [0-9]+ hard 642 4\\.0"));
   EXPECT_EQ(lines[2], "unsolvable");

@@ -29,7 +29,8 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "naked pair: r9c89 hold only 2 7 in box 9: removes 2 from r79c7,r8c78; 7 from r79c7,r8c78"},
       {"claiming", "claiming: 2 in row 5 lies only in box 4 (r5c123): removes 2 from r4c3,r6c123"},
       {"hidden pair",
-       "hidden pair: 3 6 go only in r79c6 in box 8: removes 7 from r79c6; 8 from r79c6"},
+       "hidden pair: 4 6 go only in r2c12 in box 1: removes 3 from r2c2; 7 from r2c12; 8 from "
+       "r2c1"},
       {"swordfish",
        "swordfish: 4 in rows 6, 7, 9 lies only in columns 1, 5, 8 (r6c15,r7c18,r9c58): removes 4 "
        "from r14c5"},
@@ -88,15 +89,14 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"unique rectangle",
        "unique rectangle type 4: r15c89 on 5 7 (else two solutions): 5 in row 5 lies only in "
        "r5c89: removes 7 from r5c89"},
-      {"xy-wing",
-       "xy-wing: r8c8 holds 1 6, r8c3 holds 1 2, r9c7 holds 2 6: removes 2 from r8c9,r9c1"},
+      {"xy-wing", "xy-wing: r2c4 holds 3 7, r1c6 holds 3 4, r2c9 holds 4 7: removes 4 from r1c9"},
       {"w-wing",
-       "w-wing: r3c9,r8c3 hold 1 2, joined by 2 in row 2: "
-       "(1)r3c9=(2)r3c9-(2)r2c7=(2)r2c3-(2)r8c3=(1)r8c3: removes 1 from r8c9"},
+       "w-wing: r3c9,r8c3 hold 1 2, joined by 1 in row 9: "
+       "(2)r3c9=(1)r3c9-(1)r9c9=(1)r9c1-(1)r8c3=(2)r8c3: removes 2 from r8c9"},
       {"two-string kite",
        "two-string kite: 8 in row 7 and column 8, joined in box 9: "
        "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
-      {"x-chain", "x-chain: (6)r5c5=(6)r5c6-(6)r2c6=(6)r2c3-(6)r1c1=(6)r7c1: removes 6 from r7c5"},
+      {"x-chain", "x-chain: (4)r3c4=(4)r7c4-(4)r7c3=(4)r4c3-(4)r5c2=(4)r5c5: removes 4 from r1c5"},
       {"empty rectangle",
        "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
        "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},
@@ -114,9 +114,24 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "simple colouring: 7 coloured r4c3,r5c6,r6c7,r8c9,r9c5 / r4c5,r5c9,r9c7 (each cell removed "
        "sees both colours): removes 7 from r8c7"},
       {"simple colouring",
-       "simple colouring: 5 coloured r1c1,r2c4,r3c78,r4c3,r5c5,r68c9,r9c2 / r1c5,r2c2,r4c4,r5c8,"
-       "r6c3,r8c1,r9c7 (one colour meets itself in a unit: it is false): removes 5 from r1c1,r2c4,"
-       "r3c78,r4c3,r5c5,r68c9,r9c2"},
+       "simple colouring: 7 coloured r1c3,r3c5,r6c1,r8c8,r9c26 / r1c9,r2c6,r3c1,r5c2,r6c8,r8c5 "
+       "(one colour meets itself in a unit: it is false): removes 7 from r1c3,r3c5,r6c1,r8c8,"
+       "r9c26"},
+      {"naked quad",
+       "naked quad: r6c2789 hold only 1 2 4 6 in row 6: removes 1 from r6c35; 2 from r6c46; 4 "
+       "from r6c45; 6 from r6c6"},
+      {"hidden quad",
+       "hidden quad: 2 3 5 6 go only in r89c12 in box 7: removes 1 from r89c12; 7 from r89c12; 8 "
+       "from r9c12"},
+      {"jellyfish",
+       "jellyfish: 4 in rows 3, 5, 7, 8 lies only in columns 1, 5, 8, 9 (r3c89,r5c59,r7c18,"
+       "r8c158): removes 4 from r26c5"},
+      {"finned fish",
+       "finned x-wing: 6 in rows 3, 4 lies only in columns 5, 9 but for the fins r3c46 in box 2 "
+       "(r3c4569,r4c59): removes 6 from r2c5"},
+      {"sashimi fish",
+       "sashimi x-wing: 4 in rows 5, 9 lies only in columns 1, 4 but for the fins r9c23 in box 7 "
+       "(r5c14,r9c234): removes 4 from r8c1"},
       {"trial", "the puzzle has several solutions: r1c7 = 3 chosen"},
   };
   std::ifstream in(DataDir() + "/logic_steps.txt");

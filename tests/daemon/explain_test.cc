@@ -117,7 +117,10 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   wire::SolveRequest request;
   request.set_batch_id(5);
   request.set_solution_limit(2);
-  for (const std::string& puzzle : {kSimplePuzzle, kUnsolvable, std::string("bad"), std::string(kPointing)}) request.add_puzzles(puzzle);
+  for (const std::string& puzzle :
+       {kSimplePuzzle, kUnsolvable, std::string("bad"), std::string(kPointing)}) {
+    request.add_puzzles(puzzle);
+  }
   std::atomic<bool> cancel{false};
   wire::SolveResponse response;
   wire::VerdictTally counts;
@@ -147,7 +150,8 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
             (std::vector<int64_t>{wire::HODOKU_EASY, 0, 0, static_cast<int>(scales.hodoku_level)}));
   EXPECT_EQ(column(response.hodoku_scores()),
             (std::vector<int64_t>{224, 0, 0, scales.hodoku_score}));  // 56 naked singles
-  EXPECT_EQ(column(response.se_ratings()), (std::vector<int64_t>{15, 0, 0, scales.se_tenths}));
+  // SE 2.0, as serate rates it: a direct hidden pair where no hidden single is left.
+  EXPECT_EQ(column(response.se_ratings()), (std::vector<int64_t>{20, 0, 0, scales.se_tenths}));
   EXPECT_EQ(response.solutions().substr(0, 81), kSimpleSolution);
 }
 
@@ -190,7 +194,7 @@ TEST(SudokudExplain, ServesExplainAndRateOnOneConnection) {
       EXPECT_EQ(response->solve().steps(0), 56u);
       EXPECT_EQ(response->solve().hodoku_levels(0), wire::HODOKU_EASY);
       EXPECT_EQ(response->solve().hodoku_scores(0), 224u);
-      EXPECT_EQ(response->solve().se_ratings(0), 15u);
+      EXPECT_EQ(response->solve().se_ratings(0), 20u);
       seen |= 2;
     } else {
       ASSERT_TRUE(response->has_explain()) << response->ShortDebugString();

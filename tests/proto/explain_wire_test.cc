@@ -204,7 +204,9 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(TechniqueToWire(logic::Technique::kSkyscraper), SKYSCRAPER);
   EXPECT_EQ(SKYSCRAPER, 11);
   EXPECT_EQ(FORCING_CHAIN, 24);
-  EXPECT_EQ(TechniqueFromWire(25), std::nullopt);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kJellyfish), JELLYFISH);
+  EXPECT_EQ(SASHIMI_FISH, 29);
+  EXPECT_EQ(TechniqueFromWire(30), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 

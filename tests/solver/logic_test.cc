@@ -94,7 +94,8 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       break;
     }
     case Technique::kNakedPair:
-    case Technique::kNakedTriple: {
+    case Technique::kNakedTriple:
+    case Technique::kNakedQuad: {
       uint16_t digits = 0;
       for (uint8_t cell : step.cells) digits |= candidates[cell];
       uint16_t named = 0;
@@ -113,7 +114,8 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       break;
     }
     case Technique::kHiddenPair:
-    case Technique::kHiddenTriple: {
+    case Technique::kHiddenTriple:
+    case Technique::kHiddenQuad: {
       EXPECT_EQ(step.digits.size(), step.cells.size());
       for (int cell : CellsOf(step.units.at(0))) {
         const bool inside =
@@ -134,8 +136,11 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       break;
     }
     case Technique::kXWing:
-    case Technique::kSwordfish: {
-      const size_t n = step.technique == Technique::kXWing ? 2 : 3;
+    case Technique::kSwordfish:
+    case Technique::kJellyfish: {
+      const size_t n = step.technique == Technique::kXWing     ? 2
+                       : step.technique == Technique::kSwordfish ? 3
+                                                                 : 4;
       ASSERT_EQ(step.units.size(), 2 * n);
       const int digit = step.digits.at(0);
       std::set<int> base_cells, cover_cells;
@@ -150,6 +155,50 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       }
       for (int cell : cover_cells) {
         if (!base_cells.count(cell) && open(cell) && Has(candidates, cell, digit)) {
+          expected.insert({cell, digit});
+        }
+      }
+      break;
+    }
+    case Technique::kFinnedFish:
+    case Technique::kSashimiFish: {
+      // The base lines' places lie in the cover lines or in the fins' box, which holds at least
+      // one; the digit leaves what the cover lines have in that box outside the base lines.
+      const size_t n = step.variant;
+      ASSERT_GE(n, 2u);
+      ASSERT_LE(n, 4u);
+      ASSERT_EQ(step.units.size(), 2 * n + 1);
+      ASSERT_EQ(step.units[2 * n].kind, Unit::Kind::kBox);
+      const int digit = step.digits.at(0);
+      std::set<int> base_cells, cover_cells;
+      for (size_t i = 0; i < n; ++i) {
+        for (int cell : CellsOf(step.units[i])) base_cells.insert(cell);
+        for (int cell : CellsOf(step.units[n + i])) cover_cells.insert(cell);
+      }
+      const std::vector<int> box = CellsOf(step.units[2 * n]);
+      const auto in_box = [&](int cell) {
+        return std::find(box.begin(), box.end(), cell) != box.end();
+      };
+      int fins = 0;
+      bool thin = false;  // a base line with one place in the cover lines
+      for (size_t i = 0; i < n; ++i) {
+        int in_covers = 0;
+        for (int cell : CellsOf(step.units[i])) {
+          if (!open(cell) || !Has(candidates, cell, digit)) continue;
+          if (cover_cells.count(cell)) {
+            ++in_covers;
+          } else {
+            EXPECT_TRUE(in_box(cell)) << "fin " << CellName(cell) << " outside the box";
+            ++fins;
+          }
+        }
+        EXPECT_GE(in_covers, 1);
+        thin |= in_covers == 1;
+      }
+      EXPECT_GE(fins, 1);
+      EXPECT_EQ(thin, step.technique == Technique::kSashimiFish);
+      for (int cell : cover_cells) {
+        if (!base_cells.count(cell) && in_box(cell) && open(cell) && Has(candidates, cell, digit)) {
           expected.insert({cell, digit});
         }
       }
@@ -524,6 +573,12 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kClaiming, 0, "Locked Candidates Type 2 (Claiming)", "Claiming"},
       {Technique::kNakedTriple, 0, "Naked Triple", "Naked Triplet"},
       {Technique::kHiddenTriple, 0, "Hidden Triple", "Hidden Triplet"},
+      {Technique::kNakedQuad, 0, "Naked Quadruple", "Naked Quad"},
+      {Technique::kHiddenQuad, 0, "Hidden Quadruple", "Hidden Quad"},
+      {Technique::kJellyfish, 0, "Jellyfish", "Jellyfish"},
+      {Technique::kFinnedFish, 2, "Finned X-Wing", ""},
+      {Technique::kSashimiFish, 3, "Sashimi Swordfish", ""},
+      {Technique::kFinnedFish, 4, "Finned Jellyfish", ""},
       {Technique::kTwoStringKite, 0, "2-String Kite", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/support/paths.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::rating {
@@ -74,6 +76,31 @@ TEST(Rating, ScoreAboveTheCeilingRaisesTheLevel) {
             HodokuLevel::kMedium);
 }
 
+Step FinnedOf(Technique technique, uint8_t size) {
+  Step step = Of(technique);
+  step.variant = size;
+  return step;
+}
+
+// HoDoKu's finned and sashimi fish are worth more with each line: a finned x-wing is hard (130),
+// a sashimi one 150; from the swordfish on they are unfair (200, 240; jellyfish 250, 260).
+TEST(Rating, FinnedFishAreWorthWhatHodokuSaysForTheirSize) {
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 2))),
+            (Scales{HodokuLevel::kHard, 130, 65}));
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 2))),
+            (Scales{HodokuLevel::kHard, 150, 65}));
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 3))),
+            (Scales{HodokuLevel::kUnfair, 200, 65}));
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 3))),
+            (Scales{HodokuLevel::kUnfair, 240, 65}));
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 4))).hodoku_score, 250u);
+  EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 4))).hodoku_score, 260u);
+  // The basic fish and subsets of four: hard, 160, 120, 150.
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kJellyfish))), (Scales{HodokuLevel::kHard, 160, 52}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kNakedQuad))), (Scales{HodokuLevel::kHard, 120, 50}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kHiddenQuad))), (Scales{HodokuLevel::kHard, 150, 54}));
+}
+
 Step TrialOf(uint8_t depth) {
   Step step = Of(Technique::kTrial);
   step.variant = depth;
@@ -101,7 +128,8 @@ TEST(Rating, ChainsAddSeLengthBonus) {
   for (const auto& [links, se] : lengths) {
     Step chain = Of(Technique::kXChain);
     chain.links.resize(links);
-    EXPECT_EQ(RateSteps(std::vector<Step>{chain}), (Scales{HodokuLevel::kUnfair, 260, se})) << links;
+    EXPECT_EQ(RateSteps(std::vector<Step>{chain}), (Scales{HodokuLevel::kUnfair, 260, se}))
+        << links;
   }
   // A forcing chain: extreme, 500 points, 8.2 and up (ten links: 4, 6, 8 passed).
   Step forcing = Of(Technique::kForcingChain);
@@ -121,7 +149,8 @@ TEST(Rating, EachTechniqueHasItsLevel) {
       {Technique::kAlsXz, HodokuLevel::kUnfair},
       {Technique::kForcingChain, HodokuLevel::kExtreme}};
   for (const auto& [technique, level] : firsts) {
-    EXPECT_EQ(RateSteps(std::vector<Step>{Of(technique)}).hodoku_level, level) << logic::Name(technique);
+    EXPECT_EQ(RateSteps(std::vector<Step>{Of(technique)}).hodoku_level, level)
+        << logic::Name(technique);
   }
 }
 
@@ -171,15 +200,50 @@ TEST(Rating, RateGridAgreesWithLogicRate) {
     EXPECT_EQ(ratings.qqwing.logic_guesses, rating.logic_guesses);
     EXPECT_EQ(ratings.qqwing.level, rating.level);
     const logic::Explanation explanation = logic::Explain(grid);
-    EXPECT_EQ(ratings.scales, RateSteps(explanation.steps));
+    EXPECT_EQ(ratings.scales, RatePuzzle(grid, explanation.steps));
+    const Scales path = RateSteps(explanation.steps);
+    EXPECT_EQ(ratings.scales.hodoku_level, path.hodoku_level);
+    EXPECT_EQ(ratings.scales.hodoku_score, path.hodoku_score);
   }
 }
 
 TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
-  // 56 naked singles (see tests/support/puzzles.h): 224 points, SE 1.5.
-  EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 15}));
+  // 56 naked singles (see tests/support/puzzles.h): 224 points. SE 2.0, as serate rates it: SE
+  // takes hidden singles first, and where none is left a hidden pair that leaves one (2.0)
+  // before a naked single (2.3).
+  EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 20}));
+}
+
+// SE's direct techniques, by its own rules: the puzzle singles solve is 2.0 (above), the
+// Wikipedia puzzle needs only hidden singles in boxes (1.2), the 17-clue puzzle more than direct
+// techniques (serate: 2.6, a pointing).
+TEST(Rating, SeDirectTechniquesRateAsSeDoes) {
+  Grid grid{};
+  ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
+  EXPECT_EQ(SeDirectTenths(grid), 20u);
+  ASSERT_FALSE(ParsePuzzle(testing::kWikipediaPuzzle, &grid));
+  EXPECT_EQ(SeDirectTenths(grid), 12u);
+  ASSERT_FALSE(ParsePuzzle(testing::kSeventeenClues, &grid));
+  EXPECT_EQ(SeDirectTenths(grid), std::nullopt);
+  EXPECT_EQ(RateGrid(grid).scales.se_tenths, 26u);
+}
+
+// Fresh puzzles serate rated, two of each rating from 1.2 to 7.4 (tests/data/serate_ratings.txt
+// says how they were made): the SE rating equals serate's.
+TEST(Rating, SeEqualsSerateOnItsFixtures) {
+  std::ifstream in(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/serate_ratings.txt");
+  ASSERT_TRUE(in);
+  int puzzles = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    Grid grid{};
+    ASSERT_FALSE(ParsePuzzle(line.substr(0, 81), &grid)) << line;
+    EXPECT_EQ(SeText(RateGrid(grid).scales.se_tenths), line.substr(82)) << line.substr(0, 81);
+    ++puzzles;
+  }
+  EXPECT_EQ(puzzles, 46);
 }
 
 }  // namespace
