@@ -136,9 +136,10 @@ bool ShapeFits(const Step& step) {
     case kSwordfish: return plain && n.units == 6 && n.digits == 1;
     case kJellyfish: return plain && n.units == 8 && n.digits == 1;
     case kFinnedFish:
-    case kSashimiFish:  // base lines, cover lines, the fins' box; the base lines' places
+    case kSashimiFish:  // base lines, cover lines, the fins' box; the base lines' places (a
+                        // place or more a line, and a fin)
       return n.links == 0 && n.placements == 0 && n.variant >= 2 && n.variant <= 4 &&
-             n.units == 2 * n.variant + 1 && n.digits == 1 && n.cells > 2 * n.variant;
+             n.units == 2 * n.variant + 1 && n.digits == 1 && n.cells > n.variant;
     case kSkyscraper: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
     case kTwoStringKite: return n.variant == 0 && n.units == 3 && n.cells == 4 && n.digits == 1;
     case kEmptyRectangle: return n.variant == 0 && n.units == 4 && n.cells == 2 && n.digits == 1;

@@ -35,10 +35,16 @@ void ExpectSameStep(const logic::Step& a, const logic::Step& b) {
 constexpr char kChainsPuzzle[] =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
 
+// Its step 22 is a sashimi swordfish of six cells: two lines of two places, one of a place and
+// a fin (the wire once wanted more cells than twice the lines).
+constexpr char kSashimiSwordfishPuzzle[] =
+    "...8..9.32.95.....8....35.........6......1..87...5.23..1.........6..4....9..18..7";
+
 TEST(ExplainWire, EveryStepOfAnExplanationComesBackUnchanged) {
-  // An easy puzzle (singles) and a minimal one, whose steps go beyond them.
+  // An easy puzzle (singles) and minimal ones, whose steps go beyond them.
   for (const std::string& puzzle :
-       {std::string(kWikipediaPuzzle), std::string(kSeventeenClues), std::string(kChainsPuzzle)}) {
+       {std::string(kWikipediaPuzzle), std::string(kSeventeenClues), std::string(kChainsPuzzle),
+        std::string(kSashimiSwordfishPuzzle)}) {
     Grid grid;
     ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
     const logic::Explanation explanation = logic::Explain(grid);
