@@ -209,7 +209,7 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
     (*solution)[cell] = static_cast<char>('0' + explanation.solution[cell]);
   }
   response->set_hardest_technique(wire::TechniqueToWire(hardest));
-  response->set_level(static_cast<wire::Level>(logic::LevelOf(hardest)));
+  response->set_level(static_cast<wire::Level>(logic::QqwingLevel(grid, hardest)));
   response->set_guesses(explanation.fast_guesses);
   const rating::Scales scales = rating::RatePuzzle(grid, explanation.steps);
   response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));

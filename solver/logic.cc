@@ -91,15 +91,13 @@ bool FinnedFishes(Board& board, Step* step) {
 
 // The easiest step that applies; false when logic (short of a trial) has run out. The order
 // is HoDoKu's (its default steps, by their index), for the techniques both have, so that the
-// path is the one its users see; but pairs come before triples (HoDoKu takes a naked triple
-// before a hidden pair), as QQWing's levels need: a puzzle its pairs solve stays intermediate.
-// Each technique past the singles changes the board only when it returns true, so the places
+// path is the one its users see. Each technique past the singles changes the board only when it returns true, so the places
 // stay valid from one to the next; the dearer searches run only when the cheap ones found
 // nothing.
 bool HodokuStep(Board& board, Step* step) {
   return Intersection(board, step, true) || Intersection(board, step, false) ||
-         NakedSubset(board, step, 2) || HiddenSubset(board, step, 2) ||
-         NakedSubset(board, step, 3) || HiddenSubset(board, step, 3) ||
+         NakedSubset(board, step, 2) || NakedSubset(board, step, 3) ||
+         HiddenSubset(board, step, 2) || HiddenSubset(board, step, 3) ||
          NakedSubset(board, step, 4) || HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
          Fish(board, step, 3) || Fish(board, step, 4) || BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
@@ -131,6 +129,22 @@ bool LogicalStep(Board& board, Step* step, Preference preference) {
   if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
   board.ComputePlaces();
   return preference == Preference::kHodoku ? HodokuStep(board, step) : EasiestSeStep(board, step);
+}
+
+// Whether QQWing's own techniques (singles, intersections, naked and hidden pairs) solve the
+// grid, which is open and has one solution.
+bool SolvesWithPairs(const Grid& grid) {
+  Board board(grid);
+  while (board.open_cells > 0) {
+    Step step;
+    if (NakedSingle(board, &step) || HiddenSingle(board, &step)) continue;
+    board.ComputePlaces();
+    if (!Intersection(board, &step, true) && !Intersection(board, &step, false) &&
+        !NakedSubset(board, &step, 2) && !HiddenSubset(board, &step, 2)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
@@ -259,6 +273,13 @@ Level LevelOf(Technique hardest) {
   }
 }
 
+Level QqwingLevel(const Grid& grid, Technique hardest) {
+  if (hardest <= Technique::kHiddenPair || hardest == Technique::kTrial) return LevelOf(hardest);
+  // The path took a triple or more where QQWing's solver, which knows no more than pairs, may
+  // have found a pair that the triple made unnecessary.
+  return internal::SolvesWithPairs(grid) ? Level::kIntermediate : Level::kExpert;
+}
+
 Explanation Explain(const Grid& grid, Preference preference) {
   Explanation explanation;
   const Result result = internal::Run(
@@ -286,7 +307,7 @@ Rating Rate(const Grid& grid) {
       &final_grid);
   rating.verdict = result.verdict;
   rating.guesses = result.guesses;
-  rating.level = LevelOf(rating.hardest);
+  rating.level = QqwingLevel(grid, rating.hardest);
   return rating;
 }
 

@@ -201,7 +201,7 @@ struct Explanation {
 
 // Which technique a step takes where several apply (singles always first).
 enum class Preference : uint8_t {
-  kHodoku,      // HoDoKu's order (pairs before triples): the path its users see
+  kHodoku,      // HoDoKu's order: the path its users see
   kEasiestSe,   // the easiest on Sudoku Explainer's scale, as SE takes them (for its rating)
 };
 
@@ -223,6 +223,11 @@ struct Rating {
 // The level of a puzzle whose hardest technique is `hardest` (see LevelOf's definition for the
 // rule and README "Explain and rate" for how it compares with QQWing's).
 Level LevelOf(Technique hardest);
+
+// QQWing's level of a grid whose Explain() path has `hardest` as its hardest technique: that
+// technique's level (LevelOf), but intermediate where the path took a triple or more and
+// QQWing's pairs would still have solved the grid.
+Level QqwingLevel(const Grid& grid, Technique hardest);
 
 // Rates the grid: Explain()'s hardest technique and step count, the fast solver's guesses, and
 // the level. Does not keep the steps.

@@ -244,7 +244,7 @@ Ratings RateGrid(const Grid& grid) {
   for (const Step& step : explanation.steps) {
     qqwing.hardest = std::max(qqwing.hardest, step.technique);
   }
-  qqwing.level = logic::LevelOf(qqwing.hardest);
+  qqwing.level = logic::QqwingLevel(grid, qqwing.hardest);
   ratings.scales = RatePuzzle(grid, explanation.steps);
   return ratings;
 }

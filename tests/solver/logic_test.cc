@@ -633,6 +633,23 @@ TEST(Logic, UnsolvableAndMultiple) {
   EXPECT_EQ(std::count(grid.begin(), grid.end(), 0), 0);
 }
 
+// HoDoKu's order takes a naked triple before a hidden pair; QQWing knows pairs and no triples.
+// A puzzle whose path takes a triple is still intermediate when pairs solve it.
+TEST(Logic, QqwingLevelIsWhatItsPairsSolve) {
+  const Grid grid = ParseOrDie(
+      "2.....3.4.....1.8.3........7..36......4....9.....2.....8.9......5....2.....7..6..");
+  const Rating rating = Rate(grid);
+  EXPECT_GT(rating.hardest, Technique::kHiddenPair);
+  EXPECT_EQ(LevelOf(rating.hardest), Level::kExpert);
+  EXPECT_EQ(rating.level, Level::kIntermediate);
+  EXPECT_EQ(QqwingLevel(grid, Technique::kHiddenPair), Level::kIntermediate);
+  EXPECT_EQ(QqwingLevel(grid, Technique::kTrial), Level::kExpert);
+  // A puzzle that needs chains needs more than pairs.
+  const Grid hard = ParseOrDie(
+      "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
+  EXPECT_EQ(QqwingLevel(hard, Technique::kNakedTriple), Level::kExpert);
+}
+
 TEST(Logic, RateAgreesWithExplain) {
   for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
     if (fixture.count != "1") continue;
@@ -643,7 +660,7 @@ TEST(Logic, RateAgreesWithExplain) {
     for (const Step& step : explanation.steps) hardest = std::max(hardest, step.technique);
     EXPECT_EQ(rating.steps, explanation.steps.size()) << fixture.puzzle;
     EXPECT_EQ(rating.hardest, hardest) << fixture.puzzle;
-    EXPECT_EQ(rating.level, LevelOf(hardest)) << fixture.puzzle;
+    EXPECT_EQ(rating.level, QqwingLevel(grid, hardest)) << fixture.puzzle;
     EXPECT_EQ(rating.guesses, SolveGrid(grid, Limits{.max_solutions = 2}).guesses)
         << fixture.puzzle;
   }
