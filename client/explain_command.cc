@@ -27,8 +27,8 @@ constexpr const char* kUsage = R"(usage: sudoku-client explain [options] PUZZLE|
 Explains how one puzzle solves, step by step, as a person would solve it: each step names its
 technique (singles, pointing, claiming, naked and hidden pairs, triples and quads, x-wing,
 swordfish, jellyfish, skyscraper, two-string kite, empty rectangle, w-, xy- and xyz-wings, unique
-rectangles, bug+1, finned and sashimi fish, simple colouring, x-, xy- and alternating inference
-chains, als-xz, forcing chains), the cells
+and hidden rectangles, bug+1, finned and sashimi fish, simple colouring, x-, xy- and
+alternating inference chains, als-xz, forcing chains), the cells
 (r3c5 = row 3, column 5) and the digits it places or removes; chains in Eureka notation.
 Where none applies, a trial follows a candidate to a contradiction and removes it; a puzzle
 with several solutions may need a digit chosen, and says so. No step reads the solution.

@@ -39,6 +39,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kWWing, W_WING},
     {logic::Technique::kSimpleColouring, SIMPLE_COLOURING},
     {logic::Technique::kUniqueRectangle, UNIQUE_RECTANGLE},
+    {logic::Technique::kHiddenRectangle, HIDDEN_RECTANGLE},
     {logic::Technique::kBugPlusOne, BUG_PLUS_ONE},
     {logic::Technique::kFinnedFish, FINNED_FISH},
     {logic::Technique::kSashimiFish, SASHIMI_FISH},
@@ -153,6 +154,7 @@ bool ShapeFits(const Step& step) {
               (n.variant == 2 && n.cells == 4 && n.digits == 3 && n.units == 0) ||
               (n.variant == 3 && n.cells > 4 && n.digits > 2 && n.units == 1) ||
               (n.variant == 4 && n.cells == 4 && n.digits == 2 && n.units == 1));
+    case kHiddenRectangle: return plain && n.units == 2 && n.cells == 4 && n.digits == 2;
     case kBugPlusOne: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
     case kXChain:
     case kXYChain:

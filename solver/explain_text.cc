@@ -324,6 +324,7 @@ std::string HodokuName(const Step& step) {
     case Technique::kSimpleColouring:
       return IsWrap(step) ? "Simple Colors Wrap" : "Simple Colors Trap";
     case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
+    case Technique::kHiddenRectangle: return "Hidden Rectangle";
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
     case Technique::kXChain: return "X-Chain";
     case Technique::kXYChain: return "XY-Chain";
@@ -372,6 +373,7 @@ std::string SeName(const Step& step) {
     case Technique::kEmptyRectangle:
     case Technique::kWWing:
     case Technique::kSimpleColouring:
+    case Technique::kHiddenRectangle:
     case Technique::kFinnedFish:
     case Technique::kSashimiFish:
     case Technique::kAlsXz: return "";
@@ -448,6 +450,16 @@ std::string Describe(const Step& step) {
              WholeChain(step.links) + ": " + Removals(step.eliminations);
     case Technique::kSimpleColouring: return DescribeColouring(step);
     case Technique::kUniqueRectangle: return DescribeRectangle(step);
+    case Technique::kHiddenRectangle: {
+      const int x = step.digits[0], y = step.digits[1];
+      return name + ": " + Cells(step, 0, 4) + " on " + std::to_string(std::min(x, y)) + " " +
+             std::to_string(std::max(x, y)) + " (else two solutions): " +
+             Holds(step.cells[0], {std::min(x, y), std::max(x, y)}) + ", and " +
+             std::to_string(x) + " lies in " + UnitName(step.units[0]) + " only in " +
+             CellList({step.cells[3], step.cells[1]}) + " and in " + UnitName(step.units[1]) +
+             " only in " + CellList({step.cells[3], step.cells[2]}) + ": " +
+             Removals(step.eliminations);
+    }
     case Technique::kBugPlusOne:
       return name + ": " + Placement(step.placements[0]) +
              " (every other open cell holds two candidates: without it, two solutions)";

@@ -48,8 +48,8 @@ std::string HodokuName(const Step& step);
 // The step's technique as Sudoku Explainer 1.2.1 (and serate) names its hint ("Hidden Single",
 // "Naked Triplet", "Unique Rectangle type 2", "BUG type 1", "Forcing X-Chain", "Dynamic Cell
 // Forcing Chains", "Nested Forcing Chains", ...), or "" for a technique it does not have
-// (skyscraper, two-string kite, empty rectangle, w-wing, simple colouring, finned and sashimi
-// fish, als-xz): SE finds those eliminations with its chains.
+// (skyscraper, two-string kite, empty rectangle, w-wing, simple colouring, hidden rectangle,
+// finned and sashimi fish, als-xz): SE finds those eliminations with its chains.
 std::string SeName(const Step& step);
 
 // One step in words (see above). The step must have the shape its technique gives it (logic.h,

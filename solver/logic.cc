@@ -91,9 +91,9 @@ bool FinnedFishes(Board& board, Step* step) {
 
 // The easiest step that applies; false when logic (short of a trial) has run out. The order
 // is HoDoKu's (its default steps, by their index), for the techniques both have, so that the
-// path is the one its users see. Each technique past the singles changes the board only when it returns true, so the places
-// stay valid from one to the next; the dearer searches run only when the cheap ones found
-// nothing.
+// path is the one its users see. Each technique past the singles changes the board only when
+// it returns true, so the places stay valid from one to the next; the dearer searches run only
+// when the cheap ones found nothing.
 bool HodokuStep(Board& board, Step* step) {
   return Intersection(board, step, true) || Intersection(board, step, false) ||
          NakedSubset(board, step, 2) || NakedSubset(board, step, 3) ||
@@ -102,7 +102,8 @@ bool HodokuStep(Board& board, Step* step) {
          Fish(board, step, 3) || Fish(board, step, 4) || BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
          WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
-         UniqueRectangle(board, step) || FinnedFishes(board, step) ||
+         UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
+         FinnedFishes(board, step) ||
          SimpleColouring(board, step) || Chains(board, step) || AlsXz(board, step) ||
          ForcingChain(board, step);
 }
@@ -196,6 +197,7 @@ const char* Name(Technique technique) {
     case Technique::kWWing: return "w-wing";
     case Technique::kSimpleColouring: return "simple colouring";
     case Technique::kUniqueRectangle: return "unique rectangle";
+    case Technique::kHiddenRectangle: return "hidden rectangle";
     case Technique::kBugPlusOne: return "bug+1";
     case Technique::kFinnedFish: return "finned fish";
     case Technique::kSashimiFish: return "sashimi fish";

@@ -44,6 +44,7 @@ enum class Technique : uint8_t {
   kWWing,            // two bivalue cells xy joined by a conjugate pair on x: y leaves both's peers
   kSimpleColouring,  // one digit's conjugate pairs coloured two ways: a trap or a wrap
   kUniqueRectangle,  // four cells in two boxes that would allow two solutions (types 1-4)
+  kHiddenRectangle,  // the same, one corner bivalue and a digit conjugate along the other's lines
   kBugPlusOne,       // every open cell bivalue but one: its digit seen three times goes there
   kFinnedFish,       // an x-wing, swordfish or jellyfish but for fins in one box
   kSashimiFish,      // a finned fish that is no fish without its fins
@@ -62,7 +63,8 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 // "naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
 // "naked triple", "hidden triple", "naked quad", "hidden quad", "x-wing", "swordfish",
 // "jellyfish", "skyscraper", "two-string kite", "empty rectangle", "xy-wing", "xyz-wing",
-// "w-wing", "simple colouring", "unique rectangle", "bug+1", "finned fish", "sashimi fish",
+// "w-wing", "simple colouring", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
+// "sashimi fish",
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "forcing chain", "trial".
 const char* Name(Technique technique);
 // "simple", "easy", "intermediate", "expert".
@@ -144,6 +146,11 @@ struct Link {
 //                  completing the naked subset); digits = {a, b} (type 3: then the subset's
 //                  other digits); units = {} (type 3: the subset's unit; type 4: the unit where
 //                  the digit kept is confined to the two roof cells, and digits[0] is that digit)
+//   kHiddenRectangle: cells = {the bivalue corner, the opposite corner's partner in its row, its
+//                  partner in its column, the opposite corner}; digits = {x, y}: x lies in the
+//                  opposite corner's row and column only in the rectangle, so y leaves that
+//                  corner (else x, y, x, y around the four, two solutions); units = {that row,
+//                  that column}
 //   kBugPlusOne:   placements = {the cell, the digit}; cells = {the cell}; digits = {the digit}
 //   kXChain/kXYChain/kAic: links = the chain, strong first and last; eliminations what sees both
 //                  ends (or, ends in one cell, that cell's other candidates)

@@ -3,7 +3,7 @@
 //   logic_basic.cc     singles, intersections, naked and hidden subsets, basic and finned fish
 //   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, w-wing, simple colouring
 //   logic_wings.cc     xy-wing, xyz-wing
-//   logic_unique.cc    unique rectangles, bug+1
+//   logic_unique.cc    unique and hidden rectangles, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
 //   logic_als.cc       als-xz
@@ -189,6 +189,8 @@ bool XYZWing(Board& board, Step* step);
 bool WWing(Board& board, Step* step);
 bool SimpleColouring(Board& board, Step* step);
 bool UniqueRectangle(Board& board, Step* step);
+// Not on the path rated for SE (Preference::kEasiestSe), which has no hidden rectangle.
+bool HiddenRectangle(Board& board, Step* step);
 bool BugPlusOne(Board& board, Step* step);
 
 // X-chains, then xy-chains, then alternating inference chains (the shortest chain of the first

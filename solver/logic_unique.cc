@@ -1,4 +1,5 @@
-// The uniqueness techniques of logic_board.h: unique rectangles (types 1-4) and bug+1. Both
+// The uniqueness techniques of logic_board.h: unique rectangles (types 1-4), hidden rectangles
+// and bug+1. Both
 // rest on the puzzle having one solution, so they apply only when the fast solver found it
 // unique (Board::unique); on a puzzle with several they could remove a solution's digit.
 #include <array>
@@ -134,10 +135,11 @@ bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* st
   return false;
 }
 
-}  // namespace
-
-bool UniqueRectangle(Board& board, Step* step) {
-  if (!board.unique) return false;
+// Calls visit(corners, common) for each rectangle of four open cells in two rows, two columns and
+// two boxes whose cells share two digits or more (`common`), corners r1c1, r1c2, r2c1, r2c2,
+// until visit returns true.
+template <typename Visit>
+bool ForRectangles(const Board& board, Visit&& visit) {
   for (int r1 = 0; r1 < 9; ++r1) {
     for (int r2 = r1 + 1; r2 < 9; ++r2) {
       // The digits both rows hold in each column, and the columns where they hold two or more:
@@ -153,21 +155,71 @@ bool UniqueRectangle(Board& board, Step* step) {
         for (uint16_t second = WithoutLowest(first); second; second = WithoutLowest(second)) {
           const int c2 = std::countr_zero(second);
           if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;  // two boxes exactly
-          const std::array<int, 4> corners = {r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2};
           const uint16_t common = both[c1] & both[c2];
           if (Count(common) < 2) continue;
-          // Some corner must hold only two digits: those are a and b.
-          for (int cell : corners) {
-            const uint16_t ab = board.open[cell];
-            if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
-              return true;
-            }
+          if (visit(std::array<int, 4>{r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2},
+                    common)) {
+            return true;
           }
         }
       }
     }
   }
   return false;
+}
+
+}  // namespace
+
+bool UniqueRectangle(Board& board, Step* step) {
+  if (!board.unique) return false;
+  return ForRectangles(board, [&](const std::array<int, 4>& corners, uint16_t common) {
+    // Some corner must hold only two digits: those are a and b.
+    for (int cell : corners) {
+      const uint16_t ab = board.open[cell];
+      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
+        return true;
+      }
+    }
+    return false;
+  });
+}
+
+// A bivalue corner ab; at the opposite corner, x has no other place in its row or its column.
+// Were that corner y, its row partner and column partner would be x, the bivalue corner y: the
+// four would read x y x y and could swap. So y leaves the opposite corner.
+bool HiddenRectangle(Board& board, Step* step) {
+  if (!board.unique) return false;
+  return ForRectangles(board, [&](const std::array<int, 4>& corners, uint16_t common) {
+    for (int i = 0; i < 4; ++i) {
+      const uint16_t ab = board.open[corners[i]];
+      if (Count(ab) != 2 || (ab & common) != ab) continue;
+      // Corners r1c1, r1c2, r2c1, r2c2: the opposite of i is 3 - i; its row partner 3 - i ^ 1
+      // shares its row, its column partner 3 - i ^ 2 its column.
+      const int opposite = corners[3 - i];
+      const int row_partner = corners[(3 - i) ^ 1], column_partner = corners[(3 - i) ^ 2];
+      const int row = RowOf(opposite), column = 9 + ColumnOf(opposite);
+      const uint16_t in_row = static_cast<uint16_t>((1u << ColumnOf(opposite)) |
+                                                    (1u << ColumnOf(row_partner)));
+      const uint16_t in_column = static_cast<uint16_t>((1u << RowOf(opposite)) |
+                                                       (1u << RowOf(column_partner)));
+      for (uint16_t d = ab; d; d = WithoutLowest(d)) {
+        const int x = LowestDigit(d);
+        const int y = LowestDigit(static_cast<uint16_t>(ab & ~Bit(x)));
+        if (board.Places(row, x) != in_row || board.Places(column, x) != in_column) continue;
+        Step found;
+        Eliminate(board, &found, opposite, Bit(y));
+        if (found.eliminations.empty()) continue;
+        found.technique = Technique::kHiddenRectangle;
+        found.cells = {static_cast<uint8_t>(corners[i]), static_cast<uint8_t>(row_partner),
+                       static_cast<uint8_t>(column_partner), static_cast<uint8_t>(opposite)};
+        found.digits = {static_cast<uint8_t>(x), static_cast<uint8_t>(y)};
+        found.units = {UnitOf(row), UnitOf(column)};
+        *step = std::move(found);
+        return true;
+      }
+    }
+    return false;
+  });
 }
 
 bool BugPlusOne(Board& board, Step* step) {

@@ -41,7 +41,7 @@ using enum HodokuLevel;
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 30> kWorth = {{
+constexpr std::array<Worth, 31> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -63,6 +63,7 @@ constexpr std::array<Worth, 30> kWorth = {{
     {"w-wing",            kHard,   150,  66, false},
     {"simple colouring",  kHard,   150,  65, false},
     {"unique rectangle",  kHard,   100,  45, false},
+    {"hidden rectangle",  kHard,   100,  45, false},
     {"bug+1",             kHard,   100,  56, false},
     {"finned fish",       kHard,   130,  65, false},  // an x-wing's; FinnedFishWorth() by size
     {"sashimi fish",      kHard,   150,  65, false},

@@ -43,6 +43,7 @@
     'w-wing': 'Two cells hold the same two digits, and one of them lies wherever the other digit can go in a unit: one cell is the first digit, so no cell seeing both can be.',
     'simple colouring': 'Following the digit\'s pairs (two places in a unit), the cells take two colours; one colour is true, so a cell seeing both colours loses the digit, or a colour that meets itself is false.',
     'unique rectangle': 'Four cells in two rows, two columns and two boxes cannot all hold the same two digits, or the puzzle would have two solutions; what keeps that from happening is forced.',
+    'hidden rectangle': 'Four cells in two rows, two columns and two boxes hold the same two digits, one of them no other; where the first digit has no other place in the far corner\'s row and column, the far corner cannot be the second digit, or the four could swap.',
     'bug+1': 'Every open cell but one holds two candidates: had that cell two as well, the puzzle would have two solutions, so it takes the digit that appears three times in its units.',
     'finned fish': 'An x-wing, swordfish or jellyfish but for extra places (fins) in one box: either the fish holds or a fin is the digit, so the cross-line cells in that box lose it.',
     'sashimi fish': 'A finned fish with a corner missing: either the fish holds or a fin is the digit, so the cross-line cells in the fins\' box lose it.',

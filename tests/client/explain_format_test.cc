@@ -52,16 +52,16 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 from r1c6"},
       {"forcing chain",
        "forcing chain: r1c3 = 2 leads to (2)r1c3-(2)r2c3=(1)r2c3-(1)r4c3; "
-       "(2)r1c3-(1)r1c3=(1)r1c6-(1)r4c6; (1)r4c3=(1)r4c1; (1)r4c6=(1)r4c1-(2)r4c1; (2)r1c3-(2)r4c3;"
-       " (2)r4c1=(2)r4c7; (2)r4c3=(2)r4c7-(3)r4c7; (1)r4c1-(3)r4c1; (2)r1c3-(8)r1c3; "
-       "(1)r1c6-(8)r1c6; (8)r1c3=(8)r1c4; (8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4; (8)r1c4-(8)r4c4;"
-       " (7)r4c4=(3)r4c4; (8)r4c4=(3)r4c4-(3)r4c2; (2)r1c3-(2)r2c1; (2)r1c3-(2)r3c1; "
+       "(2)r1c3-(1)r1c3=(1)r1c6-(1)r4c6; (1)r4c3=(1)r4c1; (1)r4c6=(1)r4c1-(3)r4c1; "
+       "(2)r1c3-(8)r1c3; (1)r1c6-(8)r1c6; (8)r1c3=(8)r1c4; "
+       "(8)r1c6=(8)r1c4-(8)r8c4=(7)r8c4-(7)r4c4; (8)r1c4-(8)r4c4; (7)r4c4=(3)r4c4; "
+       "(8)r4c4=(3)r4c4-(3)r4c2; (2)r1c3-(2)r2c1; (2)r1c3-(2)r3c1; (1)r4c1-(2)r4c1; "
        "(2)r2c1=(2)r5c1; (2)r3c1=(2)r5c1; (2)r4c1=(2)r5c1-(3)r5c1; (3)r4c1=(3)r6c1; "
-       "(3)r4c2=(3)r6c1; (3)r5c1=(3)r6c1-(3)r6c7; (3)r4c7=(3)r3c7; (3)r6c7=(3)r3c7-(3)r2c8; "
-       "(2)r1c3-(2)r1c7=(5)r1c7-(5)r2c8; (1)r2c3-(1)r2c1; (3)r6c1-(3)r2c1; (1)r2c1=(7)r2c1; "
-       "(2)r2c1=(7)r2c1; (3)r2c1=(7)r2c1-(7)r2c8; (1)r1c6-(1)r2c5; (7)r2c1-(7)r2c5; "
-       "(1)r2c5=(2)r2c5; (7)r2c5=(2)r2c5-(2)r2c8, and r2c8 has no candidate left: removes 2 from "
-       "r1c3"},
+       "(3)r4c2=(3)r6c1; (3)r5c1=(3)r6c1-(3)r6c7; (2)r1c3-(2)r1c7=(5)r1c7-(5)r6c7; "
+       "(3)r6c7=(4)r6c7; (5)r6c7=(4)r6c7-(4)r6c9; (5)r1c7-(5)r1c2; (2)r1c3-(2)r4c3; "
+       "(1)r4c3=(4)r4c3; (2)r4c3=(4)r4c3-(4)r4c2; (3)r4c2=(6)r4c2; (4)r4c2=(6)r4c2-(6)r1c2; "
+       "(5)r1c2=(9)r1c2; (6)r1c2=(9)r1c2-(9)r1c9=(9)r2c9-(4)r2c9, and 4 has no place left in "
+       "column 9: removes 2 from r1c3"},
       {"forcing chain",
        "forcing chain: r4c3 is 1 or 2; (1)r4c3-(1)r1c3; (1)r4c3-(1)r2c3; (1)r1c3=(1)r3c1; "
        "(1)r2c3=(1)r3c1-(1)r3c8=(1)r1c8-(3)r1c8; (1)r1c8-(4)r1c8; (2)r4c3-(2)r1c3; "
@@ -101,12 +101,15 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
        "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},
       {"bug+1",
-       "bug+1: r9c2 = 7 (every other open cell holds two candidates: without it, two solutions)"},
+       "bug+1: r7c8 = 7 (every other open cell holds two candidates: without it, two solutions)"},
       {"unique rectangle",
        "unique rectangle type 2: r23c36 on 1 4 (else two solutions): r23c6 hold 8, one of them is "
        "it: removes 8 from r2c5,r3c4,r579c6"},
       {"xyz-wing",
-       "xyz-wing: r3c4 holds 1 4 7, r2c5 holds 1 7, r3c3 holds 1 4: removes 1 from r3c6"},
+       "xyz-wing: r3c6 holds 1 4 8, r2c6 holds 1 8, r3c3 holds 1 4: removes 1 from r3c4"},
+      {"hidden rectangle",
+       "hidden rectangle: r29c78 on 2 3 (else two solutions): r9c7 holds 2 3, and 2 lies in row 2 "
+       "only in r2c78 and in column 8 only in r29c8: removes 3 from r2c8"},
       {"unique rectangle",
        "unique rectangle type 3: r23c49 on 1 4 (else two solutions): the extra 3 8 of r23c4 with "
        "r1c4 make a naked subset in column 4: removes 3 from r5c4; 8 from r5c4"},

@@ -426,28 +426,30 @@ std::string Compact(const Step& step) {
   return text;
 }
 
-// A forcing chain's links show every removal its contradiction rests on. This one used to show
-// one chain, to the removal of 2 from r2c8, and claim that r2c8 had no candidate left while it
-// held 3, 5 and 7 as well: the links without those removals prove nothing, and the checker
-// says which candidate they leave.
+// A forcing chain's links show every removal its contradiction rests on. One used to show a
+// single chain and claim that r2c8 had no candidate left while it held 3, 5 and 7 as well. Here
+// the contradiction is column 9 left without a 4: the links without the removals of 4 from the
+// column's other cells prove nothing, and the checker says which cell keeps it.
 TEST(Logic, AForcingChainShowsEveryRemovalItsContradictionRestsOn) {
   const std::string puzzle =
       "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
   const Explanation explanation = Explain(ParseOrDie(puzzle));
   Grid grid = ParseOrDie(puzzle);
   Candidates candidates = InitialCandidates(grid);
-  for (size_t i = 0; i < 28; ++i) Apply(explanation.steps[i], &grid, &candidates);
-  const Step& step = explanation.steps[28];
+  for (size_t i = 0; i < 29; ++i) Apply(explanation.steps[i], &grid, &candidates);
+  const Step& step = explanation.steps[29];
   ASSERT_EQ(step.technique, Technique::kForcingChain);
   EXPECT_EQ(Describe(step).substr(0, 24), "forcing chain: r1c3 = 2 ");
   EXPECT_EQ(UnprovenByShownLinks(step, grid, candidates), "");
-  constexpr uint8_t kR2c8 = 1 * 9 + 7;
-  ASSERT_EQ(NodeName(step.links.back().to), "(2)r2c8");  // the contradiction: r2c8 left empty
+  ASSERT_EQ(step.units, (std::vector<Unit>{{Unit::Kind::kColumn, 8}}));
+  ASSERT_EQ(NodeName(step.links.back().to), "(4)r2c9");
   Step cut = step;
+  cut.links.pop_back();
   std::erase_if(cut.links, [&](const Link& link) {
-    return link.to.cells == std::vector<uint8_t>{kR2c8} && link.to.digit != 2;
+    return link.to.digit == 4 && link.to.cells.size() == 1 && link.to.cells[0] % 9 == 8;
   });
-  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "r2c8 keeps 3 in the links shown");
+  cut.links.push_back(step.links.back());
+  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "r6c9 keeps 4 in the links shown");
 }
 
 TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
@@ -581,6 +583,7 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kFinnedFish, 4, "Finned Jellyfish", ""},
       {Technique::kTwoStringKite, 0, "2-String Kite", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
+      {Technique::kHiddenRectangle, 0, "Hidden Rectangle", ""},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},
       {Technique::kXYChain, 0, "XY-Chain", "Forcing Y-Chain"},
       {Technique::kAic, 0, "AIC", "Forcing Chain"},
