@@ -61,21 +61,27 @@ bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int si
   return extend(extend, within, 0, 0, size);
 }
 
-// Calls visit(chosen) for each set of `size` items of `within` (bit i for item i), in the
-// order of their items, until visit returns true.
+// Calls visit(chosen, spread) for each set `chosen` of `size` items of `within` (bit i for item
+// i) whose masks together (`spread`) have at most `most` bits, in the order of their items,
+// until visit returns true. A partial set past `most` bits is not extended.
 template <typename Visit>
-bool ForSubsets(uint16_t within, int size, Visit&& visit) {
-  const auto extend = [&](const auto& self, uint16_t from, uint16_t chosen, int left) -> bool {
-    if (left == 0) return visit(chosen);
+bool ForNarrowSets(uint16_t within, const std::array<uint16_t, 9>& masks, int size, int most,
+                   Visit&& visit) {
+  const auto extend = [&](const auto& self, uint16_t from, uint16_t chosen, uint16_t spread,
+                          int left) -> bool {
+    if (left == 0) return visit(chosen, spread);
     for (uint16_t rest = from; rest; rest = WithoutLowest(rest)) {
-      const uint16_t item = static_cast<uint16_t>(rest & -rest);
-      if (self(self, WithoutLowest(rest), static_cast<uint16_t>(chosen | item), left - 1)) {
+      const int item = std::countr_zero(rest);
+      const uint16_t wider = spread | masks[item];
+      if (Count(wider) > most) continue;
+      if (self(self, WithoutLowest(rest), static_cast<uint16_t>(chosen | (1u << item)), wider,
+               left - 1)) {
         return true;
       }
     }
     return false;
   };
-  return extend(extend, within, 0, size);
+  return extend(extend, within, 0, 0, size);
 }
 
 // The finned fish of `lines` (base lines), `covers` and `fin_positions` (positions along the
@@ -428,10 +434,9 @@ bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
         // At most `size` places in the cover lines, and the fins within one box's three.
         if (count >= 1 && count <= size + 3) eligible |= static_cast<uint16_t>(1u << line);
       }
-      const auto try_lines = [&](uint16_t lines) {
-        uint16_t spread = 0;  // every position the base lines hold the digit in
-        for (uint16_t l = lines; l; l = WithoutLowest(l)) spread |= places[std::countr_zero(l)];
-        if (Count(spread) <= size || Count(spread) > size + 3) return false;
+      // spread: every position the base lines hold the digit in.
+      const auto try_lines = [&](uint16_t lines, uint16_t spread) {
+        if (Count(spread) <= size) return false;
         for (int band = 0; band < 3; ++band) {
           const uint16_t in_band = static_cast<uint16_t>(spread & (0007 << (3 * band)));
           const uint16_t outside = static_cast<uint16_t>(spread & ~in_band);
@@ -449,7 +454,7 @@ bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
         }
         return false;
       };
-      if (ForSubsets(eligible, size, try_lines)) return true;
+      if (ForNarrowSets(eligible, places, size, size + 3, try_lines)) return true;
     }
   }
   return false;

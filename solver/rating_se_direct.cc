@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <vector>
 
 #include "solver/rating.h"
 
@@ -34,59 +35,83 @@ constexpr int UnitOf(UnitKind kind, int cell) {
   return 0;
 }
 
+// The cell's position (0-8) in its unit of `kind`, as CellOf numbers them.
+constexpr int PositionOf(UnitKind kind, int cell) {
+  const int row = cell / kSize, column = cell % kSize;
+  switch (kind) {
+    case kBox: return row % 3 * 3 + column % 3;
+    case kColumn: return row;
+    case kRow: return column;
+  }
+  return 0;
+}
+
+// Bits set among nine, by table: std::popcount is a library call where the build does not
+// assume the instruction (the solver's kernels pick theirs at run time).
+constexpr std::array<uint8_t, 512> kCounts = [] {
+  std::array<uint8_t, 512> counts{};
+  for (int bits = 1; bits < 512; ++bits) counts[bits] = counts[bits & (bits - 1)] + 1;
+  return counts;
+}();
+constexpr int Count(uint16_t bits) { return kCounts[bits & 0x1ff]; }
+
 constexpr uint16_t Bit(int digit) { return static_cast<uint16_t>(1u << (digit - 1)); }
 
-// The placed digits and, for each open cell, the digits its placed peers allow.
+// The placed digits and, for each open cell, the digits its placed peers allow; and for each
+// unit, its open cells and each digit's places in it, kept up to date as digits are placed.
 class DirectBoard {
  public:
-  explicit DirectBoard(const Grid& puzzle) : values_(puzzle) {
-    for (int cell = 0; cell < kCells; ++cell) {
-      candidates_[cell] = values_[cell] ? 0 : 0x1ff;
+  explicit DirectBoard(const Grid& puzzle) {
+    candidates_.fill(0x1ff);
+    for (UnitKind kind : {kBox, kColumn, kRow}) {
+      for (int unit = 0; unit < kSize; ++unit) {
+        open_[kind][unit] = kSize;
+        for (int digit = 1; digit <= 9; ++digit) places_[kind][unit][digit] = 0x1ff;
+      }
     }
     for (int cell = 0; cell < kCells; ++cell) {
-      if (values_[cell]) Strike(cell, values_[cell]);
+      if (puzzle[cell]) Place(cell, puzzle[cell]);
     }
   }
 
-  bool Solved() const {
-    return std::none_of(values_.begin(), values_.end(), [](uint8_t v) { return v == 0; });
-  }
+  bool Solved() const { return placed_ == kCells; }
 
   void Place(int cell, int digit) {
-    values_[cell] = static_cast<uint8_t>(digit);
-    candidates_[cell] = 0;
-    Strike(cell, digit);
-  }
-
-  // The positions (bit i: the unit's i-th cell) where `digit` may go in the unit.
-  uint16_t Places(UnitKind kind, int unit, int digit) const {
-    uint16_t places = 0;
-    for (int i = 0; i < kSize; ++i) {
-      if (candidates_[CellOf(kind, unit, i)] & Bit(digit)) places |= static_cast<uint16_t>(1u << i);
-    }
-    return places;
-  }
-
-  int OpenCells(UnitKind kind, int unit) const {
-    int open = 0;
-    for (int i = 0; i < kSize; ++i) open += values_[CellOf(kind, unit, i)] == 0;
-    return open;
-  }
-
-  uint16_t Candidates(int cell) const { return candidates_[cell]; }
-
- private:
-  void Strike(int cell, int digit) {
+    ++placed_;
+    // The cell leaves every digit's places in its units.
     for (UnitKind kind : {kBox, kColumn, kRow}) {
       const int unit = UnitOf(kind, cell);
+      --open_[kind][unit];
+      const uint16_t position = static_cast<uint16_t>(1u << PositionOf(kind, cell));
+      for (int d = 1; d <= 9; ++d) places_[kind][unit][d] &= static_cast<uint16_t>(~position);
+    }
+    candidates_[cell] = 0;
+    // The digit leaves its peers, and with them its places in their units.
+    for (UnitKind kind : {kBox, kColumn, kRow}) {
+      const int unit = UnitOf(kind, cell);
+      places_[kind][unit][digit] = 0;
       for (int i = 0; i < kSize; ++i) {
-        candidates_[CellOf(kind, unit, i)] &= static_cast<uint16_t>(~Bit(digit));
+        const int peer = CellOf(kind, unit, i);
+        if (!(candidates_[peer] & Bit(digit))) continue;
+        candidates_[peer] &= static_cast<uint16_t>(~Bit(digit));
+        for (UnitKind other : {kBox, kColumn, kRow}) {
+          places_[other][UnitOf(other, peer)][digit] &=
+              static_cast<uint16_t>(~(1u << PositionOf(other, peer)));
+        }
       }
     }
   }
 
-  Grid values_;
+  // The positions (bit i: the unit's i-th cell) where `digit` may go in the unit.
+  uint16_t Places(UnitKind kind, int unit, int digit) const { return places_[kind][unit][digit]; }
+  int OpenCells(UnitKind kind, int unit) const { return open_[kind][unit]; }
+  uint16_t Candidates(int cell) const { return candidates_[cell]; }
+
+ private:
+  int placed_ = 0;
   std::array<uint16_t, kCells> candidates_{};
+  std::array<std::array<std::array<uint16_t, 10>, kSize>, 3> places_{};
+  std::array<std::array<int, kSize>, 3> open_{};
 };
 
 struct Single {
@@ -94,24 +119,6 @@ struct Single {
   int digit = 0;
   uint32_t tenths = 0;  // SE's difficulty of the step that found it
 };
-
-// A hidden single: alone in its unit (1.0) first, then in a box (1.2), a column or a row (1.5).
-Single HiddenSingle(const DirectBoard& board) {
-  for (bool alone : {true, false}) {
-    for (UnitKind kind : {kBox, kColumn, kRow}) {
-      for (int unit = 0; unit < kSize; ++unit) {
-        if ((board.OpenCells(kind, unit) == 1) != alone) continue;
-        for (int digit = 1; digit <= 9; ++digit) {
-          const uint16_t places = board.Places(kind, unit, digit);
-          if (std::popcount(places) != 1) continue;
-          const uint32_t tenths = alone ? 10 : kind == kBox ? 12 : 15;
-          return {CellOf(kind, unit, std::countr_zero(places)), digit, tenths};
-        }
-      }
-    }
-  }
-  return {};
-}
 
 // A pointing (a box's digit on one line: 1.7) or claiming (a line's digit in one box: 1.9)
 // after which another unit of the first kind crossing the second has one place left.
@@ -123,7 +130,7 @@ Single DirectIntersection(const DirectBoard& board) {
     for (int digit = 1; digit <= 9; ++digit) {
       for (int unit = 0; unit < kSize; ++unit) {
         const uint16_t places = board.Places(first, unit, digit);
-        if (std::popcount(places) < 2) continue;
+        if (Count(places) < 2) continue;
         const int other = UnitOf(second, CellOf(first, unit, std::countr_zero(places)));
         bool confined = true;
         for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
@@ -134,7 +141,7 @@ Single DirectIntersection(const DirectBoard& board) {
         for (int third = 0; third < kSize; ++third) {
           if (third == unit) continue;
           const uint16_t third_places = board.Places(first, third, digit);
-          if (std::popcount(third_places) < 2) continue;
+          if (Count(third_places) < 2) continue;
           int left = 0, cell = -1;
           bool crosses = false;
           for (int i = 0; i < kSize; ++i) {
@@ -161,9 +168,15 @@ Single DirectHiddenSet(const DirectBoard& board, int size) {
     for (int unit = 0; unit < kSize; ++unit) {
       if (board.OpenCells(kind, unit) <= size) continue;
       std::array<uint16_t, 10> places{};
-      for (int digit = 1; digit <= 9; ++digit) places[digit] = board.Places(kind, unit, digit);
-      for (uint16_t set = 0; set < 0x200; ++set) {
-        if (std::popcount(set) != size) continue;
+      uint16_t eligible = 0;  // the digits with two places or more, and at most `size`
+      for (int digit = 1; digit <= 9; ++digit) {
+        places[digit] = board.Places(kind, unit, digit);
+        const int count = Count(places[digit]);
+        if (count >= 2 && count <= size) eligible |= Bit(digit);
+      }
+      if (Count(eligible) < size) continue;
+      for (uint16_t set = eligible; set; set = static_cast<uint16_t>((set - 1) & eligible)) {
+        if (Count(set) != size) continue;
         uint16_t cells = 0;
         bool each_placed = true;
         for (int digit = 1; digit <= 9; ++digit) {
@@ -171,11 +184,11 @@ Single DirectHiddenSet(const DirectBoard& board, int size) {
           each_placed &= places[digit] != 0;
           cells |= places[digit];
         }
-        if (!each_placed || std::popcount(cells) != size) continue;
+        if (!each_placed || Count(cells) != size) continue;
         for (int digit = 1; digit <= 9; ++digit) {
-          if ((set & Bit(digit)) || std::popcount(places[digit]) < 2) continue;
+          if ((set & Bit(digit)) || Count(places[digit]) < 2) continue;
           const uint16_t left = static_cast<uint16_t>(places[digit] & ~cells);
-          if (std::popcount(left) == 1) {
+          if (Count(left) == 1) {
             return {CellOf(kind, unit, std::countr_zero(left)), digit, size == 2 ? 20u : 25u};
           }
         }
@@ -188,15 +201,14 @@ Single DirectHiddenSet(const DirectBoard& board, int size) {
 Single NakedSingle(const DirectBoard& board) {
   for (int cell = 0; cell < kCells; ++cell) {
     const uint16_t candidates = board.Candidates(cell);
-    if (std::popcount(candidates) == 1) return {cell, std::countr_zero(candidates) + 1, 23};
+    if (Count(candidates) == 1) return {cell, std::countr_zero(candidates) + 1, 23};
   }
   return {};
 }
 
-// SE's next direct step, in its order; cell -1 when none applies.
+// SE's next direct step past the hidden singles, in its order; cell -1 when none applies.
 Single NextDirect(const DirectBoard& board) {
-  for (const auto& find : {+[](const DirectBoard& b) { return HiddenSingle(b); },
-                           +[](const DirectBoard& b) { return DirectIntersection(b); },
+  for (const auto& find : {+[](const DirectBoard& b) { return DirectIntersection(b); },
                            +[](const DirectBoard& b) { return DirectHiddenSet(b, 2); },
                            +[](const DirectBoard& b) { return NakedSingle(b); },
                            +[](const DirectBoard& b) { return DirectHiddenSet(b, 3); }}) {
@@ -206,16 +218,46 @@ Single NextDirect(const DirectBoard& board) {
   return {};
 }
 
+// Every hidden single of the easiest kind there is (alone in its unit, then in a box, then in a
+// column or row), or of none. SE would place them one at a time, but each stays a single of
+// that kind or easier until placed, so the hardest step is the same.
+std::vector<Single> EasiestHiddenSingles(const DirectBoard& board) {
+  std::vector<Single> singles;
+  for (int kinds = 0; kinds < 3 && singles.empty(); ++kinds) {
+    const bool alone = kinds == 0;
+    for (UnitKind kind : {kBox, kColumn, kRow}) {
+      if (kinds == 1 && kind != kBox) continue;
+      if (kinds == 2 && kind == kBox) continue;
+      for (int unit = 0; unit < kSize; ++unit) {
+        if ((board.OpenCells(kind, unit) == 1) != alone) continue;
+        for (int digit = 1; digit <= 9; ++digit) {
+          const uint16_t places = board.Places(kind, unit, digit);
+          if (Count(places) != 1) continue;
+          const uint32_t tenths = alone ? 10 : kind == kBox ? 12 : 15;
+          singles.push_back({CellOf(kind, unit, std::countr_zero(places)), digit, tenths});
+        }
+      }
+    }
+  }
+  return singles;
+}
+
 }  // namespace
 
 std::optional<uint32_t> SeDirectTenths(const Grid& puzzle) {
   DirectBoard board(puzzle);
   uint32_t hardest = kSeMinTenths;
   while (!board.Solved()) {
-    const Single single = NextDirect(board);
-    if (single.cell < 0) return std::nullopt;
-    hardest = std::max(hardest, single.tenths);
-    board.Place(single.cell, single.digit);
+    std::vector<Single> singles = EasiestHiddenSingles(board);
+    if (singles.empty()) {
+      const Single single = NextDirect(board);
+      if (single.cell < 0) return std::nullopt;
+      singles.push_back(single);
+    }
+    for (const Single& single : singles) {
+      hardest = std::max(hardest, single.tenths);
+      if (board.Candidates(single.cell)) board.Place(single.cell, single.digit);
+    }
   }
   return hardest;
 }
