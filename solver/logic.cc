@@ -84,7 +84,7 @@ namespace {
 // Finned, then sashimi: x-wings, then swordfish, then jellyfish.
 bool FinnedFishes(Board& board, Step* step) {
   for (int size = 2; size <= 4; ++size) {
-    if (FinnedFish(board, step, size, false) || FinnedFish(board, step, size, true)) return true;
+    if (FinnedFish(board, step, size)) return true;
   }
   return false;
 }

@@ -84,38 +84,42 @@ bool ForNarrowSets(uint16_t within, const std::array<uint16_t, 9>& masks, int si
   return extend(extend, within, 0, 0, size);
 }
 
-// The finned fish of `lines` (base lines), `covers` and `fin_positions` (positions along the
-// base lines), if its fins lie in one box, it is sashimi or not as asked and it removes
-// something: fills the step, plays it and returns true.
-bool Finned(Board& board, Step* step, const Tables& table, uint16_t lines,
-            const std::array<uint16_t, 9>& places, uint16_t covers, uint16_t fin_positions,
-            int base_first, int cover_first, int digit, int size, bool sashimi) {
+enum class FinnedKind { kNone, kFinned, kSashimi };
+
+// Whether `lines` (base lines), `covers` and `fin_positions` (positions along the base lines)
+// make a finned fish, its fins in one box, that removes something, and of which kind. With
+// `take`, fills the step and plays it.
+FinnedKind Finned(Board& board, Step* step, const Tables& table, uint16_t lines,
+                  const std::array<uint16_t, 9>& places, uint16_t covers, uint16_t fin_positions,
+                  int base_first, int cover_first, int digit, int size, bool take) {
   int fin_band = -1;
   bool thin = false;  // a base line with one place in the cover lines
   for (uint16_t l = lines; l; l = WithoutLowest(l)) {
     const int line = std::countr_zero(l);
     const int in_covers = Count(places[line] & covers);
-    if (in_covers == 0) return false;  // a line of fins only: no fish to speak of
+    if (in_covers == 0) return FinnedKind::kNone;  // a line of fins only: no fish to speak of
     thin |= in_covers == 1;
     if (!(places[line] & fin_positions)) continue;
-    if (fin_band >= 0 && fin_band != line / 3) return false;
+    if (fin_band >= 0 && fin_band != line / 3) return FinnedKind::kNone;
     fin_band = line / 3;
   }
-  if (thin != sashimi) return false;
   const int fin_position = std::countr_zero(fin_positions);
   const int fin_cell = table.cells[base_first + fin_band * 3][fin_position];
   const int fin_box = BoxOf(fin_cell);
-  Step found;
+  // What the digit leaves: the cover lines' cells in the fins' box, outside the base lines.
+  CellSet removed;
   for (uint16_t c = covers; c; c = WithoutLowest(c)) {
     for (int i = 0; i < 9; ++i) {
       const int cell = table.cells[cover_first + std::countr_zero(c)][i];
-      if (!(lines & (1u << i)) && BoxOf(cell) == fin_box) {
-        Eliminate(board, &found, cell, Bit(digit));
-      }
+      if (!(lines & (1u << i)) && BoxOf(cell) == fin_box) removed.Add(cell);
     }
   }
-  if (found.eliminations.empty()) return false;
-  found.technique = sashimi ? Technique::kSashimiFish : Technique::kFinnedFish;
+  if ((removed & board.CellsWith(digit)).Empty()) return FinnedKind::kNone;
+  const FinnedKind kind = thin ? FinnedKind::kSashimi : FinnedKind::kFinned;
+  if (!take) return kind;
+  Step found;
+  removed.ForEach([&](int cell) { Eliminate(board, &found, cell, Bit(digit)); });
+  found.technique = thin ? Technique::kSashimiFish : Technique::kFinnedFish;
   found.variant = static_cast<uint8_t>(size);
   for (uint16_t l = lines; l; l = WithoutLowest(l)) {
     const int line = std::countr_zero(l);
@@ -130,7 +134,7 @@ bool Finned(Board& board, Step* step, const Tables& table, uint16_t lines,
   found.units.push_back(UnitOf(18 + fin_box));
   found.digits.push_back(static_cast<uint8_t>(digit));
   *step = std::move(found);
-  return true;
+  return kind;
 }
 
 // Puts back the candidates a step removed (a step found, then not taken).
@@ -418,10 +422,15 @@ bool Fish(Board& board, Step* step, int size) {
 // Finned fish: `size` base lines whose places of a digit lie in `size` cover lines but for
 // fins, the places outside them, all in one box. If no fin holds the digit, the lines are a
 // fish; if one does, it sees the whole box: either way the digit leaves the cells of the cover
-// lines in the fins' box outside the base lines. `sashimi`: a base line has one place in the
-// cover lines (without its fins the fish would be none); else each has two or more.
-bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
+// lines in the fins' box outside the base lines. A finned fish first, else a sashimi one (a
+// base line with one place in the cover lines: without its fins the fish would be none), the
+// first of each in the same order, from one search.
+bool FinnedFish(Board& board, Step* step, int size) {
   const Tables& table = Table();
+  struct Found {
+    int orientation = -1, digit = 0;
+    uint16_t lines = 0, covers = 0, fins = 0;
+  } sashimi;
   for (int orientation = 0; orientation < 2; ++orientation) {
     const int base_first = orientation == 0 ? 0 : 9;
     const int cover_first = orientation == 0 ? 9 : 0;
@@ -444,10 +453,17 @@ bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
           for (uint16_t kept = in_band;; kept = static_cast<uint16_t>((kept - 1) & in_band)) {
             const uint16_t covers = outside | kept;
             const uint16_t fins = static_cast<uint16_t>(in_band & ~kept);
-            if (Count(covers) == size && kept && fins &&
+            if (Count(covers) == size && kept && fins) {
+              const FinnedKind kind = Finned(board, step, table, lines, places, covers, fins,
+                                             base_first, cover_first, digit, size, false);
+              if (kind == FinnedKind::kFinned) {
                 Finned(board, step, table, lines, places, covers, fins, base_first, cover_first,
-                       digit, size, sashimi)) {
-              return true;
+                       digit, size, true);
+                return true;
+              }
+              if (kind == FinnedKind::kSashimi && sashimi.orientation < 0) {
+                sashimi = {orientation, digit, lines, covers, fins};
+              }
             }
             if (kept == 0) break;
           }
@@ -457,7 +473,15 @@ bool FinnedFish(Board& board, Step* step, int size, bool sashimi) {
       if (ForNarrowSets(eligible, places, size, size + 3, try_lines)) return true;
     }
   }
-  return false;
+  if (sashimi.orientation < 0) return false;
+  const int base_first = sashimi.orientation == 0 ? 0 : 9;
+  std::array<uint16_t, 9> places{};
+  for (int line = 0; line < 9; ++line) {
+    places[line] = board.Places(base_first + line, sashimi.digit);
+  }
+  Finned(board, step, table, sashimi.lines, places, sashimi.covers, sashimi.fins, base_first,
+         9 - base_first, sashimi.digit, size, true);
+  return true;
 }
 
 }  // namespace sudoku::logic::internal

@@ -179,7 +179,7 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct = false);
 bool NakedSubset(Board& board, Step* step, int size);
 bool HiddenSubset(Board& board, Step* step, int size, bool direct = false);
 bool Fish(Board& board, Step* step, int size);
-bool FinnedFish(Board& board, Step* step, int size, bool sashimi);
+bool FinnedFish(Board& board, Step* step, int size);
 
 bool Skyscraper(Board& board, Step* step);
 bool TwoStringKite(Board& board, Step* step);
