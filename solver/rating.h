@@ -9,7 +9,8 @@
 //           score exceeds that level's ceiling (800, 1000, 1600, 1800).
 //   SE:     the hardest step's difficulty, 1.0-11.9 (a hidden single 1.2 or 1.5, a pointing 2.6,
 //           an x-wing 3.2, ...), chains adding 0.1 each time their length passes 4, 6, 8, 12,
-//           16, 24, ... . Held in tenths: 23 is 2.3.
+//           16, 24, ... . Held in tenths: 23 is 2.3. Of SE's own path (RatePuzzle): its direct
+//           techniques by its rules, else the easiest step on its scale first.
 //
 // Where logic runs out (a trial step), neither program's scale has the step: a trial weighs as
 // their hardest techniques do, more the deeper it nests (see rating.cc).
