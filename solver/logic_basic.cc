@@ -37,30 +37,6 @@ int SharedUnit(int unit, uint16_t places) {
   return -1;
 }
 
-// Calls visit(chosen) for each set `chosen` of `size` items of `within` (bit i for item i;
-// `size` 2 to 4) whose masks together have exactly `size` bits, until visit returns true. The
-// sets come in the order of their items, ascending (first item, then second, ...); a partial
-// set whose masks have more than `size` bits already is not extended.
-template <typename Visit>
-bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int size,
-                   Visit&& visit) {
-  const auto extend = [&](const auto& self, uint16_t from, uint16_t chosen, uint16_t union_mask,
-                          int left) -> bool {
-    if (left == 0) return Count(union_mask) == size && visit(chosen);
-    for (uint16_t rest = from; rest; rest = WithoutLowest(rest)) {
-      const int item = std::countr_zero(rest);
-      const uint16_t together = union_mask | masks[item];
-      if (Count(together) > size) continue;
-      if (self(self, WithoutLowest(rest), static_cast<uint16_t>(chosen | (1u << item)), together,
-               left - 1)) {
-        return true;
-      }
-    }
-    return false;
-  };
-  return extend(extend, within, 0, 0, size);
-}
-
 // Calls visit(chosen, spread) for each set `chosen` of `size` items of `within` (bit i for item
 // i) whose masks together (`spread`) have at most `most` bits, in the order of their items,
 // until visit returns true. A partial set past `most` bits is not extended.
@@ -82,6 +58,18 @@ bool ForNarrowSets(uint16_t within, const std::array<uint16_t, 9>& masks, int si
     return false;
   };
   return extend(extend, within, 0, 0, size);
+}
+
+// Calls visit(chosen) for each set `chosen` of `size` items of `within` (bit i for item i;
+// `size` 2 to 4) whose masks together have exactly `size` bits, until visit returns true. The
+// sets come in the order of their items, ascending (first item, then second, ...); a partial
+// set whose masks have more than `size` bits already is not extended.
+template <typename Visit>
+bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int size,
+                   Visit&& visit) {
+  return ForNarrowSets(within, masks, size, size, [&](uint16_t chosen, uint16_t spread) {
+    return Count(spread) == size && visit(chosen);
+  });
 }
 
 enum class FinnedKind { kNone, kFinned, kSashimi };
