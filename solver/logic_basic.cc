@@ -72,6 +72,19 @@ bool ForLockedSets(uint16_t within, const std::array<uint16_t, 9>& masks, int si
   });
 }
 
+// The places of `digit` along each line from `first` (0 rows, 9 columns) into `places`; returns
+// the lines with `fewest` to `most` of them.
+uint16_t LinePlaces(const Board& board, int first, int digit, int fewest, int most,
+                    std::array<uint16_t, 9>* places) {
+  uint16_t lines = 0;
+  for (int line = 0; line < 9; ++line) {
+    (*places)[line] = board.Places(first + line, digit);
+    const int count = Count((*places)[line]);
+    if (count >= fewest && count <= most) lines |= static_cast<uint16_t>(1u << line);
+  }
+  return lines;
+}
+
 enum class FinnedKind { kNone, kFinned, kSashimi };
 
 // Whether `lines` (base lines), `covers` and `fin_positions` (positions along the base lines)
@@ -361,12 +374,7 @@ bool Fish(Board& board, Step* step, int size) {
     const int cover_first = orientation == 0 ? 9 : 0;
     for (int digit = 1; digit <= 9; ++digit) {
       std::array<uint16_t, 9> places{};
-      uint16_t eligible = 0;
-      for (int line = 0; line < 9; ++line) {
-        places[line] = board.Places(base_first + line, digit);
-        const int count = Count(places[line]);
-        if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << line);
-      }
+      const uint16_t eligible = LinePlaces(board, base_first, digit, 2, size, &places);
       const bool found = ForLockedSets(eligible, places, size, [&](uint16_t lines) {
         uint16_t covers = 0;
         for (uint16_t l = lines; l; l &= static_cast<uint16_t>(l - 1)) {
@@ -423,14 +431,9 @@ bool FinnedFish(Board& board, Step* step, int size) {
     const int base_first = orientation == 0 ? 0 : 9;
     const int cover_first = orientation == 0 ? 9 : 0;
     for (int digit = 1; digit <= 9; ++digit) {
+      // At most `size` places in the cover lines, and the fins within one box's three.
       std::array<uint16_t, 9> places{};
-      uint16_t eligible = 0;
-      for (int line = 0; line < 9; ++line) {
-        places[line] = board.Places(base_first + line, digit);
-        const int count = Count(places[line]);
-        // At most `size` places in the cover lines, and the fins within one box's three.
-        if (count >= 1 && count <= size + 3) eligible |= static_cast<uint16_t>(1u << line);
-      }
+      const uint16_t eligible = LinePlaces(board, base_first, digit, 1, size + 3, &places);
       // spread: every position the base lines hold the digit in.
       const auto try_lines = [&](uint16_t lines, uint16_t spread) {
         if (Count(spread) <= size) return false;
@@ -464,9 +467,7 @@ bool FinnedFish(Board& board, Step* step, int size) {
   if (sashimi.orientation < 0) return false;
   const int base_first = sashimi.orientation == 0 ? 0 : 9;
   std::array<uint16_t, 9> places{};
-  for (int line = 0; line < 9; ++line) {
-    places[line] = board.Places(base_first + line, sashimi.digit);
-  }
+  LinePlaces(board, base_first, sashimi.digit, 0, 9, &places);
   Finned(board, step, table, sashimi.lines, places, sashimi.covers, sashimi.fins, base_first,
          9 - base_first, sashimi.digit, size, true);
   return true;
