@@ -104,7 +104,13 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
          (response.guesses() == 1 ? " guess" : " guesses") + " by the solver\n";
   out += "rating: HoDoKu " + wire::HodokuLevelName(response.hodoku_level()) + " (" +
          std::to_string(response.hodoku_score()) + "), SE " +
-         rating::SeText(response.se_rating()) + "\n";
+         rating::SeText(response.se_rating());
+  // SE's pearl and diamond (a daemon older than them sends neither: 0).
+  if (response.se_pearl() != 0) {
+    out += " (EP " + rating::SeText(response.se_pearl()) + ", ED " +
+           rating::SeText(response.se_diamond()) + ")";
+  }
+  out += "\n";
   return out;
 }
 

@@ -162,7 +162,7 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out, JsonL
   }
 }
 
-// " intermediate pointing 57 0 medium 312 2.6" (see result_format.h).
+// " intermediate pointing 57 0 medium 312 2.6 2.6 1.2" (see result_format.h).
 void AppendRating(const wire::SolveResponse& results, int index, std::string* out) {
   const wire::RatingColumns rating = wire::RatingOf(results, index);
   out->push_back(' ');
@@ -179,6 +179,10 @@ void AppendRating(const wire::SolveResponse& results, int index, std::string* ou
   out->append(std::to_string(rating.hodoku_score));
   out->push_back(' ');
   out->append(rating::SeText(rating.se_tenths));
+  out->push_back(' ');
+  out->append(rating::SeText(rating.se_pearl_tenths));
+  out->push_back(' ');
+  out->append(rating::SeText(rating.se_diamond_tenths));
 }
 
 // How many puzzles from `first` on are solved, as far as the `available` solutions go.

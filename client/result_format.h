@@ -2,9 +2,9 @@
 //
 // Per puzzle, in input order:
 //   the 81-digit solution                    solved (with --unique: and it is the only one)
-//   SOLUTION LEVEL HARDEST STEPS GUESSES HODOKU SCORE SE
+//   SOLUTION LEVEL HARDEST STEPS GUESSES HODOKU SCORE SE EP ED
 //                                            solved, with --rate: e.g. "5346...179 intermediate
-//                                            pointing 57 0 medium 312 2.6": QQWing's level
+//                                            pointing 57 0 medium 312 2.6 2.6 1.2": QQWing's level
 //                                            (simple, easy, intermediate, expert), the hardest
 //                                            technique the logical solver needed (naked-single,
 //                                            hidden-single, pointing, claiming, naked-pair,
@@ -14,8 +14,8 @@
 //                                            the guesses the fast solver made (as --unique
 //                                            counts them, or as --limit does), HoDoKu's level
 //                                            (easy, medium, hard, unfair, extreme) and score,
-//                                            and the Sudoku Explainer rating (1.0-11.9), from
-//                                            solver/rating.h
+//                                            the Sudoku Explainer rating (1.0-11.9) and its EP
+//                                            and ED (SE's "ER/EP/ED"), from solver/rating.h
 //   multiple                                 two or more solutions (--unique or --limit 2+)
 //   unsolvable                               the givens admit no solution
 //   invalid: WHERE: REASON                   e.g. "invalid: line 7, column 12: bad character
@@ -34,7 +34,7 @@
 //          client/json_output.h says (bytes that are not UTF-8 as "\ufffd")
 //   csv    a header "puzzle,solution,verdict,error,rating" (OutputHeader()), then a row per
 //          puzzle; the reader takes it back by its puzzle column
-// With --rate, a solved puzzle's rating ("intermediate pointing 57 0 medium 312 2.6") follows the solution on
+// With --rate, a solved puzzle's rating ("intermediate pointing 57 0 medium 312 2.6 2.6 1.2") follows the solution on
 // its line, the grid on a line of its own, in "rating" (JSON) or in the rating column (CSV).
 // The summary, on stderr:
 //   puzzles 20, solved 17, multiple 1, unsolvable 1, invalid 1, 0.012 s, 1667 puzzles/s

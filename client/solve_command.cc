@@ -284,9 +284,10 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "requests outstanding per connection (default 4)")
       ("connections", po::value(&connections)->value_name("C"),
        "connections to the daemon (default 2)")
-      ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES, e.g. "
-       "'intermediate pointing 57 0' (QQWing's level, the hardest technique, the logical steps, "
-       "the solver's guesses)")
+      ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES HODOKU SCORE "
+       "SE EP ED, e.g. 'intermediate pointing 57 0 medium 312 2.6 2.6 1.2' (QQWing's level, the "
+       "hardest technique, the logical steps, the solver's guesses, HoDoKu's level and score, "
+       "the Sudoku Explainer rating and its EP and ED)")
       ("format", po::value(&format)->value_name("FORMAT"),
        "output: line (default), grid (boxed 9x9 layout), json (an object per line) or csv")
       ("input-format", po::value(&input_format)->value_name("FORMAT"),

@@ -64,6 +64,8 @@ void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response
     response->mutable_hodoku_levels()->Resize(n, 0);
     response->mutable_hodoku_scores()->Resize(n, 0);
     response->mutable_se_ratings()->Resize(n, 0);
+    response->mutable_se_pearls()->Resize(n, 0);
+    response->mutable_se_diamonds()->Resize(n, 0);
   }
   // Solutions are written to fixed slots first so that threads never share a position, then
   // moved together by FinishBatch to drop the slots of puzzles without a solution.
@@ -123,6 +125,8 @@ bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
         response->mutable_hodoku_levels()->Set(i, static_cast<int>(ratings.scales.hodoku_level));
         response->mutable_hodoku_scores()->Set(i, ratings.scales.hodoku_score);
         response->mutable_se_ratings()->Set(i, ratings.scales.se_tenths);
+        response->mutable_se_pearls()->Set(i, ratings.scales.se_pearl_tenths);
+        response->mutable_se_diamonds()->Set(i, ratings.scales.se_diamond_tenths);
       }
     }
     RangeDone(response);
@@ -215,6 +219,8 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));
   response->set_hodoku_score(scales.hodoku_score);
   response->set_se_rating(scales.se_tenths);
+  response->set_se_pearl(scales.se_pearl_tenths);
+  response->set_se_diamond(scales.se_diamond_tenths);
   return true;
 }
 

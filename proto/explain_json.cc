@@ -108,7 +108,9 @@ RatingColumns RatingOf(const SolveResponse& response, int index) {
                        .logic_guesses = at(response.logic_guesses()),
                        .hodoku_level = at(response.hodoku_levels()),
                        .hodoku_score = at(response.hodoku_scores()),
-                       .se_tenths = at(response.se_ratings())};
+                       .se_tenths = at(response.se_ratings()),
+                       .se_pearl_tenths = at(response.se_pearls()),
+                       .se_diamond_tenths = at(response.se_diamonds())};
 }
 
 OrderedJson RatingJson(const RatingColumns& rating) {
@@ -119,7 +121,9 @@ OrderedJson RatingJson(const RatingColumns& rating) {
                      {"logic_guesses", rating.logic_guesses},
                      {"hodoku_level", HodokuLevelName(rating.hodoku_level)},
                      {"hodoku_score", rating.hodoku_score},
-                     {"se", rating.se_tenths / 10.0}};
+                     {"se", rating.se_tenths / 10.0},
+                     {"se_pearl", rating.se_pearl_tenths / 10.0},
+                     {"se_diamond", rating.se_diamond_tenths / 10.0}};
 }
 
 OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
@@ -148,7 +152,9 @@ OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view pu
                                             .logic_guesses = logic_guesses,
                                             .hodoku_level = response.hodoku_level(),
                                             .hodoku_score = response.hodoku_score(),
-                                            .se_tenths = response.se_rating()})}};
+                                            .se_tenths = response.se_rating(),
+                                            .se_pearl_tenths = response.se_pearl(),
+                                            .se_diamond_tenths = response.se_diamond()})}};
 }
 
 }  // namespace sudoku::wire

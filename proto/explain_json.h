@@ -37,16 +37,18 @@ struct RatingColumns {
   int hodoku_level = 0;
   uint32_t hodoku_score = 0;
   uint32_t se_tenths = 0;  // 23 = 2.3
+  uint32_t se_pearl_tenths = 0;
+  uint32_t se_diamond_tenths = 0;
 };
 
 // Puzzle `index` of a SolveResponse with its rating columns.
 RatingColumns RatingOf(const SolveResponse& response, int index);
 
 // {"level", "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score",
-// "se"}: how hard a puzzle is, as the logical solver found it (`level` on QQWing's scale,
-// `hardest`, `logic_guesses` its trial steps, `hodoku_level` and `hodoku_score` on HoDoKu's
-// scale, `se` the Sudoku Explainer rating as a number with one decimal) and as the search did
-// (`guesses`).
+// "se", "se_pearl", "se_diamond"}: how hard a puzzle is, as the logical solver found it (`level`
+// on QQWing's scale, `hardest`, `logic_guesses` its trial steps, `hodoku_level` and
+// `hodoku_score` on HoDoKu's scale, `se` the Sudoku Explainer rating as a number with one
+// decimal, `se_pearl` and `se_diamond` SE's EP and ED) and as the search did (`guesses`).
 OrderedJson RatingJson(const RatingColumns& rating);
 
 // The explanation `response` (SOLVED or MULTIPLE) of `puzzle` (81 characters, a valid puzzle):

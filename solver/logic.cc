@@ -111,10 +111,12 @@ bool HodokuStep(Board& board, Step* step) {
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
 // takes them: its rating is the hardest step of that path. Those it lacks come where their
 // rating puts them. SE's "direct" techniques come first: an intersection or hidden subset after
-// which a digit has one place left (1.7-2.5), as SE looks for them before the rest.
+// which a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked
+// single (2.3) among them.
 bool EasiestSeStep(Board& board, Step* step) {
   return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
-         HiddenSubset(board, step, 2, true) || HiddenSubset(board, step, 3, true) ||
+         HiddenSubset(board, step, 2, true) || NakedSingle(board, step) ||
+         HiddenSubset(board, step, 3, true) ||
          Intersection(board, step, true) || Intersection(board, step, false) ||
          NakedSubset(board, step, 2) || Fish(board, step, 2) || HiddenSubset(board, step, 2) ||
          NakedSubset(board, step, 3) || Fish(board, step, 3) || HiddenSubset(board, step, 3) ||
@@ -127,9 +129,17 @@ bool EasiestSeStep(Board& board, Step* step) {
 }
 
 bool LogicalStep(Board& board, Step* step, Preference preference) {
-  if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
+  if (preference == Preference::kHodoku) {
+    if (NakedSingle(board, step) || HiddenSingle(board, step)) return true;
+    board.ComputePlaces();
+    return HodokuStep(board, step);
+  }
+  // SE's hidden singles in SE's order: alone in a unit (1.0), in a box (1.2), in a line (1.5);
+  // its naked singles come later (EasiestSeStep). The singles' closure is the same in any order,
+  // but SE's first step (its diamond, ED) and first placement (its pearl, EP) are not.
+  if (FullHouse(board, step) || HiddenSingle(board, step)) return true;
   board.ComputePlaces();
-  return preference == Preference::kHodoku ? HodokuStep(board, step) : EasiestSeStep(board, step);
+  return EasiestSeStep(board, step);
 }
 
 // Whether QQWing's own techniques (singles, intersections, naked and hidden pairs) solve the

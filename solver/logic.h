@@ -209,7 +209,8 @@ struct Explanation {
 // Which technique a step takes where several apply (singles always first).
 enum class Preference : uint8_t {
   kHodoku,      // HoDoKu's order: the path its users see
-  kEasiestSe,   // the easiest on Sudoku Explainer's scale, as SE takes them (for its rating)
+  kEasiestSe,   // the easiest on Sudoku Explainer's scale, as SE takes them (for its rating):
+                // hidden singles first, a naked single only after SE's direct techniques
 };
 
 // Explains how the grid solves, one step at a time. Takes always the first technique that

@@ -203,6 +203,30 @@ bool NakedSingle(Board& board, Step* step) {
   return false;
 }
 
+bool FullHouse(Board& board, Step* step) {
+  const Tables& table = Table();
+  for (int unit : kScanOrder) {
+    int open = 0, last = 0;
+    for (uint8_t cell : table.cells[unit]) {
+      if (board.open[cell]) {
+        ++open;
+        last = cell;
+      }
+    }
+    if (open != 1) continue;
+    const int digit = std::countr_zero(board.open[last]) + 1;
+    step->technique = Technique::kNakedSingle;
+    step->variant = 1;
+    step->placements.push_back({static_cast<uint8_t>(last), static_cast<uint8_t>(digit)});
+    step->cells.push_back(static_cast<uint8_t>(last));
+    step->digits.push_back(static_cast<uint8_t>(digit));
+    step->units.push_back(UnitOf(unit));
+    board.Place(last, digit);
+    return true;
+  }
+  return false;
+}
+
 bool HiddenSingle(Board& board, Step* step) {
   const Tables& table = Table();
   for (int unit : kScanOrder) {

@@ -171,6 +171,8 @@ inline Link MakeLink(int from_cell, int from_digit, int to_cell, int to_digit, b
 // The techniques, by file. `size` is 2 for pairs and x-wings, 3 for triples and swordfish, 4
 // for quads and jellyfish.
 bool NakedSingle(Board& board, Step* step);
+// The last open cell of a unit, as NakedSingle gives it (variant 1), but found by its unit.
+bool FullHouse(Board& board, Step* step);
 bool HiddenSingle(Board& board, Step* step);
 // `direct`: only a step after which a digit has one place left in a unit (SE's "direct"
 // techniques, variant 1): for an intersection, its digit in another unit of the first kind

@@ -168,6 +168,7 @@ void Rater::Add(const Step& step) {
     // contradiction to find: rated as one level).
     ++trials_;
     deepest_trial_ = std::max<uint32_t>(deepest_trial_, std::max<uint8_t>(step.variant, 1));
+    NoteSe(TrialWorthOf(1, std::max<uint8_t>(step.variant, 1)).se_tenths, step);
     return;
   }
   const Worth& worth = kWorth[row];
@@ -187,7 +188,13 @@ void Rater::Add(const Step& step) {
       step.units[0].kind == logic::Unit::Kind::kBox) {
     se = 12;
   }
-  if (step.technique == Technique::kNakedSingle && step.variant == 1) se = 10;
+  if (step.technique == Technique::kNakedSingle) {
+    if (step.variant == 1) {
+      se = 10;
+    } else if (path_ == logic::Preference::kEasiestSe) {
+      se = 23;
+    }
+  }
   // SE's direct intersections and hidden subsets (variant 1: they leave a hidden single).
   if (step.variant == 1) {
     switch (step.technique) {
@@ -201,6 +208,15 @@ void Rater::Add(const Step& step) {
   // A chain's length is its links (a forcing chain's: every branch's).
   if (worth.chain) se += LengthBonus(step.links.size());
   se_tenths_ = std::max(se_tenths_, se);
+  NoteSe(se, step);
+}
+
+void Rater::NoteSe(uint32_t se, const Step& step) {
+  // As serate keeps them: the hardest so far, read after the first step (ED) and after the first
+  // that places a digit (EP).
+  se_so_far_ = std::max(se_so_far_, se);
+  if (se_diamond_ == 0) se_diamond_ = se_so_far_;
+  if (se_pearl_ == 0 && !step.placements.empty()) se_pearl_ = se_so_far_;
 }
 
 Scales Rater::Result() const {
@@ -211,11 +227,15 @@ Scales Rater::Result() const {
   while (level < kHodokuLevelCount - 1 && scales.hodoku_score > kCeilings[level]) ++level;
   scales.hodoku_level = static_cast<HodokuLevel>(level);
   scales.se_tenths = std::clamp(std::max(se_tenths_, trial.se_tenths), kSeMinTenths, kSeMaxTenths);
+  // A path that never places (a test's few steps) has its pearl at its end.
+  scales.se_pearl_tenths =
+      se_pearl_ == 0 ? scales.se_tenths : std::clamp(se_pearl_, kSeMinTenths, kSeMaxTenths);
+  scales.se_diamond_tenths = std::clamp(se_diamond_, kSeMinTenths, kSeMaxTenths);
   return scales;
 }
 
-Scales RateSteps(std::span<const Step> steps) {
-  Rater rater;
+Scales RateSteps(std::span<const Step> steps, logic::Preference path) {
+  Rater rater(path);
   for (const Step& step : steps) rater.Add(step);
   return rater.Result();
 }
@@ -226,11 +246,18 @@ Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
   const bool basic = std::all_of(steps.begin(), steps.end(), [](const Step& step) {
     return step.technique <= Technique::kHiddenTriple;
   });
-  const std::optional<uint32_t> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
+  const std::optional<SeDirect> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
+  if (direct) {
+    scales.se_tenths = direct->tenths;
+    scales.se_pearl_tenths = scales.se_diamond_tenths = direct->first_tenths;
+    return scales;
+  }
   // Else SE takes the easiest step on its own scale, not HoDoKu's next: its path, its rating.
-  scales.se_tenths =
-      direct ? *direct
-             : RateSteps(logic::Explain(puzzle, logic::Preference::kEasiestSe).steps).se_tenths;
+  const Scales se = RateSteps(logic::Explain(puzzle, logic::Preference::kEasiestSe).steps,
+                              logic::Preference::kEasiestSe);
+  scales.se_tenths = se.se_tenths;
+  scales.se_pearl_tenths = se.se_pearl_tenths;
+  scales.se_diamond_tenths = se.se_diamond_tenths;
   return scales;
 }
 

@@ -10,7 +10,10 @@
 //   SE:     the hardest step's difficulty, 1.0-11.9 (a hidden single 1.2 or 1.5, a pointing 2.6,
 //           an x-wing 3.2, ...), chains adding 0.1 each time their length passes 4, 6, 8, 12,
 //           16, 24, ... . Held in tenths: 23 is 2.3. Of SE's own path (RatePuzzle): its direct
-//           techniques by its rules, else the easiest step on its scale first.
+//           techniques by its rules, else the easiest step on its scale first. With it the two
+//           other numbers of the forum's "ER/EP/ED" lists, as serate prints them: EP (pearl),
+//           the hardest step up to the first that places a digit, and ED (diamond), the first
+//           step's difficulty, that of the first elimination.
 //
 // Where logic runs out (a trial step), neither program's scale has the step: a trial weighs as
 // their hardest techniques do, more the deeper it nests (see rating.cc).
@@ -51,7 +54,9 @@ std::optional<uint32_t> ParseSe(std::string_view text);
 struct Scales {
   HodokuLevel hodoku_level = HodokuLevel::kEasy;
   uint32_t hodoku_score = 0;
-  uint32_t se_tenths = kSeMinTenths;
+  uint32_t se_tenths = kSeMinTenths;          // ER: the hardest step of SE's path
+  uint32_t se_pearl_tenths = kSeMinTenths;    // EP: the hardest up to the first placement
+  uint32_t se_diamond_tenths = kSeMinTenths;  // ED: the first step's
   friend bool operator==(const Scales&, const Scales&) = default;
 };
 
@@ -59,20 +64,40 @@ struct Scales {
 // (logic::Rate) can rate as it goes.
 class Rater {
  public:
+  // `path`: the order the steps were taken in. On SE's path (kEasiestSe) a naked single comes
+  // after every hidden single and direct technique, where SE takes it at 2.3; on HoDoKu's it
+  // comes first and counts as the singles SE would have taken (1.5).
+  explicit Rater(logic::Preference path = logic::Preference::kHodoku) : path_(path) {}
+
   void Add(const logic::Step& step);
   // The ratings of the steps added so far (of an empty path: easy, 0, 1.0).
   Scales Result() const;
 
  private:
+  void NoteSe(uint32_t se, const logic::Step& step);
+
+  logic::Preference path_;
   uint32_t score_ = 0;                          // HoDoKu points of the steps but trials
   HodokuLevel level_ = HodokuLevel::kEasy;      // of the hardest step but trials
   uint32_t se_tenths_ = kSeMinTenths;           // of the hardest step but trials
   uint32_t trials_ = 0;                         // trial steps
   uint32_t deepest_trial_ = 0;                  // their deepest nesting (Step::variant)
+  uint32_t se_so_far_ = 0;                      // of the hardest step, trials too
+  uint32_t se_pearl_ = 0;                       // se_so_far_ at the first placing step, or 0
+  uint32_t se_diamond_ = 0;                     // se_so_far_ after the first step, or 0
 };
 
-// The ratings of a whole solving path (logic::Explain's steps).
-Scales RateSteps(std::span<const logic::Step> steps);
+// The ratings of a whole solving path (logic::Explain's steps, taken in the order `path`).
+Scales RateSteps(std::span<const logic::Step> steps,
+                 logic::Preference path = logic::Preference::kHodoku);
+
+// SE's path through a puzzle its "direct" techniques solve: the hardest step's difficulty (ER)
+// and the first's (every direct step places a digit, so it is EP and ED both).
+struct SeDirect {
+  uint32_t tenths = kSeMinTenths;
+  uint32_t first_tenths = kSeMinTenths;
+  friend bool operator==(const SeDirect&, const SeDirect&) = default;
+};
 
 // The SE rating of a puzzle that Sudoku Explainer solves with its "direct" techniques alone, by
 // its own rules, or nullopt when it needs more. SE takes, at every step, the first of: a hidden
@@ -81,7 +106,7 @@ Scales RateSteps(std::span<const logic::Step> steps);
 // (2.0), a naked single (2.3), a hidden triple that leaves a hidden single (2.5); each places
 // that single and nothing else. A puzzle singles solve is rated here: our path takes naked
 // singles first, SE last.
-std::optional<uint32_t> SeDirectTenths(const Grid& puzzle);
+std::optional<SeDirect> SeDirectTenths(const Grid& puzzle);
 
 // The ratings of `puzzle`, solved by `steps` (its logic::Explain): HoDoKu's from the steps, SE's
 // from SE's own path: its direct techniques where they solve the puzzle (SeDirectTenths), else

@@ -244,9 +244,10 @@ std::vector<Single> EasiestHiddenSingles(const DirectBoard& board) {
 
 }  // namespace
 
-std::optional<uint32_t> SeDirectTenths(const Grid& puzzle) {
+std::optional<SeDirect> SeDirectTenths(const Grid& puzzle) {
   DirectBoard board(puzzle);
   uint32_t hardest = kSeMinTenths;
+  uint32_t first = 0;
   while (!board.Solved()) {
     std::vector<Single> singles = EasiestHiddenSingles(board);
     if (singles.empty()) {
@@ -256,10 +257,11 @@ std::optional<uint32_t> SeDirectTenths(const Grid& puzzle) {
     }
     for (const Single& single : singles) {
       hardest = std::max(hardest, single.tenths);
+      if (first == 0) first = std::max(single.tenths, kSeMinTenths);
       if (board.Candidates(single.cell)) board.Place(single.cell, single.digit);
     }
   }
-  return hardest;
+  return SeDirect{.tenths = hardest, .first_tenths = first == 0 ? kSeMinTenths : first};
 }
 
 }  // namespace sudoku::rating

@@ -992,10 +992,14 @@
     const rating = (state.explanation && state.explanation.rating) || (solution && solution.rating);
     $('rating-level').textContent = rating ? rating.level : '–';
     $('rating-hardest').textContent = rating ? rating.hardest : '–';
-    // HoDoKu's level and score, and the Sudoku Explainer rating, as those programs print them.
+    // HoDoKu's level and score, and the Sudoku Explainer rating with its pearl and diamond
+    // (ER/EP/ED), as those programs print them.
     $('rating-hodoku').textContent = rating && rating.hodoku_level
       ? `${rating.hodoku_level} (${rating.hodoku_score})` : '–';
-    $('rating-se').textContent = rating && rating.se !== undefined ? Number(rating.se).toFixed(1) : '–';
+    $('rating-se').textContent = rating && rating.se !== undefined
+      ? [rating.se, rating.se_pearl, rating.se_diamond]
+          .filter((value) => value !== undefined).map((value) => Number(value).toFixed(1)).join('/')
+      : '–';
     $('rating-steps').textContent = rating
       ? `${rating.steps}${rating.logic_guesses ? ` (${rating.logic_guesses} ${rating.logic_guesses === 1 ? 'trial' : 'trials'})` : ''}`
       : '–';

@@ -200,9 +200,14 @@ def run_hodoku(jar, puzzles, path=False):
     return results, ms / 1000, version
 
 
+def triple(text):
+    """[ER, EP, ED] of serate's "%r/%p/%d"."""
+    return [float(x) for x in text.split("/")]
+
+
 def run_serate(jar, puzzles, cap):
-    """{puzzle: SE rating, or None over the cap}, serate's seconds per puzzle (its own, the sum
-    of its %e, and the cap for each puzzle over it) and its version. With a cap, each puzzle
+    """{puzzle: [ER, EP, ED], or None over the cap}, serate's seconds per puzzle (its own, the
+    sum of its %e, and the cap for each puzzle over it) and its version. With a cap, each puzzle
     runs in a JVM of its own (under timeout(1)), without in one."""
     command = ["java", "-Xmx1g", "-cp", jar, "diuf.sudoku.test.serate", "--threads=1"]
     version = subprocess.run(nice(command + ["--version"]), capture_output=True,
@@ -213,22 +218,23 @@ def run_serate(jar, puzzles, cap):
     if cap is None:
         path = write_file(puzzles)
         try:
-            out = subprocess.run(nice(command + ["--format=%g %r %e", "--input=" + path,
+            out = subprocess.run(nice(command + ["--format=%g %r/%p/%d %e", "--input=" + path,
                                                  "--output=-"]),
                                  capture_output=True, text=True, check=True).stdout
         finally:
             os.unlink(path)
         for line in out.splitlines():
             puzzle, rating, elapsed = line.split()
-            results[puzzle] = float(rating)
+            results[puzzle] = triple(rating)
             seconds += float(elapsed.rstrip("s"))
         return results, seconds / len(puzzles), version
     for puzzle in puzzles:
-        done = subprocess.run(["timeout", str(cap)] + nice(command + ["--format=%r %e", puzzle]),
+        done = subprocess.run(["timeout", str(cap)] + nice(command + ["--format=%r/%p/%d %e",
+                                                                      puzzle]),
                               capture_output=True, text=True)
         fields = done.stdout.split()
         if len(fields) == 2:
-            results[puzzle] = float(fields[0])
+            results[puzzle] = triple(fields[0])
             seconds += float(fields[1].rstrip("s"))
         else:
             results[puzzle] = None
@@ -248,10 +254,11 @@ def start_daemon(daemon):
     sys.exit("compare_ratings.py: " + daemon + " did not start")
 
 
-def run_sudokud(client, connect, puzzles):
-    """{puzzle: [hodoku level, score, SE]} and the seconds per puzzle of `sudoku-client solve
-    --rate` (wall clock, the client's start included)."""
-    path = write_file(puzzles)
+def run_sudokud(client, connect, puzzles, repeat):
+    """{puzzle: [hodoku level, score, SE, EP, ED]} and the seconds per puzzle of `sudoku-client
+    solve --rate` (wall clock) over the set sent `repeat` times in one run, so that the client's
+    start weighs little and the daemon rates in batches, as it does for its users."""
+    path = write_file(puzzles * repeat)
     try:
         start = time.monotonic()
         out = subprocess.run([client, "solve", "--connect", connect, "--rate", "--format", "json",
@@ -263,10 +270,10 @@ def run_sudokud(client, connect, puzzles):
     results = {}
     for line in out.splitlines():
         record = json.loads(line)
-        # "rating": "LEVEL HARDEST STEPS GUESSES HODOKU_LEVEL HODOKU_SCORE SE"
+        # "rating": "LEVEL HARDEST STEPS GUESSES HODOKU_LEVEL HODOKU_SCORE SE EP ED"
         fields = record["rating"].split()
-        results[record["puzzle"]] = [fields[4], int(fields[5]), float(fields[6])]
-    return results, elapsed / max(len(puzzles), 1)
+        results[record["puzzle"]] = [fields[4], int(fields[5])] + [float(f) for f in fields[6:9]]
+    return results, elapsed / max(len(puzzles) * repeat, 1)
 
 
 def explain_sudokud(client, connect, puzzle):
@@ -370,23 +377,33 @@ def hodoku_tables(sets, hodoku, ours):
 
 
 def serate_tables(sets, se, ours, capped_as):
-    """By set: the ratings equal to 0.1 and the mean |difference| in each SE band of serate's."""
+    """By set: the ratings equal to 0.1, the ER/EP/ED triples equal, and the mean |difference|
+    in each SE band of serate's."""
     def value(p):
-        return se[p] if se[p] is not None else capped_as
+        # saved before EP and ED were asked for: a number, not [ER, EP, ED]
+        rating = se[p][0] if isinstance(se[p], list) else se[p]
+        return rating if rating is not None else capped_as
+
+    def triple_equal(p):
+        return all(abs(a - b) < 0.05 for a, b in zip(ours[p][2:5], se[p]))
     bands = sorted({int(value(p)) for p in se if value(p) is not None})
     rows = []
     for name, puzzles in list(sets.items()) + [("all", sum(sets.values(), []))]:
         rated = [p for p in puzzles if p in se and p in ours and value(p) is not None]
         over = sum(1 for p in puzzles if p in se and se[p] is None)
         exact = sum(abs(ours[p][2] - value(p)) < 0.05 for p in rated)
-        row = [name, len(rated), over, exact, f"{exact / max(len(rated), 1) * 100:.1f}%"]
+        triples = [p for p in rated if isinstance(se[p], list)]
+        same = sum(triple_equal(p) for p in triples)
+        row = [name, len(rated), over, exact, f"{exact / max(len(rated), 1) * 100:.1f}%",
+               f"{same / len(triples) * 100:.1f}%" if triples else "-"]
         for band in bands:
             diffs = [abs(ours[p][2] - value(p)) for p in rated if int(value(p)) == band]
             row.append(f"{sum(diffs) / len(diffs):.2f} ({len(diffs)})" if diffs else "")
         rows.append(row)
-    print("SE rating by set: equal to 0.1, and the mean |sudokud - serate| (puzzles) in each "
-          "whole SE band of serate's rating\n")
-    table(["set", "rated", "over cap", "equal", "%"] + [f"{b}.x" for b in bands], rows)
+    print("SE rating by set: equal to 0.1, the whole ER/EP/ED equal, and the mean |sudokud - "
+          "serate| (puzzles) in each whole SE band of serate's rating\n")
+    table(["set", "rated", "over cap", "equal", "%", "ER/EP/ED %"] + [f"{b}.x" for b in bands],
+          rows)
 
 
 def time_table(sets, ours_time, anchors):
@@ -404,7 +421,7 @@ def time_table(sets, ours_time, anchors):
                     f"{theirs / ours:,.0f}x"]
         rows.append(row)
     print("Time per puzzle by set (one thread each; sudokud's is `solve --rate` through "
-          "`sudokud --threads 1`, wall clock, the client's start included)\n")
+          "`sudokud --threads 1`, wall clock, over the set sent --repeat times in one run)\n")
     table(header, rows)
 
 
@@ -461,6 +478,8 @@ def main():
     parser.add_argument("--daemon", default="build/daemon/sudokud")
     parser.add_argument("--connect", help="a running daemon's HOST:PORT")
     parser.add_argument("--half", choices=["all", "even", "odd"], default="all")
+    parser.add_argument("--repeat", type=int, default=20,
+                        help="times each set goes to sudokud in one run, for its time (20)")
     parser.add_argument("--fresh", metavar="DIR", help="make new sets in DIR first")
     parser.add_argument("--count", type=int, default=150, help="puzzles a fresh set (150)")
     parser.add_argument("--qqwing", metavar="QQWING", help="qqwing, for fresh QQWing sets")
@@ -486,7 +505,7 @@ def main():
     try:
         ours, ours_time = {}, {}
         for name, puzzles in sets.items():
-            more, ours_time[name] = run_sudokud(args.client, connect, puzzles)
+            more, ours_time[name] = run_sudokud(args.client, connect, puzzles, args.repeat)
             ours.update(more)
         version = subprocess.run([args.client, "--version"], capture_output=True,
                                  text=True).stdout.strip()
@@ -516,7 +535,8 @@ def main():
                             f"serate {se_version} ({built_from(args.se_jar)})"))
             common = [p for p in texts if p in se and p in ours and
                       (se[p] is not None or args.se_capped_as is not None)]
-            rho = spearman([se[p] if se[p] is not None else args.se_capped_as for p in common],
+            rho = spearman([(se[p][0] if isinstance(se[p], list) else se[p])
+                            if se[p] is not None else args.se_capped_as for p in common],
                            [ours[p][2] for p in common])
             rows.append(("serate", "", "reference", mean_time(sets, se_time), rho))
         if anchors:

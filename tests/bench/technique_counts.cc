@@ -5,8 +5,9 @@
 //   build/tests/technique_counts FILE [--limit N]
 //
 // Prints one line per technique with a count ("technique  hardest  used  steps"), then
-// "puzzles N, rate X us/puzzle, explain Y us/puzzle". Each puzzle is rated once and explained
-// once, one thread; the times are the process's CPU time over the whole file (on a shared
+// "puzzles N, rate X us/puzzle, explain Y us/puzzle, all ratings Z us/puzzle" (Z: QQWing's,
+// HoDoKu's and SE's at once, rating::RateGrid, what `solve --rate` costs the daemon). Each
+// puzzle is rated, explained and rated on every scale once, one thread; the times are the process's CPU time over the whole file (on a shared
 // machine, wall-clock time counts the other tenants too).
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "solver/logic.h"
+#include "solver/rating.h"
 #include "solver/solver.h"
 
 namespace {
@@ -55,6 +57,10 @@ int main(int argc, char** argv) {
   for (const sudoku::Grid& grid : grids) sudoku::logic::Rate(grid);
   const double rate_seconds = CpuSeconds() - start;
 
+  start = CpuSeconds();
+  for (const sudoku::Grid& grid : grids) sudoku::rating::RateGrid(grid);
+  const double scales_seconds = CpuSeconds() - start;
+
   std::vector<size_t> hardest(kTechniqueCount), used(kTechniqueCount), steps(kTechniqueCount);
   start = CpuSeconds();
   for (const sudoku::Grid& grid : grids) {
@@ -79,7 +85,8 @@ int main(int argc, char** argv) {
                 hardest[t], used[t], steps[t]);
   }
   const double n = grids.empty() ? 1.0 : static_cast<double>(grids.size());
-  std::printf("puzzles %zu, rate %.1f us/puzzle, explain %.1f us/puzzle\n", grids.size(),
-              rate_seconds * 1e6 / n, explain_seconds * 1e6 / n);
+  std::printf("puzzles %zu, rate %.1f us/puzzle, explain %.1f us/puzzle, all ratings %.1f us/puzzle\n",
+              grids.size(), rate_seconds * 1e6 / n, explain_seconds * 1e6 / n,
+              scales_seconds * 1e6 / n);
   return 0;
 }

@@ -728,7 +728,8 @@ TEST_F(ClientEndToEnd, ExplainNamesEachStepAndRates) {
   EXPECT_THAT(lines[lines.size() - 2],
               ::testing::MatchesRegex("rating: level expert, hardest technique skyscraper, 60 "
                                       "steps, [0-9]+ guess(es)? by the solver"));
-  EXPECT_EQ(lines.back(), "rating: HoDoKu hard (642), SE 4.0");
+  // serate 1.18.1 rates it 4.0/1.2/1.2 (ER/EP/ED).
+  EXPECT_EQ(lines.back(), "rating: HoDoKu hard (642), SE 4.0 (EP 1.2, ED 1.2)");
   for (const std::string& line : lines) {
     EXPECT_EQ(line.find("guess r"), std::string::npos) << line;
     EXPECT_EQ(line.find("trial"), std::string::npos) << line;
@@ -758,7 +759,7 @@ TEST_F(ClientEndToEnd, ExplainSimplePuzzleFromAFile) {
   EXPECT_EQ(lines[58],
             "rating: level simple, hardest technique naked single, 56 steps, 0 guesses by the "
             "solver");
-  EXPECT_EQ(lines[59], "rating: HoDoKu easy (224), SE 2.0");
+  EXPECT_EQ(lines[59], "rating: HoDoKu easy (224), SE 2.0 (EP 1.2, ED 1.2)");
 }
 
 TEST_F(ClientEndToEnd, ExplainDrawsCandidatesBeforeEachStep) {
@@ -786,7 +787,8 @@ TEST_F(ClientEndToEnd, ExplainJson) {
                                             "\",\"rating\":{\"level\":\"simple\",\"hardest\":"
                                             "\"naked single\",\"steps\":56,\"guesses\":0,"
                                             "\"logic_guesses\":0,\"hodoku_level\":\"easy\","
-                                            "\"hodoku_score\":224,\"se\":2.0}}\n"));
+                                            "\"hodoku_score\":224,\"se\":2.0,\"se_pearl\":1.2,"
+                                            "\"se_diamond\":1.2}}\n"));
   EXPECT_EQ(std::count(exit.out.begin(), exit.out.end(), '\n'), 1);  // one line
   const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
   EXPECT_EQ(invalid.status, 1);
@@ -872,9 +874,11 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   EXPECT_EQ(exit.status, 1) << exit.err;
   const std::vector<std::string> lines = Lines(exit.out);
   ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[0], std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 2.0");
-  EXPECT_THAT(lines[1], ::testing::MatchesRegex(std::string(kXWingSolution) +
-                                                " expert skyscraper 60 [0-9]+ hard 642 4\\.0"));
+  EXPECT_EQ(lines[0],
+            std::string(kSimpleSolution) + " simple naked-single 56 0 easy 224 2.0 1.2 1.2");
+  EXPECT_THAT(lines[1],
+              ::testing::MatchesRegex(std::string(kXWingSolution) +
+                                      " expert skyscraper 60 [0-9]+ hard 642 4\\.0 1\\.2 1\\.2"));
   EXPECT_EQ(lines[2], "unsolvable");
   EXPECT_EQ(lines[3], "multiple");
   // Without --rate, the lines are as before.

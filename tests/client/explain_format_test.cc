@@ -305,7 +305,8 @@ TEST(FormatExplanation, RatingLineSaysOneGuessAndOneStep) {
   EXPECT_NE(more.find(", 2 steps, 3 guesses by the solver\n"), std::string::npos) << more;
 }
 
-// The second rating line: HoDoKu's level and score, and the SE rating with one decimal.
+// The second rating line: HoDoKu's level and score, and the SE rating with one decimal, its
+// pearl and diamond after it (not from a daemon that sends none).
 TEST(FormatExplanation, ScalesLineNamesHodokuAndSe) {
   const LocateError locate = [](uint32_t) { return std::string("argument"); };
   wire::ExplainResponse response;
@@ -316,10 +317,15 @@ TEST(FormatExplanation, ScalesLineNamesHodokuAndSe) {
   response.set_hodoku_level(wire::HODOKU_UNFAIR);
   response.set_hodoku_score(1712);
   response.set_se_rating(72);
+  response.set_se_pearl(34);
+  response.set_se_diamond(26);
   const std::string text = FormatExplanation(
       response, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
       locate, false, false);
-  EXPECT_EQ(text.substr(text.rfind("rating: ")), "rating: HoDoKu unfair (1712), SE 7.2\n");
+  EXPECT_EQ(text.substr(text.rfind("rating: ")),
+            "rating: HoDoKu unfair (1712), SE 7.2 (EP 3.4, ED 2.6)\n");
+  response.set_se_pearl(0);
+  response.set_se_diamond(0);
   response.set_hodoku_level(static_cast<wire::HodokuLevel>(9));  // a newer daemon's
   const std::string newer = FormatExplanation(
       response, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

@@ -256,13 +256,17 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
   response.add_hodoku_scores(0);
   response.add_se_ratings(15);
   response.add_se_ratings(0);
+  response.add_se_pearls(15);
+  response.add_se_pearls(0);
+  response.add_se_diamonds(12);
+  response.add_se_diamonds(0);
   auto format = [&](OutputFormat f) {
     Summary summary;
     std::string out;
     AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, f);
     return out;
   };
-  const std::string rating = "easy hidden-single 51 0 easy 714 1.5";
+  const std::string rating = "easy hidden-single 51 0 easy 714 1.5 1.5 1.2";
   EXPECT_EQ(format(OutputFormat::kLine),
             kWikipediaSolution + " " + rating + "\n" + kWikipediaSolution + "\n");
   EXPECT_NE(format(OutputFormat::kGrid).find("+-------+-------+-------+\n" + rating + "\n\n"),

@@ -270,7 +270,9 @@ TEST(WebSolve, SolvesAndRates) {
                            {"logic_guesses", 0},
                            {"hodoku_level", rating::Name(scales.hodoku_level)},
                            {"hodoku_score", scales.hodoku_score},
-                           {"se", scales.se_tenths / 10.0}}}};
+                           {"se", scales.se_tenths / 10.0},
+                           {"se_pearl", scales.se_pearl_tenths / 10.0},
+                           {"se_diamond", scales.se_diamond_tenths / 10.0}}}};
   EXPECT_EQ(reply.json(), expected);
 }
 
@@ -442,7 +444,9 @@ TEST(WebExplain, GivesTheStepsWithTheirCandidates) {
                                     {"logic_guesses", 0},
                                     {"hodoku_level", rating::Name(scales.hodoku_level)},
                                     {"hodoku_score", scales.hodoku_score},
-                                    {"se", scales.se_tenths / 10.0}}));
+                                    {"se", scales.se_tenths / 10.0},
+                                    {"se_pearl", scales.se_pearl_tenths / 10.0},
+                                    {"se_diamond", scales.se_diamond_tenths / 10.0}}));
   EXPECT_EQ(answer["steps"][0]["units"].is_array(), true);
 }
 

@@ -33,6 +33,8 @@ ExplainResponse OneStep() {
   response.set_hodoku_level(HODOKU_EASY);
   response.set_hodoku_score(4);
   response.set_se_rating(15);
+  response.set_se_pearl(15);
+  response.set_se_diamond(12);
   return response;
 }
 
@@ -55,7 +57,7 @@ TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
                 kWikipediaSolution +
                 R"j(","rating":{"level":"simple","hardest":"naked single","steps":1,)j"
                 R"j("guesses":0,"logic_guesses":0,"hodoku_level":"easy","hodoku_score":4,)j"
-                R"j("se":1.5}})j");
+                R"j("se":1.5,"se_pearl":1.5,"se_diamond":1.2}})j");
 }
 
 TEST(ExplanationJson, CandidatesAreTheDigitsLeftBeforeEachStep) {
@@ -124,13 +126,17 @@ TEST(RatingJson, NamesTheLevelAndTechniqueOrSaysUnknown) {
                         .logic_guesses = 1,
                         .hodoku_level = HODOKU_UNFAIR,
                         .hodoku_score = 1712,
-                        .se_tenths = 72})
+                        .se_tenths = 72,
+                        .se_pearl_tenths = 34,
+                        .se_diamond_tenths = 26})
                 .dump(),
             R"j({"level":"intermediate","hardest":"x-wing","steps":30,"guesses":2,)j"
-            R"j("logic_guesses":1,"hodoku_level":"unfair","hodoku_score":1712,"se":7.2})j");
+            R"j("logic_guesses":1,"hodoku_level":"unfair","hodoku_score":1712,"se":7.2,)j"
+            R"j("se_pearl":3.4,"se_diamond":2.6})j");
   EXPECT_EQ(RatingJson({.level = 99, .hardest = -1, .hodoku_level = 5}).dump(),
             R"j({"level":"unknown","hardest":"unknown","steps":0,"guesses":0,"logic_guesses":0,)j"
-            R"j("hodoku_level":"unknown","hodoku_score":0,"se":0.0})j");
+            R"j("hodoku_level":"unknown","hodoku_score":0,"se":0.0,"se_pearl":0.0,)j"
+            R"j("se_diamond":0.0})j");
 }
 
 TEST(RatingJson, EverySeTenthPrintsWithOneDecimal) {
@@ -158,6 +164,10 @@ TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
   response.add_hodoku_scores(700);
   response.add_se_ratings(38);
   response.add_se_ratings(15);
+  response.add_se_pearls(26);
+  response.add_se_pearls(12);
+  response.add_se_diamonds(17);
+  response.add_se_diamonds(10);
   const RatingColumns second = RatingOf(response, 1);
   EXPECT_EQ(second.level, EASY);
   EXPECT_EQ(second.hardest, HIDDEN_SINGLE);
@@ -165,16 +175,21 @@ TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
   EXPECT_EQ(second.hodoku_level, HODOKU_EASY);
   EXPECT_EQ(second.hodoku_score, 700u);
   EXPECT_EQ(second.se_tenths, 15u);
+  EXPECT_EQ(second.se_pearl_tenths, 12u);
+  EXPECT_EQ(second.se_diamond_tenths, 10u);
   // An older daemon sends no HoDoKu or SE columns: they read as zero.
   response.clear_hodoku_levels();
   response.clear_hodoku_scores();
   response.clear_se_ratings();
+  response.clear_se_pearls();
+  response.clear_se_diamonds();
   const RatingColumns first = RatingOf(response, 0);
   EXPECT_EQ(first.level, EXPERT);
   EXPECT_EQ(first.guesses, 3u);
   EXPECT_EQ(first.logic_guesses, 1u);
   EXPECT_EQ(first.hodoku_score, 0u);
   EXPECT_EQ(first.se_tenths, 0u);
+  EXPECT_EQ(first.se_diamond_tenths, 0u);
 }
 
 }  // namespace

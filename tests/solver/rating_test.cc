@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,15 +15,27 @@
 #include "tests/support/puzzles.h"
 
 namespace sudoku::rating {
+
+// How a failed expectation shows the scales: level, score, then ER/EP/ED.
+void PrintTo(const Scales& scales, std::ostream* out) {
+  *out << Name(scales.hodoku_level) << ' ' << scales.hodoku_score << ' ' << SeText(scales.se_tenths)
+       << '/' << SeText(scales.se_pearl_tenths) << '/' << SeText(scales.se_diamond_tenths);
+}
+
 namespace {
 
 using logic::Step;
 using logic::Technique;
 using logic::Unit;
 
+// A step of `technique`; a single places a digit (the rest eliminate, which the scales ignore
+// but for SE's pearl: the hardest step up to the first placement).
 Step Of(Technique technique) {
   Step step;
   step.technique = technique;
+  if (technique == Technique::kNakedSingle || technique == Technique::kHiddenSingle) {
+    step.placements.push_back({0, 1});
+  }
   return step;
 }
 
@@ -38,7 +52,7 @@ std::vector<Step> Then(std::vector<Step> path, const Step& step, int count = 1) 
 }
 
 TEST(Rating, EmptyPathIsTheEasiest) {
-  EXPECT_EQ(RateSteps({}), (Scales{HodokuLevel::kEasy, 0, 10}));
+  EXPECT_EQ(RateSteps({}), (Scales{HodokuLevel::kEasy, 0, 10, 10, 10}));
 }
 
 TEST(Rating, SinglesScoreAndRateAsTheScalesSay) {
@@ -46,7 +60,7 @@ TEST(Rating, SinglesScoreAndRateAsTheScalesSay) {
   // SE 1.2).
   const auto path = Then(Then({}, Of(Technique::kNakedSingle), 10),
                          HiddenSingleIn(Unit::Kind::kBox), 5);
-  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kEasy, 110, 15}));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kEasy, 110, 15, 15, 15}));
   // Hidden singles alone: 1.2 in boxes, 1.5 as soon as one is in a row or column.
   EXPECT_EQ(RateSteps(Then({}, HiddenSingleIn(Unit::Kind::kBox), 3)).se_tenths, 12u);
   EXPECT_EQ(RateSteps(Then({HiddenSingleIn(Unit::Kind::kBox)}, HiddenSingleIn(Unit::Kind::kRow)))
@@ -59,10 +73,25 @@ TEST(Rating, HardestTechniqueSetsLevelAndSe) {
   auto path = Then({}, HiddenSingleIn(Unit::Kind::kRow), 40);
   path.push_back(Of(Technique::kPointing));
   path.push_back(Of(Technique::kHiddenPair));
-  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kMedium, 680, 34}));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kMedium, 680, 34, 15, 15}));
   // An x-wing is hard to HoDoKu yet SE rates it below the hidden pair (3.2 < 3.4).
   path.push_back(Of(Technique::kXWing));
-  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kHard, 820, 34}));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kHard, 820, 34, 15, 15}));
+}
+
+// SE's pearl (EP) and diamond (ED), as serate keeps them: the hardest step so far, read after the
+// first step and after the first that places a digit.
+TEST(Rating, PearlAndDiamondAreTheHardestBeforeThePlacementAndTheFirstStep) {
+  std::vector<Step> path = {Of(Technique::kPointing), Of(Technique::kXWing),
+                            HiddenSingleIn(Unit::Kind::kRow), Of(Technique::kAic)};
+  path.back().links.resize(4);
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kUnfair, 484, 70, 32, 26}));
+  // A path that opens with a single: all three at once unless a later step is harder.
+  path.insert(path.begin(), HiddenSingleIn(Unit::Kind::kBox));
+  EXPECT_EQ(RateSteps(path), (Scales{HodokuLevel::kUnfair, 498, 70, 12, 12}));
+  // A path that never places (a test's few steps): its pearl is its rating.
+  EXPECT_EQ(RateSteps(std::vector<Step>{Of(Technique::kPointing), Of(Technique::kXWing)}),
+            (Scales{HodokuLevel::kHard, 190, 32, 32, 26}));
 }
 
 TEST(Rating, ScoreAboveTheCeilingRaisesTheLevel) {
@@ -70,7 +99,7 @@ TEST(Rating, ScoreAboveTheCeilingRaisesTheLevel) {
   EXPECT_EQ(RateSteps(Then({}, Of(Technique::kPointing), 16)).hodoku_level, HodokuLevel::kMedium);
   // 21 pointings: 1050 > 1000, hard.
   EXPECT_EQ(RateSteps(Then({}, Of(Technique::kPointing), 21)),
-            (Scales{HodokuLevel::kHard, 1050, 26}));
+            (Scales{HodokuLevel::kHard, 1050, 26, 26, 26}));
   // 61 hidden singles: 854 > 800, from easy to medium.
   EXPECT_EQ(RateSteps(Then({}, HiddenSingleIn(Unit::Kind::kRow), 61)).hodoku_level,
             HodokuLevel::kMedium);
@@ -86,19 +115,19 @@ Step FinnedOf(Technique technique, uint8_t size) {
 // a sashimi one 150; from the swordfish on they are unfair (200, 240; jellyfish 250, 260).
 TEST(Rating, FinnedFishAreWorthWhatHodokuSaysForTheirSize) {
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 2))),
-            (Scales{HodokuLevel::kHard, 130, 65}));
+            (Scales{HodokuLevel::kHard, 130, 65, 65, 65}));
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 2))),
-            (Scales{HodokuLevel::kHard, 150, 65}));
+            (Scales{HodokuLevel::kHard, 150, 65, 65, 65}));
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 3))),
-            (Scales{HodokuLevel::kUnfair, 200, 65}));
+            (Scales{HodokuLevel::kUnfair, 200, 65, 65, 65}));
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 3))),
-            (Scales{HodokuLevel::kUnfair, 240, 65}));
+            (Scales{HodokuLevel::kUnfair, 240, 65, 65, 65}));
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kFinnedFish, 4))).hodoku_score, 250u);
   EXPECT_EQ(RateSteps(Then({}, FinnedOf(Technique::kSashimiFish, 4))).hodoku_score, 260u);
   // The basic fish and subsets of four: hard, 160, 120, 150.
-  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kJellyfish))), (Scales{HodokuLevel::kHard, 160, 52}));
-  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kNakedQuad))), (Scales{HodokuLevel::kHard, 120, 50}));
-  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kHiddenQuad))), (Scales{HodokuLevel::kHard, 150, 54}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kJellyfish))), (Scales{HodokuLevel::kHard, 160, 52, 52, 52}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kNakedQuad))), (Scales{HodokuLevel::kHard, 120, 50, 50, 50}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kHiddenQuad))), (Scales{HodokuLevel::kHard, 150, 54, 54, 54}));
 }
 
 Step TrialOf(uint8_t depth) {
@@ -110,12 +139,13 @@ Step TrialOf(uint8_t depth) {
 TEST(Rating, TrialsWeighByTheirCountAndNesting) {
   const auto singles = Then({}, Of(Technique::kNakedSingle), 50);  // 200 points
   // A trial: extreme, 700 points (a forcing net's), SE 10.0 plus 0.1 a level of nesting.
-  EXPECT_EQ(RateSteps(Then(singles, TrialOf(1))), (Scales{HodokuLevel::kExtreme, 900, 101}));
+  EXPECT_EQ(RateSteps(Then(singles, TrialOf(1))), (Scales{HodokuLevel::kExtreme, 900, 101, 15, 15}));
   auto two = Then(singles, TrialOf(5));
   two.push_back(TrialOf(3));
-  EXPECT_EQ(RateSteps(two), (Scales{HodokuLevel::kExtreme, 1600, 105}));
+  EXPECT_EQ(RateSteps(two), (Scales{HodokuLevel::kExtreme, 1600, 105, 15, 15}));
   // A choice (variant 0, several solutions) weighs as a trial one level deep.
-  EXPECT_EQ(RateSteps(Then(singles, TrialOf(0))), (Scales{HodokuLevel::kExtreme, 900, 101}));
+  EXPECT_EQ(RateSteps(Then(singles, TrialOf(0))),
+            (Scales{HodokuLevel::kExtreme, 900, 101, 15, 15}));
   // SE stops at 11.9 however deep.
   EXPECT_EQ(RateSteps(Then(singles, TrialOf(30))).se_tenths, 119u);
 }
@@ -128,13 +158,13 @@ TEST(Rating, ChainsAddSeLengthBonus) {
   for (const auto& [links, se] : lengths) {
     Step chain = Of(Technique::kXChain);
     chain.links.resize(links);
-    EXPECT_EQ(RateSteps(std::vector<Step>{chain}), (Scales{HodokuLevel::kUnfair, 260, se}))
+    EXPECT_EQ(RateSteps(std::vector<Step>{chain}), (Scales{HodokuLevel::kUnfair, 260, se, se, se}))
         << links;
   }
   // A forcing chain: extreme, 500 points, 8.2 and up (ten links: 4, 6, 8 passed).
   Step forcing = Of(Technique::kForcingChain);
   forcing.links.resize(10);
-  EXPECT_EQ(RateSteps(std::vector<Step>{forcing}), (Scales{HodokuLevel::kExtreme, 500, 85}));
+  EXPECT_EQ(RateSteps(std::vector<Step>{forcing}), (Scales{HodokuLevel::kExtreme, 500, 85, 85, 85}));
 }
 
 TEST(Rating, EachTechniqueHasItsLevel) {
@@ -210,28 +240,30 @@ TEST(Rating, RateGridAgreesWithLogicRate) {
 TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
-  // 56 naked singles (see tests/support/puzzles.h): 224 points. SE 2.0, as serate rates it: SE
-  // takes hidden singles first, and where none is left a hidden pair that leaves one (2.0)
-  // before a naked single (2.3).
-  EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 20}));
+  // 56 naked singles (see tests/support/puzzles.h): 224 points. SE 2.0/1.2/1.2, as serate rates
+  // it: SE takes hidden singles first (a box's, 1.2, is its first step and first placement), and
+  // where none is left a hidden pair that leaves one (2.0) before a naked single (2.3).
+  EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 20, 12, 12}));
 }
 
 // SE's direct techniques, by its own rules: the puzzle singles solve is 2.0 (above), the
 // Wikipedia puzzle needs only hidden singles in boxes (1.2), the 17-clue puzzle more than direct
-// techniques (serate: 2.6, a pointing).
+// techniques (serate: 2.6/1.5/1.5, a pointing after hidden singles in lines).
 TEST(Rating, SeDirectTechniquesRateAsSeDoes) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
-  EXPECT_EQ(SeDirectTenths(grid), 20u);
+  EXPECT_EQ(SeDirectTenths(grid), (SeDirect{.tenths = 20, .first_tenths = 12}));
   ASSERT_FALSE(ParsePuzzle(testing::kWikipediaPuzzle, &grid));
-  EXPECT_EQ(SeDirectTenths(grid), 12u);
+  EXPECT_EQ(SeDirectTenths(grid), (SeDirect{.tenths = 12, .first_tenths = 12}));
   ASSERT_FALSE(ParsePuzzle(testing::kSeventeenClues, &grid));
   EXPECT_EQ(SeDirectTenths(grid), std::nullopt);
-  EXPECT_EQ(RateGrid(grid).scales.se_tenths, 26u);
+  const Scales scales = RateGrid(grid).scales;
+  EXPECT_EQ(std::make_tuple(scales.se_tenths, scales.se_pearl_tenths, scales.se_diamond_tenths),
+            std::make_tuple(26u, 15u, 15u));
 }
 
 // Fresh puzzles serate rated, two of each rating from 1.2 to 7.4 (tests/data/serate_ratings.txt
-// says how they were made): the SE rating equals serate's.
+// says how they were made): the SE rating, pearl and diamond equal serate's ("ER/EP/ED").
 TEST(Rating, SeEqualsSerateOnItsFixtures) {
   std::ifstream in(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/serate_ratings.txt");
   ASSERT_TRUE(in);
@@ -240,7 +272,11 @@ TEST(Rating, SeEqualsSerateOnItsFixtures) {
     if (line.empty() || line[0] == '#') continue;
     Grid grid{};
     ASSERT_FALSE(ParsePuzzle(line.substr(0, 81), &grid)) << line;
-    EXPECT_EQ(SeText(RateGrid(grid).scales.se_tenths), line.substr(82)) << line.substr(0, 81);
+    const Scales scales = RateGrid(grid).scales;
+    EXPECT_EQ(SeText(scales.se_tenths) + '/' + SeText(scales.se_pearl_tenths) + '/' +
+                  SeText(scales.se_diamond_tenths),
+              line.substr(82))
+        << line.substr(0, 81);
     ++puzzles;
   }
   EXPECT_EQ(puzzles, 46);

@@ -460,10 +460,11 @@ def run(args, screenshots):
         check(is_solution_of(solved["solution"], PUZZLE), "the API's solution is wrong")
         page.until_text("rating-level", solved["rating"]["level"])
         page.until_text("rating-hardest", solved["rating"]["hardest"])
-        # HoDoKu's level with its score, and the SE rating with one decimal, as those print them.
+        # HoDoKu's level with its score, and SE's ER/EP/ED with one decimal, as those print them.
         page.until_text("rating-hodoku", "%s (%d)" % (solved["rating"]["hodoku_level"],
                                                       solved["rating"]["hodoku_score"]))
-        page.until_text("rating-se", "%.1f" % solved["rating"]["se"])
+        page.until_text("rating-se", "%.1f/%.1f/%.1f" % (
+            solved["rating"]["se"], solved["rating"]["se_pearl"], solved["rating"]["se_diamond"]))
         board = page.board()
         for cell in range(81):
             expected = PUZZLE[cell] if PUZZLE[cell] != "." else ""
