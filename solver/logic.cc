@@ -29,6 +29,7 @@ Board::Board(const Grid& grid) {
       for (uint8_t peer : table.peers[cell]) open[peer] &= static_cast<uint16_t>(~Bit(grid[cell]));
     } else {
       ++open_cells;
+      for (int k = 0; k < 3; ++k) ++unit_open_cells[table.units[cell][k]];
     }
   }
 }
@@ -37,6 +38,7 @@ void Board::Place(int cell, int digit) {
   values[cell] = static_cast<uint8_t>(digit);
   open[cell] = 0;
   --open_cells;
+  for (int k = 0; k < 3; ++k) --unit_open_cells[Table().units[cell][k]];
   for (uint8_t peer : Table().peers[cell]) open[peer] &= static_cast<uint16_t>(~Bit(digit));
 }
 
@@ -160,16 +162,26 @@ bool SolvesWithPairs(const Grid& grid) {
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
 // verdict is all the steps learn of it.
+// One Step serves every turn: cleared, its lists keep their room, so that a caller that does
+// not keep the steps allocates nothing per step. `on_step` may move from it.
 template <typename OnStep>
 Result Run(const Grid& grid, Preference preference, OnStep&& on_step, Grid* final_grid) {
   const Result result = SolveGrid(grid, Limits{.max_solutions = 2});
   if (result.solutions == 0) return result;
   Board board(grid);
   board.unique = result.verdict == Verdict::kSolved;
+  Step step;
   while (board.open_cells > 0) {
-    Step step;
+    step.technique = Technique::kNakedSingle;
+    step.variant = 0;
+    step.placements.clear();
+    step.eliminations.clear();
+    step.units.clear();
+    step.cells.clear();
+    step.digits.clear();
+    step.links.clear();
     if (!LogicalStep(board, &step, preference)) Trial(board, &step);
-    on_step(std::move(step));
+    on_step(step);
   }
   *final_grid = board.values;
   return result;
@@ -296,7 +308,7 @@ Explanation Explain(const Grid& grid, Preference preference) {
   Explanation explanation;
   const Result result = internal::Run(
       grid, preference,
-      [&](Step&& step) {
+      [&](Step& step) {
         if (step.technique == Technique::kTrial) ++explanation.logic_guesses;
         explanation.steps.push_back(std::move(step));
       },
@@ -306,19 +318,26 @@ Explanation Explain(const Grid& grid, Preference preference) {
   return explanation;
 }
 
-Rating Rate(const Grid& grid) {
+Rating Walk(const Grid& grid, Preference preference,
+            const std::function<void(const Step&)>& on_step) {
   Rating rating;
   Grid final_grid{};
   const Result result = internal::Run(
-      grid, Preference::kHodoku,
-      [&](Step&& step) {
+      grid, preference,
+      [&](const Step& step) {
         ++rating.steps;
         if (step.technique == Technique::kTrial) ++rating.logic_guesses;
         if (step.technique > rating.hardest) rating.hardest = step.technique;
+        if (on_step) on_step(step);
       },
       &final_grid);
   rating.verdict = result.verdict;
   rating.guesses = result.guesses;
+  return rating;
+}
+
+Rating Rate(const Grid& grid) {
+  Rating rating = Walk(grid, Preference::kHodoku, nullptr);
   rating.level = QqwingLevel(grid, rating.hardest);
   return rating;
 }

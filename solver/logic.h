@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -240,6 +241,12 @@ Level QqwingLevel(const Grid& grid, Technique hardest);
 // Rates the grid: Explain()'s hardest technique and step count, the fast solver's guesses, and
 // the level. Does not keep the steps.
 Rating Rate(const Grid& grid);
+
+// Solves the grid as Explain(grid, preference) does, but hands each step to `on_step` (valid
+// only during the call) instead of keeping it: what a rating needs, without a copy of every
+// step. Returns what Rate() does but the level, which it leaves at kSimple.
+Rating Walk(const Grid& grid, Preference preference,
+            const std::function<void(const Step&)>& on_step);
 
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);

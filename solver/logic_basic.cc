@@ -213,14 +213,11 @@ bool NakedSingle(Board& board, Step* step) {
 bool FullHouse(Board& board, Step* step) {
   const Tables& table = Table();
   for (int unit : kScanOrder) {
-    int open = 0, last = 0;
+    if (board.unit_open_cells[unit] != 1) continue;
+    int last = 0;
     for (uint8_t cell : table.cells[unit]) {
-      if (board.open[cell]) {
-        ++open;
-        last = cell;
-      }
+      if (!board.values[cell]) last = cell;
     }
-    if (open != 1) continue;
     const int digit = std::countr_zero(board.open[last]) + 1;
     step->technique = Technique::kNakedSingle;
     step->variant = 1;

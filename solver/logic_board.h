@@ -127,6 +127,7 @@ struct Board {
   Grid values{};
   std::array<uint16_t, kCells> open{};
   int open_cells = 0;
+  std::array<uint8_t, kUnits> unit_open_cells{};  // per unit, its cells not placed yet
   bool unique = false;  // the puzzle has one solution: the uniqueness techniques may apply
 
   Board() = default;

@@ -240,40 +240,47 @@ Scales RateSteps(std::span<const Step> steps, logic::Preference path) {
   return rater.Result();
 }
 
-Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
-  Scales scales = RateSteps(steps);
-  // SE's direct techniques never solve a puzzle our path needs more than triples for: skip it.
-  const bool basic = std::all_of(steps.begin(), steps.end(), [](const Step& step) {
-    return step.technique <= Technique::kHiddenTriple;
-  });
+namespace {
+
+// SE's direct techniques never solve a puzzle our path needs more than triples for.
+bool Basic(const Step& step) { return step.technique <= Technique::kHiddenTriple; }
+
+// `scales` (HoDoKu's, of our path) with SE's numbers of SE's own path: its direct techniques
+// where they solve the puzzle (tried only if `basic`: our path took nothing past them), else
+// the path that takes the easiest step on SE's scale, rated as it goes.
+Scales WithSePath(const Grid& puzzle, Scales scales, bool basic) {
   const std::optional<SeDirect> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
   if (direct) {
     scales.se_tenths = direct->tenths;
     scales.se_pearl_tenths = scales.se_diamond_tenths = direct->first_tenths;
     return scales;
   }
-  // Else SE takes the easiest step on its own scale, not HoDoKu's next: its path, its rating.
-  const Scales se = RateSteps(logic::Explain(puzzle, logic::Preference::kEasiestSe).steps,
-                              logic::Preference::kEasiestSe);
+  Rater rater(logic::Preference::kEasiestSe);
+  logic::Walk(puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); });
+  const Scales se = rater.Result();
   scales.se_tenths = se.se_tenths;
   scales.se_pearl_tenths = se.se_pearl_tenths;
   scales.se_diamond_tenths = se.se_diamond_tenths;
   return scales;
 }
 
+}  // namespace
+
+Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
+  return WithSePath(puzzle, RateSteps(steps), std::all_of(steps.begin(), steps.end(), Basic));
+}
+
 Ratings RateGrid(const Grid& grid) {
-  const logic::Explanation explanation = logic::Explain(grid);
+  // One walk of our path, rated as it goes: no step is kept.
+  Rater rater;
+  bool basic = true;
   Ratings ratings;
-  logic::Rating& qqwing = ratings.qqwing;
-  qqwing.verdict = explanation.verdict;
-  qqwing.steps = static_cast<uint32_t>(explanation.steps.size());
-  qqwing.guesses = explanation.fast_guesses;
-  qqwing.logic_guesses = explanation.logic_guesses;
-  for (const Step& step : explanation.steps) {
-    qqwing.hardest = std::max(qqwing.hardest, step.technique);
-  }
-  qqwing.level = logic::QqwingLevel(grid, qqwing.hardest);
-  ratings.scales = RatePuzzle(grid, explanation.steps);
+  ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
+    rater.Add(step);
+    basic = basic && Basic(step);
+  });
+  ratings.qqwing.level = logic::QqwingLevel(grid, ratings.qqwing.hardest);
+  ratings.scales = WithSePath(grid, rater.Result(), basic);
   return ratings;
 }
 

@@ -16,35 +16,43 @@ namespace {
 constexpr int kSize = 9;
 enum UnitKind { kBox, kColumn, kRow };  // SE scans boxes, then columns, then rows
 
+// The unit numbering SE's scan uses, by table: the searches below ask it in their inner loops.
+struct UnitTables {
+  std::array<std::array<std::array<uint8_t, kSize>, kSize>, 3> cell{};  // [kind][unit][position]
+  std::array<std::array<uint8_t, kCells>, 3> unit{};                     // [kind][cell]
+  std::array<std::array<uint8_t, kCells>, 3> position{};  // [kind][cell]: as `cell` numbers it
+  // [first kind][unit][second kind][other unit]: the positions of the first unit's cells that
+  // lie in the other unit.
+  std::array<std::array<std::array<std::array<uint16_t, kSize>, 3>, kSize>, 3> inside{};
+};
+
+constexpr UnitTables kUnits = [] {
+  UnitTables t;
+  for (int cell = 0; cell < kCells; ++cell) {
+    const int row = cell / kSize, column = cell % kSize;
+    const int units[3] = {row / 3 * 3 + column / 3, column, row};
+    const int positions[3] = {row % 3 * 3 + column % 3, row, column};
+    for (int kind = 0; kind < 3; ++kind) {
+      t.unit[kind][cell] = static_cast<uint8_t>(units[kind]);
+      t.position[kind][cell] = static_cast<uint8_t>(positions[kind]);
+      t.cell[kind][units[kind]][positions[kind]] = static_cast<uint8_t>(cell);
+    }
+    for (int first = 0; first < 3; ++first) {
+      for (int second = 0; second < 3; ++second) {
+        t.inside[first][units[first]][second][units[second]] |=
+            static_cast<uint16_t>(1u << positions[first]);
+      }
+    }
+  }
+  return t;
+}();
+
 constexpr int CellOf(UnitKind kind, int unit, int position) {
-  switch (kind) {
-    case kBox: return (unit / 3 * 3 + position / 3) * kSize + unit % 3 * 3 + position % 3;
-    case kColumn: return position * kSize + unit;
-    case kRow: return unit * kSize + position;
-  }
-  return 0;
+  return kUnits.cell[kind][unit][position];
 }
-
-constexpr int UnitOf(UnitKind kind, int cell) {
-  const int row = cell / kSize, column = cell % kSize;
-  switch (kind) {
-    case kBox: return row / 3 * 3 + column / 3;
-    case kColumn: return column;
-    case kRow: return row;
-  }
-  return 0;
-}
-
+constexpr int UnitOf(UnitKind kind, int cell) { return kUnits.unit[kind][cell]; }
 // The cell's position (0-8) in its unit of `kind`, as CellOf numbers them.
-constexpr int PositionOf(UnitKind kind, int cell) {
-  const int row = cell / kSize, column = cell % kSize;
-  switch (kind) {
-    case kBox: return row % 3 * 3 + column % 3;
-    case kColumn: return row;
-    case kRow: return column;
-  }
-  return 0;
-}
+constexpr int PositionOf(UnitKind kind, int cell) { return kUnits.position[kind][cell]; }
 
 // Bits set among nine, by table: std::popcount is a library call where the build does not
 // assume the instruction (the solver's kernels pick theirs at run time).
@@ -132,28 +140,17 @@ Single DirectIntersection(const DirectBoard& board) {
         const uint16_t places = board.Places(first, unit, digit);
         if (Count(places) < 2) continue;
         const int other = UnitOf(second, CellOf(first, unit, std::countr_zero(places)));
-        bool confined = true;
-        for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
-          confined &= UnitOf(second, CellOf(first, unit, std::countr_zero(p))) == other;
-        }
-        if (!confined) continue;
+        if (places & ~kUnits.inside[first][unit][second][other]) continue;  // not confined
         // Another unit of the first kind crossing `other`: its places outside `other` left.
         for (int third = 0; third < kSize; ++third) {
           if (third == unit) continue;
           const uint16_t third_places = board.Places(first, third, digit);
           if (Count(third_places) < 2) continue;
-          int left = 0, cell = -1;
-          bool crosses = false;
-          for (int i = 0; i < kSize; ++i) {
-            const int c = CellOf(first, third, i);
-            const bool in_other = UnitOf(second, c) == other;
-            crosses |= in_other;
-            if ((third_places >> i & 1) && !in_other) {
-              ++left;
-              cell = c;
-            }
+          const uint16_t crossing = kUnits.inside[first][third][second][other];
+          const uint16_t left = static_cast<uint16_t>(third_places & ~crossing);
+          if (crossing && Count(left) == 1) {
+            return {CellOf(first, third, std::countr_zero(left)), digit, tenths};
           }
-          if (crosses && left == 1) return {cell, digit, tenths};
         }
       }
     }
