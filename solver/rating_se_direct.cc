@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <vector>
+#include <span>
 
 #include "solver/rating.h"
 
@@ -69,16 +69,34 @@ constexpr uint16_t Bit(int digit) { return static_cast<uint16_t>(1u << (digit - 
 // unit, its open cells and each digit's places in it, kept up to date as digits are placed.
 class DirectBoard {
  public:
+  // As if each given were placed in turn, but built in three passes: the givens' cells, what
+  // they leave their peers, and from that each digit's places.
   explicit DirectBoard(const Grid& puzzle) {
     candidates_.fill(0x1ff);
-    for (UnitKind kind : {kBox, kColumn, kRow}) {
-      for (int unit = 0; unit < kSize; ++unit) {
-        open_[kind][unit] = kSize;
-        for (int digit = 1; digit <= 9; ++digit) places_[kind][unit][digit] = 0x1ff;
+    for (auto& units : open_) units.fill(kSize);
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (!puzzle[cell]) continue;
+      ++placed_;
+      candidates_[cell] = 0;
+      for (UnitKind kind : {kBox, kColumn, kRow}) --open_[kind][UnitOf(kind, cell)];
+    }
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (!puzzle[cell]) continue;
+      for (UnitKind kind : {kBox, kColumn, kRow}) {
+        const int unit = UnitOf(kind, cell);
+        for (int i = 0; i < kSize; ++i) {
+          candidates_[CellOf(kind, unit, i)] &= static_cast<uint16_t>(~Bit(puzzle[cell]));
+        }
       }
     }
     for (int cell = 0; cell < kCells; ++cell) {
-      if (puzzle[cell]) Place(cell, puzzle[cell]);
+      for (uint16_t digits = candidates_[cell]; digits; digits &= digits - 1) {
+        const int digit = std::countr_zero(digits) + 1;
+        for (UnitKind kind : {kBox, kColumn, kRow}) {
+          places_[kind][UnitOf(kind, cell)][digit] |=
+              static_cast<uint16_t>(1u << PositionOf(kind, cell));
+        }
+      }
     }
   }
 
@@ -216,27 +234,30 @@ Single NextDirect(const DirectBoard& board) {
 }
 
 // Every hidden single of the easiest kind there is (alone in its unit, then in a box, then in a
-// column or row), or of none. SE would place them one at a time, but each stays a single of
-// that kind or easier until placed, so the hardest step is the same.
-std::vector<Single> EasiestHiddenSingles(const DirectBoard& board) {
-  std::vector<Single> singles;
-  for (int kinds = 0; kinds < 3 && singles.empty(); ++kinds) {
-    const bool alone = kinds == 0;
-    for (UnitKind kind : {kBox, kColumn, kRow}) {
-      if (kinds == 1 && kind != kBox) continue;
-      if (kinds == 2 && kind == kBox) continue;
-      for (int unit = 0; unit < kSize; ++unit) {
-        if ((board.OpenCells(kind, unit) == 1) != alone) continue;
-        for (int digit = 1; digit <= 9; ++digit) {
-          const uint16_t places = board.Places(kind, unit, digit);
-          if (Count(places) != 1) continue;
-          const uint32_t tenths = alone ? 10 : kind == kBox ? 12 : 15;
-          singles.push_back({CellOf(kind, unit, std::countr_zero(places)), digit, tenths});
+// column or row), or of none, in `singles`; returns how many. SE would place them one at a
+// time, but each stays a single of that kind or easier until placed, so the hardest step is
+// the same. One pass: a single of an easier kind than those so far starts the list again.
+int EasiestHiddenSingles(const DirectBoard& board, std::array<Single, kCells>* singles) {
+  int count = 0;
+  int easiest = 3;  // the kind of those listed: 0 alone, 1 in a box, 2 in a line
+  for (UnitKind kind : {kBox, kColumn, kRow}) {
+    for (int unit = 0; unit < kSize; ++unit) {
+      const bool alone = board.OpenCells(kind, unit) == 1;
+      const int rank = alone ? 0 : kind == kBox ? 1 : 2;
+      if (rank > easiest) continue;
+      for (int digit = 1; digit <= 9; ++digit) {
+        const uint16_t places = board.Places(kind, unit, digit);
+        if (Count(places) != 1) continue;
+        if (rank < easiest) {
+          easiest = rank;
+          count = 0;
         }
+        const uint32_t tenths = alone ? 10 : kind == kBox ? 12 : 15;
+        (*singles)[count++] = {CellOf(kind, unit, std::countr_zero(places)), digit, tenths};
       }
     }
   }
-  return singles;
+  return count;
 }
 
 }  // namespace
@@ -245,14 +266,15 @@ std::optional<SeDirect> SeDirectTenths(const Grid& puzzle) {
   DirectBoard board(puzzle);
   uint32_t hardest = kSeMinTenths;
   uint32_t first = 0;
+  std::array<Single, kCells> singles;
   while (!board.Solved()) {
-    std::vector<Single> singles = EasiestHiddenSingles(board);
-    if (singles.empty()) {
-      const Single single = NextDirect(board);
-      if (single.cell < 0) return std::nullopt;
-      singles.push_back(single);
+    int count = EasiestHiddenSingles(board, &singles);
+    if (count == 0) {
+      singles[0] = NextDirect(board);
+      if (singles[0].cell < 0) return std::nullopt;
+      count = 1;
     }
-    for (const Single& single : singles) {
+    for (const Single& single : std::span(singles).first(count)) {
       hardest = std::max(hardest, single.tenths);
       if (first == 0) first = std::max(single.tenths, kSeMinTenths);
       if (board.Candidates(single.cell)) board.Place(single.cell, single.digit);
