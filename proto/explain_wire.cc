@@ -47,6 +47,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kXYChain, XY_CHAIN},
     {logic::Technique::kAic, AIC},
     {logic::Technique::kAlsXz, ALS_XZ},
+    {logic::Technique::kWxyzWing, WXYZ_WING},
     {logic::Technique::kForcingChain, FORCING_CHAIN},
     {logic::Technique::kTrial, TRIAL},
 }};
@@ -160,6 +161,8 @@ bool ShapeFits(const Step& step) {
     case kXYChain:
     case kAic: return n.variant == 0 && n.links >= 1;
     case kAlsXz: return n.units == 2 && n.digits == 2 && n.variant >= 1 && n.variant < n.cells;
+    case kWxyzWing:
+      return n.units == 1 && n.cells == 4 && n.digits == 2 && n.variant >= 2 && n.variant <= 4;
     case kForcingChain:
       return n.links >= 1 &&
              ((n.variant == 0 && n.cells == 1 && n.digits == 1 && n.units <= 1) ||

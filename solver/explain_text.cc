@@ -329,7 +329,8 @@ std::string HodokuName(const Step& step) {
     case Technique::kXChain: return "X-Chain";
     case Technique::kXYChain: return "XY-Chain";
     case Technique::kAic: return "AIC";
-    case Technique::kAlsXz: return "Almost Locked Set XZ-Rule";
+    case Technique::kAlsXz:
+    case Technique::kWxyzWing: return "Almost Locked Set XZ-Rule";  // HoDoKu finds it so
     case Technique::kForcingChain:
       return step.variant == 0 ? "Forcing Chain Contradiction" : "Forcing Chain Verity";
     // HoDoKu has no trial: a contradiction by singles is its forcing net; nesting, brute force.
@@ -355,6 +356,7 @@ std::string SeName(const Step& step) {
     case Technique::kJellyfish: return "Jellyfish";
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
+    case Technique::kWxyzWing: return "WXYZ-Wing";
     case Technique::kUniqueRectangle:
       return "Unique Rectangle type " + std::to_string(step.variant);
     case Technique::kBugPlusOne: return "BUG type 1";
@@ -474,6 +476,11 @@ std::string Describe(const Step& step) {
              ", restricted common " + std::to_string(step.digits[0]) + ", both holding " +
              std::to_string(step.digits[1]) + ": " + Removals(step.eliminations);
     }
+    case Technique::kWxyzWing:
+      return name + ": " + Cells(step, 0, 3) + " in " + UnitName(step.units[0]) + " and " +
+             Cells(step, 3, 1) + ", restricted common " + std::to_string(step.digits[0]) +
+             ", both holding " + std::to_string(step.digits[1]) + ": " +
+             Removals(step.eliminations);
     case Technique::kForcingChain: return DescribeForcingChain(step);
     case Technique::kTrial: return DescribeTrial(step);
   }

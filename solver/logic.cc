@@ -125,7 +125,7 @@ bool EasiestSeStep(Board& board, Step* step) {
          Skyscraper(board, step) || TwoStringKite(board, step) || XYWing(board, step) ||
          EmptyRectangle(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
-         BugPlusOne(board, step) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
+         WxyzWing(board, step) || BugPlusOne(board, step) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
          WWing(board, step) || Chains(board, step) || AlsXz(board, step) ||
          ForcingChain(board, step);
 }
@@ -227,6 +227,7 @@ const char* Name(Technique technique) {
     case Technique::kXYChain: return "xy-chain";
     case Technique::kAic: return "alternating inference chain";
     case Technique::kAlsXz: return "als-xz";
+    case Technique::kWxyzWing: return "wxyz-wing";
     case Technique::kForcingChain: return "forcing chain";
     case Technique::kTrial: return "trial";
   }

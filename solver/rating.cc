@@ -36,12 +36,13 @@ using enum HodokuLevel;
 //   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
 //   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ as a forcing chain
 //   (7.0), our forcing chains as SE's cell and region forcing chains (8.2), a finned or sashimi
-//   fish (SE has none) as the forcing x-chain that finds it (6.5).
+//   fish (SE has none) as the forcing x-chain that finds it (6.5). SE's WXYZ-wing is its own
+//   (5.5, or 5.6 where the set's biggest cell holds three), on SE's path only.
 // A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 31> kWorth = {{
+constexpr std::array<Worth, 32> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -71,6 +72,7 @@ constexpr std::array<Worth, 31> kWorth = {{
     {"xy-chain",          kUnfair, 260,  66, true},
     {"aic",               kUnfair, 280,  70, true},
     {"als-xz",            kUnfair, 300,  70, false},
+    {"wxyz-wing",         kUnfair, 300,  55, false},  // never on HoDoKu's path: its als-xz's
     {"forcing chain",     kExtreme, 500, 82, true},
     {"trial",             kExtreme,  0,   0, false},
 }};
@@ -205,6 +207,8 @@ void Rater::Add(const Step& step) {
       default: break;
     }
   }
+  // SE's WXYZ-wing: 5.6 where the most candidates of the set's cells is three, else 5.5.
+  if (step.technique == Technique::kWxyzWing && step.variant == 3) se = 56;
   // A chain's length is its links (a forcing chain's: every branch's).
   if (worth.chain) se += LengthBonus(step.links.size());
   se_tenths_ = std::max(se_tenths_, se);

@@ -51,6 +51,7 @@
     'xy-chain': 'A chain of two-digit cells: if the first is not the digit, the last is, so no cell seeing both ends can be.',
     'alternating inference chain': 'A chain whose links are alternately strong (one of two is true) and weak (not both): one of its ends is true, so what both ends rule out goes.',
     'als-xz': 'Two almost locked sets (n cells, n+1 digits) share a digit x that cannot be in both; so one of them holds digit z in its cells, and no cell seeing every z of both can be z.',
+    'wxyz-wing': 'Sudoku Explainer\'s: three cells of a unit holding four digits and a bivalue cell, an als-xz of those two sets.',
     'forcing chain': 'Each way a cell or a unit can go leads to the same result, or one candidate leads to a contradiction: the net of implications shows why, each single with every removal it rests on.',
     'trial': 'No pattern applies. A candidate is tried: what follows from it ends in a contradiction, so it is removed.',
     'choice': 'The puzzle has several solutions: a digit is chosen to go on.',

@@ -213,7 +213,8 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(TechniqueToWire(logic::Technique::kJellyfish), JELLYFISH);
   EXPECT_EQ(SASHIMI_FISH, 29);
   EXPECT_EQ(HIDDEN_RECTANGLE, 30);
-  EXPECT_EQ(TechniqueFromWire(31), std::nullopt);
+  EXPECT_EQ(WXYZ_WING, 31);
+  EXPECT_EQ(TechniqueFromWire(32), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 

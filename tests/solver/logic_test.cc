@@ -480,7 +480,9 @@ TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
   for (int t = 0; t < kTechniqueCount; ++t) {
     EXPECT_TRUE(techniques.count(Name(static_cast<Technique>(t))) ||
                 t == static_cast<int>(Technique::kNakedSingle) ||
-                t == static_cast<int>(Technique::kHiddenSingle))
+                t == static_cast<int>(Technique::kHiddenSingle) ||
+                // SE's path only: SePathTakesWxyzWingsInSesOrder
+                t == static_cast<int>(Technique::kWxyzWing))
         << Name(static_cast<Technique>(t)) << " has no fixture";
   }
 }
@@ -588,6 +590,7 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kXYChain, 0, "XY-Chain", "Forcing Y-Chain"},
       {Technique::kAic, 0, "AIC", "Forcing Chain"},
       {Technique::kAlsXz, 0, "Almost Locked Set XZ-Rule", ""},
+      {Technique::kWxyzWing, 3, "Almost Locked Set XZ-Rule", "WXYZ-Wing"},
       {Technique::kForcingChain, 0, "Forcing Chain Contradiction",
        "Dynamic Contradiction Forcing Chains"},
       {Technique::kForcingChain, 1, "Forcing Chain Verity", "Dynamic Cell Forcing Chains"},
@@ -651,6 +654,30 @@ TEST(Logic, QqwingLevelIsWhatItsPairsSolve) {
   const Grid hard = ParseOrDie(
       "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
   EXPECT_EQ(QqwingLevel(hard, Technique::kNakedTriple), Level::kExpert);
+}
+
+// The path rated for SE takes Sudoku Explainer's WXYZ-wings as serate 1.18.1 does on this puzzle
+// ("WXYZ-Wing 139" on 3, then 138 on 5, then 137 on 8: SE's easiest first, then the one
+// removing most, then the greater name); HoDoKu's never does.
+TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
+  const std::string puzzle =
+      "6....97.........1...83.........4...21895...367.2............251.5..........2.7.8.";
+  const Grid grid = ParseOrDie(puzzle);
+  std::vector<std::string> wings;
+  const Explanation se_path = Explain(grid, Preference::kEasiestSe);
+  for (const Step& step : se_path.steps) {
+    if (step.technique == Technique::kWxyzWing) wings.push_back(Describe(step));
+  }
+  const Result solved = SolveGrid(grid);
+  ExpectSoundReplay(puzzle, std::string(solved.solution.data(), kCells), se_path);
+  EXPECT_EQ(wings, (std::vector<std::string>{
+                       "wxyz-wing: r389c7 in column 7 and r1c9, restricted common 5, both "
+                       "holding 3: removes 3 from r2c7,r9c9",
+                       "wxyz-wing: r1c23,r2c3 in box 1 and r2c6, restricted common 4, both "
+                       "holding 5: removes 5 from r2c1",
+                       "wxyz-wing: r234c6 in column 6 and r1c4, restricted common 4, both "
+                       "holding 8: removes 8 from r6c4"}));
+  for (const Step& step : Explain(grid).steps) EXPECT_NE(step.technique, Technique::kWxyzWing);
 }
 
 TEST(Logic, RateAgreesWithExplain) {
