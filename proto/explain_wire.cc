@@ -162,7 +162,8 @@ bool ShapeFits(const Step& step) {
     case kAic: return n.variant == 0 && n.links >= 1;
     case kAlsXz: return n.units == 2 && n.digits == 2 && n.variant >= 1 && n.variant < n.cells;
     case kWxyzWing:
-      return n.units == 1 && n.cells == 4 && n.digits == 2 && n.variant >= 2 && n.variant <= 4;
+      return n.units == 1 && n.cells >= 4 && n.cells <= 6 && n.digits == 2 && n.variant >= 2 &&
+             n.variant <= n.cells;
     case kForcingChain:
       return n.links >= 1 &&
              ((n.variant == 0 && n.cells == 1 && n.digits == 1 && n.units <= 1) ||

@@ -356,7 +356,10 @@ std::string SeName(const Step& step) {
     case Technique::kJellyfish: return "Jellyfish";
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
-    case Technique::kWxyzWing: return "WXYZ-Wing";
+    case Technique::kWxyzWing:
+      return step.cells.size() == 6 ? "UVWXYZ-Wing"
+             : step.cells.size() == 5 ? "VWXYZ-Wing"
+                                      : "WXYZ-Wing";
     case Technique::kUniqueRectangle:
       return "Unique Rectangle type " + std::to_string(step.variant);
     case Technique::kBugPlusOne: return "BUG type 1";
@@ -477,8 +480,11 @@ std::string Describe(const Step& step) {
              std::to_string(step.digits[1]) + ": " + Removals(step.eliminations);
     }
     case Technique::kWxyzWing:
-      return name + ": " + Cells(step, 0, 3) + " in " + UnitName(step.units[0]) + " and " +
-             Cells(step, 3, 1) + ", restricted common " + std::to_string(step.digits[0]) +
+      // SE's names: wxyz-, vwxyz-, uvwxyz-wing by the set's size.
+      return std::string(step.cells.size() == 6 ? "uv" : step.cells.size() == 5 ? "v" : "") +
+             name + ": " + Cells(step, 0, step.cells.size() - 1) + " in " +
+             UnitName(step.units[0]) + " and " + Cells(step, step.cells.size() - 1, 1) +
+             ", restricted common " + std::to_string(step.digits[0]) +
              ", both holding " + std::to_string(step.digits[1]) + ": " +
              Removals(step.eliminations);
     case Technique::kForcingChain: return DescribeForcingChain(step);

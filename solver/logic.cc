@@ -112,7 +112,8 @@ bool HodokuStep(Board& board, Step* step) {
 
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
 // takes them: its rating is the hardest step of that path. Those it lacks come where their
-// rating puts them. SE's "direct" techniques come first: an intersection or hidden subset after
+// rating puts them, but the hidden rectangle and the w-wing (SE 1.18.1 ships its w-wing
+// switched off), which its chains find. SE's "direct" techniques come first: an intersection or hidden subset after
 // which a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked
 // single (2.3) among them.
 bool EasiestSeStep(Board& board, Step* step) {
@@ -125,9 +126,9 @@ bool EasiestSeStep(Board& board, Step* step) {
          Skyscraper(board, step) || TwoStringKite(board, step) || XYWing(board, step) ||
          EmptyRectangle(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
-         WxyzWing(board, step) || BugPlusOne(board, step) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
-         WWing(board, step) || Chains(board, step) || AlsXz(board, step) ||
-         ForcingChain(board, step);
+         SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
+         SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
+         Chains(board, step) || AlsXz(board, step) || ForcingChain(board, step);
 }
 
 bool LogicalStep(Board& board, Step* step, Preference preference) {

@@ -53,7 +53,7 @@ enum class Technique : uint8_t {
   kXYChain,          // an alternating chain through bivalue cells
   kAic,              // an alternating inference chain, its nodes candidates or grouped cells
   kAlsXz,            // two almost locked sets joined by a restricted common digit
-  kWxyzWing,         // SE's: an als-xz of three cells and a bivalue cell (its path only)
+  kWxyzWing,         // SE's: an als-xz of 3-5 cells and a bivalue cell (its path only)
   kForcingChain,     // where singles lead from a candidate (or from both of a pair's)
   kTrial,            // logic ran out: a candidate followed to a contradiction, then removed
 };
@@ -159,11 +159,12 @@ struct Link {
 //                  ends (or, ends in one cell, that cell's other candidates)
 //   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
 //                  restricted common digit, z the digit removed
-//   kWxyzWing:     cells = the set's three then the bivalue cell; units = {the set's};
-//                  digits = {x, z}, as kAlsXz (doubly linked: x removed too, and the set's
-//                  other digits where they see all of theirs); variant = the most candidates
-//                  among the three (SE rates 3 at 5.6, else 5.5). Sudoku Explainer's; taken on
-//                  the path rated for SE (Preference::kEasiestSe) only, never on HoDoKu's
+//   kWxyzWing:     SE's WXYZ-, VWXYZ- and UVWXYZ-wing: cells = the set's three, four or five,
+//                  then the bivalue cell; units = {the set's}; digits = {x, z}, as kAlsXz
+//                  (doubly linked: x removed too, and the set's other digits where they see
+//                  all of theirs); variant = the most candidates among the set's cells (SE
+//                  rates by it: 5.5-5.6, 6.2-6.4, 6.6). Sudoku Explainer's; taken on the path
+//                  rated for SE (Preference::kEasiestSe) only, never on HoDoKu's
 //   kForcingChain: variant 0: a candidate whose singles lead to a contradiction (eliminations
 //                  = it; cells, digits = it; units = {the unit left without a place for the last
 //                  link's digit}, or none when the last link's cell was left empty); variant 1:

@@ -4,9 +4,11 @@
 // lock whichever holds no x; so for another common digit z, one of A's or B's z cells is z,
 // and z leaves every cell seeing all of the z cells of both.
 //
-// WxyzWing: Sudoku Explainer's WXYZ-wing, the ALS-XZ of a set of three cells and a bivalue cell,
-// which SE rates 5.5 or 5.6 (far below its chains): found on its path only, by SE's rules.
+// SeWing: Sudoku Explainer's WXYZ-, VWXYZ- and UVWXYZ-wings, the ALS-XZ of a set of three,
+// four or five cells and a bivalue cell, which SE rates 5.5-6.6 (below its chains): found on its
+// path only, by SE's rules.
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <bit>
 #include <optional>
@@ -200,46 +202,61 @@ bool AlsXz(Board& board, Step* step) {
 
 namespace {
 
-// One WXYZ-wing: three cells of a unit holding four digits, and a bivalue cell.
+constexpr int kLargestWing = 5;  // cells of the set: SE's UVWXYZ-wing
+
+// One wing: `size` cells of a unit holding size + 1 digits, and a bivalue cell.
 struct Wing {
-  std::array<int, 3> set{};
+  std::array<int, kLargestWing> set{};
+  int size = 0;
   int unit = 0;
   int bivalue = 0;
   int x = 0, z = 0;  // x restricted common (when `doubly`, z too), z removed
   bool doubly = false;
-  int biggest = 0;  // the most candidates of the three cells: SE's 5.6 at 3, else 5.5
-  int size = 0;     // their candidates together
+  int biggest = 0;     // the most candidates of the set's cells
+  int candidates = 0;  // theirs together
 
-  // SE's name for it ("WXYZ-Wing 138"): linked once or twice, the biggest cell, the size. Of
-  // two as easy, removing as much, SE takes the greater name, compared as text.
-  // The text padded with NULs, which sort before the digits as a shorter string does; `size`
-  // is 6 to 12.
+  std::span<const int> Cells() const { return std::span<const int>(set).first(size); }
+
+  // SE's difficulty in tenths: WXYZ 5.5, 5.6 where the biggest cell holds three; VWXYZ 6.2 plus
+  // 0.1 for each step the biggest cell is from five or two (6.3 at two or four, 6.4 at three);
+  // UVWXYZ 6.6.
+  int Tenths() const {
+    switch (size) {
+      case 3: return biggest == 3 ? 56 : 55;
+      case 4: return 62 + 2 - std::abs(3 - biggest);
+      default: return 66;
+    }
+  }
+
+  // SE's name for it ("WXYZ-Wing 138"): linked once or twice, the biggest cell, the candidates.
+  // Of two as easy, removing as much, SE takes the greater name, compared as text: here padded
+  // with NULs, which sort before the digits as a shorter text does.
   std::array<char, 4> Suffix() const {
     std::array<char, 4> text{};
     text[0] = doubly ? '2' : '1';
     text[1] = static_cast<char>('0' + biggest);
-    if (size >= 10) {
-      text[2] = '1';
-      text[3] = static_cast<char>('0' + size - 10);
+    if (candidates >= 10) {
+      text[2] = static_cast<char>('0' + candidates / 10);
+      text[3] = static_cast<char>('0' + candidates % 10);
     } else {
-      text[2] = static_cast<char>('0' + size);
+      text[2] = static_cast<char>('0' + candidates);
     }
     return text;
   }
 };
 
-// The cells seeing `bivalue` (unless `without_it`) and every cell of `set` holding `digit`, but
-// those five, that hold `digit`.
-CellSet Victims(const Board& board, const std::array<int, 3>& set, int bivalue, int digit,
-                bool without_it) {
+// The cells seeing `wing`'s bivalue cell (unless `without_it`) and every cell of its set holding
+// `digit`, but those, that hold `digit`.
+CellSet Victims(const Board& board, const Wing& wing, int digit, bool without_it) {
   const Tables& table = Table();
-  CellSet seen = without_it ? CellSet{~uint64_t{0}, ~uint32_t{0}} : table.peer_set[bivalue];
-  for (int cell : set) {
-    if (board.open[cell] & Bit(digit)) seen = seen & table.peer_set[cell];
-  }
+  CellSet seen =
+      without_it ? CellSet{~uint64_t{0}, ~uint32_t{0}} : table.peer_set[wing.bivalue];
   CellSet own;
-  for (int cell : set) own.Add(cell);
-  own.Add(bivalue);
+  own.Add(wing.bivalue);
+  for (int cell : wing.Cells()) {
+    if (board.open[cell] & Bit(digit)) seen = seen & table.peer_set[cell];
+    own.Add(cell);
+  }
   return (seen & board.CellsWith(digit)).Without(own);
 }
 
@@ -248,12 +265,10 @@ CellSet Victims(const Board& board, const std::array<int, 3>& set, int bivalue, 
 // holding it; else z.
 template <typename Remove>
 void ForWingRemovals(const Board& board, const Wing& wing, Remove&& remove) {
-  const uint16_t set_digits = static_cast<uint16_t>(
-      board.open[wing.set[0]] | board.open[wing.set[1]] | board.open[wing.set[2]]);
+  uint16_t set_digits = 0;
+  for (int cell : wing.Cells()) set_digits |= board.open[cell];
   auto from = [&](int digit, bool without_bivalue) {
-    Victims(board, wing.set, wing.bivalue, digit, without_bivalue).ForEach([&](int cell) {
-      remove(cell, digit);
-    });
+    Victims(board, wing, digit, without_bivalue).ForEach([&](int cell) { remove(cell, digit); });
   };
   if (wing.doubly) {
     for (uint16_t ws = set_digits & ~Bit(wing.x) & ~Bit(wing.z); ws; ws = WithoutLowest(ws)) {
@@ -266,7 +281,7 @@ void ForWingRemovals(const Board& board, const Wing& wing, Remove&& remove) {
 
 }  // namespace
 
-bool WxyzWing(Board& board, Step* step) {
+bool SeWing(Board& board, Step* step, int size) {
   const Tables& table = Table();
   std::array<uint8_t, kCells> bivalues;
   int bivalue_count = 0;
@@ -278,63 +293,69 @@ bool WxyzWing(Board& board, Step* step) {
   // the greater name.
   std::optional<Wing> best;
   size_t best_removals = 0;
+  const auto rank = [](const Wing& wing, size_t removals) {
+    return std::make_tuple(wing.Tenths(), -static_cast<long>(removals));
+  };
   for (int unit = 0; unit < kUnits; ++unit) {
     std::array<int, 9> open;
     int count = 0;
     for (uint8_t cell : table.cells[unit]) {
       if (Count(board.open[cell]) >= 2) open[count++] = cell;
     }
-    for (int i = 0; i < count; ++i) {
-      for (int j = i + 1; j < count; ++j) {
-        const uint16_t two = board.open[open[i]] | board.open[open[j]];
-        if (Count(two) > 4) continue;
-        for (int k = j + 1; k < count; ++k) {
-          const uint16_t digits = two | board.open[open[k]];
-          if (Count(digits) != 4) continue;
-          const std::array<int, 3> set = {open[i], open[j], open[k]};
-          // A box's three cells in one line are that line's set too: counted once.
-          const bool one_row = RowOf(set[0]) == RowOf(set[1]) && RowOf(set[1]) == RowOf(set[2]);
-          const bool one_column =
-              ColumnOf(set[0]) == ColumnOf(set[1]) && ColumnOf(set[1]) == ColumnOf(set[2]);
-          if (unit >= 18 && (one_row || one_column)) continue;
-          int biggest = 0, size = 0;
-          for (int cell : set) {
-            biggest = std::max(biggest, Count(board.open[cell]));
-            size += Count(board.open[cell]);
-          }
-          for (int b = 0; b < bivalue_count; ++b) {
-            const int bivalue = bivalues[b];
-            if (bivalue == set[0] || bivalue == set[1] || bivalue == set[2]) continue;
-            if ((board.open[bivalue] & ~digits) != 0) continue;
-            // A digit is restricted when every cell of the set holding it sees the bivalue cell.
-            auto restricted = [&](int digit) {
-              for (int cell : set) {
-                if ((board.open[cell] & Bit(digit)) && !table.peer_set[cell].Has(bivalue)) {
-                  return false;
-                }
-              }
-              return true;
-            };
-            const int low = LowestDigit(board.open[bivalue]);
-            const int high = LowestDigit(WithoutLowest(board.open[bivalue]));
-            const bool low_restricted = restricted(low), high_restricted = restricted(high);
-            if (!low_restricted && !high_restricted) continue;
-            Wing wing{set, unit, bivalue, low_restricted ? low : high,
-                      low_restricted ? high : low, low_restricted && high_restricted, biggest,
-                      size};
-            size_t removals = 0;
-            ForWingRemovals(board, wing, [&](int, int) { ++removals; });
-            if (removals == 0) continue;
-            const auto rank = [](const Wing& w, size_t n) {
-              return std::make_tuple(w.biggest == 3, -static_cast<long>(n));
-            };
-            if (!best || rank(wing, removals) < rank(*best, best_removals) ||
-                (rank(wing, removals) == rank(*best, best_removals) &&
-                 wing.Suffix() > best->Suffix())) {
-              best = wing;
-              best_removals = removals;
+    if (count < size) continue;
+    // Each set of `size` of those cells, as a mask over them.
+    for (uint32_t chosen = (1u << size) - 1; chosen < (1u << count);) {
+      Wing wing;
+      wing.size = size;
+      wing.unit = unit;
+      uint16_t digits = 0;
+      bool one_row = true, one_column = true;
+      int k = 0;
+      for (uint32_t bits = chosen; bits; bits &= bits - 1) {
+        const int cell = open[std::countr_zero(bits)];
+        wing.set[k++] = cell;
+        digits |= board.open[cell];
+        wing.biggest = std::max(wing.biggest, Count(board.open[cell]));
+        wing.candidates += Count(board.open[cell]);
+        one_row &= RowOf(cell) == RowOf(wing.set[0]);
+        one_column &= ColumnOf(cell) == ColumnOf(wing.set[0]);
+      }
+      // The next mask of as many bits (Gosper's).
+      const uint32_t lowest = chosen & -chosen;
+      const uint32_t ripple = chosen + lowest;
+      chosen = (((ripple ^ chosen) >> 2) / lowest) | ripple;
+      // A box's set in one line is that line's too: counted once.
+      if (Count(digits) != size + 1 || (unit >= 18 && (one_row || one_column))) continue;
+      for (int b = 0; b < bivalue_count; ++b) {
+        const int bivalue = bivalues[b];
+        if ((board.open[bivalue] & ~digits) != 0) continue;
+        const auto cells = wing.Cells();
+        if (std::find(cells.begin(), cells.end(), bivalue) != cells.end()) continue;
+        // A digit is restricted when every cell of the set holding it sees the bivalue cell.
+        auto restricted = [&](int digit) {
+          for (int cell : cells) {
+            if ((board.open[cell] & Bit(digit)) && !table.peer_set[cell].Has(bivalue)) {
+              return false;
             }
           }
+          return true;
+        };
+        const int low = LowestDigit(board.open[bivalue]);
+        const int high = LowestDigit(WithoutLowest(board.open[bivalue]));
+        const bool low_restricted = restricted(low), high_restricted = restricted(high);
+        if (!low_restricted && !high_restricted) continue;
+        wing.bivalue = bivalue;
+        wing.x = low_restricted ? low : high;
+        wing.z = low_restricted ? high : low;
+        wing.doubly = low_restricted && high_restricted;
+        size_t removals = 0;
+        ForWingRemovals(board, wing, [&](int, int) { ++removals; });
+        if (removals == 0) continue;
+        if (!best || rank(wing, removals) < rank(*best, best_removals) ||
+            (rank(wing, removals) == rank(*best, best_removals) &&
+             wing.Suffix() > best->Suffix())) {
+          best = wing;
+          best_removals = removals;
         }
       }
     }
@@ -345,8 +366,8 @@ bool WxyzWing(Board& board, Step* step) {
                   [&](int cell, int digit) { Eliminate(board, &found, cell, Bit(digit)); });
   found.technique = Technique::kWxyzWing;
   found.units = {UnitOf(best->unit)};
-  found.cells = {static_cast<uint8_t>(best->set[0]), static_cast<uint8_t>(best->set[1]),
-                 static_cast<uint8_t>(best->set[2]), static_cast<uint8_t>(best->bivalue)};
+  for (int cell : best->Cells()) found.cells.push_back(static_cast<uint8_t>(cell));
+  found.cells.push_back(static_cast<uint8_t>(best->bivalue));
   found.digits = {static_cast<uint8_t>(best->x), static_cast<uint8_t>(best->z)};
   found.variant = static_cast<uint8_t>(best->biggest);
   *step = std::move(found);

@@ -6,7 +6,7 @@
 //   logic_unique.cc    unique and hidden rectangles, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
-//   logic_als.cc       als-xz, wxyz-wing
+//   logic_als.cc       als-xz, SE's wxyz-wings
 //   logic_trial.cc     forcing chains and trials
 // Each technique looks for its step on the board; when it finds one it fills the step, plays it
 // on the board and returns true, and otherwise leaves the board as it was.
@@ -189,6 +189,7 @@ bool TwoStringKite(Board& board, Step* step);
 bool EmptyRectangle(Board& board, Step* step);
 bool XYWing(Board& board, Step* step);
 bool XYZWing(Board& board, Step* step);
+// Not on the path rated for SE either: SE's own w-wing is switched off, its chains find one.
 bool WWing(Board& board, Step* step);
 bool SimpleColouring(Board& board, Step* step);
 bool UniqueRectangle(Board& board, Step* step);
@@ -200,9 +201,10 @@ bool BugPlusOne(Board& board, Step* step);
 // kind that has one).
 bool Chains(Board& board, Step* step);
 bool AlsXz(Board& board, Step* step);
-// Sudoku Explainer's WXYZ-wing, by its rules: of all, the easiest on its scale, then the one
-// removing most. Only on the path rated for SE (Preference::kEasiestSe).
-bool WxyzWing(Board& board, Step* step);
+// Sudoku Explainer's wings of `size` 3 (WXYZ), 4 (VWXYZ) or 5 (UVWXYZ) cells and a bivalue
+// cell, by its rules: of all, the easiest on its scale, then the one removing most. Only on the
+// path rated for SE (Preference::kEasiestSe).
+bool SeWing(Board& board, Step* step, int size);
 
 bool ForcingChain(Board& board, Step* step);
 // The last resort: always takes a step on a board that is open and has a solution.

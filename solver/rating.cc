@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <utility>
 
@@ -36,8 +37,8 @@ using enum HodokuLevel;
 //   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
 //   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ as a forcing chain
 //   (7.0), our forcing chains as SE's cell and region forcing chains (8.2), a finned or sashimi
-//   fish (SE has none) as the forcing x-chain that finds it (6.5). SE's WXYZ-wing is its own
-//   (5.5, or 5.6 where the set's biggest cell holds three), on SE's path only.
+//   fish (SE has none) as the forcing x-chain that finds it (6.5). SE's wings are its own
+//   (WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6: Rater::Add), on SE's path only.
 // A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
@@ -207,8 +208,15 @@ void Rater::Add(const Step& step) {
       default: break;
     }
   }
-  // SE's WXYZ-wing: 5.6 where the most candidates of the set's cells is three, else 5.5.
-  if (step.technique == Technique::kWxyzWing && step.variant == 3) se = 56;
+  // SE's wings, by the set's size and its biggest cell (logic.h, kWxyzWing).
+  if (step.technique == Technique::kWxyzWing) {
+    const int biggest = step.variant;
+    switch (step.cells.size()) {
+      case 4: se = biggest == 3 ? 56 : 55; break;                              // WXYZ
+      case 5: se = static_cast<uint32_t>(64 - std::abs(3 - biggest)); break;  // VWXYZ
+      default: se = 66; break;                                                 // UVWXYZ
+    }
+  }
   // A chain's length is its links (a forcing chain's: every branch's).
   if (worth.chain) se += LengthBonus(step.links.size());
   se_tenths_ = std::max(se_tenths_, se);

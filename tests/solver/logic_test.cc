@@ -656,7 +656,7 @@ TEST(Logic, QqwingLevelIsWhatItsPairsSolve) {
   EXPECT_EQ(QqwingLevel(hard, Technique::kNakedTriple), Level::kExpert);
 }
 
-// The path rated for SE takes Sudoku Explainer's WXYZ-wings as serate 1.18.1 does on this puzzle
+// The path rated for SE takes Sudoku Explainer's wings as serate 1.18.1 does on these puzzles
 // ("WXYZ-Wing 139" on 3, then 138 on 5, then 137 on 8: SE's easiest first, then the one
 // removing most, then the greater name); HoDoKu's never does.
 TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
@@ -678,6 +678,19 @@ TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
                        "wxyz-wing: r234c6 in column 6 and r1c4, restricted common 4, both "
                        "holding 8: removes 8 from r6c4"}));
   for (const Step& step : Explain(grid).steps) EXPECT_NE(step.technique, Technique::kWxyzWing);
+  // A set of four cells: serate's "VWXYZ-Wing 1412: Cells r7c7,r8c7,r8c8,r8c9,r7c2 on value 8".
+  const std::string vwxyz =
+      "...8..9...93..1.758................3..76.5...36.........42....1..1.94....7.1...5.";
+  std::vector<std::string> larger;
+  for (const Step& step : Explain(ParseOrDie(vwxyz), Preference::kEasiestSe).steps) {
+    if (step.technique == Technique::kWxyzWing && step.cells.size() == 5) {
+      larger.push_back(Describe(step));
+      EXPECT_EQ(SeName(step), "VWXYZ-Wing");
+    }
+  }
+  EXPECT_EQ(larger, (std::vector<std::string>{
+                        "vwxyz-wing: r7c7,r8c789 in box 9 and r7c2, restricted common 3, both "
+                        "holding 8: removes 8 from r7c8,r8c2"}));
 }
 
 TEST(Logic, RateAgreesWithExplain) {
