@@ -8,7 +8,8 @@ the HoDoKu levels agree, the Spearman rank correlation of the SE ratings, and th
 of each, side by side; then set by set (each FILE is a set): the HoDoKu levels that agree, the
 median of sudokud's HoDoKu score over HoDoKu's and the levels the others went to; the SE ratings
 equal to 0.1 and the mean absolute difference in each whole SE band (1.x, 2.x, ... by serate's
-rating); and each program's time per puzzle. Neither program is part of sudokud: build them
+rating), and how often the whole "ER/EP/ED" triple is equal; and each program's time per
+puzzle. Neither program is part of sudokud: build them
 yourself (below; tests/bench/README.md, "Ratings") and pass their jars.
 
   compare_ratings.py --hodoku-jar hodoku.jar --se-jar SukakuExplainer.jar FILE...
@@ -26,7 +27,10 @@ fitted on the even lines of the reference samples; report the odd ones).
 running the program again (the anchors take minutes to hours on hard puzzles). serate has no time
 limit of its own: with --se-cap SECONDS each puzzle (of the --se-cap-file files, or of all) runs
 in a JVM of its own under timeout(1), and a puzzle over the cap counts as --se-capped-as (e.g.
-11.0 for a file of SE 11+ puzzles) or is left out. Its time is serate's own (%e), or the cap.
+11.0 for a file of SE 11+ puzzles) or is left out. Its time is then serate's own (%e), or the
+cap; without --se-cap it is the set's wall clock in one JVM less the JVM's start (run_serate).
+sudokud's is the wall clock of `solve --rate` over each set sent --repeat times (20) in one run,
+so that the client's start weighs little; HoDoKu's is its own summary (/bs).
 --disagreements FILE lists the puzzles whose HoDoKu level differs, with HoDoKu's solution path
 (/vp) and sudokud's explanation counted by technique, and prints the HoDoKu techniques of those
 paths that sudokud's did not use.
@@ -206,9 +210,11 @@ def triple(text):
 
 
 def run_serate(jar, puzzles, cap):
-    """{puzzle: [ER, EP, ED], or None over the cap}, serate's seconds per puzzle (its own, the
-    sum of its %e, and the cap for each puzzle over it) and its version. With a cap, each puzzle
-    runs in a JVM of its own (under timeout(1)), without in one."""
+    """{puzzle: [ER, EP, ED], or None over the cap}, serate's seconds per puzzle and its version.
+    Without a cap the set runs in one JVM, and the time is its wall clock less that of a run of
+    the first puzzle alone (the JVM's start), over the other puzzles: serate's %e counts in
+    hundredths of a second, which is more than an easy puzzle takes. With a cap each puzzle
+    runs in a JVM of its own (under timeout(1)), and the time is its %e, or the cap."""
     command = ["java", "-Xmx1g", "-cp", jar, "diuf.sudoku.test.serate", "--threads=1"]
     version = subprocess.run(nice(command + ["--version"]), capture_output=True,
                              text=True).stdout.strip()
@@ -216,18 +222,25 @@ def run_serate(jar, puzzles, cap):
     if not puzzles:
         return results, 0.0, version
     if cap is None:
-        path = write_file(puzzles)
-        try:
-            out = subprocess.run(nice(command + ["--format=%g %r/%p/%d %e", "--input=" + path,
-                                                 "--output=-"]),
-                                 capture_output=True, text=True, check=True).stdout
-        finally:
-            os.unlink(path)
+        def timed(some):
+            path = write_file(some)
+            try:
+                start = time.monotonic()
+                out = subprocess.run(nice(command + ["--format=%g %r/%p/%d %e", "--input=" + path,
+                                                     "--output=-"]),
+                                     capture_output=True, text=True, check=True).stdout
+                return out, time.monotonic() - start
+            finally:
+                os.unlink(path)
+        out, wall = timed(puzzles)
         for line in out.splitlines():
             puzzle, rating, elapsed = line.split()
             results[puzzle] = triple(rating)
             seconds += float(elapsed.rstrip("s"))
-        return results, seconds / len(puzzles), version
+        if len(puzzles) == 1:
+            return results, seconds, version
+        _, start_up = timed(puzzles[:1])
+        return results, max(wall - start_up, 0.0) / (len(puzzles) - 1), version
     for puzzle in puzzles:
         done = subprocess.run(["timeout", str(cap)] + nice(command + ["--format=%r/%p/%d %e",
                                                                       puzzle]),
@@ -531,7 +544,7 @@ def main():
             se, se_time, se_version = saved(args, "serate", sets, lambda puzzles: run_serate(
                 args.se_jar, puzzles,
                 args.se_cap if args.se_cap and any(p in capped for p in puzzles) else None))
-            anchors.append(("serate", se_time, 1,
+            anchors.append(("serate", se_time, 1000,
                             f"serate {se_version} ({built_from(args.se_jar)})"))
             common = [p for p in texts if p in se and p in ours and
                       (se[p] is not None or args.se_capped_as is not None)]
