@@ -279,6 +279,22 @@ void ForWingRemovals(const Board& board, const Wing& wing, Remove&& remove) {
   from(wing.z, false);
 }
 
+// Whether SE takes wing `a` (removing `a_removals`) before `b`: the easier on its scale, then
+// the one removing more, then the greater name; then, as SE lists them, the one whose cells
+// come first.
+bool Before(const Wing& a, size_t a_removals, const Wing& b, size_t b_removals) {
+  const auto key = [](const Wing& wing, size_t removals) {
+    // The set's cells ascend already: a unit lists its cells so.
+    std::array<int, kLargestWing + 1> cells{};
+    std::copy(wing.set.begin(), wing.set.begin() + wing.size, cells.begin());
+    cells[static_cast<size_t>(wing.size)] = wing.bivalue;
+    std::array<char, 4> suffix = wing.Suffix();
+    for (char& c : suffix) c = static_cast<char>(-c);  // the greater name first
+    return std::make_tuple(wing.Tenths(), -static_cast<long>(removals), suffix, cells);
+  };
+  return key(a, a_removals) < key(b, b_removals);
+}
+
 }  // namespace
 
 bool SeWing(Board& board, Step* step, int size) {
@@ -293,8 +309,48 @@ bool SeWing(Board& board, Step* step, int size) {
   // the greater name.
   std::optional<Wing> best;
   size_t best_removals = 0;
-  const auto rank = [](const Wing& wing, size_t removals) {
-    return std::make_tuple(wing.Tenths(), -static_cast<long>(removals));
+  // A set of a unit's cells holding size + 1 digits, with each bivalue cell.
+  const auto consider = [&](Wing& wing, uint16_t digits) {
+    const auto cells = wing.Cells();
+    bool one_row = true, one_column = true;
+    wing.biggest = wing.candidates = 0;
+    for (int cell : cells) {
+      wing.biggest = std::max(wing.biggest, Count(board.open[cell]));
+      wing.candidates += Count(board.open[cell]);
+      one_row &= RowOf(cell) == RowOf(cells[0]);
+      one_column &= ColumnOf(cell) == ColumnOf(cells[0]);
+    }
+    // A box's set in one line is that line's too: counted once.
+    if (wing.unit >= 18 && (one_row || one_column)) return;
+    for (int b = 0; b < bivalue_count; ++b) {
+      const int bivalue = bivalues[b];
+      if ((board.open[bivalue] & ~digits) != 0) continue;
+      if (std::find(cells.begin(), cells.end(), bivalue) != cells.end()) continue;
+      // A digit is restricted when every cell of the set holding it sees the bivalue cell.
+      auto restricted = [&](int digit) {
+        for (int cell : cells) {
+          if ((board.open[cell] & Bit(digit)) && !table.peer_set[cell].Has(bivalue)) {
+            return false;
+          }
+        }
+        return true;
+      };
+      const int low = LowestDigit(board.open[bivalue]);
+      const int high = LowestDigit(WithoutLowest(board.open[bivalue]));
+      const bool low_restricted = restricted(low), high_restricted = restricted(high);
+      if (!low_restricted && !high_restricted) continue;
+      wing.bivalue = bivalue;
+      wing.x = low_restricted ? low : high;
+      wing.z = low_restricted ? high : low;
+      wing.doubly = low_restricted && high_restricted;
+      size_t removals = 0;
+      ForWingRemovals(board, wing, [&](int, int) { ++removals; });
+      if (removals == 0) continue;
+      if (!best || Before(wing, removals, *best, best_removals)) {
+        best = wing;
+        best_removals = removals;
+      }
+    }
   };
   for (int unit = 0; unit < kUnits; ++unit) {
     std::array<int, 9> open;
@@ -303,62 +359,25 @@ bool SeWing(Board& board, Step* step, int size) {
       if (Count(board.open[cell]) >= 2) open[count++] = cell;
     }
     if (count < size) continue;
-    // Each set of `size` of those cells, as a mask over them.
-    for (uint32_t chosen = (1u << size) - 1; chosen < (1u << count);) {
-      Wing wing;
-      wing.size = size;
-      wing.unit = unit;
-      uint16_t digits = 0;
-      bool one_row = true, one_column = true;
-      int k = 0;
-      for (uint32_t bits = chosen; bits; bits &= bits - 1) {
-        const int cell = open[std::countr_zero(bits)];
-        wing.set[k++] = cell;
-        digits |= board.open[cell];
-        wing.biggest = std::max(wing.biggest, Count(board.open[cell]));
-        wing.candidates += Count(board.open[cell]);
-        one_row &= RowOf(cell) == RowOf(wing.set[0]);
-        one_column &= ColumnOf(cell) == ColumnOf(wing.set[0]);
-      }
-      // The next mask of as many bits (Gosper's).
-      const uint32_t lowest = chosen & -chosen;
-      const uint32_t ripple = chosen + lowest;
-      chosen = (((ripple ^ chosen) >> 2) / lowest) | ripple;
-      // A box's set in one line is that line's too: counted once.
-      if (Count(digits) != size + 1 || (unit >= 18 && (one_row || one_column))) continue;
-      for (int b = 0; b < bivalue_count; ++b) {
-        const int bivalue = bivalues[b];
-        if ((board.open[bivalue] & ~digits) != 0) continue;
-        const auto cells = wing.Cells();
-        if (std::find(cells.begin(), cells.end(), bivalue) != cells.end()) continue;
-        // A digit is restricted when every cell of the set holding it sees the bivalue cell.
-        auto restricted = [&](int digit) {
-          for (int cell : cells) {
-            if ((board.open[cell] & Bit(digit)) && !table.peer_set[cell].Has(bivalue)) {
-              return false;
-            }
-          }
-          return true;
-        };
-        const int low = LowestDigit(board.open[bivalue]);
-        const int high = LowestDigit(WithoutLowest(board.open[bivalue]));
-        const bool low_restricted = restricted(low), high_restricted = restricted(high);
-        if (!low_restricted && !high_restricted) continue;
-        wing.bivalue = bivalue;
-        wing.x = low_restricted ? low : high;
-        wing.z = low_restricted ? high : low;
-        wing.doubly = low_restricted && high_restricted;
-        size_t removals = 0;
-        ForWingRemovals(board, wing, [&](int, int) { ++removals; });
-        if (removals == 0) continue;
-        if (!best || rank(wing, removals) < rank(*best, best_removals) ||
-            (rank(wing, removals) == rank(*best, best_removals) &&
-             wing.Suffix() > best->Suffix())) {
-          best = wing;
-          best_removals = removals;
+    // Each set of `size` of those cells holding size + 1 digits: grown cell by cell, a set
+    // past size + 1 digits is not grown further.
+    Wing wing;
+    wing.size = size;
+    wing.unit = unit;
+    const auto grow = [&](const auto& self, int from, int k, uint16_t digits) -> void {
+      if (k < size) {
+        for (int i = from; i <= count - (size - k); ++i) {
+          const uint16_t wider = digits | board.open[open[i]];
+          if (Count(wider) > size + 1) continue;
+          wing.set[k] = open[i];
+          self(self, i + 1, k + 1, wider);
         }
+        return;
       }
-    }
+      if (Count(digits) != size + 1) return;
+      consider(wing, digits);
+    };
+    grow(grow, 0, 0, 0);
   }
   if (!best) return false;
   Step found;
