@@ -288,9 +288,11 @@ bool Before(const Wing& a, size_t a_removals, const Wing& b, size_t b_removals) 
     std::array<int, kLargestWing + 1> cells{};
     std::copy(wing.set.begin(), wing.set.begin() + wing.size, cells.begin());
     cells[static_cast<size_t>(wing.size)] = wing.bivalue;
-    std::array<char, 4> suffix = wing.Suffix();
-    for (char& c : suffix) c = static_cast<char>(-c);  // the greater name first
-    return std::make_tuple(wing.Tenths(), -static_cast<long>(removals), suffix, cells);
+    // The greater name first: each character negated, as a number whatever char's sign.
+    std::array<int, 4> name{};
+    const std::array<char, 4> suffix = wing.Suffix();
+    for (size_t i = 0; i < name.size(); ++i) name[i] = -static_cast<int>(suffix[i]);
+    return std::make_tuple(wing.Tenths(), -static_cast<long>(removals), name, cells);
   };
   return key(a, a_removals) < key(b, b_removals);
 }
