@@ -201,16 +201,22 @@ int FirstNakedSingle(const Board& board) {
   return last != 0 && (last & (last - 1)) == 0 ? kCells - 1 : kCells;
 }
 
+// A single of `technique` (its units and variant already in the step): the step names the
+// cell and digit, and the digit is placed.
+bool TakeSingle(Board& board, Step* step, Technique technique, int cell, int digit) {
+  step->technique = technique;
+  step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
+  step->cells.push_back(static_cast<uint8_t>(cell));
+  step->digits.push_back(static_cast<uint8_t>(digit));
+  board.Place(cell, digit);
+  return true;
+}
+
 }  // namespace
 
 bool NakedSingle(Board& board, Step* step) {
   const int cell = FirstNakedSingle(board);
   if (cell == kCells) return false;
-  const int digit = std::countr_zero(board.open[cell]) + 1;
-  step->technique = Technique::kNakedSingle;
-  step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
-  step->cells.push_back(static_cast<uint8_t>(cell));
-  step->digits.push_back(static_cast<uint8_t>(digit));
   // HoDoKu's full house: the last open cell of a unit (SE rates it as its easiest single).
   for (int k = 0; k < 3; ++k) {
     const int unit = Table().units[cell][k];
@@ -220,8 +226,8 @@ bool NakedSingle(Board& board, Step* step) {
       break;
     }
   }
-  board.Place(cell, digit);
-  return true;
+  return TakeSingle(board, step, Technique::kNakedSingle, cell,
+                    std::countr_zero(board.open[cell]) + 1);
 }
 
 bool FullHouse(Board& board, Step* step) {
@@ -232,15 +238,10 @@ bool FullHouse(Board& board, Step* step) {
     for (uint8_t cell : table.cells[unit]) {
       if (!board.values[cell]) last = cell;
     }
-    const int digit = std::countr_zero(board.open[last]) + 1;
-    step->technique = Technique::kNakedSingle;
     step->variant = 1;
-    step->placements.push_back({static_cast<uint8_t>(last), static_cast<uint8_t>(digit)});
-    step->cells.push_back(static_cast<uint8_t>(last));
-    step->digits.push_back(static_cast<uint8_t>(digit));
     step->units.push_back(UnitOf(unit));
-    board.Place(last, digit);
-    return true;
+    return TakeSingle(board, step, Technique::kNakedSingle, last,
+                      std::countr_zero(board.open[last]) + 1);
   }
   return false;
 }
@@ -262,13 +263,8 @@ bool HiddenSingle(Board& board, Step* step) {
     for (uint8_t c : table.cells[unit]) {
       if (board.open[c] & Bit(digit)) cell = c;
     }
-    step->technique = Technique::kHiddenSingle;
-    step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
     step->units.push_back(UnitOf(unit));
-    step->cells.push_back(static_cast<uint8_t>(cell));
-    step->digits.push_back(static_cast<uint8_t>(digit));
-    board.Place(cell, digit);
-    return true;
+    return TakeSingle(board, step, Technique::kHiddenSingle, cell, digit);
   }
   return false;
 }
