@@ -113,9 +113,9 @@ bool HodokuStep(Board& board, Step* step) {
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
 // takes them: its rating is the hardest step of that path. Those it lacks come where their
 // rating puts them, but the hidden rectangle and the w-wing (SE 1.18.1 ships its w-wing
-// switched off), which its chains find. SE's "direct" techniques come first: an intersection or hidden subset after
-// which a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked
-// single (2.3) among them.
+// switched off), which its chains find. SE's "direct" techniques come first: an intersection
+// or hidden subset after which a digit has one place left (1.7-2.5), as SE looks for them
+// before the rest, its naked single (2.3) among them.
 bool EasiestSeStep(Board& board, Step* step) {
   return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
          HiddenSubset(board, step, 2, true) || NakedSingle(board, step) ||
