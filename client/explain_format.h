@@ -24,9 +24,12 @@
 // "steps": [{"step", "technique", "hodoku_name" ("Locked Candidates Type 1 (Pointing)"),
 // "se_name" ("Pointing", or null), "text", "placements": [{"cell":"r3c5","digit":7}],
 // "eliminations": [...], "units": ["box 1","row 2"], "cells": ["r2c1"], "digits": [5],
-// "variant": 0, "links": [{"from": {"digit", "cells"}, "to": {...}, "strong"}], and with
-// candidates "candidates": 81 strings of the digits left}], "solution", "rating": {"level",
-// "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score", "se"}} (the
+// "variant": 0, "links": [{"from": {"digit", "cells"}, "to": {...}, "strong"}], "branches": a
+// nested trial's refutation, else [] ([{"tries": {"cell", "digit"}, "text", "links", "units",
+// "nesting_cell" (a cell, or null for a contradiction), "branches": those nested in it}]), and
+// with candidates "candidates": 81 strings of the digits left}], "solution", "rating":
+// {"level", "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score",
+// "se", "se_pearl", "se_diamond"}} (the
 // daemon's /api/explain answers the same object, with candidates); or for a bad puzzle
 // {"puzzle", "verdict": "invalid", "error": {"where", "message"}}.
 //

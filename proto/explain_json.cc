@@ -52,6 +52,38 @@ OrderedJson LinksJson(const std::vector<logic::Link>& links) {
   return out;
 }
 
+// The branches of `step` nested in each (index + 1; 0: in the step itself).
+std::vector<std::vector<size_t>> NestedBranches(const logic::Step& step) {
+  std::vector<std::vector<size_t>> nested(step.branches.size() + 1);
+  for (size_t i = 0; i < step.branches.size(); ++i) {
+    nested[static_cast<size_t>(step.branches[i].parent + 1)].push_back(i);
+  }
+  return nested;
+}
+
+// The branches of `step` listed in `nested`[at], each with those nested in it: a tree a reader
+// opens branch by branch.
+OrderedJson BranchesJson(const logic::Step& step, const std::vector<std::vector<size_t>>& nested,
+                         size_t at) {
+  OrderedJson out = OrderedJson::array();
+  for (const size_t i : nested[at]) {
+    const logic::TrialBranch& branch = step.branches[i];
+    OrderedJson units = OrderedJson::array();
+    for (const logic::Unit& unit : branch.units) units.push_back(logic::UnitName(unit));
+    out.push_back(OrderedJson{
+        {"tries",
+         {{"cell", logic::CellName(branch.assumption.cell)}, {"digit", branch.assumption.digit}}},
+        {"text", logic::DescribeTrialBranch(step, i)},
+        {"links", LinksJson(branch.links)},
+        {"units", std::move(units)},
+        {"nesting_cell", branch.nesting_cell < 0
+                             ? OrderedJson(nullptr)
+                             : OrderedJson(logic::CellName(branch.nesting_cell))},
+        {"branches", BranchesJson(step, nested, i + 1)}});
+  }
+  return out;
+}
+
 // SE's name of the step's technique, or null where SE has no such technique.
 OrderedJson SeNameJson(const logic::Step& step) {
   std::string name = logic::SeName(step);
@@ -74,7 +106,8 @@ OrderedJson StepJson(const logic::Step& step, int number, const logic::Candidate
                       {"cells", std::move(cells)},
                       {"digits", step.digits},
                       {"variant", step.variant},
-                      {"links", LinksJson(step.links)}};
+                      {"links", LinksJson(step.links)},
+                      {"branches", BranchesJson(step, NestedBranches(step), 0)}};
   if (candidates != nullptr) json["candidates"] = CandidateStrings(*candidates);
   return json;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "solver/explain_text.h"
+
 namespace sudoku::wire {
 namespace {
 
@@ -110,6 +112,79 @@ std::vector<uint32_t> NodeNumbers(const logic::Node& node) {
   return numbers;
 }
 
+uint32_t UnitNumber(const Unit& unit) {
+  return static_cast<uint32_t>(unit.kind) * kDigits + unit.index;
+}
+
+Unit UnitOf(uint32_t value) {
+  if (value >= kUnitNumbers) {
+    throw BadStep("unit " + std::to_string(value) + " is out of range (0-26)");
+  }
+  return {static_cast<Unit::Kind>(value / kDigits), static_cast<uint8_t>(value % kDigits)};
+}
+
+uint8_t CellOf(uint32_t value) {
+  if (value >= static_cast<uint32_t>(kCells)) {
+    throw BadStep("cell " + std::to_string(value) + " is out of range (0-80)");
+  }
+  return static_cast<uint8_t>(value);
+}
+
+void LinksToWire(const std::vector<logic::Link>& links,
+                 google::protobuf::RepeatedPtrField<ChainLink>* out) {
+  for (const logic::Link& link : links) {
+    ChainLink* wire_link = out->Add();
+    for (uint32_t number : NodeNumbers(link.from)) wire_link->add_from(number);
+    for (uint32_t number : NodeNumbers(link.to)) wire_link->add_to(number);
+    wire_link->set_strong(link.strong);
+  }
+}
+
+std::vector<logic::Link> LinksFromWire(const google::protobuf::RepeatedPtrField<ChainLink>& wire) {
+  std::vector<logic::Link> links;
+  links.reserve(static_cast<size_t>(wire.size()));
+  for (int i = 0; i < wire.size(); ++i) {
+    const ChainLink& link = wire.Get(i);
+    try {
+      links.push_back({NodeOf(link.from()), NodeOf(link.to()), link.strong()});
+    } catch (const BadStep& error) {
+      throw BadStep("link " + std::to_string(i + 1) + ": " + error.what());
+    }
+  }
+  return links;
+}
+
+// The next branch of `step` (whose branches so far are read), checked: it nests in the step or
+// a branch before it that nests deeper, and tries a candidate of the cell that one nests at.
+logic::TrialBranch BranchFromWire(const TrialBranch& wire, const Step& step) {
+  logic::TrialBranch branch;
+  if (wire.parent() > step.branches.size()) {
+    throw BadStep("parent " + std::to_string(wire.parent()) + " is not a branch before it");
+  }
+  branch.parent = static_cast<int32_t>(wire.parent()) - 1;
+  const int parent_cell = branch.parent < 0
+                              ? step.cells[1]
+                              : step.branches[static_cast<size_t>(branch.parent)].nesting_cell;
+  if (parent_cell < 0) {
+    throw BadStep("parent " + std::to_string(wire.parent()) + " ends in a contradiction");
+  }
+  branch.assumption = CandidateOf(wire.assumption());
+  if (branch.assumption.cell != parent_cell) {
+    throw BadStep("it tries " + logic::CellName(branch.assumption.cell) + ", not " +
+                  logic::CellName(parent_cell) + " where its parent nests");
+  }
+  branch.links = LinksFromWire(wire.links());
+  for (uint32_t value : wire.units()) branch.units.push_back(UnitOf(value));
+  if (wire.has_nesting_cell()) branch.nesting_cell = CellOf(wire.nesting_cell());
+  if (branch.units.size() > 1) {
+    throw BadStep(std::to_string(branch.units.size()) + " units (a contradiction has at most one)");
+  }
+  if (branch.nesting_cell >= 0 && !branch.units.empty()) {
+    throw BadStep("a nesting cell and a unit: a branch ends in one or the other");
+  }
+  return branch;
+}
+
 struct Counts {
   size_t units, cells, digits, placements, links;
   uint32_t variant;
@@ -213,16 +288,21 @@ void StepToWire(const Step& step, ExplainStep* out) {
     out->add_eliminations(CandidateNumber(elimination));
   }
   for (const Unit& unit : step.units) {
-    out->add_units(static_cast<uint32_t>(unit.kind) * kDigits + unit.index);
+    out->add_units(UnitNumber(unit));
   }
   for (uint8_t cell : step.cells) out->add_cells(cell);
   for (uint8_t digit : step.digits) out->add_digits(digit);
   out->set_variant(step.variant);
-  for (const logic::Link& link : step.links) {
-    ChainLink* wire_link = out->add_links();
-    for (uint32_t number : NodeNumbers(link.from)) wire_link->add_from(number);
-    for (uint32_t number : NodeNumbers(link.to)) wire_link->add_to(number);
-    wire_link->set_strong(link.strong);
+  LinksToWire(step.links, out->mutable_links());
+  for (const logic::TrialBranch& branch : step.branches) {
+    TrialBranch* wire_branch = out->add_branches();
+    wire_branch->set_parent(static_cast<uint32_t>(branch.parent + 1));
+    wire_branch->set_assumption(CandidateNumber(branch.assumption));
+    LinksToWire(branch.links, wire_branch->mutable_links());
+    for (const Unit& unit : branch.units) wire_branch->add_units(UnitNumber(unit));
+    if (branch.nesting_cell >= 0) {
+      wire_branch->set_nesting_cell(static_cast<uint32_t>(branch.nesting_cell));
+    }
   }
 }
 
@@ -233,19 +313,8 @@ Step StepFromWire(const ExplainStep& wire_step) {
   step.technique = *technique;
   for (uint32_t value : wire_step.placements()) step.placements.push_back(CandidateOf(value));
   for (uint32_t value : wire_step.eliminations()) step.eliminations.push_back(CandidateOf(value));
-  for (uint32_t value : wire_step.units()) {
-    if (value >= kUnitNumbers) {
-      throw BadStep("unit " + std::to_string(value) + " is out of range (0-26)");
-    }
-    step.units.push_back(
-        {static_cast<Unit::Kind>(value / kDigits), static_cast<uint8_t>(value % kDigits)});
-  }
-  for (uint32_t value : wire_step.cells()) {
-    if (value >= static_cast<uint32_t>(kCells)) {
-      throw BadStep("cell " + std::to_string(value) + " is out of range (0-80)");
-    }
-    step.cells.push_back(static_cast<uint8_t>(value));
-  }
+  for (uint32_t value : wire_step.units()) step.units.push_back(UnitOf(value));
+  for (uint32_t value : wire_step.cells()) step.cells.push_back(CellOf(value));
   for (uint32_t value : wire_step.digits()) {
     if (value < 1 || value > kDigits) {
       throw BadStep("digit " + std::to_string(value) + " is not 1-9");
@@ -256,15 +325,24 @@ Step StepFromWire(const ExplainStep& wire_step) {
     throw BadStep("variant " + std::to_string(wire_step.variant()) + " is out of range (0-81)");
   }
   step.variant = static_cast<uint8_t>(wire_step.variant());
-  for (int i = 0; i < wire_step.links_size(); ++i) {
-    const ChainLink& link = wire_step.links(i);
+  step.links = LinksFromWire(wire_step.links());
+  CheckShape(step);
+  if (wire_step.branches_size() > 0 &&
+      (step.technique != logic::Technique::kTrial || step.variant < 2)) {
+    throw BadStep(std::string(logic::Name(step.technique)) + " (variant " +
+                  std::to_string(step.variant) + ") with branches: only a nested trial has them");
+  }
+  if (wire_step.branches_size() > static_cast<int>(logic::kMaxTrialBranches)) {
+    throw BadStep(std::to_string(wire_step.branches_size()) + " branches (at most " +
+                  std::to_string(logic::kMaxTrialBranches) + ")");
+  }
+  for (int i = 0; i < wire_step.branches_size(); ++i) {
     try {
-      step.links.push_back({NodeOf(link.from()), NodeOf(link.to()), link.strong()});
+      step.branches.push_back(BranchFromWire(wire_step.branches(i), step));
     } catch (const BadStep& error) {
-      throw BadStep("link " + std::to_string(i + 1) + ": " + error.what());
+      throw BadStep("branch " + std::to_string(i + 1) + ": " + error.what());
     }
   }
-  CheckShape(step);
   return step;
 }
 

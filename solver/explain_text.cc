@@ -147,13 +147,23 @@ std::string ChainsOf(const std::vector<Link>& links) {
 
 // How a contradiction ends: the last link's candidate was the cell's last, or (with a unit)
 // the digit's last place in the unit.
-std::string ContradictionText(const Step& step) {
-  if (step.links.empty()) return "a contradiction";
-  const Node& last = step.links.back().to;
-  if (!step.units.empty()) {
-    return std::to_string(last.digit) + " has no place left in " + UnitName(step.units[0]);
+std::string ContradictionText(const std::vector<Link>& links, const std::vector<Unit>& units) {
+  if (links.empty()) return "a contradiction";
+  const Node& last = links.back().to;
+  if (!units.empty()) {
+    return std::to_string(last.digit) + " has no place left in " + UnitName(units[0]);
   }
   return CellName(last.cells[0]) + " has no candidate left";
+}
+
+// "r2c2 with 3 or 6": a nesting cell and the digits its branches try.
+std::string LeftWith(int cell, const std::vector<int>& digits) {
+  std::string text = CellName(cell) + " with ";
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0) text += i + 1 == digits.size() ? " or " : ", ";
+    text += std::to_string(digits[i]);
+  }
+  return text;
 }
 
 // "x-wing", "swordfish", "jellyfish" for a fish of 2, 3, 4 lines; capitalised as HoDoKu does.
@@ -237,7 +247,7 @@ std::string DescribeForcingChain(const Step& step) {
   const std::string name = std::string(Name(step.technique)) + ": ";
   if (step.variant == 0) {
     return name + CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]) + " leads to " +
-           ChainsOf(step.links) + ", and " + ContradictionText(step) + ": " +
+           ChainsOf(step.links) + ", and " + ContradictionText(step.links, step.units) + ": " +
            Removals(step.eliminations);
   }
   std::string text = name;
@@ -254,22 +264,34 @@ std::string DescribeTrial(const Step& step) {
   if (step.variant == 0) return "the puzzle has several solutions: " + tried + " chosen";
   std::string text = std::string(Name(step.technique)) + ": " + tried + " leads to a contradiction";
   if (step.variant == 1) {
-    text += " by singles: " + ChainsOf(step.links) + ", and " + ContradictionText(step);
+    text += " by singles: " + ChainsOf(step.links) + ", and " +
+            ContradictionText(step.links, step.units);
   } else {
     text += " within " + std::to_string(step.variant - 1) + " nested trial" +
             (step.variant == 2 ? "" : "s") + ": ";
     if (!step.links.empty()) text += "by singles " + ChainsOf(step.links) + ", ";
-    text += "it leaves " + CellName(step.cells[1]) + " with ";
-    for (size_t i = 1; i < step.digits.size(); ++i) {
-      if (i > 1) text += i + 1 == step.digits.size() ? " or " : ", ";
-      text += std::to_string(step.digits[i]);
-    }
-    text += ", each of which leads to a contradiction";
+    text += "it leaves " +
+            LeftWith(step.cells[1], std::vector<int>(step.digits.begin() + 1, step.digits.end())) +
+            ", each of which leads to a contradiction";
   }
   return text + ": " + Removals(step.eliminations);
 }
 
 }  // namespace
+
+std::string DescribeTrialBranch(const Step& step, size_t index) {
+  const TrialBranch& branch = step.branches[index];
+  std::string text = CellName(branch.assumption.cell) + " = " +
+                     std::to_string(branch.assumption.digit) + " leads ";
+  if (!branch.links.empty()) text += "by singles to " + ChainsOf(branch.links) + ", ";
+  if (branch.nesting_cell < 0) return text + "and " + ContradictionText(branch.links, branch.units);
+  std::vector<int> tried;
+  for (const TrialBranch& nested : step.branches) {
+    if (nested.parent == static_cast<int>(index)) tried.push_back(nested.assumption.digit);
+  }
+  return text + "and leaves " + LeftWith(branch.nesting_cell, tried) +
+         ", each of which leads to a contradiction";
+}
 
 std::string NodeName(const Node& node) {
   // Appended piece by piece: g++ 12 draws a false -Wrestrict from "(" + std::to_string(...).

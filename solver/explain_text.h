@@ -57,6 +57,11 @@ std::string SeName(const Step& step);
 // StepFromWire).
 std::string Describe(const Step& step);
 
+// A nested trial's branch `index` in words: "r2c2 = 3 leads by singles to (3)r2c2-(3)r2c5=...,
+// and 7 has no place left in box 5", or "... and leaves r5c5 with 1 or 4, each of which leads to
+// a contradiction" (its nested branches say how). `index` < step.branches.size().
+std::string DescribeTrialBranch(const Step& step, size_t index);
+
 }  // namespace sudoku::logic
 
 #endif  // SUDOKU_SOLVER_EXPLAIN_TEXT_H_

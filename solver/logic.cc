@@ -166,7 +166,8 @@ bool SolvesWithPairs(const Grid& grid) {
 // One Step serves every turn: cleared, its lists keep their room, so that a caller that does
 // not keep the steps allocates nothing per step. `on_step` may move from it.
 template <typename OnStep>
-Result Run(const Grid& grid, Preference preference, OnStep&& on_step, Grid* final_grid) {
+Result Run(const Grid& grid, Preference preference, bool show_trial_branches, OnStep&& on_step,
+           Grid* final_grid) {
   const Result result = SolveGrid(grid, Limits{.max_solutions = 2});
   if (result.solutions == 0) return result;
   Board board(grid);
@@ -181,7 +182,8 @@ Result Run(const Grid& grid, Preference preference, OnStep&& on_step, Grid* fina
     step.cells.clear();
     step.digits.clear();
     step.links.clear();
-    if (!LogicalStep(board, &step, preference)) Trial(board, &step);
+    step.branches.clear();
+    if (!LogicalStep(board, &step, preference)) Trial(board, &step, show_trial_branches);
     on_step(step);
   }
   *final_grid = board.values;
@@ -309,7 +311,7 @@ Level QqwingLevel(const Grid& grid, Technique hardest) {
 Explanation Explain(const Grid& grid, Preference preference) {
   Explanation explanation;
   const Result result = internal::Run(
-      grid, preference,
+      grid, preference, /*show_trial_branches=*/true,
       [&](Step& step) {
         if (step.technique == Technique::kTrial) ++explanation.logic_guesses;
         explanation.steps.push_back(std::move(step));
@@ -325,7 +327,7 @@ Rating Walk(const Grid& grid, Preference preference,
   Rating rating;
   Grid final_grid{};
   const Result result = internal::Run(
-      grid, preference,
+      grid, preference, /*show_trial_branches=*/false,
       [&](const Step& step) {
         ++rating.steps;
         if (step.technique == Technique::kTrial) ++rating.logic_guesses;

@@ -110,6 +110,28 @@ struct Link {
   friend bool operator==(const Link&, const Link&) = default;
 };
 
+// One branch of a nested trial's refutation: `assumption`, atop the assumptions of the branches
+// it nests in, leads by singles to a contradiction, or leaves `nesting_cell` open with
+// candidates each of which is a branch of its own (parent: this one) and fails in turn.
+struct TrialBranch {
+  int32_t parent = -1;  // the branch it nests in, an index into Step::branches; -1: the step's
+  CellDigit assumption{};
+  // The singles' net from the assumption, as a forcing chain's: every change of this branch its
+  // outcome rests on (the contradiction, or the nesting cell's lost candidates and what its own
+  // branches start from), each after those it rests on. A change made by an enclosing branch is
+  // shown there, not again: a link may start from it.
+  std::vector<Link> links;
+  std::vector<Unit> units;  // the contradiction: the unit left without a place for the last
+                            // link's digit; none: the last link's cell was left empty
+  int nesting_cell = -1;    // the open cell the nested branches start from; -1: a contradiction
+};
+
+// A nested trial shows its branches while they stay within these, most of the links shown on
+// any of 25,848 hardest puzzles (forum_hardest_11plus_half, magictour_top1465) being 43,231;
+// past them it shows none (the step still names the digits each refuted).
+inline constexpr size_t kMaxTrialBranches = 8192;
+inline constexpr size_t kMaxTrialLinks = 65536;
+
 // One step of the explanation.
 //   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}; variant 1: a full
 //                  house, the last open cell of units = {the unit}
@@ -179,7 +201,8 @@ struct Link {
 //                  forcing chain's variant 0. Deeper: cells also holds the cell the nested trials
 //                  start from, digits also its candidates left (each refuted by them), and links
 //                  the net by which the singles took its other candidates away (none when they
-//                  took none).
+//                  took none), and branches its refutation: one TrialBranch per candidate left,
+//                  each nesting further where its singles leave the board open.
 //                  variant 0: a choice, only for a puzzle with several solutions (none of the
 //                  cell's candidates leads to a contradiction); placements = the choice
 // Eliminations are the candidates the step removes (none for singles and placements).
@@ -192,6 +215,8 @@ struct Step {
   std::vector<uint8_t> digits;
   uint8_t variant = 0;      // per technique, as above; 0 where unused
   std::vector<Link> links;  // the chain, in chain order; empty for non-chain techniques
+  // A nested trial's refutation, depth first (a branch before those nested in it); else empty.
+  std::vector<TrialBranch> branches;
 };
 
 // Candidates per cell: bit d-1 set when digit d is still possible. A placed cell holds only its

@@ -207,8 +207,10 @@ bool AlsXz(Board& board, Step* step);
 bool SeWing(Board& board, Step* step, int size);
 
 bool ForcingChain(Board& board, Step* step);
-// The last resort: always takes a step on a board that is open and has a solution.
-void Trial(Board& board, Step* step);
+// The last resort: always takes a step on a board that is open and has a solution. With
+// `show_branches`, a nested trial's step carries its whole refutation (Step::branches), within
+// kMaxTrialBranches and kMaxTrialLinks; a rating needs none of it.
+void Trial(Board& board, Step* step, bool show_branches);
 
 }  // namespace sudoku::logic::internal
 

@@ -74,10 +74,13 @@ class Branch {
 
   // Every implication the changes of `targets` (placed or removed here) rest on, from the
   // assumption, as links appended to `links` unless there already: each change after what it
-  // rests on, so that the links read as chains from the assumption.
-  void NetTo(std::span<const int> targets, std::vector<Link>* links) const {
+  // rests on, so that the links read as chains from the assumption. Given the branch this one
+  // was copied from (`outer`), a change made there is where the net stops: it goes to
+  // `outer_changes`, for `outer`'s net to show.
+  void NetTo(std::span<const int> targets, std::vector<Link>* links, const Branch* outer = nullptr,
+             std::vector<int>* outer_changes = nullptr) const {
     std::vector<bool> shown(kCandidates, false);
-    for (const int target : targets) ShowNet(target, &shown, links);
+    for (const int target : targets) ShowNet(target, outer, &shown, links, outer_changes);
   }
 
   // The candidates of the cell of `contradiction_candidate()` removed here (or, with
@@ -222,12 +225,17 @@ class Branch {
   }
 
   // Appends the links of NetTo() for `candidate`, after those of its premises.
-  void ShowNet(int candidate, std::vector<bool>* shown, std::vector<Link>* links) const {
+  void ShowNet(int candidate, const Branch* outer, std::vector<bool>* shown,
+               std::vector<Link>* links, std::vector<int>* outer_changes) const {
     if ((*shown)[static_cast<size_t>(candidate)]) return;
     (*shown)[static_cast<size_t>(candidate)] = true;
+    if (outer != nullptr && outer->state_[candidate] != kUnknown) {
+      outer_changes->push_back(candidate);
+      return;
+    }
     std::vector<int> premises;
     Premises(candidate, &premises);
-    for (const int premise : premises) ShowNet(premise, shown, links);
+    for (const int premise : premises) ShowNet(premise, outer, shown, links, outer_changes);
     for (const int premise : premises) {
       Link link{SingleNode(CellOfCandidate(premise), DigitOfCandidate(premise)),
                 SingleNode(CellOfCandidate(candidate), DigitOfCandidate(candidate)),
@@ -405,21 +413,71 @@ Outcome Follow(const Branch& from, int cell, int digit, int depth, int level, in
   return open ? Outcome::kOpen : Outcome::kContradiction;
 }
 
+// The candidates `branch` took from `cell`, its own removals and those of the branches it nests
+// in: with the board's, what leaves the cell the digits its nested branches try.
+std::vector<int> TakenFrom(const Branch& branch, int cell) {
+  std::vector<int> taken;
+  for (int digit = 1; digit <= 9; ++digit) {
+    if (branch.Removed(CandidateOf(cell, digit))) taken.push_back(CandidateOf(cell, digit));
+  }
+  return taken;
+}
+
+// Appends to `branches` the refutation of `digit` in `cell` atop `outer` (Follow() found that
+// it fails), nested in branch `parent`, and after it the branches nested in it, depth first.
+// `outer_changes` gets the changes of `outer` its net starts from, for `outer`'s to show.
+// False, and `branches` unfinished, once they pass kMaxTrialBranches or `links` passes
+// kMaxTrialLinks (it counts every link shown).
+bool DescribeBranch(const Branch& outer, int cell, int digit, int parent,
+                    std::vector<TrialBranch>* branches, std::vector<int>* outer_changes,
+                    size_t* links) {
+  if (branches->size() >= kMaxTrialBranches) return false;
+  Branch branch = outer;
+  const size_t index = branches->size();
+  TrialBranch& added = branches->emplace_back();
+  added.parent = parent;
+  added.assumption = {static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)};
+  std::vector<int> targets;
+  if (!branch.Assume(cell, digit)) {
+    targets = branch.ContradictionPremises();
+    if (branch.empty_unit() >= 0) added.units = {UnitOf(branch.empty_unit())};
+  } else if (const int next = branch.FewestCandidates(); next >= 0) {
+    added.nesting_cell = next;
+    targets = TakenFrom(branch, next);
+    for (uint16_t d = branch.open()[next]; d; d = WithoutLowest(d)) {
+      if (!DescribeBranch(branch, next, LowestDigit(d), static_cast<int>(index), branches,
+                          &targets, links)) {
+        return false;
+      }
+    }
+  }
+  // (Solved, the branch would not have failed: Follow() and this walk take the same cells.)
+  TrialBranch& described = (*branches)[index];  // `added` moved as branches grew
+  branch.NetTo(targets, &described.links, &outer, outer_changes);
+  *links += described.links.size();
+  return *links <= kMaxTrialLinks;
+}
+
 // A trial whose singles leave the board open, refuted by trials nested below it: the cell they
 // start from (the open cell with fewest candidates) joins the step's cells, its candidates left
-// the step's digits, and the links how singles took the others away.
-void DescribeNesting(const Board& board, const Branch& branch, Step* step) {
+// the step's digits, each refuted in the step's branches (with `show_branches`, and within
+// their bounds; else none); the links show how singles took the cell's other candidates away
+// and every change the branches start from.
+void DescribeNesting(const Branch& branch, bool show_branches, Step* step) {
   const int next = branch.FewestCandidates();
   step->cells.push_back(static_cast<uint8_t>(next));
+  std::vector<int> targets = TakenFrom(branch, next);
+  size_t links = 0;
   for (uint16_t d = branch.open()[next]; d; d = WithoutLowest(d)) {
     step->digits.push_back(static_cast<uint8_t>(LowestDigit(d)));
+    if (show_branches && !DescribeBranch(branch, next, LowestDigit(d), -1, &step->branches,
+                                         &targets, &links)) {
+      show_branches = false;
+      step->branches.clear();
+      targets = TakenFrom(branch, next);
+    }
   }
-  std::vector<int> taken;
-  for (uint16_t d = board.open[next]; d; d = WithoutLowest(d)) {
-    const int candidate = CandidateOf(next, LowestDigit(d));
-    if (branch.Removed(candidate)) taken.push_back(candidate);
-  }
-  branch.NetTo(taken, &step->links);
+  branch.NetTo(targets, &step->links);
 }
 
 // Nesting tried before the full search: shallow trials read better.
@@ -434,7 +492,7 @@ bool ForcingChain(Board& board, Step* step) {
          BilocalChain(board, step, removals);
 }
 
-void Trial(Board& board, Step* step) {
+void Trial(Board& board, Step* step, bool show_branches) {
   const Branch start(board);
   const int cell = start.FewestCandidates();
   step->technique = Technique::kTrial;
@@ -454,7 +512,7 @@ void Trial(Board& board, Step* step) {
       if (deepest == 1) {
         DescribeContradiction(branch, step);
       } else {
-        DescribeNesting(board, branch, step);
+        DescribeNesting(branch, show_branches, step);
       }
       Eliminate(board, step, cell, Bit(digit));
       return;

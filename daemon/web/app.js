@@ -100,6 +100,7 @@
     checkTimer: 0,
     checkSerial: 0,
     restoring: false,                  // the address is being read: do not write it meanwhile
+    branch: null,                      // the trial's branch opened last: {step, path}
   };
 
   const cellName = (cell) => `r${Math.floor(cell / 9) + 1}c${cell % 9 + 1}`;
@@ -760,10 +761,20 @@
     if (element) element.focus({ preventScroll: true });
   }
 
+  // The branch of the trial `shown` that was opened last, or null.
+  function selectedBranch(shown) {
+    if (!shown || !state.branch || state.branch.step !== shown) return null;
+    let branch = null;
+    for (const index of state.branch.path) branch = (branch ? branch.branches : shown.branches)[index];
+    return branch;
+  }
+
   // What one step marks on the board. `candidates` are those shown with it (the step's own
-  // while viewing, the player's in play); `digits` the board's.
+  // while viewing, the player's in play); `digits` the board's. With a trial's branch open, its
+  // links are drawn and its candidate is the one tried.
   function stepMarks(shown, digits, candidates) {
     if (!shown) return null;
+    const branch = selectedBranch(shown);
     const marks = {
       choice: kindOf(shown) === 'choice',
       trial: kindOf(shown) === 'trial',
@@ -771,8 +782,9 @@
       patternCells: new Set(shown.cells.map(cellIndex)),
       placements: new Map(),
       eliminations: new Map(),
-      tried: shown.technique === 'trial' ? shown.digits[0] : 0,
-      triedCell: shown.technique === 'trial' ? cellIndex(shown.cells[0]) : -1,
+      tried: branch ? branch.tries.digit : shown.technique === 'trial' ? shown.digits[0] : 0,
+      triedCell: branch ? cellIndex(branch.tries.cell)
+        : shown.technique === 'trial' ? cellIndex(shown.cells[0]) : -1,
       follows: new Map(),  // removed from the peers by this step's placement
       keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
     };
@@ -792,7 +804,7 @@
       }
     }
     // A chain's nodes: the candidates its links join.
-    for (const link of shown.links || []) {
+    for (const link of (branch || shown).links || []) {
       for (const node of [link.from, link.to]) {
         for (const name of node.cells) {
           const cell = cellIndex(name);
@@ -909,7 +921,7 @@
   function renderLinks(shown) {
     const svg = $('links');
     svg.replaceChildren();
-    const links = shown && state.mode !== 'editing' ? shown.links || [] : [];
+    const links = shown && state.mode !== 'editing' ? (selectedBranch(shown) || shown).links || [] : [];
     svg.dataset.links = String(links.length);
     if (!links.length) return;
     const origin = svg.getBoundingClientRect();
@@ -1037,6 +1049,68 @@
     });
   }
 
+  // A trial's branches, drawn once per step: each a <details> whose summary says what it tries
+  // and how it ends. A branch's own branches are drawn when it is first opened (a refutation can
+  // have thousands); opening one shows it on the board, closing it its parent.
+  let branchesDrawnFor = null;
+
+  function branchSummary(branch) {
+    const tries = `${branch.tries.cell} = ${branch.tries.digit}`;
+    if (branch.nesting_cell) {
+      const digits = branch.branches.map((nested) => nested.tries.digit);
+      return `${tries}: leaves ${branch.nesting_cell} with ${digits.join(', ').replace(/, (\d)$/, ' or $1')}`;
+    }
+    const last = branch.links.length ? branch.links[branch.links.length - 1].to : null;
+    if (!last) return `${tries}: a contradiction`;
+    return branch.units.length
+      ? `${tries}: ${last.digit} has no place left in ${branch.units[0]}`
+      : `${tries}: ${last.cells[0]} has no candidate left`;
+  }
+
+  function branchList(shown, branches, path) {
+    const list = document.createElement('ul');
+    list.className = 'branch-list';
+    branches.forEach((branch, index) => {
+      const at = [...path, index];
+      const details = document.createElement('details');
+      details.className = 'branch';
+      details.dataset.path = at.join('.');
+      const summary = document.createElement('summary');
+      summary.textContent = branchSummary(branch);
+      const text = document.createElement('p');
+      text.className = 'step-text branch-text';
+      text.textContent = branch.text;
+      details.append(summary, text);
+      details.addEventListener('toggle', () => {
+        if (details.open && branch.branches.length && !details.querySelector(':scope > ul')) {
+          details.appendChild(branchList(shown, branch.branches, at));
+        }
+        // Closing a branch other than the one shown (or one it nests in) leaves the board alone.
+        const within = state.branch && at.every((step, depth) => state.branch.path[depth] === step);
+        if (!details.open && !within) return;
+        state.branch = details.open ? { step: shown, path: at } : path.length ? { step: shown, path } : null;
+        for (const open of $('branch-tree').querySelectorAll('.branch.selected')) open.classList.remove('selected');
+        const selected = state.branch && $('branch-tree').querySelector(`.branch[data-path="${state.branch.path.join('.')}"]`);
+        if (selected) selected.classList.add('selected');
+        renderBoard();
+      });
+      const item = document.createElement('li');
+      item.appendChild(details);
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  function renderBranches(shown) {
+    const branches = shown && state.mode === 'viewing' ? shown.branches || [] : [];
+    const drawn = branches.length ? shown : null;
+    if (drawn === branchesDrawnFor) return;
+    branchesDrawnFor = drawn;
+    state.branch = null;
+    $('trial-branches').hidden = !drawn;
+    $('branch-tree').replaceChildren(...(drawn ? [branchList(shown, branches, [])] : []));
+  }
+
   function renderSteps() {
     const explanation = state.explanation;
     const technique = $('technique');
@@ -1063,6 +1137,7 @@
         ? 'The board shows the solution. Press Explain to see how it is reached.'
         : 'Press Explain to see how the puzzle solves, one step at a time.';
       $('step-text').textContent = '';
+      renderBranches(null);
       return;
     }
     const steps = explanation.steps;
@@ -1074,6 +1149,7 @@
         : 'Solved';
       $('technique-about').textContent = `Every cell is filled. Hardest technique: ${explanation.rating.hardest}.`;
       $('step-text').textContent = `solution: ${explanation.solution}`;
+      renderBranches(null);
       return;
     }
     const shown = steps[position];
@@ -1089,6 +1165,7 @@
     $('technique-names').textContent =
       `HoDoKu: ${shown.hodoku_name}; Sudoku Explainer: ${shown.se_name || 'none of its own (found by its chains)'}`;
     $('step-text').textContent = shown.text;
+    renderBranches(shown);
   }
 
   const HELP = {

@@ -75,13 +75,21 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"als-xz",
        "als-xz: r4c456 in row 4 and r5c4789 in row 5, restricted common 9, both holding 7: removes "
        "7 from r5c6"},
+      // A nested trial's links show every change its branches start from, not only the nested
+      // cell's losses.
       {"trial",
-       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: it leaves r2c2 with 3 or 6,"
-       " each of which leads to a contradiction: removes 4 from r2c1"},
+       "trial: r2c1 = 4 leads to a contradiction within 1 nested trial: by singles "
+       "(4)r2c1-(9)r2c1=(9)r4c1-(1)r4c1; (9)r4c1-(8)r4c1=(8)r4c7-(1)r4c7; (1)r4c1=(1)r4c3; "
+       "(1)r4c7=(1)r4c3-(7)r4c3; (4)r2c1-(4)r2c7; (4)r2c1-(4)r2c5; "
+       "(9)r4c1-(9)r4c5=(5)r4c5-(5)r2c5; (4)r2c1-(4)r2c3; (8)r4c7-(8)r6c7; (5)r4c5-(5)r6c5; "
+       "(5)r4c5-(5)r7c5; (8)r4c7-(7)r4c7, it leaves r2c2 with 3 or 6, each of which leads to a "
+       "contradiction: removes 4 from r2c1"},
       {"trial",
        "trial: r9c8 = 4 leads to a contradiction within 10 nested trials: by singles "
-       "(4)r9c8-(4)r9c1, it leaves r9c1 with 1 or 8, each of which leads to a contradiction: "
-       "removes 4 from r9c8"},
+       "(4)r9c8-(4)r9c1; (4)r9c8-(4)r9c6=(4)r7c6-(4)r7c2; (4)r9c8-(4)r9c2; (4)r7c6-(9)r7c6; "
+       "(4)r9c8-(4)r1c8; (4)r9c8-(4)r7c7; (4)r9c8-(4)r8c7; (4)r9c8-(4)r9c7; (4)r7c6-(4)r7c3; "
+       "(4)r9c8-(4)r7c8; (4)r9c8-(9)r9c8; (4)r7c6-(6)r7c6; (4)r9c8-(4)r8c9; (4)r9c8-(4)r6c8, it "
+       "leaves r9c1 with 1 or 8, each of which leads to a contradiction: removes 4 from r9c8"},
       {"xy-chain",
        "xy-chain: "
        "(5)r2c5=(6)r2c5-(6)r2c7=(7)r2c7-(7)r7c7=(2)r7c7-(2)r7c1=(1)r7c1-(1)r4c1=(8)r4c1-(8)r4c7=(1)"

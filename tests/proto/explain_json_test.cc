@@ -3,12 +3,15 @@
 // names, and the refusals with their exact messages.
 #include "proto/explain_json.h"
 
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "proto/explain_wire.h"
+#include "solver/explain_text.h"
 #include "solver/logic.h"
 #include "solver/solver.h"
 #include "tests/support/puzzles.h"
@@ -52,7 +55,7 @@ TEST(ExplanationJson, WritesEachStepAndTheRatingInTheDocumentedOrder) {
                 R"j("text":"naked single: r1c1 = 5 (its only candidate)",)j"
                 R"j("placements":[{"cell":"r1c1","digit":5}],)j"
                 R"j("eliminations":[],"units":[],"cells":["r1c1"],"digits":[5],"variant":0,)j"
-                R"j("links":[]}],)j"
+                R"j("links":[],"branches":[]}],)j"
                 R"j("solution":")j" +
                 kWikipediaSolution +
                 R"j(","rating":{"level":"simple","hardest":"naked single","steps":1,)j"
@@ -98,6 +101,51 @@ TEST(ExplanationJson, WritesTheLinksOfAChain) {
   int trials = 0;
   for (const logic::Step& s : explanation.steps) trials += s.technique == logic::Technique::kTrial;
   EXPECT_EQ(json["rating"]["logic_guesses"], trials);
+}
+
+// A nested trial's branches, as a tree: each branch what it tries, its sentence, its links,
+// where its contradiction lies (or the cell its own branches try) and those branches.
+TEST(ExplanationJson, WritesANestedTrialsBranchesAsATree) {
+  Grid grid;
+  ASSERT_FALSE(ParsePuzzle(testing::kNestedTrialPuzzle, &grid));
+  const logic::Explanation explanation = logic::Explain(grid);
+  ExplainResponse response;
+  response.set_verdict(SOLVED);
+  for (const logic::Step& step : explanation.steps) StepToWire(step, response.add_steps());
+  const OrderedJson json = ExplanationJson(response, testing::kNestedTrialPuzzle, false);
+  const OrderedJson& step = json["steps"][testing::kNestedTrialStep];
+  ASSERT_EQ(step["technique"], "trial");
+  ASSERT_EQ(step["branches"].size(), 2u);
+  const OrderedJson& branch = step["branches"][1];
+  EXPECT_EQ(branch["tries"].dump(), R"j({"cell":"r2c2","digit":6})j");
+  EXPECT_EQ(branch["text"],
+            logic::DescribeTrialBranch(explanation.steps[testing::kNestedTrialStep], 1));
+  EXPECT_EQ(branch["links"][0].dump(),
+            R"j({"from":{"digit":6,"cells":["r2c2"]},"to":{"digit":6,"cells":["r2c7"]},)j"
+            R"j("strong":false})j");
+  EXPECT_EQ(branch["units"].dump(), R"j(["row 4"])j");
+  EXPECT_TRUE(branch["nesting_cell"].is_null());
+  EXPECT_EQ(branch["branches"].dump(), "[]");
+  // Deeper: the first nested trial of bench_puzzles' first puzzle nests ten deep (variant 11).
+  int deepest = 0;
+  std::function<void(const OrderedJson&, int)> walk = [&](const OrderedJson& branches, int depth) {
+    for (const OrderedJson& nested : branches) {
+      deepest = std::max(deepest, depth);
+      EXPECT_EQ(nested["nesting_cell"].is_null(), nested["branches"].empty());
+      walk(nested["branches"], depth + 1);
+    }
+  };
+  const std::string hard =
+      "98.7..6..75..6..9...6......4...3......86...52..58...7...79...8......2...........1";
+  ASSERT_FALSE(ParsePuzzle(hard, &grid));
+  const logic::Explanation deep = logic::Explain(grid);
+  ASSERT_EQ(deep.steps[0].technique, logic::Technique::kTrial);
+  ASSERT_EQ(deep.steps[0].variant, 11);
+  ExplainResponse one;
+  one.set_verdict(SOLVED);
+  StepToWire(deep.steps[0], one.add_steps());
+  walk(ExplanationJson(one, hard, false)["steps"][0]["branches"], 1);
+  EXPECT_EQ(deepest, 10);
 }
 
 TEST(ExplanationJson, NamesTheStepThatIsNotOne) {

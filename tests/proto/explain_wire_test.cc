@@ -16,6 +16,8 @@
 namespace sudoku::wire {
 namespace {
 
+using ::sudoku::testing::kNestedTrialPuzzle;
+using ::sudoku::testing::kNestedTrialStep;
 using ::sudoku::testing::kSeventeenClues;
 using ::sudoku::testing::kWikipediaPuzzle;
 
@@ -28,6 +30,14 @@ void ExpectSameStep(const logic::Step& a, const logic::Step& b) {
   EXPECT_EQ(a.digits, b.digits);
   EXPECT_EQ(a.variant, b.variant);
   EXPECT_EQ(a.links, b.links);
+  ASSERT_EQ(a.branches.size(), b.branches.size());
+  for (size_t i = 0; i < a.branches.size(); ++i) {
+    EXPECT_EQ(a.branches[i].parent, b.branches[i].parent);
+    EXPECT_EQ(a.branches[i].assumption, b.branches[i].assumption);
+    EXPECT_EQ(a.branches[i].links, b.branches[i].links);
+    EXPECT_EQ(a.branches[i].units, b.branches[i].units);
+    EXPECT_EQ(a.branches[i].nesting_cell, b.branches[i].nesting_cell);
+  }
 }
 
 // From tests/data/logic_steps.txt: its steps include an alternating inference chain with a
@@ -41,10 +51,10 @@ constexpr char kSashimiSwordfishPuzzle[] =
     "...8..9.32.95.....8....35.........6......1..87...5.23..1.........6..4....9..18..7";
 
 TEST(ExplainWire, EveryStepOfAnExplanationComesBackUnchanged) {
-  // An easy puzzle (singles) and minimal ones, whose steps go beyond them.
+  // An easy puzzle (singles) and minimal ones, whose steps go beyond them (to nested trials).
   for (const std::string& puzzle :
        {std::string(kWikipediaPuzzle), std::string(kSeventeenClues), std::string(kChainsPuzzle),
-        std::string(kSashimiSwordfishPuzzle)}) {
+        std::string(kSashimiSwordfishPuzzle), kNestedTrialPuzzle}) {
     Grid grid;
     ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
     const logic::Explanation explanation = logic::Explain(grid);
@@ -198,6 +208,71 @@ TEST(ExplainWire, RefusesStepsOfTheWrongShape) {
 
 // The wire's numbers are fixed; the solver's order is difficulty. Every technique goes there and
 // back, the old numbers stay, and an unknown number is none.
+// The nested trial of kNestedTrialPuzzle, on the wire.
+ExplainStep NestedTrialOnTheWire() {
+  Grid grid;
+  EXPECT_FALSE(ParsePuzzle(kNestedTrialPuzzle, &grid));
+  const logic::Explanation explanation = logic::Explain(grid);
+  ExplainStep step;
+  StepToWire(explanation.steps.at(kNestedTrialStep), &step);
+  return step;
+}
+
+TEST(ExplainWire, ATrialsBranchesAreNumberedFromTheStep) {
+  const ExplainStep step = NestedTrialOnTheWire();
+  ASSERT_EQ(step.technique(), TRIAL);
+  ASSERT_EQ(step.branches_size(), 2);
+  for (const TrialBranch& branch : step.branches()) {
+    EXPECT_EQ(branch.parent(), 0u);  // both nest in the step: r2c2 is 3 or 6
+    EXPECT_EQ(branch.assumption() / 9, 10u);
+    EXPECT_FALSE(branch.has_nesting_cell());
+    EXPECT_FALSE(branch.links().empty());
+  }
+  EXPECT_EQ(step.branches(0).assumption(), Candidate(2, 2, 3));
+  EXPECT_EQ(step.branches(1).assumption(), Candidate(2, 2, 6));
+}
+
+TEST(ExplainWire, RefusesBranchesThatDoNotNest) {
+  const ExplainStep nested = NestedTrialOnTheWire();
+  ExplainStep step = nested;
+  step.mutable_branches(1)->set_parent(3);
+  ExpectBadStep(step, "branch 2: parent 3 is not a branch before it");
+  step = nested;
+  step.mutable_branches(1)->set_parent(1);
+  ExpectBadStep(step, "branch 2: parent 1 ends in a contradiction");
+  step = nested;
+  step.mutable_branches(0)->set_assumption(Candidate(2, 3, 3));
+  ExpectBadStep(step, "branch 1: it tries r2c3, not r2c2 where its parent nests");
+  step = nested;
+  step.mutable_branches(0)->set_assumption(729);
+  ExpectBadStep(step, "branch 1: candidate 729 is out of range (0-728)");
+  step = nested;
+  step.mutable_branches(0)->set_nesting_cell(81);
+  ExpectBadStep(step, "branch 1: cell 81 is out of range (0-80)");
+  step = nested;
+  step.mutable_branches(0)->add_units(27);
+  ExpectBadStep(step, "branch 1: unit 27 is out of range (0-26)");
+  step = nested;
+  step.mutable_branches(0)->clear_units();
+  step.mutable_branches(0)->add_units(3);
+  step.mutable_branches(0)->add_units(4);
+  ExpectBadStep(step, "branch 1: 2 units (a contradiction has at most one)");
+  step = nested;
+  step.mutable_branches(0)->set_nesting_cell(5);
+  ASSERT_EQ(step.branches(0).units_size(), 1);
+  ExpectBadStep(step, "branch 1: a nesting cell and a unit: a branch ends in one or the other");
+  step = nested;
+  step.mutable_branches(0)->mutable_links(0)->set_from(0, 729);
+  ExpectBadStep(step, "branch 1: link 1: candidate 729 is out of range (0-728)");
+  step = WithLink(AIC, {Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
+  *step.add_branches() = nested.branches(0);
+  ExpectBadStep(step, "alternating inference chain (variant 0) with branches: only a nested "
+                      "trial has them");
+  step = nested;
+  for (int i = 0; i < 8192; ++i) *step.add_branches() = nested.branches(0);
+  ExpectBadStep(step, "8194 branches (at most 8192)");
+}
+
 TEST(ExplainWire, TechniquesConvertByTable) {
   for (int t = 0; t < logic::kTechniqueCount; ++t) {
     const auto technique = static_cast<logic::Technique>(t);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <bitset>
 #include <fstream>
 #include <set>
 #include <string>
@@ -219,26 +220,33 @@ bool SeeEachOther(int a, int b) {
                     (row_a / 3 == row_b / 3 && column_a / 3 == column_b / 3));
 }
 
-// What the links of a forcing chain or trial prove from one assumption, read from the links
+// What the links of a forcing chain or trial prove from its assumptions, read from the links
 // alone: a candidate placed or removed.
 struct Derived {
-  CandidateSet on, off;
+  std::bitset<kCells * 9> on, off;  // bit cell * 9 + digit - 1
+
+  bool On(int cell, int digit) const { return on[static_cast<size_t>(cell * 9 + digit - 1)]; }
+  bool Off(int cell, int digit) const { return off[static_cast<size_t>(cell * 9 + digit - 1)]; }
 };
 
-// Follows the links of `step` from `assumption` (placed) on the grid and candidates before the
-// step, taking a link only once its start is derived (on for a weak link, off for a strong one)
-// and only when it holds there: a weak link joins two candidates of one cell, or one digit in
-// two cells that see each other; a strong link ends at a single, every other candidate of its
-// cell, or every other place of its digit in one of its units, derived off already.
-Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const Grid& grid,
-                         const Candidates& candidates) {
-  Derived derived;
-  derived.on.insert(assumption);
+// Follows `links` from `assumptions` (placed), atop what `from` derived already, on the grid and
+// candidates before the step,
+// taking a link only once its start is derived (on for a weak link, off for a strong one) and
+// only when it holds there: a weak link joins two candidates of one cell, or one digit in two
+// cells that see each other; a strong link ends at a single, every other candidate of its cell,
+// or every other place of its digit in one of its units, derived off already. (A net lists each
+// link after those it rests on, so that one pass mostly suffices; passes repeat until none
+// derives more, so that order is not what is checked.)
+Derived FollowShownLinks(const std::vector<Link>& links,
+                         const std::vector<std::pair<int, int>>& assumptions, const Grid& grid,
+                         const Candidates& candidates, Derived from = {}) {
+  Derived derived = std::move(from);
+  for (const auto& [cell, digit] : assumptions) derived.on.set(cell * 9 + digit - 1);
   const auto single = [&](int cell, int digit) {
     bool naked = true;
     for (int other = 1; other <= 9; ++other) {
       if (other != digit && Has(candidates, cell, other)) {
-        naked &= derived.off.count({cell, other}) > 0;
+        naked &= derived.Off(cell, other);
       }
     }
     if (naked) return true;
@@ -249,7 +257,7 @@ Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const
       bool hidden = true;
       for (int other : CellsOf(Unit{kind, static_cast<uint8_t>(index)})) {
         if (other != cell && !grid[other] && Has(candidates, other, digit)) {
-          hidden &= derived.off.count({other, digit}) > 0;
+          hidden &= derived.Off(other, digit);
         }
       }
       if (hidden) return true;
@@ -258,21 +266,21 @@ Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const
   };
   for (bool progress = true; progress;) {
     progress = false;
-    for (const Link& link : step.links) {
-      const std::pair<int, int> from{link.from.cells[0], link.from.digit};
-      const std::pair<int, int> to{link.to.cells[0], link.to.digit};
+    for (const Link& link : links) {
       if (link.from.cells.size() != 1 || link.to.cells.size() != 1) continue;
-      if (grid[to.first] || !Has(candidates, to.first, to.second)) continue;
+      const int from_cell = link.from.cells[0], from_digit = link.from.digit;
+      const int to_cell = link.to.cells[0], to_digit = link.to.digit;
+      if (grid[to_cell] || !Has(candidates, to_cell, to_digit)) continue;
       if (link.strong) {
-        if (derived.on.count(to) || !derived.off.count(from)) continue;
-        if (!single(to.first, to.second)) continue;
-        derived.on.insert(to);
+        if (derived.On(to_cell, to_digit) || !derived.Off(from_cell, from_digit)) continue;
+        if (!single(to_cell, to_digit)) continue;
+        derived.on.set(to_cell * 9 + to_digit - 1);
       } else {
-        if (derived.off.count(to) || !derived.on.count(from)) continue;
-        const bool same_cell = from.first == to.first && from.second != to.second;
-        const bool same_digit = from.second == to.second && SeeEachOther(from.first, to.first);
+        if (derived.Off(to_cell, to_digit) || !derived.On(from_cell, from_digit)) continue;
+        const bool same_cell = from_cell == to_cell && from_digit != to_digit;
+        const bool same_digit = from_digit == to_digit && SeeEachOther(from_cell, to_cell);
         if (!same_cell && !same_digit) continue;
-        derived.off.insert(to);
+        derived.off.set(to_cell * 9 + to_digit - 1);
       }
       progress = true;
     }
@@ -280,15 +288,116 @@ Derived FollowShownLinks(const Step& step, std::pair<int, int> assumption, const
   return derived;
 }
 
+const std::string kInLinksShown = " in the links shown";
+
+// "" when `derived` removes `digit` from `cell` (or the cell never had it), else what it keeps.
+std::string Loses(const Derived& derived, const Candidates& candidates, int cell, int digit) {
+  if (!Has(candidates, cell, digit) || derived.Off(cell, digit)) return "";
+  return CellName(cell) + " keeps " + std::to_string(digit) + kInLinksShown;
+}
+
+// "" when `derived` is a contradiction, as `last` (the last link shown) and `units` say: the
+// unit left without a place for the last link's digit, or (no unit) the last link's cell left
+// without a candidate.
+std::string ContradictionUnproven(const Derived& derived, const Link* last,
+                                  const std::vector<Unit>& units, const Grid& grid,
+                                  const Candidates& candidates) {
+  if (last == nullptr) return "no links";
+  if (!units.empty()) {
+    for (int cell : CellsOf(units[0])) {
+      if (grid[cell] == last->to.digit) return UnitName(units[0]) + " holds the digit";
+      if (std::string kept = grid[cell] ? "" : Loses(derived, candidates, cell, last->to.digit);
+          !kept.empty()) {
+        return kept;
+      }
+    }
+    return "";
+  }
+  for (int digit = 1; digit <= 9; ++digit) {
+    if (std::string kept = Loses(derived, candidates, last->to.cells[0], digit); !kept.empty()) {
+      return kept;
+    }
+  }
+  return "";
+}
+
+// "" when `derived` leaves `cell` exactly the digits `tried` (ascending) of those it had.
+std::string NestingUnproven(const Derived& derived, int cell, const std::vector<int>& tried,
+                            const Candidates& candidates) {
+  std::vector<int> left;
+  for (int digit = 1; digit <= 9; ++digit) {
+    if (Has(candidates, cell, digit) && !derived.Off(cell, digit)) left.push_back(digit);
+  }
+  if (left == tried) return "";
+  for (int digit = 1; digit <= 9; ++digit) {
+    const bool is_tried = std::find(tried.begin(), tried.end(), digit) != tried.end();
+    if (!is_tried) {
+      if (std::string kept = Loses(derived, candidates, cell, digit); !kept.empty()) return kept;
+    } else if (!Has(candidates, cell, digit) || derived.Off(cell, digit)) {
+      return "its branch " + CellName(cell) + " = " + std::to_string(digit) +
+             " tries a digit the cell has lost";
+    }
+  }
+  return "";
+}
+
+// What a nested trial's branches fail to prove, or "": each branch, from its assumption and
+// those of the branches it nests in (and the step's), by the links of all of them, reaches its
+// contradiction, or leaves its nesting cell exactly the digits its nested branches try; the
+// step's own cell is left the digits its top branches try.
+std::string BranchesUnproven(const Step& step, const Grid& grid, const Candidates& candidates) {
+  if (step.branches.empty()) return "no branches";
+  // The digits tried below each branch (index + 1; 0: the step's), in order.
+  std::vector<std::vector<int>> tried(step.branches.size() + 1);
+  for (size_t i = 0; i < step.branches.size(); ++i) {
+    const TrialBranch& branch = step.branches[i];
+    if (branch.parent >= static_cast<int>(i) || branch.parent < -1) {
+      return "branch " + std::to_string(i) + " nests in a branch listed after it";
+    }
+    const int parent_cell =
+        branch.parent < 0 ? step.cells[1] : step.branches[branch.parent].nesting_cell;
+    if (branch.assumption.cell != parent_cell) {
+      return "branch " + std::to_string(i) + " tries " + CellName(branch.assumption.cell) +
+             ", not its parent's nesting cell";
+    }
+    tried[static_cast<size_t>(branch.parent + 1)].push_back(branch.assumption.digit);
+  }
+  if (const std::vector<int> step_tried(step.digits.begin() + 1, step.digits.end());
+      tried[0] != step_tried) {
+    return "the top branches try other digits than the step names";
+  }
+  // What each branch derives, atop what its parent derived (a branch's links build on its
+  // parent's facts, never the other way): the step's own first.
+  std::vector<Derived> derived(step.branches.size() + 1);
+  derived[0] = FollowShownLinks(step.links, {{step.cells[0], step.digits[0]}}, grid, candidates);
+  for (size_t i = 0; i < step.branches.size(); ++i) {
+    const TrialBranch& branch = step.branches[i];
+    derived[i + 1] =
+        FollowShownLinks(branch.links, {{branch.assumption.cell, branch.assumption.digit}}, grid,
+                         candidates, derived[static_cast<size_t>(branch.parent + 1)]);
+    const std::string unproven =
+        branch.nesting_cell < 0
+            ? ContradictionUnproven(derived[i + 1],
+                                    branch.links.empty() ? nullptr : &branch.links.back(),
+                                    branch.units, grid, candidates)
+            : NestingUnproven(derived[i + 1], branch.nesting_cell, tried[i + 1], candidates);
+    if (!unproven.empty()) {
+      return "branch " + std::to_string(i) + " (" + CellName(branch.assumption.cell) + " = " +
+             std::to_string(branch.assumption.digit) + "): " + unproven;
+    }
+  }
+  return "";
+}
+
 // What the links of a forcing chain or a trial fail to prove, or "" when they show every
 // inference its conclusion rests on: from the links alone (FollowShownLinks), the assumption
 // empties a cell or leaves a digit no place in a unit (variant 0; a trial of variant 1), both
 // branches remove every candidate the step removes (variants 1 and 2), or the nested trials'
-// cell is left with the digits the step names (a trial nested deeper).
+// cell is left with the digits the step names and each of its branches fails
+// (BranchesUnproven; a trial nested deeper).
 std::string UnprovenByShownLinks(const Step& step, const Grid& grid, const Candidates& candidates) {
   const bool forcing = step.technique == Technique::kForcingChain;
   if (!forcing && !(step.technique == Technique::kTrial && step.variant >= 1)) return "";
-  const std::string shown = " in the links shown";
   if (forcing && step.variant >= 1) {
     std::vector<std::pair<int, int>> assumptions;
     if (step.variant == 1) {
@@ -297,45 +406,27 @@ std::string UnprovenByShownLinks(const Step& step, const Grid& grid, const Candi
       assumptions = {{step.cells[0], step.digits[0]}, {step.cells[1], step.digits[0]}};
     }
     for (const auto& [cell, digit] : assumptions) {
-      const Derived derived = FollowShownLinks(step, {cell, digit}, grid, candidates);
+      const Derived derived = FollowShownLinks(step.links, {{cell, digit}}, grid, candidates);
       for (const CellDigit& e : step.eliminations) {
-        if (derived.off.count({e.cell, e.digit})) continue;
+        if (derived.Off(e.cell, e.digit)) continue;
         return std::to_string(digit) + " in " + CellName(cell) + " does not remove " +
-               std::to_string(e.digit) + " from " + CellName(e.cell) + shown;
+               std::to_string(e.digit) + " from " + CellName(e.cell) + kInLinksShown;
       }
     }
     return "";
   }
   const Derived derived =
-      FollowShownLinks(step, {step.cells[0], step.digits[0]}, grid, candidates);
-  // The cell must lose `digit`: "" when the links remove it, else what they leave.
-  const auto loses = [&](int cell, int digit) -> std::string {
-    if (!Has(candidates, cell, digit) || derived.off.count({cell, digit})) return "";
-    return CellName(cell) + " keeps " + std::to_string(digit) + shown;
-  };
+      FollowShownLinks(step.links, {{step.cells[0], step.digits[0]}}, grid, candidates);
   if (!forcing && step.variant >= 2) {
-    for (int digit = 1; digit <= 9; ++digit) {
-      const bool left =
-          std::find(step.digits.begin() + 1, step.digits.end(), digit) != step.digits.end();
-      if (std::string kept = left ? "" : loses(step.cells[1], digit); !kept.empty()) return kept;
+    const std::vector<int> tried(step.digits.begin() + 1, step.digits.end());
+    if (std::string unproven = NestingUnproven(derived, step.cells[1], tried, candidates);
+        !unproven.empty()) {
+      return unproven;
     }
-    return "";
+    return BranchesUnproven(step, grid, candidates);
   }
-  if (step.links.empty()) return "no links";
-  const Node& last = step.links.back().to;
-  if (!step.units.empty()) {
-    for (int cell : CellsOf(step.units[0])) {
-      if (grid[cell] == last.digit) return UnitName(step.units[0]) + " holds the digit";
-      if (std::string kept = grid[cell] ? "" : loses(cell, last.digit); !kept.empty()) {
-        return kept;
-      }
-    }
-    return "";
-  }
-  for (int digit = 1; digit <= 9; ++digit) {
-    if (std::string kept = loses(last.cells[0], digit); !kept.empty()) return kept;
-  }
-  return "";
+  return ContradictionUnproven(derived, step.links.empty() ? nullptr : &step.links.back(),
+                               step.units, grid, candidates);
 }
 
 // Replays `explanation` from `puzzle` against `solution` (81 digits), failing on the first
@@ -452,6 +543,50 @@ TEST(Logic, AForcingChainShowsEveryRemovalItsContradictionRestsOn) {
   EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "r6c9 keeps 4 in the links shown");
 }
 
+// A nested trial carries its whole refutation: r2c1 = 4 leaves r2c2 with 3 or 6, and each of
+// those two branches reaches its contradiction by links of its own that start from the
+// step's. Without a link of the step's that a branch rests on, or with a branch missing, the
+// checker says what is no longer shown.
+TEST(Logic, ANestedTrialShowsEachBranchToItsContradiction) {
+  const Explanation explanation = Explain(ParseOrDie(testing::kNestedTrialPuzzle));
+  Grid grid = ParseOrDie(testing::kNestedTrialPuzzle);
+  Candidates candidates = InitialCandidates(grid);
+  for (size_t i = 0; i < testing::kNestedTrialStep; ++i) {
+    Apply(explanation.steps[i], &grid, &candidates);
+  }
+  const Step& step = explanation.steps[testing::kNestedTrialStep];
+  ASSERT_EQ(step.technique, Technique::kTrial);
+  EXPECT_EQ(step.variant, 2);
+  EXPECT_EQ(step.cells, (std::vector<uint8_t>{9, 10}));  // r2c1, then r2c2
+  EXPECT_EQ(step.digits, (std::vector<uint8_t>{4, 3, 6}));
+  ASSERT_EQ(step.branches.size(), 2u);
+  for (const TrialBranch& branch : step.branches) {
+    EXPECT_EQ(branch.parent, -1);
+    EXPECT_EQ(branch.nesting_cell, -1);
+    EXPECT_EQ(branch.units, (std::vector<Unit>{{Unit::Kind::kRow, 3}}));
+  }
+  EXPECT_EQ(DescribeTrialBranch(step, 1).substr(0, 72),
+            "r2c2 = 6 leads by singles to (6)r2c2-(6)r2c7; (6)r2c2-(6)r2c5; (4)r2c5=(");
+  const std::string text = DescribeTrialBranch(step, 1);
+  EXPECT_EQ(text.substr(text.size() - 66),
+            "(7)r6c6-(7)r4c4; (7)r6c6-(7)r4c6, and 7 has no place left in row 4");
+  EXPECT_EQ(UnprovenByShownLinks(step, grid, candidates), "");
+
+  Step cut = step;  // the step's (8)r4c7-(7)r4c7: r4c7's 7 goes before either branch starts
+  std::erase_if(cut.links, [](const Link& link) {
+    return link.to.digit == 7 && link.to.cells == std::vector<uint8_t>{33};
+  });
+  ASSERT_EQ(cut.links.size() + 1, step.links.size());
+  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates),
+            "branch 0 (r2c2 = 3): r4c7 keeps 7 in the links shown");
+  cut = step;
+  cut.branches.pop_back();
+  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates),
+            "the top branches try other digits than the step names");
+  cut.branches.clear();
+  EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "no branches");
+}
+
 TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
   const std::string path = testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/logic_steps.txt";
   std::ifstream in(path);
@@ -501,6 +636,10 @@ TEST(Logic, ReplaysTheSharedSets) {
   const auto files = testing::SharedDataFiles();
   if (files.empty()) GTEST_SKIP() << "no shared puzzle sets (SUDOKU_SHARED_DATA_DIR)";
   for (const std::string& file : files) {
+    // The hardest sets are replayed whole, by HardestSetShard.
+    if (file.find("hardest") != std::string::npos || file.find("magictour") != std::string::npos) {
+      continue;
+    }
     const bool easy = file.find("qqwing_") != std::string::npos &&
                       file.find("mixed") == std::string::npos &&
                       file.find("expert") == std::string::npos;
@@ -515,6 +654,47 @@ TEST(Logic, ReplaysTheSharedSets) {
     }
   }
 }
+
+// The shared hardest sets, every puzzle (under the sanitizers every 50th): each explanation
+// replays soundly, so that every trial, its branches and every forcing chain are shown to
+// their ends (UnprovenByShownLinks). Split in shards that ctest runs side by side.
+constexpr int kHardestShards = 4;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr size_t kHardestStride = 50;
+#else
+constexpr size_t kHardestStride = 1;
+#endif
+
+class HardestSetShard : public ::testing::TestWithParam<int> {};
+
+TEST_P(HardestSetShard, ReplaysEveryTrialAndChain) {
+  int files = 0;
+  size_t nested_trials = 0;
+  for (const std::string& file : testing::SharedDataFiles()) {
+    if (file.find("hardest") == std::string::npos && file.find("magictour") == std::string::npos) {
+      continue;
+    }
+    ++files;
+    const auto lines = testing::ReadLines(file);
+    const size_t stride = kHardestStride * kHardestShards;
+    for (size_t i = static_cast<size_t>(GetParam()) * kHardestStride; i < lines.size();
+         i += stride) {
+      const Grid grid = ParseOrDie(lines[i]);
+      const Result solved = SolveGrid(grid, Limits{.max_solutions = 2});
+      ASSERT_EQ(solved.verdict, Verdict::kSolved) << file << ": " << lines[i];
+      const Explanation explanation = Explain(grid);
+      for (const Step& step : explanation.steps) {
+        nested_trials += step.technique == Technique::kTrial && step.variant >= 2;
+      }
+      ExpectSoundReplay(lines[i], std::string(solved.solution.data(), kCells), explanation);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no shared hardest sets (SUDOKU_SHARED_DATA_DIR)";
+  EXPECT_GT(nested_trials, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Logic, HardestSetShard, ::testing::Range(0, kHardestShards));
 
 // QQWing's own labels, for its generated sets: our level must match (see README, "Explain and
 // rate"; tests/rate_qqwing.sh prints the confusion matrix).

@@ -23,6 +23,13 @@ inline const std::string kWikipediaSolution =
 inline const std::string kSeventeenClues =
     ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
 
+// One of the bundled samples (tests/data/samples.txt) whose explanation's step 25 is a trial
+// nested one deep: r2c1 = 4 leaves r2c2 with 3 or 6, two branches that each end in a
+// contradiction (small enough to read whole).
+inline const std::string kNestedTrialPuzzle =
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........";
+inline constexpr size_t kNestedTrialStep = 24;  // 0-based
+
 // A QQWing "simple" puzzle: naked singles alone solve it (56 of them).
 inline const std::string kSimplePuzzle =
     "6....49...28.1..3........56........8.......1.84..3.26.3..2...9.96.....24..1..8...";

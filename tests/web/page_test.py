@@ -17,8 +17,8 @@ measures the board's borders against its cells, and looks at the page on a 390x8
 (candidates' size, the strike, touch help, a Load error above the board). The browser's console
 must stay free of errors but the 400s the invalid puzzles draw. Screenshots go to --screenshots:
 page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png (a skyscraper),
-page-forcing-chain.png, page-trial.png, page-solved.png, page-play.png, page-phone.png and
-page-phone-play.png.
+page-forcing-chain.png, page-trial.png, page-trial-branch.png (a trial's branch and one nested
+in it, open), page-solved.png, page-play.png, page-phone.png and page-phone-play.png.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no browser, driver or Selenium on this machine:
 install chromium, chromium-driver and python3-selenium; tests/run_all.sh does).
@@ -355,6 +355,56 @@ def check_links(page, step, where):
                "%s: the links drawn %r to be the step's %r" % (where, page.links(), want))
 
 
+def branch_summary(branch):
+    """What a trial's branch says closed: what it tries and how it ends."""
+    tries = "%s = %d" % (branch["tries"]["cell"], branch["tries"]["digit"])
+    if branch["nesting_cell"]:
+        digits = [str(nested["tries"]["digit"]) for nested in branch["branches"]]
+        left = digits[0] if len(digits) == 1 else ", ".join(digits[:-1]) + " or " + digits[-1]
+        return "%s: leaves %s with %s" % (tries, branch["nesting_cell"], left)
+    last = branch["links"][-1]["to"]
+    if branch["units"]:
+        return "%s: %d has no place left in %s" % (tries, last["digit"], branch["units"][0])
+    return "%s: %s has no candidate left" % (tries, last["cells"][0])
+
+
+def check_branches(page, trial, screenshots):
+    """A nested trial's branches: listed closed, one per candidate left; the first opened (and
+    the first nested in it, where it nests deeper) shows its sentence, rings its candidate and
+    draws its links (page-trial-branch.png); closed again, the trial's own links come back."""
+    By = page.By
+    check(page.visible("trial-branches"), "a nested trial shows no branches")
+    top = "#branch-tree > ul > li > details"
+    summaries = page.driver.find_elements(By.CSS_SELECTOR, top + " > summary")
+    want = [branch_summary(branch) for branch in trial["branches"]]
+    check([summary.text for summary in summaries] == want,
+          "the branches read %r, not %r" % ([summary.text for summary in summaries], want))
+    path, branch, summary = "0", trial["branches"][0], summaries[0]
+    while True:
+        summary.click()
+        details = page.find('.branch[data-path="%s"]' % path)
+        page.until(lambda: "selected" in details.get_attribute("class").split(),
+                   "branch %s to be open and shown" % path)
+        text = details.find_element(By.CSS_SELECTOR, ":scope > .branch-text").text
+        check(text == branch["text"], "branch %s reads %r, not %r" % (path, text, branch["text"]))
+        check_links(page, branch, "branch " + path)
+        cell = page.board()[cell_index(branch["tries"]["cell"])]
+        check(cell["tried"] == str(branch["tries"]["digit"]),
+              "branch %s: %s rings %r" % (path, branch["tries"]["cell"], cell["tried"]))
+        if not branch["branches"] or path.count(".") == 1:
+            break
+        nested = details.find_elements(By.CSS_SELECTOR, ":scope > ul > li > details > summary")
+        check([s.text for s in nested] == [branch_summary(b) for b in branch["branches"]],
+              "branch %s's nested branches read %r" % (path, [s.text for s in nested]))
+        path, branch, summary = path + ".0", branch["branches"][0], nested[0]
+    page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    page.shot(screenshots, "page-trial-branch.png")
+    summaries[0].click()  # closing the top branch shows the trial itself again
+    page.until(lambda: not page.driver.find_elements(By.CSS_SELECTOR, ".branch.selected"),
+               "no branch shown after closing the top branch")
+    check_links(page, trial, "the trial, its branches closed")
+
+
 def check_borders(page, where):
     """The board's outer border (2 px) shows on every side: the cells end inside it."""
     board = page.rect("#board")
@@ -602,6 +652,10 @@ def run(args, screenshots):
                   tried["cells"][1], nested["keys"], nested["tried"], tried["digits"]))
         page.until_text("step-text", tried["text"])
         page.shot(screenshots, "page-trial.png")
+        # Its whole refutation: a branch per candidate left, each opened to its contradiction or
+        # to the branches nested in it, its candidate ringed and its links drawn on the board;
+        # closing it shows the branch it nests in again.
+        check_branches(page, tried, screenshots)
         # A forcing chain: the implications from the candidate to the contradiction, drawn.
         forced = daemon.api("/api/explain", {"puzzle": FORCING_PUZZLE})
         chain = next(i for i, s in enumerate(forced["steps"]) if s["technique"] == "forcing chain")
