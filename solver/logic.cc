@@ -106,8 +106,8 @@ bool HodokuStep(Board& board, Step* step) {
          WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) ||
-         SimpleColouring(board, step) || Chains(board, step) || AlsXz(board, step) ||
-         ForcingChain(board, step);
+         SimpleColouring(board, step) || Chains(board, step, /*most_removals=*/true) ||
+         AlsXz(board, step) || ForcingChain(board, step);
 }
 
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE

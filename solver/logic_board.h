@@ -197,9 +197,10 @@ bool UniqueRectangle(Board& board, Step* step);
 bool HiddenRectangle(Board& board, Step* step);
 bool BugPlusOne(Board& board, Step* step);
 
-// X-chains, then xy-chains, then alternating inference chains (the shortest chain of the first
-// kind that has one).
-bool Chains(Board& board, Step* step);
+// X-chains, then xy-chains, then alternating inference chains: the shortest chain of the first
+// kind that has one, or with `most_removals` the one of that kind HoDoKu takes (most removals,
+// then the lowest, then the shortest).
+bool Chains(Board& board, Step* step, bool most_removals = false);
 bool AlsXz(Board& board, Step* step);
 // Sudoku Explainer's wings of `size` 3 (WXYZ), 4 (VWXYZ) or 5 (UVWXYZ) cells and a bivalue
 // cell, by its rules: of all, the easiest on its scale, then the one removing most. Only on the

@@ -5,7 +5,9 @@
 // A chain is searched breadth first over node states: from a node off, a strong link turns the
 // next node on; from a node on, a weak link turns the next one off. A chain from a start S (off)
 // to a node E (on) proves that S or E is true, so a candidate weakly linked to both goes.
-// Breadth first finds each start's shortest such chain; the step keeps the shortest of all.
+// Breadth first finds each start's shortest such chain; the step keeps the shortest of all, or,
+// on HoDoKu's path, the one HoDoKu's sort puts first: most removals (MostRemovingChain), so
+// that one chain does what several shorter ones would, as in the path HoDoKu's users see.
 //
 // Most starts have no chain, and most steps that get here find none, so the search is in two
 // parts: Layers (logic_chain_layers.h) learns a start's shortest chain length a layer at a time
@@ -81,12 +83,13 @@ struct Search {
   }
 };
 
-// The shortest chain from `start` (off), of at most `longest` links, to a node on whose
-// removals are not empty: one of `useful`, the ends whose removals meet the start's.
-template <typename Useful>
-bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, int longest,
-                       const Useful& useful, Search& search, Chain* chain) {
-  if (search.strong.Empty(start)) return false;
+// Breadth first from `start` (off), up to `longest` links: `on_end(state, removes)` sees each
+// node on that one of `useful` reaches, by its shortest chain, with what that chain removes (the
+// candidates that see both ends), and returns true to stop there.
+template <typename Useful, typename OnEnd>
+void ChainsFrom(const ChainGraph& graph, const Board& board, int start, int longest,
+                const Useful& useful, Search& search, const OnEnd& on_end) {
+  if (search.strong.Empty(start)) return;
   const std::array<CellSet, 10> start_targets = WeakTargets(board, graph.nodes[start]);
   for (int state : search.queue) search.parent[state] = -2;
   search.queue.clear();
@@ -110,14 +113,38 @@ bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, i
       const std::array<CellSet, 10> end_targets = WeakTargets(board, graph.nodes[next]);
       std::array<CellSet, 10> removes;
       for (int d = 1; d <= 9; ++d) removes[d] = start_targets[d] & end_targets[d];
-      chain->removes = removes;
-      chain->nodes.clear();
-      for (int s = next_state; s >= 0; s = search.parent[s]) chain->nodes.push_back(s / 2);
-      std::reverse(chain->nodes.begin(), chain->nodes.end());
-      return true;
+      if (next == start && graph.nodes[start].size == 1) {
+        // A loop from a candidate back to it proves it: its cell's other candidates go (the
+        // peers' follow from the single left, as HoDoKu's discontinuous nice loop has it).
+        removes[graph.nodes[start].digit] = CellSet{};
+      }
+      if (on_end(next_state, removes)) return;
     }
   }
-  return false;
+}
+
+// The chain that reaches `end_state` in the last search, with what it removes.
+Chain ChainTo(const Search& search, int end_state, const std::array<CellSet, 10>& removes) {
+  Chain chain;
+  chain.removes = removes;
+  for (int s = end_state; s >= 0; s = search.parent[s]) chain.nodes.push_back(s / 2);
+  std::reverse(chain.nodes.begin(), chain.nodes.end());
+  return chain;
+}
+
+// The shortest chain from `start` (off), of at most `longest` links, to a node on whose
+// removals are not empty: one of `useful`, the ends whose removals meet the start's.
+template <typename Useful>
+bool ShortestChainFrom(const ChainGraph& graph, const Board& board, int start, int longest,
+                       const Useful& useful, Search& search, Chain* chain) {
+  bool found = false;
+  ChainsFrom(graph, board, start, longest, useful, search,
+             [&](int end_state, const std::array<CellSet, 10>& removes) {
+               *chain = ChainTo(search, end_state, removes);
+               found = true;
+               return true;
+             });
+  return found;
 }
 
 Node PublicNode(const ChainNode& node) {
@@ -168,10 +195,75 @@ Chain ShortestChain(ChainKind kind, const ChainGraph& graph, const Board& board,
   return best;
 }
 
+// What a chain removes, as HoDoKu lists and orders it: candidate cell * 10 + digit, ascending.
+std::vector<int> RemovalKeys(const std::array<CellSet, 10>& removes) {
+  std::vector<int> keys;
+  for (int digit = 1; digit <= 9; ++digit) {
+    removes[digit].ForEach([&](int cell) { keys.push_back(cell * 10 + digit); });
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// Whether a chain removing `a` (of `a_links` links) comes before one removing `b`, as HoDoKu
+// sorts the chains it found: most removals first; then, for its x- and xy-chains, the lowest
+// sum of the removals' cells, for its AICs the lowest removals one by one; then the shortest.
+bool HodokuPrefers(ChainKind kind, const std::vector<int>& a, size_t a_links,
+                   const std::vector<int>& b, size_t b_links) {
+  if (a.size() != b.size()) return a.size() > b.size();
+  if (a != b) {
+    if (kind != ChainKind::kAic) {
+      int a_sum = 0, b_sum = 0;
+      for (const int key : a) a_sum += key / 10;
+      for (const int key : b) b_sum += key / 10;
+      if (a_sum != b_sum) return a_sum < b_sum;
+    } else {
+      return a < b;
+    }
+  }
+  return a_links < b_links;
+}
+
+// The chain of `kind` HoDoKu would take: of every start's shortest chain to each end, up to the
+// last round's links, the one it sorts first (HodokuPrefers).
+template <size_t W>
+Chain MostRemovingChain(ChainKind kind, const ChainGraph& graph, const Board& board,
+                        Layers<W>& layers, const std::vector<int>& aic_links) {
+  layers.Select(kind, graph, board);
+  std::optional<Search> search;  // only once a start has a chain
+  const int longest = kChainRounds.back();
+  Chain best;
+  std::vector<int> best_keys;
+  for (size_t start = 0; start < graph.nodes.size(); ++start) {
+    if (aic_links[start] == 0 || !layers.Selected(start)) continue;
+    bool none = false;
+    if (layers.ShortestLength(start, longest, &none) == 0) continue;
+    if (!search) search.emplace(kind, graph, board);
+    const auto& useful = layers.Useful(start);
+    const auto is_useful = [&](int end) { return layers.Has(useful, static_cast<size_t>(end)); };
+    ChainsFrom(graph, board, static_cast<int>(start), longest, is_useful, *search,
+               [&](int end_state, const std::array<CellSet, 10>& removes) {
+                 std::vector<int> keys = RemovalKeys(removes);
+                 const size_t links = static_cast<size_t>(search->depth[end_state]);
+                 if (keys.empty() ||
+                     (!best.nodes.empty() &&
+                      !HodokuPrefers(kind, keys, links, best_keys, best.nodes.size() - 1))) {
+                   return false;
+                 }
+                 best = ChainTo(*search, end_state, removes);
+                 best_keys = std::move(keys);
+                 return false;
+               });
+  }
+  return best;
+}
+
 template <size_t W>
 bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers<W>& layers,
-               const std::vector<int>& aic_links, ChainKind kind, Technique technique) {
-  Chain best = ShortestChain(kind, graph, board, layers, aic_links);
+               const std::vector<int>& aic_links, ChainKind kind, Technique technique,
+               bool most_removals) {
+  Chain best = most_removals ? MostRemovingChain(kind, graph, board, layers, aic_links)
+                             : ShortestChain(kind, graph, board, layers, aic_links);
   if (best.nodes.empty()) return false;
   Step found;
   found.technique = technique;
@@ -188,7 +280,7 @@ bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers<W>& lay
 
 // The chain steps on `graph`, with node sets W words wide.
 template <size_t W>
-bool ChainsOn(Board& board, Step* step, const ChainGraph& graph) {
+bool ChainsOn(Board& board, Step* step, const ChainGraph& graph, bool most_removals) {
   Layers<W> layers(graph);
   // The starts' shortest AICs first, up to the first start that has one: when none has, no
   // kind has a chain (the searches that fail cost one pass, not six); the starts before it
@@ -201,27 +293,29 @@ bool ChainsOn(Board& board, Step* step, const ChainGraph& graph) {
     any = aic_links[start] > 0;
   }
   if (!any) return false;
-  return ChainStep(board, step, graph, layers, aic_links, ChainKind::kX, Technique::kXChain) ||
-         ChainStep(board, step, graph, layers, aic_links, ChainKind::kXY,
-                   Technique::kXYChain) ||
-         ChainStep(board, step, graph, layers, aic_links, ChainKind::kAic, Technique::kAic);
+  return ChainStep(board, step, graph, layers, aic_links, ChainKind::kX, Technique::kXChain,
+                   most_removals) ||
+         ChainStep(board, step, graph, layers, aic_links, ChainKind::kXY, Technique::kXYChain,
+                   most_removals) ||
+         ChainStep(board, step, graph, layers, aic_links, ChainKind::kAic, Technique::kAic,
+                   most_removals);
 }
 
 }  // namespace
 
-bool Chains(Board& board, Step* step) {
+bool Chains(Board& board, Step* step, bool most_removals) {
   // One graph for the three kinds: the x- and xy-chains' are parts of the AIC graph.
   const ChainGraph graph = BuildGraph(board);
   // The least width of those compiled that holds the nodes: each width is one more copy of
   // the searches, so the widths are dense where graphs are common and sparse above.
   const size_t words = (graph.nodes.size() + 63) / 64;
-  if (words <= 3) return ChainsOn<3>(board, step, graph);
-  if (words <= 4) return ChainsOn<4>(board, step, graph);
-  if (words <= 5) return ChainsOn<5>(board, step, graph);
-  if (words <= 6) return ChainsOn<6>(board, step, graph);
-  if (words <= 8) return ChainsOn<8>(board, step, graph);
-  if (words <= 12) return ChainsOn<12>(board, step, graph);
-  return ChainsOn<(kMaxChainNodes + 63) / 64>(board, step, graph);
+  if (words <= 3) return ChainsOn<3>(board, step, graph, most_removals);
+  if (words <= 4) return ChainsOn<4>(board, step, graph, most_removals);
+  if (words <= 5) return ChainsOn<5>(board, step, graph, most_removals);
+  if (words <= 6) return ChainsOn<6>(board, step, graph, most_removals);
+  if (words <= 8) return ChainsOn<8>(board, step, graph, most_removals);
+  if (words <= 12) return ChainsOn<12>(board, step, graph, most_removals);
+  return ChainsOn<(kMaxChainNodes + 63) / 64>(board, step, graph, most_removals);
 }
 
 }  // namespace sudoku::logic::internal

@@ -109,7 +109,7 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
        "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},
       {"bug+1",
-       "bug+1: r7c8 = 7 (every other open cell holds two candidates: without it, two solutions)"},
+       "bug+1: r1c4 = 2 (every other open cell holds two candidates: without it, two solutions)"},
       {"unique rectangle",
        "unique rectangle type 2: r23c36 on 1 4 (else two solutions): r23c6 hold 8, one of them is "
        "it: removes 8 from r2c5,r3c4,r579c6"},
@@ -122,8 +122,8 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "unique rectangle type 3: r23c49 on 1 4 (else two solutions): the extra 3 8 of r23c4 with "
        "r1c4 make a naked subset in column 4: removes 3 from r5c4; 8 from r5c4"},
       {"simple colouring",
-       "simple colouring: 7 coloured r4c3,r5c6,r6c7,r8c9,r9c5 / r4c5,r5c9,r9c7 (each cell removed "
-       "sees both colours): removes 7 from r8c7"},
+       "simple colouring: 4 coloured r1c4,r3c2,r8c1 / r3c4,r8c7,r9c2 (each cell removed sees both "
+       "colours): removes 4 from r1c7"},
       {"simple colouring",
        "simple colouring: 7 coloured r1c3,r3c5,r6c1,r8c8,r9c26 / r1c9,r2c6,r3c1,r5c2,r6c8,r8c5 "
        "(one colour meets itself in a unit: it is false): removes 7 from r1c3,r3c5,r6c1,r8c8,"
