@@ -190,6 +190,12 @@ struct Counts {
   uint32_t variant;
 };
 
+// A naked subset of `size`: its unit, or the two its cells share; variant 1 (locked) has two.
+bool NakedSubsetFits(const Counts& n, size_t size) {
+  return n.links == 0 && n.placements == 0 && n.digits == size && n.cells == size &&
+         (n.units == 1 || n.units == 2) && (n.variant == 0 || (n.variant == 1 && n.units == 2));
+}
+
 // What each technique has in units, cells, digits, placements, links and variant.
 bool ShapeFits(const Step& step) {
   const Counts n{step.units.size(), step.cells.size(), step.digits.size(),
@@ -203,9 +209,11 @@ bool ShapeFits(const Step& step) {
     case kHiddenSingle: return plain && n.placements == 1 && n.units == 1 && n.digits == 1;
     case kPointing:
     case kClaiming: return plain && n.units == 2 && n.digits == 1;
-    case kNakedPair:
+    case kNakedPair:  // the unit, or as HoDoKu has them, the two the cells share; variant 1:
+                      // locked (the box, then the line)
+      return NakedSubsetFits(n, 2);
     case kHiddenPair: return plain && n.units == 1 && n.digits == 2 && n.cells == 2;
-    case kNakedTriple:
+    case kNakedTriple: return NakedSubsetFits(n, 3);
     case kHiddenTriple: return plain && n.units == 1 && n.digits == 3 && n.cells == 3;
     case kNakedQuad:
     case kHiddenQuad: return plain && n.units == 1 && n.digits == 4 && n.cells == 4;

@@ -326,9 +326,9 @@ std::string HodokuName(const Step& step) {
     case Technique::kHiddenSingle: return "Hidden Single";
     case Technique::kPointing: return "Locked Candidates Type 1 (Pointing)";
     case Technique::kClaiming: return "Locked Candidates Type 2 (Claiming)";
-    case Technique::kNakedPair: return "Naked Pair";
+    case Technique::kNakedPair: return step.variant == 1 ? "Locked Pair" : "Naked Pair";
     case Technique::kHiddenPair: return "Hidden Pair";
-    case Technique::kNakedTriple: return "Naked Triple";
+    case Technique::kNakedTriple: return step.variant == 1 ? "Locked Triple" : "Naked Triple";
     case Technique::kHiddenTriple: return "Hidden Triple";
     case Technique::kNakedQuad: return "Naked Quadruple";
     case Technique::kHiddenQuad: return "Hidden Quadruple";
@@ -428,8 +428,14 @@ std::string Describe(const Step& step) {
     case Technique::kNakedPair:
     case Technique::kNakedTriple:
     case Technique::kNakedQuad:
-      return name + ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) + " in " +
-             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+      // A locked pair or triple (variant 1) clears both the box and the line it lies in.
+      return (step.variant == 1 ? step.technique == Technique::kNakedPair ? "locked pair"
+                                                                           : "locked triple"
+                                : name) +
+             ": " + CellList(step.cells) + " hold only " + DigitList(step.digits) + " in " +
+             UnitName(step.units[0]) +
+             (step.units.size() > 1 ? " and " + UnitName(step.units[1]) : "") + ": " +
+             Removals(step.eliminations);
     case Technique::kHiddenPair:
     case Technique::kHiddenTriple:
     case Technique::kHiddenQuad:

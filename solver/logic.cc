@@ -97,10 +97,12 @@ bool FinnedFishes(Board& board, Step* step) {
 // it returns true, so the places stay valid from one to the next; the dearer searches run only
 // when the cheap ones found nothing.
 bool HodokuStep(Board& board, Step* step) {
-  return Intersection(board, step, true) || Intersection(board, step, false) ||
-         NakedSubset(board, step, 2) || NakedSubset(board, step, 3) ||
-         HiddenSubset(board, step, 2) || HiddenSubset(board, step, 3) ||
-         NakedSubset(board, step, 4) || HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
+  return NakedSubset(board, step, 2, SubsetKind::kLocked) ||
+         NakedSubset(board, step, 3, SubsetKind::kLocked) || Intersection(board, step, true) ||
+         Intersection(board, step, false) || NakedSubset(board, step, 2, SubsetKind::kHodoku) ||
+         NakedSubset(board, step, 3, SubsetKind::kHodoku) || HiddenSubset(board, step, 2) ||
+         HiddenSubset(board, step, 3) || NakedSubset(board, step, 4, SubsetKind::kHodoku) ||
+         HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
          Fish(board, step, 3) || Fish(board, step, 4) || BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
          WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||

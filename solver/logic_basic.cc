@@ -313,10 +313,14 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
 }
 
 // Naked subsets: `size` open cells of a unit whose candidates together are `size` digits; those
-// digits leave the unit's other cells.
-bool NakedSubset(Board& board, Step* step, int size) {
+// digits leave the unit's other cells. As HoDoKu has them (`kind` not kOneUnit), they leave
+// every unit the cells share: a subset within a box and a line clears both, and is locked
+// (variant 1) when both lose candidates, the line outside the box. kLocked takes only locked
+// subsets, searched in boxes; kHodoku only the others (HoDoKu looks for locked ones first).
+bool NakedSubset(Board& board, Step* step, int size, SubsetKind kind) {
   const Tables& table = Table();
   for (int unit : kScanOrder) {
+    if (kind == SubsetKind::kLocked && unit < 18) break;  // boxes come first in kScanOrder
     const auto& cells = table.cells[unit];
     uint16_t eligible = 0;
     int open = 0;
@@ -325,7 +329,7 @@ bool NakedSubset(Board& board, Step* step, int size) {
       if (count) ++open;
       if (count >= 2 && count <= size) eligible |= static_cast<uint16_t>(1u << i);
     }
-    if (open <= size) continue;  // nothing left to eliminate from
+    if (open <= size && kind == SubsetKind::kOneUnit) continue;  // nothing left to eliminate
     std::array<uint16_t, 9> masks;
     for (int i = 0; i < 9; ++i) masks[i] = board.open[cells[i]];
     const bool found = ForLockedSets(eligible, masks, size, [&](uint16_t positions) {
@@ -334,18 +338,42 @@ bool NakedSubset(Board& board, Step* step, int size) {
         digits |= board.open[cells[std::countr_zero(p)]];
       }
       if (Count(digits) != size) return false;
-      Step found_step;
-      for (int i = 0; i < 9; ++i) {
-        if (!(positions & (1u << i))) Eliminate(board, &found_step, cells[i], digits);
+      // The cells that lose digits: the unit's others, then (HoDoKu's kinds) the shared unit's
+      // others outside this unit. Counted before anything is taken.
+      CellSet subset, losing_here, losing_there;
+      for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
+        subset.Add(cells[std::countr_zero(p)]);
       }
-      if (found_step.eliminations.empty()) return false;
+      for (const uint8_t cell : cells) {
+        if (!subset.Has(cell) && (board.open[cell] & digits)) losing_here.Add(cell);
+      }
+      const int shared = kind == SubsetKind::kOneUnit ? -1 : SharedUnit(unit, positions);
+      if (shared >= 0) {
+        for (const uint8_t cell : table.cells[shared]) {
+          if (!subset.Has(cell) && !table.unit_set[unit].Has(cell) &&
+              (board.open[cell] & digits)) {
+            losing_there.Add(cell);
+          }
+        }
+      }
+      if (losing_here.Empty() && losing_there.Empty()) return false;
+      const bool locked = !losing_here.Empty() && !losing_there.Empty();
+      if ((kind == SubsetKind::kLocked) != locked && kind != SubsetKind::kOneUnit) return false;
+      Step found_step;
       found_step.technique = size == 2   ? Technique::kNakedPair
                               : size == 3 ? Technique::kNakedTriple
                                           : Technique::kNakedQuad;
+      found_step.variant = locked ? 1 : 0;
+      // The unit scanned, then the one shared (a locked subset: the box, then the line).
       found_step.units.push_back(UnitOf(unit));
+      if (shared >= 0) found_step.units.push_back(UnitOf(shared));
+      if (locked && unit < 18) std::swap(found_step.units[0], found_step.units[1]);
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         found_step.cells.push_back(cells[std::countr_zero(p)]);
       }
+      (losing_here | losing_there).ForEach([&](int cell) {
+        Eliminate(board, &found_step, cell, digits);
+      });
       AddDigits(&found_step, digits);
       *step = std::move(found_step);
       return true;

@@ -179,7 +179,11 @@ bool HiddenSingle(Board& board, Step* step);
 // techniques, variant 1): for an intersection, its digit in another unit of the first kind
 // crossing the second; for a hidden subset, another digit in its unit.
 bool Intersection(Board& board, Step* step, bool pointing, bool direct = false);
-bool NakedSubset(Board& board, Step* step, int size);
+// Which naked subsets NakedSubset() takes, and what they clear: the unit's other cells
+// (kOneUnit), or as HoDoKu has them, every unit the cells share: kLocked only those locked in a
+// box and a line (clearing both), kHodoku the others.
+enum class SubsetKind : uint8_t { kOneUnit, kLocked, kHodoku };
+bool NakedSubset(Board& board, Step* step, int size, SubsetKind kind = SubsetKind::kOneUnit);
 bool HiddenSubset(Board& board, Step* step, int size, bool direct = false);
 bool Fish(Board& board, Step* step, int size);
 bool FinnedFish(Board& board, Step* step, int size);

@@ -179,6 +179,12 @@ void Rater::Add(const Step& step) {
     const auto [level, score] = FinnedFishWorth(step.technique, step.variant);
     score_ += score;
     level_ = std::max(level_, level);
+  } else if ((step.technique == Technique::kNakedPair ||
+              step.technique == Technique::kNakedTriple) &&
+             step.variant == 1) {
+    // HoDoKu's Locked Pair and Locked Triple: 40 and 60 points, medium.
+    score_ += step.technique == Technique::kNakedPair ? 40 : 60;
+    level_ = std::max(level_, kMedium);
   } else {
     score_ += worth.score;
     level_ = std::max(level_, worth.level);

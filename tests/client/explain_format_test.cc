@@ -25,8 +25,11 @@ std::string DataDir() { return testing::TestPath("SUDOKU_TEST_DATA_DIR"); }
 TEST(DescribeStep, EachTechniqueOnItsFixture) {
   const std::multimap<std::string, std::string> expected = {
       {"pointing", "pointing: 2 in box 8 lies only in column 6 (r89c6): removes 2 from r2c6"},
+      {"naked pair", "naked pair: r7c19 hold only 2 3 in row 7: removes 2 from r7c78; 3 from r7c478"},
+      // HoDoKu's locked pair: in a box and a line, it clears both.
       {"naked pair",
-       "naked pair: r9c89 hold only 2 7 in box 9: removes 2 from r79c7,r8c78; 7 from r79c7,r8c78"},
+       "locked pair: r9c89 hold only 2 7 in box 9 and row 9: removes 2 from r7c7,r8c78,r9c47; 7 "
+       "from r7c7,r8c78,r9c167"},
       {"claiming", "claiming: 2 in row 5 lies only in box 4 (r5c123): removes 2 from r4c3,r6c123"},
       {"hidden pair",
        "hidden pair: 4 6 go only in r2c12 in box 1: removes 3 from r2c2; 7 from r2c12; 8 from "
@@ -39,6 +42,9 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"naked triple",
        "naked triple: r7c3,r8c23 hold only 4 6 8 in box 7: removes 4 from r9c123; 6 from r9c13; 8 "
        "from r9c123"},
+      {"naked triple",
+       "locked triple: r7c123 hold only 4 6 8 in box 7 and row 7: removes 4 from r7c5,r9c2; 6 from "
+       "r7c589,r89c2; 8 from r7c589"},
       {"hidden triple",
        "hidden triple: 4 5 9 go only in r3c469 in row 3: removes 2 from r3c9; 3 from r3c46; 6 from "
        "r3c9; 7 from r3c46"},

@@ -75,7 +75,7 @@ TEST(ExplanationJson, CandidatesAreTheDigitsLeftBeforeEachStep) {
 // A chain's links: each node its digit and cells, each link strong or weak, in chain order; a
 // trial step counts among "logic_guesses".
 TEST(ExplanationJson, WritesTheLinksOfAChain) {
-  // The skyscraper of tests/data/logic_steps.txt, step 21 (0-based 20) of its puzzle.
+  // The skyscraper of tests/data/logic_steps.txt, step 16 (0-based 15) of its puzzle.
   const std::string puzzle =
       "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
   Grid grid;
@@ -88,7 +88,7 @@ TEST(ExplanationJson, WritesTheLinksOfAChain) {
   for (uint8_t digit : explanation.solution) solution += static_cast<char>('0' + digit);
   response.set_solution(solution);
   const OrderedJson json = ExplanationJson(response, puzzle, false);
-  const OrderedJson& step = json["steps"][20];
+  const OrderedJson& step = json["steps"][15];
   EXPECT_EQ(step["technique"], "skyscraper");
   EXPECT_EQ(step["hodoku_name"], "Skyscraper");
   EXPECT_TRUE(step["se_name"].is_null());  // SE has no skyscraper: its chains find these

@@ -103,14 +103,37 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       for (uint8_t digit : step.digits) named |= static_cast<uint16_t>(1u << (digit - 1));
       EXPECT_EQ(digits, named);
       EXPECT_EQ(std::popcount(digits), static_cast<int>(step.cells.size()));
-      for (int cell : CellsOf(step.units.at(0))) {
-        if (std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end() ||
-            !open(cell)) {
-          continue;
+      // HoDoKu's path clears every unit the cells share (two: a box and a line); a locked
+      // subset (variant 1) is one that clears the box and the line outside it.
+      ASSERT_FALSE(step.units.empty());
+      ASSERT_LE(step.units.size(), 2u);
+      for (const Unit& unit : step.units) {
+        const std::vector<int> unit_cells = CellsOf(unit);
+        for (uint8_t cell : step.cells) {
+          EXPECT_NE(std::find(unit_cells.begin(), unit_cells.end(), cell), unit_cells.end())
+              << CellName(cell) << " outside " << UnitName(unit);
         }
-        for (uint8_t digit : step.digits) {
-          if (Has(candidates, cell, digit)) expected.insert({cell, digit});
+        for (int cell : unit_cells) {
+          if (std::find(step.cells.begin(), step.cells.end(), cell) != step.cells.end() ||
+              !open(cell)) {
+            continue;
+          }
+          for (uint8_t digit : step.digits) {
+            if (Has(candidates, cell, digit)) expected.insert({cell, digit});
+          }
         }
+      }
+      if (step.variant == 1) {
+        ASSERT_EQ(step.units.size(), 2u);
+        EXPECT_EQ(step.units[0].kind, Unit::Kind::kBox);
+        bool box = false, line_outside = false;
+        const std::vector<int> box_cells = CellsOf(step.units[0]);
+        for (const CellDigit& e : step.eliminations) {
+          const bool in_box =
+              std::find(box_cells.begin(), box_cells.end(), e.cell) != box_cells.end();
+          (in_box ? box : line_outside) = true;
+        }
+        EXPECT_TRUE(box && line_outside) << "a locked subset that clears only one unit";
       }
       break;
     }
@@ -527,8 +550,8 @@ TEST(Logic, AForcingChainShowsEveryRemovalItsContradictionRestsOn) {
   const Explanation explanation = Explain(ParseOrDie(puzzle));
   Grid grid = ParseOrDie(puzzle);
   Candidates candidates = InitialCandidates(grid);
-  for (size_t i = 0; i < 29; ++i) Apply(explanation.steps[i], &grid, &candidates);
-  const Step& step = explanation.steps[29];
+  for (size_t i = 0; i < 24; ++i) Apply(explanation.steps[i], &grid, &candidates);
+  const Step& step = explanation.steps[24];
   ASSERT_EQ(step.technique, Technique::kForcingChain);
   EXPECT_EQ(Describe(step).substr(0, 24), "forcing chain: r1c3 = 2 ");
   EXPECT_EQ(UnprovenByShownLinks(step, grid, candidates), "");
@@ -755,7 +778,9 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
   const std::vector<std::tuple<Technique, int, std::string, std::string>> names = {
       {Technique::kPointing, 0, "Locked Candidates Type 1 (Pointing)", "Pointing"},
       {Technique::kClaiming, 0, "Locked Candidates Type 2 (Claiming)", "Claiming"},
+      {Technique::kNakedPair, 1, "Locked Pair", "Naked Pair"},
       {Technique::kNakedTriple, 0, "Naked Triple", "Naked Triplet"},
+      {Technique::kNakedTriple, 1, "Locked Triple", "Naked Triplet"},
       {Technique::kHiddenTriple, 0, "Hidden Triple", "Hidden Triplet"},
       {Technique::kNakedQuad, 0, "Naked Quadruple", "Naked Quad"},
       {Technique::kHiddenQuad, 0, "Hidden Quadruple", "Hidden Quad"},

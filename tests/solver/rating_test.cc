@@ -130,6 +130,18 @@ TEST(Rating, FinnedFishAreWorthWhatHodokuSaysForTheirSize) {
   EXPECT_EQ(RateSteps(Then({}, Of(Technique::kHiddenQuad))), (Scales{HodokuLevel::kHard, 150, 54, 54, 54}));
 }
 
+// HoDoKu's locked pair and locked triple (a naked subset in a box and a line, clearing both):
+// 40 and 60 points, medium; the naked ones 60 and 80.
+TEST(Rating, LockedSubsetsAreWorthWhatHodokuSays) {
+  Step locked = Of(Technique::kNakedPair);
+  locked.variant = 1;
+  EXPECT_EQ(RateSteps(Then({}, locked)), (Scales{HodokuLevel::kMedium, 40, 30, 30, 30}));
+  locked.technique = Technique::kNakedTriple;
+  EXPECT_EQ(RateSteps(Then({}, locked)), (Scales{HodokuLevel::kMedium, 60, 36, 36, 36}));
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kNakedPair))).hodoku_score, 60u);
+  EXPECT_EQ(RateSteps(Then({}, Of(Technique::kNakedTriple))).hodoku_score, 80u);
+}
+
 Step TrialOf(uint8_t depth) {
   Step step = Of(Technique::kTrial);
   step.variant = depth;
