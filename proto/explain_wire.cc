@@ -33,6 +33,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kXWing, X_WING},
     {logic::Technique::kSwordfish, SWORDFISH},
     {logic::Technique::kJellyfish, JELLYFISH},
+    {logic::Technique::kRemotePair, REMOTE_PAIR},
     {logic::Technique::kSkyscraper, SKYSCRAPER},
     {logic::Technique::kTwoStringKite, TWO_STRING_KITE},
     {logic::Technique::kEmptyRectangle, EMPTY_RECTANGLE},
@@ -225,6 +226,9 @@ bool ShapeFits(const Step& step) {
                         // place or more a line, and a fin)
       return n.links == 0 && n.placements == 0 && n.variant >= 2 && n.variant <= 4 &&
              n.units == 2 * n.variant + 1 && n.digits == 1 && n.cells > n.variant;
+    case kRemotePair:  // the two colours' cells, four or more; a link for each but the first
+      return n.units == 0 && n.placements == 0 && n.digits == 2 && n.cells >= 4 &&
+             n.variant >= 1 && n.variant < n.cells && n.links == n.cells - 1;
     case kSkyscraper: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
     case kTwoStringKite: return n.variant == 0 && n.units == 3 && n.cells == 4 && n.digits == 1;
     case kEmptyRectangle: return n.variant == 0 && n.units == 4 && n.cells == 2 && n.digits == 1;

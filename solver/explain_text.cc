@@ -337,6 +337,7 @@ std::string HodokuName(const Step& step) {
     case Technique::kJellyfish: return "Jellyfish";
     case Technique::kFinnedFish: return std::string("Finned ") + FishName(step.variant, true);
     case Technique::kSashimiFish: return std::string("Sashimi ") + FishName(step.variant, true);
+    case Technique::kRemotePair: return "Remote Pair";
     case Technique::kSkyscraper: return "Skyscraper";
     case Technique::kTwoStringKite: return "2-String Kite";
     case Technique::kEmptyRectangle: return "Empty Rectangle";
@@ -395,6 +396,7 @@ std::string SeName(const Step& step) {
                                  : "Dynamic Region Forcing Chains";
     case Technique::kTrial:
       return step.variant == 1 ? "Dynamic Contradiction Forcing Chains" : "Nested Forcing Chains";
+    case Technique::kRemotePair:
     case Technique::kSkyscraper:
     case Technique::kTwoStringKite:
     case Technique::kEmptyRectangle:
@@ -482,6 +484,11 @@ std::string Describe(const Step& step) {
              std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) + ": " +
              WholeChain(step.links) + ": " + Removals(step.eliminations);
     case Technique::kSimpleColouring: return DescribeColouring(step);
+    case Technique::kRemotePair:
+      return name + ": " + Cells(step, 0, step.variant) + " / " +
+             Cells(step, step.variant, step.cells.size() - step.variant) + " hold only " +
+             DigitList(step.digits) + ", each seeing another, the two groups opposite (each cell " +
+             "removed sees both): " + Removals(step.eliminations);
     case Technique::kUniqueRectangle: return DescribeRectangle(step);
     case Technique::kHiddenRectangle: {
       const int x = step.digits[0], y = step.digits[1];

@@ -9,6 +9,8 @@
 //   naked pair: r4c15 hold only 2 8 in row 4: removes 2 from r4c7; 8 from r4c9
 //   hidden pair: 1 9 go only in r17c3 in column 3: removes 4 from r1c3; 6 from r7c3
 //   x-wing: 4 in rows 2, 5 lies only in columns 3, 8 (r25c38): removes 4 from r7c3
+//   remote pair: r1c2,r4c5 / r1c5,r4c8 hold only 2 7, each seeing another, the two groups
+//     opposite (each cell removed sees both): removes 2 from r1c8; 7 from r1c8
 //   skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r13c1
 //   x-chain: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
 //   alternating inference chain: (4)r2c3=(4)r2c78-(4)r6c7=(5)r6c7-(5)r6c1=(5)r4c1: ...

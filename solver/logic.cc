@@ -103,7 +103,8 @@ bool HodokuStep(Board& board, Step* step) {
          NakedSubset(board, step, 3, SubsetKind::kHodoku) || HiddenSubset(board, step, 2) ||
          HiddenSubset(board, step, 3) || NakedSubset(board, step, 4, SubsetKind::kHodoku) ||
          HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
-         Fish(board, step, 3) || Fish(board, step, 4) || BugPlusOne(board, step) ||
+         Fish(board, step, 3) || Fish(board, step, 4) || RemotePair(board, step) ||
+         BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
          WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
@@ -216,6 +217,7 @@ const char* Name(Technique technique) {
     case Technique::kXWing: return "x-wing";
     case Technique::kSwordfish: return "swordfish";
     case Technique::kJellyfish: return "jellyfish";
+    case Technique::kRemotePair: return "remote pair";
     case Technique::kSkyscraper: return "skyscraper";
     case Technique::kTwoStringKite: return "two-string kite";
     case Technique::kEmptyRectangle: return "empty rectangle";

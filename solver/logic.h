@@ -37,6 +37,7 @@ enum class Technique : uint8_t {
   kXWing,         // a digit in two places in each of two rows (or columns), the same two columns
   kSwordfish,     // the same with three rows (or columns)
   kJellyfish,     // the same with four rows (or columns)
+  kRemotePair,    // bivalue cells of one pair, each seeing the next: opposite ends' peers lose both
   kSkyscraper,    // two parallel conjugate pairs of a digit with one end on a common line
   kTwoStringKite,    // a row's and a column's conjugate pair joined in a box
   kEmptyRectangle,   // a digit of a box confined to one row and one column, and a conjugate pair
@@ -64,7 +65,7 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 
 // "naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
 // "naked triple", "hidden triple", "naked quad", "hidden quad", "x-wing", "swordfish",
-// "jellyfish", "skyscraper", "two-string kite", "empty rectangle", "xy-wing", "xyz-wing",
+// "jellyfish", "remote pair", "skyscraper", "two-string kite", "empty rectangle", "xy-wing", "xyz-wing",
 // "w-wing", "simple colouring", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
 // "sashimi fish",
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "wxyz-wing", "forcing chain",
@@ -151,6 +152,12 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  the cover lines that are in the fins' box and outside the base lines: the fish
 //                  holds there, or a fin does. Sashimi: a base line has one place left in the
 //                  cover lines (the fish would be no fish without its fins).
+//   kRemotePair:   HoDoKu's: cells holding only the same two digits, each seeing another, at
+//                  least four, coloured by parity as a chain through them alternates the
+//                  digits: cells = the first colour's, then the second's; variant = how many
+//                  the first has; digits = {a, b}; links = the pairs that coloured them (a weak
+//                  link on a, from a cell coloured already). Each open cell seeing both colours
+//                  loses a and b. On HoDoKu's path only (Preference::kHodoku)
 //   kSkyscraper:   units = {the two parallel lines of the conjugate pairs}; digits = {the digit};
 //                  cells = {pair 1's far end, its near end, pair 2's near end, its far end}
 //                  (the near ends share a line); links = the chain far=near-near=far

@@ -3,6 +3,7 @@
 // shape). The xy- and xyz-wings are in logic_wings.cc, unique rectangles and bug+1 in
 // logic_unique.cc.
 #include <array>
+#include <optional>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -338,6 +339,80 @@ bool SimpleColouring(Board& board, Step* step) {
     }
   }
   return false;
+}
+
+// A remote pair's candidates: its cells by colour, the links that coloured them, and the cells
+// seeing both colours (the candidates of a and b there go).
+struct RemotePairFound {
+  std::array<std::vector<uint8_t>, 2> cells;
+  std::vector<std::pair<uint8_t, uint8_t>> links;
+  std::vector<uint8_t> losing;
+  int removals = 0;
+  int cell_sum = 0;
+};
+
+bool RemotePair(Board& board, Step* step) {
+  std::array<bool, kCells> seen{};
+  std::optional<RemotePairFound> best;
+  uint16_t best_pair = 0;
+  for (int start = 0; start < kCells; ++start) {
+    const uint16_t pair = board.open[start];
+    if (seen[start] || Count(pair) != 2) continue;
+    // The cells holding `pair` joined to `start`, coloured breadth first: a chain through them
+    // alternates the two digits, so cells of one colour hold the same digit.
+    RemotePairFound found;
+    std::array<int8_t, kCells> colour;
+    colour.fill(-1);
+    std::array<CellSet, 2> by_colour;
+    std::vector<uint8_t> queue = {static_cast<uint8_t>(start)};
+    colour[start] = 0;
+    seen[start] = true;
+    bool clash = false;
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const uint8_t cell = queue[head];
+      found.cells[colour[cell]].push_back(cell);
+      by_colour[colour[cell]].Add(cell);
+      for (const uint8_t peer : Table().peers[cell]) {
+        if (board.open[peer] != pair) continue;
+        if (colour[peer] >= 0) {
+          clash |= colour[peer] == colour[cell];  // an odd loop: no solution has it
+          continue;
+        }
+        colour[peer] = static_cast<int8_t>(1 - colour[cell]);
+        seen[peer] = true;
+        found.links.push_back({cell, peer});
+        queue.push_back(peer);
+      }
+    }
+    if (clash || queue.size() < 4) continue;  // two or three cells: a naked pair's or a wing's
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (colour[cell] >= 0 || !(board.open[cell] & pair)) continue;
+      const CellSet& peers = Table().peer_set[cell];
+      if ((peers & by_colour[0]).Empty() || (peers & by_colour[1]).Empty()) continue;
+      found.losing.push_back(static_cast<uint8_t>(cell));
+      found.removals += Count(board.open[cell] & pair);
+      found.cell_sum += cell * Count(board.open[cell] & pair);
+    }
+    if (found.losing.empty()) continue;
+    // HoDoKu's sort: most removals, then the lowest sum of their cells.
+    if (best && (found.removals < best->removals ||
+                 (found.removals == best->removals && found.cell_sum >= best->cell_sum))) {
+      continue;
+    }
+    best = std::move(found);
+    best_pair = pair;
+  }
+  if (!best) return false;
+  Step found;
+  found.technique = Technique::kRemotePair;
+  AddDigits(&found, best_pair);
+  for (const auto& cells : best->cells) found.cells.insert(found.cells.end(), cells.begin(), cells.end());
+  found.variant = static_cast<uint8_t>(best->cells[0].size());
+  const int a = LowestDigit(best_pair);
+  for (const auto& [from, to] : best->links) found.links.push_back(MakeLink(from, a, to, a, false));
+  for (const uint8_t cell : best->losing) Eliminate(board, &found, cell, best_pair);
+  *step = std::move(found);
+  return true;
 }
 
 }  // namespace sudoku::logic::internal

@@ -48,6 +48,9 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"hidden triple",
        "hidden triple: 4 5 9 go only in r3c469 in row 3: removes 2 from r3c9; 3 from r3c46; 6 from "
        "r3c9; 7 from r3c46"},
+      {"remote pair",
+       "remote pair: r2c8,r3c5 / r3c7,r9c8 hold only 6 7, each seeing another, the two groups "
+       "opposite (each cell removed sees both): removes 7 from r9c5"},
       {"skyscraper",
        "skyscraper: 4 in columns 4, 7: (4)r5c4=(4)r3c4-(4)r3c7=(4)r6c7: removes 4 from r5c9,r6c6"},
       {"unique rectangle",

@@ -289,7 +289,9 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(SASHIMI_FISH, 29);
   EXPECT_EQ(HIDDEN_RECTANGLE, 30);
   EXPECT_EQ(WXYZ_WING, 31);
-  EXPECT_EQ(TechniqueFromWire(32), std::nullopt);
+  EXPECT_EQ(REMOTE_PAIR, 32);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kRemotePair), REMOTE_PAIR);
+  EXPECT_EQ(TechniqueFromWire(33), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 
