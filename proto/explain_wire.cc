@@ -36,6 +36,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kRemotePair, REMOTE_PAIR},
     {logic::Technique::kSkyscraper, SKYSCRAPER},
     {logic::Technique::kTwoStringKite, TWO_STRING_KITE},
+    {logic::Technique::kTurbotFish, TURBOT_FISH},
     {logic::Technique::kEmptyRectangle, EMPTY_RECTANGLE},
     {logic::Technique::kXYWing, XY_WING},
     {logic::Technique::kXYZWing, XYZ_WING},
@@ -231,6 +232,7 @@ bool ShapeFits(const Step& step) {
              n.variant >= 1 && n.variant < n.cells && n.links == n.cells - 1;
     case kSkyscraper: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
     case kTwoStringKite: return n.variant == 0 && n.units == 3 && n.cells == 4 && n.digits == 1;
+    case kTurbotFish: return n.variant == 0 && n.units == 2 && n.cells == 4 && n.digits == 1;
     case kEmptyRectangle: return n.variant == 0 && n.units == 4 && n.cells == 2 && n.digits == 1;
     case kXYWing:
     case kXYZWing: return n.variant == 0 && n.cells == 3 && n.digits == 3;

@@ -340,6 +340,7 @@ std::string HodokuName(const Step& step) {
     case Technique::kRemotePair: return "Remote Pair";
     case Technique::kSkyscraper: return "Skyscraper";
     case Technique::kTwoStringKite: return "2-String Kite";
+    case Technique::kTurbotFish: return "Turbot Fish";
     case Technique::kEmptyRectangle: return "Empty Rectangle";
     case Technique::kXYWing: return "XY-Wing";
     case Technique::kXYZWing: return "XYZ-Wing";
@@ -399,6 +400,7 @@ std::string SeName(const Step& step) {
     case Technique::kRemotePair:
     case Technique::kSkyscraper:
     case Technique::kTwoStringKite:
+    case Technique::kTurbotFish:
     case Technique::kEmptyRectangle:
     case Technique::kWWing:
     case Technique::kSimpleColouring:
@@ -462,6 +464,10 @@ std::string Describe(const Step& step) {
       return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
              " and " + UnitName(step.units[1]) + ", joined in " + UnitName(step.units[2]) + ": " +
              WholeChain(step.links) + ": " + Removals(step.eliminations);
+    case Technique::kTurbotFish:
+      return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+             " and " + UnitName(step.units[1]) + ": " + WholeChain(step.links) + ": " +
+             Removals(step.eliminations);
     case Technique::kEmptyRectangle:
       return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
              " lies only in " + UnitName(step.units[1]) + " and " + UnitName(step.units[2]) +

@@ -12,6 +12,7 @@
 //   remote pair: r1c2,r4c5 / r1c5,r4c8 hold only 2 7, each seeing another, the two groups
 //     opposite (each cell removed sees both): removes 2 from r1c8; 7 from r1c8
 //   skyscraper: 4 in rows 2, 6: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r13c1
+//   turbot fish: 4 in box 1 and column 7: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r13c1
 //   x-chain: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
 //   alternating inference chain: (4)r2c3=(4)r2c78-(4)r6c7=(5)r6c7-(5)r6c1=(5)r4c1: ...
 //   forcing chain: r1c3 = 4 leads to (4)r1c3-(4)r1c7=(2)r1c7-(2)r5c7; (4)r1c3-(4)r5c3=(6)r5c3

@@ -105,8 +105,8 @@ bool HodokuStep(Board& board, Step* step) {
          HiddenSubset(board, step, 4) || Fish(board, step, 2) ||
          Fish(board, step, 3) || Fish(board, step, 4) || RemotePair(board, step) ||
          BugPlusOne(board, step) ||
-         Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
-         WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
+         Skyscraper(board, step) || TwoStringKite(board, step) || TurbotFish(board, step) ||
+         EmptyRectangle(board, step) || WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) ||
          SimpleColouring(board, step) || Chains(board, step, /*most_removals=*/true) ||
@@ -220,6 +220,7 @@ const char* Name(Technique technique) {
     case Technique::kRemotePair: return "remote pair";
     case Technique::kSkyscraper: return "skyscraper";
     case Technique::kTwoStringKite: return "two-string kite";
+    case Technique::kTurbotFish: return "turbot fish";
     case Technique::kEmptyRectangle: return "empty rectangle";
     case Technique::kXYWing: return "xy-wing";
     case Technique::kXYZWing: return "xyz-wing";

@@ -40,6 +40,7 @@ enum class Technique : uint8_t {
   kRemotePair,    // bivalue cells of one pair, each seeing the next: opposite ends' peers lose both
   kSkyscraper,    // two parallel conjugate pairs of a digit with one end on a common line
   kTwoStringKite,    // a row's and a column's conjugate pair joined in a box
+  kTurbotFish,       // any two conjugate pairs of a digit, one end of each seeing the other's
   kEmptyRectangle,   // a digit of a box confined to one row and one column, and a conjugate pair
   kXYWing,           // a bivalue pivot xy and pincers xz, yz: z leaves what sees both pincers
   kXYZWing,          // a pivot xyz and pincers xz, yz: z leaves what sees all three
@@ -65,7 +66,8 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 
 // "naked single", "hidden single", "pointing", "claiming", "naked pair", "hidden pair",
 // "naked triple", "hidden triple", "naked quad", "hidden quad", "x-wing", "swordfish",
-// "jellyfish", "remote pair", "skyscraper", "two-string kite", "empty rectangle", "xy-wing", "xyz-wing",
+// "jellyfish", "remote pair", "skyscraper", "two-string kite",
+// "turbot fish", "empty rectangle", "xy-wing", "xyz-wing",
 // "w-wing", "simple colouring", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
 // "sashimi fish",
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "wxyz-wing", "forcing chain",
@@ -163,6 +165,9 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  (the near ends share a line); links = the chain far=near-near=far
 //   kTwoStringKite: units = {the row, the column, the box joining them}; digits, cells, links as
 //                  kSkyscraper (the near ends share the box)
+//   kTurbotFish:   HoDoKu's, for the pairs no skyscraper or kite joins: units = {the two
+//                  pairs' units}; digits, cells, links as kSkyscraper (the near ends see each
+//                  other). On HoDoKu's path only (Preference::kHodoku)
 //   kEmptyRectangle: units = {the box, its row and its column holding every place of the digit,
 //                  the line of the conjugate pair}; digits = {the digit}; cells = {the pair's end
 //                  seeing the box, its other end}; links = the chain

@@ -196,6 +196,8 @@ bool XYZWing(Board& board, Step* step);
 // Not on the path rated for SE either: SE's own w-wing is switched off, its chains find one.
 bool WWing(Board& board, Step* step);
 bool SimpleColouring(Board& board, Step* step);
+// HoDoKu's turbot fish: of all, the one removing most (then the lowest cells' sum).
+bool TurbotFish(Board& board, Step* step);
 // HoDoKu's remote pairs: of all, the one removing most (then the lowest cells' sum).
 bool RemotePair(Board& board, Step* step);
 bool UniqueRectangle(Board& board, Step* step);

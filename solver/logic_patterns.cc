@@ -91,6 +91,55 @@ bool Skyscraper(Board& board, Step* step) {
   return false;
 }
 
+bool TurbotFish(Board& board, Step* step) {
+  struct Found {
+    int digit = 0;
+    std::array<int, 4> cells{};
+    std::array<int, 2> units{};
+    int removals = 0;
+    int cell_sum = 0;
+  };
+  std::optional<Found> best;
+  for (int digit = 1; digit <= 9; ++digit) {
+    const Pairs pairs = PairsOf(board, digit, 0, kUnits);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      for (size_t j = 0; j < pairs.size(); ++j) {
+        const Pair& a = pairs[i];
+        const Pair& b = pairs[j];
+        if (i == j) continue;
+        for (const auto& [a_far, a_near] : {std::pair{a.first, a.second}, {a.second, a.first}}) {
+          for (const auto& [b_near, b_far] :
+               {std::pair{b.first, b.second}, {b.second, b.first}}) {
+            // far = near - near = far: four cells, the near ends seeing each other.
+            const std::array<int, 4> cells = {a_far, a_near, b_near, b_far};
+            if (!Sees(a_near, b_near) || a_far == b_near || a_far == b_far || a_near == b_far) {
+              continue;
+            }
+            CellSet targets = board.CellsWith(digit) & Table().peer_set[a_far] &
+                              Table().peer_set[b_far];
+            int removals = 0, cell_sum = 0;
+            targets.ForEach([&](int cell) {
+              if (cell == a_near || cell == b_near) return;
+              ++removals;
+              cell_sum += cell;
+            });
+            if (removals == 0) continue;
+            // HoDoKu's sort: most removals, then the lowest sum of their cells.
+            if (best && (removals < best->removals ||
+                         (removals == best->removals && cell_sum >= best->cell_sum))) {
+              continue;
+            }
+            best = Found{digit, cells, {a.unit, b.unit}, removals, cell_sum};
+          }
+        }
+      }
+    }
+  }
+  if (!best) return false;
+  return TurbotStep(board, step, Technique::kTurbotFish, best->digit, best->cells,
+                    {UnitOf(best->units[0]), UnitOf(best->units[1])});
+}
+
 bool TwoStringKite(Board& board, Step* step) {
   for (int digit = 1; digit <= 9; ++digit) {
     const Pairs rows = PairsOf(board, digit, 0, 9);

@@ -43,7 +43,7 @@ using enum HodokuLevel;
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 33> kWorth = {{
+constexpr std::array<Worth, 34> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -60,6 +60,7 @@ constexpr std::array<Worth, 33> kWorth = {{
     {"remote pair",       kHard,   110,  66, false},  // HoDoKu's path only; SE: an xy-chain
     {"skyscraper",        kHard,   130,  40, false},
     {"two-string kite",   kHard,   150,  41, false},
+    {"turbot fish",       kHard,   120,  42, false},  // HoDoKu's path only; SE: an x-chain
     {"empty rectangle",   kHard,   120,  43, false},
     {"xy-wing",           kHard,   160,  42, false},
     {"xyz-wing",          kHard,   180,  44, false},

@@ -41,6 +41,7 @@
     'xy-wing': 'A two-digit cell (xy) sees two others (xz, yz): whichever digit it takes, one of them is z, so no cell seeing both can be z.',
     'xyz-wing': 'As an xy-wing whose pivot holds z too: z is in one of the three, so no cell seeing all three can be z.',
     'w-wing': 'Two cells hold the same two digits, and one of them lies wherever the other digit can go in a unit: one cell is the first digit, so no cell seeing both can be.',
+    'turbot fish': 'Two pairs of places of one digit (each the only two in a unit), an end of one seeing an end of the other: one of the two far ends holds the digit, so no cell seeing both can.',
     'remote pair': 'Cells holding the same two digits, each seeing the next, alternate between them along the chain: a cell seeing two of them of opposite parity holds neither digit.',
     'simple colouring': 'Following the digit\'s pairs (two places in a unit), the cells take two colours; one colour is true, so a cell seeing both colours loses the digit, or a colour that meets itself is false.',
     'unique rectangle': 'Four cells in two rows, two columns and two boxes cannot all hold the same two digits, or the puzzle would have two solutions; what keeps that from happening is forced.',

@@ -114,6 +114,8 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "two-string kite: 8 in row 7 and column 8, joined in box 9: "
        "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
       {"x-chain", "x-chain: (4)r3c4=(4)r7c4-(4)r7c3=(4)r4c3-(4)r5c2=(4)r5c5: removes 4 from r1c5"},
+      {"turbot fish",
+       "turbot fish: 4 in row 9 and box 6: (4)r9c6=(4)r9c7-(4)r6c7=(4)r5c9: removes 4 from r5c6"},
       {"empty rectangle",
        "empty rectangle: 4 in box 2 lies only in row 1 and column 5, with column 3: "
        "(4)r9c3=(4)r1c3-(4)r1c456=(4)r23c5: removes 4 from r9c5"},

@@ -291,7 +291,9 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(WXYZ_WING, 31);
   EXPECT_EQ(REMOTE_PAIR, 32);
   EXPECT_EQ(TechniqueToWire(logic::Technique::kRemotePair), REMOTE_PAIR);
-  EXPECT_EQ(TechniqueFromWire(33), std::nullopt);
+  EXPECT_EQ(TURBOT_FISH, 33);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kTurbotFish), TURBOT_FISH);
+  EXPECT_EQ(TechniqueFromWire(34), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 
