@@ -4,8 +4,10 @@
 #include "proto/explain_wire.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -234,43 +236,46 @@ TEST(ExplainWire, ATrialsBranchesAreNumberedFromTheStep) {
 
 TEST(ExplainWire, RefusesBranchesThatDoNotNest) {
   const ExplainStep nested = NestedTrialOnTheWire();
-  ExplainStep step = nested;
-  step.mutable_branches(1)->set_parent(3);
-  ExpectBadStep(step, "branch 2: parent 3 is not a branch before it");
-  step = nested;
-  step.mutable_branches(1)->set_parent(1);
-  ExpectBadStep(step, "branch 2: parent 1 ends in a contradiction");
-  step = nested;
-  step.mutable_branches(0)->set_assumption(Candidate(2, 3, 3));
-  ExpectBadStep(step, "branch 1: it tries r2c3, not r2c2 where its parent nests");
-  step = nested;
-  step.mutable_branches(0)->set_assumption(729);
-  ExpectBadStep(step, "branch 1: candidate 729 is out of range (0-728)");
-  step = nested;
-  step.mutable_branches(0)->set_nesting_cell(81);
-  ExpectBadStep(step, "branch 1: cell 81 is out of range (0-80)");
-  step = nested;
-  step.mutable_branches(0)->add_units(27);
-  ExpectBadStep(step, "branch 1: unit 27 is out of range (0-26)");
-  step = nested;
-  step.mutable_branches(0)->clear_units();
-  step.mutable_branches(0)->add_units(3);
-  step.mutable_branches(0)->add_units(4);
-  ExpectBadStep(step, "branch 1: 2 units (a contradiction has at most one)");
-  step = nested;
-  step.mutable_branches(0)->set_nesting_cell(5);
-  ASSERT_EQ(step.branches(0).units_size(), 1);
-  ExpectBadStep(step, "branch 1: a nesting cell and a unit: a branch ends in one or the other");
-  step = nested;
-  step.mutable_branches(0)->mutable_links(0)->set_from(0, 729);
-  ExpectBadStep(step, "branch 1: link 1: candidate 729 is out of range (0-728)");
-  step = WithLink(AIC, {Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
-  *step.add_branches() = nested.branches(0);
-  ExpectBadStep(step, "alternating inference chain (variant 0) with branches: only a nested "
-                      "trial has them");
-  step = nested;
-  for (int i = 0; i < 8192; ++i) *step.add_branches() = nested.branches(0);
-  ExpectBadStep(step, "8194 branches (at most 8192)");
+  // Each: what is done to the nested trial's branches, and the refusal.
+  const std::vector<std::pair<std::function<void(ExplainStep*)>, std::string>> cases = {
+      {[](ExplainStep* s) { s->mutable_branches(1)->set_parent(3); },
+       "branch 2: parent 3 is not a branch before it"},
+      {[](ExplainStep* s) { s->mutable_branches(1)->set_parent(1); },
+       "branch 2: parent 1 ends in a contradiction"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->set_assumption(Candidate(2, 3, 3)); },
+       "branch 1: it tries r2c3, not r2c2 where its parent nests"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->set_assumption(729); },
+       "branch 1: candidate 729 is out of range (0-728)"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->set_nesting_cell(81); },
+       "branch 1: cell 81 is out of range (0-80)"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->add_units(27); },
+       "branch 1: unit 27 is out of range (0-26)"},
+      {[](ExplainStep* s) {
+         s->mutable_branches(0)->clear_units();
+         s->mutable_branches(0)->add_units(3);
+         s->mutable_branches(0)->add_units(4);
+       },
+       "branch 1: 2 units (a contradiction has at most one)"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->set_nesting_cell(5); },  // it has a unit
+       "branch 1: a nesting cell and a unit: a branch ends in one or the other"},
+      {[](ExplainStep* s) { s->mutable_branches(0)->mutable_links(0)->set_from(0, 729); },
+       "branch 1: link 1: candidate 729 is out of range (0-728)"},
+      {[&](ExplainStep* s) {
+         for (int i = 0; i < 8192; ++i) *s->add_branches() = nested.branches(0);
+       },
+       "8194 branches (at most 8192)"},
+  };
+  ASSERT_EQ(nested.branches(0).units_size(), 1);
+  for (const auto& [mutate, message] : cases) {
+    ExplainStep step = nested;
+    mutate(&step);
+    ExpectBadStep(step, message);
+  }
+  ExplainStep chain = WithLink(AIC, {Candidate(2, 3, 4)}, {Candidate(2, 7, 4)});
+  *chain.add_branches() = nested.branches(0);
+  ExpectBadStep(chain,
+                "alternating inference chain (variant 0) with branches: only a nested trial has "
+                "them");
 }
 
 TEST(ExplainWire, TechniquesConvertByTable) {
