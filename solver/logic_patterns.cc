@@ -118,8 +118,9 @@ bool TurbotFish(Board& board, Step* step) {
             CellSet targets = board.CellsWith(digit) & Table().peer_set[a_far] &
                               Table().peer_set[b_far];
             int removals = 0, cell_sum = 0;
-            targets.ForEach([&](int cell) {
-              if (cell == a_near || cell == b_near) return;
+            // (The ends copied: clang 14 cannot capture structured bindings.)
+            targets.ForEach([&, ends = cells](int cell) {
+              if (cell == ends[1] || cell == ends[2]) return;
               ++removals;
               cell_sum += cell;
             });
