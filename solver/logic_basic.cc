@@ -357,6 +357,8 @@ bool NakedSubset(Board& board, Step* step, int size, SubsetKind kind) {
         }
       }
       if (losing_here.Empty() && losing_there.Empty()) return false;
+      // Locked: the box and the line outside it both lose digits. A subset in a box and a line
+      // is met in its box first (boxes lead kScanOrder), where that is what the two sets hold.
       const bool locked = !losing_here.Empty() && !losing_there.Empty();
       if ((kind == SubsetKind::kLocked) != locked && kind != SubsetKind::kOneUnit) return false;
       Step found_step;
