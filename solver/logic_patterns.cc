@@ -102,11 +102,12 @@ bool TurbotFish(Board& board, Step* step) {
   std::optional<Found> best;
   for (int digit = 1; digit <= 9; ++digit) {
     const Pairs pairs = PairsOf(board, digit, 0, kUnits);
+    // Each pair of pairs once: a chain read backwards is the same chain (its far ends, so its
+    // removals, the same), and the forward one comes first.
     for (size_t i = 0; i < pairs.size(); ++i) {
-      for (size_t j = 0; j < pairs.size(); ++j) {
+      for (size_t j = i + 1; j < pairs.size(); ++j) {
         const Pair& a = pairs[i];
         const Pair& b = pairs[j];
-        if (i == j) continue;
         for (const auto& [a_far, a_near] : {std::pair{a.first, a.second}, {a.second, a.first}}) {
           for (const auto& [b_near, b_far] :
                {std::pair{b.first, b.second}, {b.second, b.first}}) {
