@@ -58,6 +58,57 @@ void Board::ComputePlaces() {
   }
 }
 
+namespace {
+
+// Each cell's units, and each unit's crossing units (a box's three rows and three columns, a
+// line's three boxes), as unit sets (bit u for unit u).
+struct UnitSets {
+  std::array<uint32_t, kCells> of_cell{};
+  std::array<uint32_t, kUnits> crossing{};
+
+  constexpr UnitSets() {
+    for (int cell = 0; cell < kCells; ++cell) {
+      const auto& units = kTables.units[cell];
+      for (int k = 0; k < 3; ++k) of_cell[cell] |= 1u << units[k];
+      crossing[units[2]] |= (1u << units[0]) | (1u << units[1]);
+      crossing[units[0]] |= 1u << units[2];
+      crossing[units[1]] |= 1u << units[2];
+    }
+  }
+};
+constexpr UnitSets kUnitSets{};
+
+}  // namespace
+
+uint16_t SearchMemo::ChangedDigits(Search search, const Candidates& open) const {
+  const int index = static_cast<int>(search);
+  if (!noted_[index]) return kEveryDigit;
+  uint16_t changed = 0;
+  for (int cell = 0; cell < kCells; ++cell) changed |= seen_[index][cell] ^ open[cell];
+  return changed;
+}
+
+uint32_t SearchMemo::ChangedUnits(Search search, const Candidates& open, bool crossing) const {
+  const int index = static_cast<int>(search);
+  if (!noted_[index]) return kEveryUnit;
+  uint32_t changed = 0;
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (seen_[index][cell] != open[cell]) changed |= kUnitSets.of_cell[cell];
+  }
+  if (!crossing) return changed;
+  uint32_t wider = changed;
+  for (uint32_t units = changed; units; units &= units - 1) {
+    wider |= kUnitSets.crossing[std::countr_zero(units)];
+  }
+  return wider;
+}
+
+void SearchMemo::NothingFound(Search search, const Candidates& open) {
+  const int index = static_cast<int>(search);
+  seen_[index] = open;
+  noted_[index] = true;
+}
+
 void Eliminate(Board& board, Step* step, int cell, uint16_t digits) {
   digits &= board.open[cell];
   board.open[cell] &= static_cast<uint16_t>(~digits);
@@ -152,6 +203,8 @@ bool LogicalStep(Board& board, Step* step, Preference preference) {
 // grid, which is open and has one solution.
 bool SolvesWithPairs(const Grid& grid) {
   Board board(grid);
+  SearchMemo memo;
+  board.memo = &memo;
   while (board.open_cells > 0) {
     Step step;
     if (NakedSingle(board, &step) || HiddenSingle(board, &step)) continue;
@@ -175,6 +228,8 @@ Result Run(const Grid& grid, Preference preference, bool show_trial_branches, On
   if (result.solutions == 0) return result;
   Board board(grid);
   board.unique = result.verdict == Verdict::kSolved;
+  SearchMemo memo;
+  board.memo = &memo;
   Step step;
   while (board.open_cells > 0) {
     step.technique = Technique::kNakedSingle;

@@ -275,8 +275,12 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
   const Tables& table = Table();
   const int first = pointing ? 18 : 0;
   const int last = pointing ? 27 : 18;
-  for (int unit = first; unit < last; ++unit) {
+  const Search search = pointing ? (direct ? Search::kDirectPointing : Search::kPointing)
+                                 : (direct ? Search::kDirectClaiming : Search::kClaiming);
+  const uint16_t digits = board.DigitsToSearch(search);
+  for (int unit = first; unit < last && digits; ++unit) {
     for (int digit = 1; digit <= 9; ++digit) {
+      if (!(digits & Bit(digit))) continue;
       const uint16_t places = board.Places(unit, digit);
       if (Count(places) < 2) continue;
       // The other unit shared by every place: a line for a box, the box for a line.
@@ -309,7 +313,7 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
       return true;
     }
   }
-  return false;
+  return board.NothingFound(search);
 }
 
 // Naked subsets: `size` open cells of a unit whose candidates together are `size` digits; those
@@ -319,8 +323,15 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
 // subsets, searched in boxes; kHodoku only the others (HoDoKu looks for locked ones first).
 bool NakedSubset(Board& board, Step* step, int size, SubsetKind kind) {
   const Tables& table = Table();
+  const Search search = Sized(kind == SubsetKind::kOneUnit ? Search::kNakedSubset2
+                              : kind == SubsetKind::kLocked ? Search::kLockedSubset2
+                                                            : Search::kHodokuSubset2,
+                              size);
+  // HoDoKu's kinds clear the unit the cells share with this one too: it is read as well.
+  const uint32_t units = board.UnitsToSearch(search, kind != SubsetKind::kOneUnit);
   for (int unit : kScanOrder) {
     if (kind == SubsetKind::kLocked && unit < 18) break;  // boxes come first in kScanOrder
+    if (!(units & (1u << unit))) continue;
     const auto& cells = table.cells[unit];
     uint16_t eligible = 0;
     int open = 0;
@@ -382,14 +393,18 @@ bool NakedSubset(Board& board, Step* step, int size, SubsetKind kind) {
     });
     if (found) return true;
   }
-  return false;
+  return board.NothingFound(search);
 }
 
 // Hidden subsets: `size` digits whose places in a unit together are `size` cells; those cells
 // lose every other candidate.
 bool HiddenSubset(Board& board, Step* step, int size, bool direct) {
   const Tables& table = Table();
+  const Search search =
+      Sized(direct ? Search::kDirectHiddenSubset2 : Search::kHiddenSubset2, size);
+  const uint32_t units = board.UnitsToSearch(search);
   for (int unit : kScanOrder) {
+    if (!(units & (1u << unit))) continue;
     const auto& cells = table.cells[unit];
     std::array<uint16_t, 10> places{};
     uint16_t eligible = 0;  // bit d-1: digit d has 2..size places
@@ -430,17 +445,20 @@ bool HiddenSubset(Board& board, Step* step, int size, bool direct) {
     });
     if (found) return true;
   }
-  return false;
+  return board.NothingFound(search);
 }
 
 // Fish: `size` base lines (rows, or columns) in which a digit's places all lie in `size` cover
 // lines (columns, or rows); the digit leaves the cover lines outside the base lines.
 bool Fish(Board& board, Step* step, int size) {
   const Tables& table = Table();
-  for (int orientation = 0; orientation < 2; ++orientation) {
+  const Search search = Sized(Search::kFish2, size);
+  const uint16_t digits = board.DigitsToSearch(search);
+  for (int orientation = 0; orientation < 2 && digits; ++orientation) {
     const int base_first = orientation == 0 ? 0 : 9;
     const int cover_first = orientation == 0 ? 9 : 0;
     for (int digit = 1; digit <= 9; ++digit) {
+      if (!(digits & Bit(digit))) continue;
       std::array<uint16_t, 9> places{};
       const uint16_t eligible = LinePlaces(board, base_first, digit, 2, size, &places);
       const bool found = ForLockedSets(eligible, places, size, [&](uint16_t lines) {
@@ -479,7 +497,7 @@ bool Fish(Board& board, Step* step, int size) {
       if (found) return true;
     }
   }
-  return false;
+  return board.NothingFound(search);
 }
 
 
@@ -495,10 +513,13 @@ bool FinnedFish(Board& board, Step* step, int size) {
     int orientation = -1, digit = 0;
     uint16_t lines = 0, covers = 0, fins = 0;
   } sashimi;
-  for (int orientation = 0; orientation < 2; ++orientation) {
+  const Search search = Sized(Search::kFinnedFish2, size);
+  const uint16_t digits = board.DigitsToSearch(search);
+  for (int orientation = 0; orientation < 2 && digits; ++orientation) {
     const int base_first = orientation == 0 ? 0 : 9;
     const int cover_first = orientation == 0 ? 9 : 0;
     for (int digit = 1; digit <= 9; ++digit) {
+      if (!(digits & Bit(digit))) continue;
       // At most `size` places in the cover lines, and the fins within one box's three.
       std::array<uint16_t, 9> places{};
       const uint16_t eligible = LinePlaces(board, base_first, digit, 1, size + 3, &places);
@@ -532,7 +553,7 @@ bool FinnedFish(Board& board, Step* step, int size) {
       if (ForNarrowSets(eligible, places, size, size + 3, try_lines)) return true;
     }
   }
-  if (sashimi.orientation < 0) return false;
+  if (sashimi.orientation < 0) return board.NothingFound(search);
   const int base_first = sashimi.orientation == 0 ? 0 : 9;
   std::array<uint16_t, 9> places{};
   LinePlaces(board, base_first, sashimi.digit, 0, 9, &places);

@@ -121,6 +121,58 @@ constexpr bool Sees(int a, int b) { return kTables.peer_set[a].Has(b); }
 
 Unit UnitOf(int unit);
 
+// The searches whose failures SearchMemo keeps: each technique below that reads one digit's
+// candidates at a time, or one unit's cells at a time, with its size or kind. A sized one is
+// Sized(first, size).
+enum class Search : uint8_t {
+  kPointing,
+  kClaiming,
+  kDirectPointing,
+  kDirectClaiming,
+  kNakedSubset2, kNakedSubset3, kNakedSubset4,  // SubsetKind::kOneUnit
+  kLockedSubset2, kLockedSubset3, kLockedSubset4,
+  kHodokuSubset2, kHodokuSubset3, kHodokuSubset4,
+  kHiddenSubset2, kHiddenSubset3, kHiddenSubset4,
+  kDirectHiddenSubset2, kDirectHiddenSubset3, kDirectHiddenSubset4,
+  kFish2, kFish3, kFish4,
+  kFinnedFish2, kFinnedFish3, kFinnedFish4,
+  kSkyscraper,
+  kTwoStringKite,
+  kTurbotFish,
+  kEmptyRectangle,
+  kSimpleColouring,
+  kCount
+};
+constexpr Search Sized(Search first, int size) {
+  return static_cast<Search>(static_cast<int>(first) + size - 2);
+}
+
+constexpr uint16_t kEveryDigit = kAllDigits;         // bit d-1 for digit d
+constexpr uint32_t kEveryUnit = (1u << kUnits) - 1;  // bit u for unit u
+
+// What each search saw when it last found nothing. A walk asks the same searches after every
+// step, and a step changes a few digits in a few units: a search that reads one digit at a time
+// (a fish) finds nothing again in a digit whose candidates are as they were, and one that reads
+// one unit at a time (a hidden subset) likewise in an unchanged unit. So each looks again only
+// where the candidates changed since. Kept by what was seen, not by which board saw it: a
+// board copied from another may share its memo and still search exactly what it must.
+class SearchMemo {
+ public:
+  using Candidates = std::array<uint16_t, kCells>;
+
+  // The digits (bit d-1) whose candidates changed since `search` last found nothing: all of
+  // them if it never has.
+  uint16_t ChangedDigits(Search search, const Candidates& open) const;
+  // The units (bit u) where a candidate changed since; with `crossing`, also each unit that
+  // shares two or more cells with one of them (a box and a line), for a search that reads both.
+  uint32_t ChangedUnits(Search search, const Candidates& open, bool crossing = false) const;
+  void NothingFound(Search search, const Candidates& open);
+
+ private:
+  std::array<Candidates, static_cast<int>(Search::kCount)> seen_;
+  std::array<bool, static_cast<int>(Search::kCount)> noted_{};
+};
+
 // The puzzle as the logical solver sees it: placed digits, and candidates of open cells (0 for
 // placed cells, unlike the public Candidates, so that techniques see only open cells).
 struct Board {
@@ -129,6 +181,7 @@ struct Board {
   int open_cells = 0;
   std::array<uint8_t, kUnits> unit_open_cells{};  // per unit, its cells not placed yet
   bool unique = false;  // the puzzle has one solution: the uniqueness techniques may apply
+  SearchMemo* memo = nullptr;  // the walk's, when it keeps one: searches skip what it rules out
 
   Board() = default;
   explicit Board(const Grid& grid);
@@ -144,6 +197,19 @@ struct Board {
   // Fills the tables Places() and CellsWith() read: one pass over the candidates instead of
   // nine loads for each question (the techniques past the singles ask hundreds).
   void ComputePlaces();
+
+  // What `search` must look at (SearchMemo): every digit or unit without a memo.
+  uint16_t DigitsToSearch(Search search) const {
+    return memo ? memo->ChangedDigits(search, open) : kEveryDigit;
+  }
+  uint32_t UnitsToSearch(Search search, bool crossing = false) const {
+    return memo ? memo->ChangedUnits(search, open, crossing) : kEveryUnit;
+  }
+  // Returns false, for a search that found nothing, after noting what it saw.
+  bool NothingFound(Search search) {
+    if (memo) memo->NothingFound(search, open);
+    return false;
+  }
 
  private:
   std::array<std::array<uint16_t, 10>, kUnits> places_{};

@@ -63,7 +63,9 @@ bool TurbotStep(Board& board, Step* step, Technique technique, int digit,
 }  // namespace
 
 bool Skyscraper(Board& board, Step* step) {
+  const uint16_t digits = board.DigitsToSearch(Search::kSkyscraper);
   for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
     for (int first_line : {0, 9}) {  // conjugate pairs in rows, or in columns
       const Pairs pairs = PairsOf(board, digit, first_line, first_line + 9);
       for (size_t i = 0; i < pairs.size(); ++i) {
@@ -88,7 +90,7 @@ bool Skyscraper(Board& board, Step* step) {
       }
     }
   }
-  return false;
+  return board.NothingFound(Search::kSkyscraper);
 }
 
 bool TurbotFish(Board& board, Step* step) {
@@ -100,7 +102,9 @@ bool TurbotFish(Board& board, Step* step) {
     int cell_sum = 0;
   };
   std::optional<Found> best;
+  const uint16_t digits = board.DigitsToSearch(Search::kTurbotFish);
   for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
     const Pairs pairs = PairsOf(board, digit, 0, kUnits);
     // Each pair of pairs once: a chain read backwards is the same chain (its far ends, so its
     // removals, the same), and the forward one comes first.
@@ -137,13 +141,15 @@ bool TurbotFish(Board& board, Step* step) {
       }
     }
   }
-  if (!best) return false;
+  if (!best) return board.NothingFound(Search::kTurbotFish);
   return TurbotStep(board, step, Technique::kTurbotFish, best->digit, best->cells,
                     {UnitOf(best->units[0]), UnitOf(best->units[1])});
 }
 
 bool TwoStringKite(Board& board, Step* step) {
+  const uint16_t digits = board.DigitsToSearch(Search::kTwoStringKite);
   for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
     const Pairs rows = PairsOf(board, digit, 0, 9);
     const Pairs columns = PairsOf(board, digit, 9, 18);
     for (const Pair& row : rows) {
@@ -168,7 +174,7 @@ bool TwoStringKite(Board& board, Step* step) {
       }
     }
   }
-  return false;
+  return board.NothingFound(Search::kTwoStringKite);
 }
 
 namespace {
@@ -216,7 +222,9 @@ bool EmptyRectangleWith(Board& board, Step* step, int digit, int box, int row, i
 }  // namespace
 
 bool EmptyRectangle(Board& board, Step* step) {
+  const uint16_t digits = board.DigitsToSearch(Search::kEmptyRectangle);
   for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
     const Pairs pairs = PairsOf(board, digit, 0, 18);
     if (pairs.size() == 0) continue;
     for (int box = 0; box < 9; ++box) {
@@ -250,7 +258,7 @@ bool EmptyRectangle(Board& board, Step* step) {
       }
     }
   }
-  return false;
+  return board.NothingFound(Search::kEmptyRectangle);
 }
 
 bool WWing(Board& board, Step* step) {
@@ -362,7 +370,9 @@ void ColouringEliminations(Board& board, const Colouring& colouring, int digit, 
 }  // namespace
 
 bool SimpleColouring(Board& board, Step* step) {
+  const uint16_t digits = board.DigitsToSearch(Search::kSimpleColouring);
   for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
     const Pairs pairs = PairsOf(board, digit, 0, kUnits);
     std::array<int8_t, kCells> colour;
     colour.fill(-1);
@@ -389,7 +399,7 @@ bool SimpleColouring(Board& board, Step* step) {
       return true;
     }
   }
-  return false;
+  return board.NothingFound(Search::kSimpleColouring);
 }
 
 // A remote pair's candidates: its cells by colour, the links that coloured them, and the cells
