@@ -47,6 +47,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kBugPlusOne, BUG_PLUS_ONE},
     {logic::Technique::kFinnedFish, FINNED_FISH},
     {logic::Technique::kSashimiFish, SASHIMI_FISH},
+    {logic::Technique::kSueDeCoq, SUE_DE_COQ},
     {logic::Technique::kXChain, X_CHAIN},
     {logic::Technique::kXYChain, XY_CHAIN},
     {logic::Technique::kAic, AIC},
@@ -227,6 +228,11 @@ bool ShapeFits(const Step& step) {
                         // place or more a line, and a fin)
       return n.links == 0 && n.placements == 0 && n.variant >= 2 && n.variant <= 4 &&
              n.units == 2 * n.variant + 1 && n.digits == 1 && n.cells > n.variant;
+    case kSueDeCoq: {  // C (2-3 cells) holding C's size + 2 digits or more, A and D non-empty
+      const uint32_t c = n.variant % 10, a = n.variant / 10;
+      return n.placements == 0 && n.links == 0 && n.units == 2 && (c == 2 || c == 3) && a >= 1 &&
+             n.cells > c + a && n.digits >= c + 2;
+    }
     case kRemotePair:  // the two colours' cells, four or more; a link for each but the first
       return n.units == 0 && n.placements == 0 && n.digits == 2 && n.cells >= 4 &&
              n.variant >= 1 && n.variant < n.cells && n.links == n.cells - 1;

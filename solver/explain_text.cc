@@ -337,6 +337,7 @@ std::string HodokuName(const Step& step) {
     case Technique::kJellyfish: return "Jellyfish";
     case Technique::kFinnedFish: return std::string("Finned ") + FishName(step.variant, true);
     case Technique::kSashimiFish: return std::string("Sashimi ") + FishName(step.variant, true);
+    case Technique::kSueDeCoq: return "Sue de Coq";
     case Technique::kRemotePair: return "Remote Pair";
     case Technique::kSkyscraper: return "Skyscraper";
     case Technique::kTwoStringKite: return "2-String Kite";
@@ -407,6 +408,7 @@ std::string SeName(const Step& step) {
     case Technique::kHiddenRectangle:
     case Technique::kFinnedFish:
     case Technique::kSashimiFish:
+    case Technique::kSueDeCoq:
     case Technique::kAlsXz: return "";
   }
   return "";
@@ -519,6 +521,14 @@ std::string Describe(const Step& step) {
              Cells(step, a, step.cells.size() - a) + " in " + UnitName(step.units[1]) +
              ", restricted common " + std::to_string(step.digits[0]) + ", both holding " +
              std::to_string(step.digits[1]) + ": " + Removals(step.eliminations);
+    }
+    case Technique::kSueDeCoq: {
+      const size_t c = step.variant % 10, a = step.variant / 10;
+      return name + ": " + Cells(step, 0, c) + " hold " + DigitList(step.digits) + " where " +
+             UnitName(step.units[0]) + " crosses " + UnitName(step.units[1]) + "; with " +
+             Cells(step, c, a) + " in " + UnitName(step.units[0]) + " and " +
+             Cells(step, c + a, step.cells.size() - c - a) + " in " + UnitName(step.units[1]) +
+             " they hold as many digits as cells: " + Removals(step.eliminations);
     }
     case Technique::kWxyzWing:
       // SE's names: wxyz-, vwxyz-, uvwxyz-wing by the set's size.

@@ -159,7 +159,7 @@ bool HodokuStep(Board& board, Step* step) {
          Skyscraper(board, step) || TwoStringKite(board, step) || TurbotFish(board, step) ||
          EmptyRectangle(board, step) || WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
-         FinnedFishes(board, step) ||
+         FinnedFishes(board, step) || SueDeCoq(board, step) ||
          SimpleColouring(board, step) || Chains(board, step, /*most_removals=*/true) ||
          AlsXz(board, step) || ForcingChain(board, step);
 }
@@ -286,6 +286,7 @@ const char* Name(Technique technique) {
     case Technique::kBugPlusOne: return "bug+1";
     case Technique::kFinnedFish: return "finned fish";
     case Technique::kSashimiFish: return "sashimi fish";
+    case Technique::kSueDeCoq: return "sue de coq";
     case Technique::kXChain: return "x-chain";
     case Technique::kXYChain: return "xy-chain";
     case Technique::kAic: return "alternating inference chain";

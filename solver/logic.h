@@ -51,6 +51,7 @@ enum class Technique : uint8_t {
   kBugPlusOne,       // every open cell bivalue but one: its digit seen three times goes there
   kFinnedFish,       // an x-wing, swordfish or jellyfish but for fins in one box
   kSashimiFish,      // a finned fish that is no fish without its fins
+  kSueDeCoq,         // a line's and a box's almost locked sets sharing the cells where they cross
   kXChain,           // an alternating chain of one digit
   kXYChain,          // an alternating chain through bivalue cells
   kAic,              // an alternating inference chain, its nodes candidates or grouped cells
@@ -69,7 +70,7 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 // "jellyfish", "remote pair", "skyscraper", "two-string kite",
 // "turbot fish", "empty rectangle", "xy-wing", "xyz-wing",
 // "w-wing", "simple colouring", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
-// "sashimi fish",
+// "sashimi fish", "sue de coq",
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "wxyz-wing", "forcing chain",
 // "trial".
 const char* Name(Technique technique);
@@ -154,6 +155,16 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  the cover lines that are in the fins' box and outside the base lines: the fish
 //                  holds there, or a fin does. Sashimi: a base line has one place left in the
 //                  cover lines (the fish would be no fish without its fins).
+//   kSueDeCoq:     HoDoKu's: C, two or three open cells where a line crosses a box, holding V,
+//                  two digits or more beyond their count; A, cells of the line outside C; D,
+//                  cells of the box outside C and A. A and D share no digit of V, and the cells
+//                  of C, A and D hold as many digits as there are cells, V's counted once and
+//                  the others (extra) in each set: so V's digits, A's and D's are locked in
+//                  them. The line's other cells lose V's and A's digits that D lacks, the box's
+//                  V's and D's that A lacks, and both the extra digits A and D share. units =
+//                  {the line, the box}; variant = 10 x A's size + C's size (a cell where the
+//                  two cross may be A's or D's if not C's); cells = C's, then A's, then D's;
+//                  digits = V. On HoDoKu's path only (Preference::kHodoku)
 //   kRemotePair:   HoDoKu's: cells holding only the same two digits, each seeing another, at
 //                  least four, coloured by parity as a chain through them alternates the
 //                  digits: cells = the first colour's, then the second's; variant = how many

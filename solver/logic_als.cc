@@ -7,6 +7,9 @@
 // SeWing: Sudoku Explainer's WXYZ-, VWXYZ- and UVWXYZ-wings, the ALS-XZ of a set of three,
 // four or five cells and a bivalue cell, which SE rates 5.5-6.6 (below its chains): found on its
 // path only, by SE's rules.
+//
+// SueDeCoq: HoDoKu's Sue de Coq, two almost locked sets sharing the cells where a line crosses
+// a box: found on its path only, as HoDoKu finds it.
 #include <algorithm>
 #include <cstdlib>
 #include <array>
@@ -393,6 +396,130 @@ bool SeWing(Board& board, Step* step, int size) {
   found.variant = static_cast<uint8_t>(best->biggest);
   *step = std::move(found);
   return true;
+}
+
+namespace {
+
+// The cells of `cells`, ascending, into `list`; returns how many.
+int ListCells(const CellSet& cells, std::array<uint8_t, 9>& list) {
+  int count = 0;
+  cells.ForEach([&](int cell) { list[count++] = static_cast<uint8_t>(cell); });
+  return count;
+}
+
+// Calls visit(chosen, digits) for each non-empty set of `cells` (`count` of them), depth first
+// with the sets that extend the current one first ({a}, {a, b}, {a, b, c}, ..., {a, c}, ...),
+// HoDoKu's order, until visit returns true. A set whose digits meet `barred` is not extended
+// (no set extending it can avoid them either).
+template <typename Visit>
+bool ForCellSets(const Board& board, const std::array<uint8_t, 9>& cells, int count,
+                 uint16_t barred, Visit&& visit) {
+  const auto extend = [&](const auto& self, int from, CellSet chosen, uint16_t digits) -> bool {
+    for (int i = from; i < count; ++i) {
+      CellSet wider = chosen;
+      wider.Add(cells[i]);
+      const uint16_t more = digits | board.open[cells[i]];
+      if (more & barred) continue;
+      if (visit(wider, more) || self(self, i + 1, wider, more)) return true;
+    }
+    return false;
+  };
+  return extend(extend, 0, CellSet{}, 0);
+}
+
+int CellCount(const CellSet& cells) {
+  return std::popcount(cells.low) + std::popcount(cells.high);
+}
+
+}  // namespace
+
+bool SueDeCoq(Board& board, Step* step) {
+  const Tables& table = Table();
+  CellSet open_cells;
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (board.open[cell]) open_cells.Add(cell);
+  }
+  // C, the intersection's chosen cells holding V (|V| >= |C| + 2); A, cells of the line's rest
+  // (its other open cells, those of the intersection not in C among them); D, cells of the
+  // box's rest outside A. A and D share no digit of V, and C, A and D hold as many digits of
+  // V, counted in each, as they have cells less their digits outside V.
+  const auto try_intersection = [&](int line, int box, const CellSet& chosen, uint16_t v) {
+    const CellSet line_open = open_cells & table.unit_set[line];
+    const CellSet box_open = open_cells & table.unit_set[box];
+    const int n_plus = Count(v) - CellCount(chosen);
+    std::array<uint8_t, 9> line_rest;
+    const int line_count = ListCells(line_open.Without(chosen), line_rest);
+    return ForCellSets(board, line_rest, line_count, 0, [&](const CellSet& a, uint16_t a_digits) {
+      const int a_cells = CellCount(a);
+      const int a_extra = Count(static_cast<uint16_t>(a_digits & ~v));
+      if (!(a_digits & v) || a_cells <= a_extra || a_cells - a_extra >= n_plus) return false;
+      const int d_needs = n_plus - (a_cells - a_extra);
+      std::array<uint8_t, 9> box_rest;
+      const int box_count = ListCells(box_open.Without(chosen).Without(a), box_rest);
+      const uint16_t a_from_v = a_digits & v;
+      return ForCellSets(board, box_rest, box_count, a_from_v, [&](const CellSet& d,
+                                                                   uint16_t d_digits) {
+        const int d_extra = Count(static_cast<uint16_t>(d_digits & ~v));
+        if (!(d_digits & v) || CellCount(d) - d_extra != d_needs) return false;
+        // An extra digit held by both A and D leaves the rest of both units too (HoDoKu's rule).
+        const uint16_t shared_extra = a_digits & d_digits;
+        const uint16_t from_box = static_cast<uint16_t>(((v | d_digits) & ~a_digits) | shared_extra);
+        const uint16_t from_line =
+            static_cast<uint16_t>(((v | a_digits) & ~d_digits) | shared_extra);
+        std::array<uint16_t, kCells> losing{};
+        bool any = false;
+        box_open.Without(d).Without(chosen).ForEach([&](int cell) {
+          losing[cell] |= board.open[cell] & from_box;
+          any |= losing[cell] != 0;
+        });
+        line_open.Without(a).Without(chosen).ForEach([&](int cell) {
+          losing[cell] |= board.open[cell] & from_line;
+          any |= losing[cell] != 0;
+        });
+        if (!any) return false;
+        Step found;
+        found.technique = Technique::kSueDeCoq;
+        found.variant = static_cast<uint8_t>(10 * a_cells + CellCount(chosen));
+        found.units = {UnitOf(line), UnitOf(box)};
+        for (const CellSet* part : {&chosen, &a, &d}) {
+          part->ForEach([&](int cell) { found.cells.push_back(static_cast<uint8_t>(cell)); });
+        }
+        AddDigits(&found, v);
+        for (int cell = 0; cell < kCells; ++cell) {
+          if (losing[cell]) Eliminate(board, &found, cell, losing[cell]);
+        }
+        *step = std::move(found);
+        return true;
+      });
+    });
+  };
+  // Rows, then columns, each with the boxes it crosses; in an intersection of two or three open
+  // cells, each pair and then each triple (a pair's triple right after it), in HoDoKu's order.
+  const uint32_t changed = board.UnitsToSearch(Search::kSueDeCoq);
+  for (int line = 0; line < 18; ++line) {
+    for (int box = 18; box < kUnits; ++box) {
+      if (!(changed & ((1u << line) | (1u << box)))) continue;
+      std::array<uint8_t, 9> shared;
+      const int count =
+          ListCells(open_cells & table.unit_set[line] & table.unit_set[box], shared);
+      for (int i1 = 0; i1 + 1 < count; ++i1) {
+        for (int i2 = i1 + 1; i2 < count; ++i2) {
+          CellSet pair;
+          pair.Add(shared[i1]);
+          pair.Add(shared[i2]);
+          const uint16_t two = board.open[shared[i1]] | board.open[shared[i2]];
+          if (Count(two) >= 4 && try_intersection(line, box, pair, two)) return true;
+          for (int i3 = i2 + 1; i3 < count; ++i3) {
+            CellSet triple = pair;
+            triple.Add(shared[i3]);
+            const uint16_t three = two | board.open[shared[i3]];
+            if (Count(three) >= 5 && try_intersection(line, box, triple, three)) return true;
+          }
+        }
+      }
+    }
+  }
+  return board.NothingFound(Search::kSueDeCoq);
 }
 
 }  // namespace sudoku::logic::internal

@@ -6,7 +6,7 @@
 //   logic_unique.cc    unique and hidden rectangles, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
-//   logic_als.cc       als-xz, SE's wxyz-wings
+//   logic_als.cc       als-xz, SE's wxyz-wings, HoDoKu's sue de coq
 //   logic_trial.cc     forcing chains and trials
 // Each technique looks for its step on the board; when it finds one it fills the step, plays it
 // on the board and returns true, and otherwise leaves the board as it was.
@@ -141,6 +141,7 @@ enum class Search : uint8_t {
   kTurbotFish,
   kEmptyRectangle,
   kSimpleColouring,
+  kSueDeCoq,  // by a line and a box it crosses: searched again where either changed
   kCount
 };
 constexpr Search Sized(Search first, int size) {
@@ -276,6 +277,9 @@ bool BugPlusOne(Board& board, Step* step);
 // then the lowest, then the shortest).
 bool Chains(Board& board, Step* step, bool most_removals = false);
 bool AlsXz(Board& board, Step* step);
+// HoDoKu's Sue de Coq, the first as it finds them (rows, then columns, by box). On HoDoKu's
+// path only.
+bool SueDeCoq(Board& board, Step* step);
 // Sudoku Explainer's wings of `size` 3 (WXYZ), 4 (VWXYZ) or 5 (UVWXYZ) cells and a bivalue
 // cell, by its rules: of all, the easiest on its scale, then the one removing most. Only on the
 // path rated for SE (Preference::kEasiestSe).

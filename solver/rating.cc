@@ -43,7 +43,7 @@ using enum HodokuLevel;
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 34> kWorth = {{
+constexpr std::array<Worth, 35> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -71,6 +71,7 @@ constexpr std::array<Worth, 34> kWorth = {{
     {"bug+1",             kHard,   100,  56, false},
     {"finned fish",       kHard,   130,  65, false},  // an x-wing's; FinnedFishWorth() by size
     {"sashimi fish",      kHard,   150,  65, false},
+    {"sue de coq",        kUnfair, 250,  70, false},  // HoDoKu's path only; SE: a chain
     {"x-chain",           kUnfair, 260,  65, true},
     {"xy-chain",          kUnfair, 260,  66, true},
     {"aic",               kUnfair, 280,  70, true},

@@ -114,6 +114,10 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "two-string kite: 8 in row 7 and column 8, joined in box 9: "
        "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
       {"x-chain", "x-chain: (4)r3c4=(4)r7c4-(4)r7c3=(4)r4c3-(4)r5c2=(4)r5c5: removes 4 from r1c5"},
+      {"sue de coq",
+       "sue de coq: r45c6 hold 2 3 4 7 8 where column 6 crosses box 5; with r8c6 in column 6 and "
+       "r6c456 in box 5 they hold as many digits as cells: removes 2 from r1c6; 3 from r3c6; 7 "
+       "from r4c4"},
       {"turbot fish",
        "turbot fish: 4 in row 9 and box 6: (4)r9c6=(4)r9c7-(4)r6c7=(4)r5c9: removes 4 from r5c6"},
       {"empty rectangle",

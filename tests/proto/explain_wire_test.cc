@@ -298,7 +298,9 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(TechniqueToWire(logic::Technique::kRemotePair), REMOTE_PAIR);
   EXPECT_EQ(TURBOT_FISH, 33);
   EXPECT_EQ(TechniqueToWire(logic::Technique::kTurbotFish), TURBOT_FISH);
-  EXPECT_EQ(TechniqueFromWire(34), std::nullopt);
+  EXPECT_EQ(SUE_DE_COQ, 34);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kSueDeCoq), SUE_DE_COQ);
+  EXPECT_EQ(TechniqueFromWire(35), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 

@@ -829,6 +829,7 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kRemotePair, 0, "Remote Pair", ""},
       {Technique::kTwoStringKite, 0, "2-String Kite", ""},
       {Technique::kTurbotFish, 0, "Turbot Fish", ""},
+      {Technique::kSueDeCoq, 12, "Sue de Coq", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
       {Technique::kHiddenRectangle, 0, "Hidden Rectangle", ""},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},

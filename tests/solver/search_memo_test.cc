@@ -54,6 +54,7 @@ std::vector<std::pair<std::string, SearchFunction>> MemoizedSearches() {
   searches.emplace_back("turbot fish", TurbotFish);
   searches.emplace_back("empty rectangle", EmptyRectangle);
   searches.emplace_back("simple colouring", SimpleColouring);
+  searches.emplace_back("sue de coq", SueDeCoq);
   return searches;
 }
 
