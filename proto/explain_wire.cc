@@ -42,6 +42,7 @@ constexpr std::array<std::pair<logic::Technique, Technique>, logic::kTechniqueCo
     {logic::Technique::kXYZWing, XYZ_WING},
     {logic::Technique::kWWing, W_WING},
     {logic::Technique::kSimpleColouring, SIMPLE_COLOURING},
+    {logic::Technique::kMultiColours, MULTI_COLOURS},
     {logic::Technique::kUniqueRectangle, UNIQUE_RECTANGLE},
     {logic::Technique::kHiddenRectangle, HIDDEN_RECTANGLE},
     {logic::Technique::kBugPlusOne, BUG_PLUS_ONE},
@@ -244,6 +245,9 @@ bool ShapeFits(const Step& step) {
     case kXYZWing: return n.variant == 0 && n.cells == 3 && n.digits == 3;
     case kWWing: return n.variant == 0 && n.units == 1 && n.cells == 4 && n.digits == 2;
     case kSimpleColouring: return n.digits == 1 && n.variant >= 1 && n.variant < n.cells;
+    case kMultiColours:  // two clusters of two cells or more, each coloured by a tree of pairs
+      return n.units == 0 && n.placements == 0 && n.digits == 1 &&
+             (n.variant == 1 || n.variant == 2) && n.cells >= 4 && n.links == n.cells - 2;
     case kUniqueRectangle:
       return n.cells >= 4 && n.digits >= 2 &&
              ((n.variant == 1 && n.cells == 4 && n.digits == 2 && n.units == 0) ||

@@ -243,6 +243,39 @@ std::string DescribeColouring(const Step& step) {
          Removals(step.eliminations);
 }
 
+// Multi colours: the two clusters' colours, read back from the links that coloured them (a
+// link from a cell not coloured yet starts the second cluster).
+std::string DescribeMultiColours(const Step& step) {
+  std::array<int8_t, kCells> colour;
+  colour.fill(-1);
+  std::array<size_t, 4> sizes{};  // A's colours, then B's
+  size_t cluster = 0;
+  for (size_t i = 0; i < step.links.size(); ++i) {
+    const int from = step.links[i].from.cells[0], to = step.links[i].to.cells[0];
+    if (colour[from] < 0) {
+      cluster = i == 0 ? 0 : 1;
+      colour[from] = 0;
+      ++sizes[2 * cluster];
+    }
+    colour[to] = static_cast<int8_t>(1 - colour[from]);
+    ++sizes[2 * cluster + colour[to]];
+  }
+  std::array<std::string, 4> groups;
+  size_t from = 0;
+  for (size_t g = 0; g < 4; ++g) {
+    groups[g] = Cells(step, from, sizes[g]);
+    from += sizes[g];
+  }
+  const std::string digit = std::to_string(step.digits[0]);
+  return std::string(Name(step.technique)) + ": " + digit + " coloured " + groups[0] + " / " +
+         groups[1] + " and " + groups[2] + " / " + groups[3] +
+         (step.variant == 2
+              ? " (a colour of one sees both colours of the other: it is false): "
+              : " (a colour of each sees the other: one of their opposites holds " + digit +
+                    ", and each cell removed sees both): ") +
+         Removals(step.eliminations);
+}
+
 std::string DescribeForcingChain(const Step& step) {
   const std::string name = std::string(Name(step.technique)) + ": ";
   if (step.variant == 0) {
@@ -348,6 +381,7 @@ std::string HodokuName(const Step& step) {
     case Technique::kWWing: return "W-Wing";
     case Technique::kSimpleColouring:
       return IsWrap(step) ? "Simple Colors Wrap" : "Simple Colors Trap";
+    case Technique::kMultiColours: return "Multi Colors " + std::to_string(step.variant);
     case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
     case Technique::kHiddenRectangle: return "Hidden Rectangle";
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
@@ -405,6 +439,7 @@ std::string SeName(const Step& step) {
     case Technique::kEmptyRectangle:
     case Technique::kWWing:
     case Technique::kSimpleColouring:
+    case Technique::kMultiColours:
     case Technique::kHiddenRectangle:
     case Technique::kFinnedFish:
     case Technique::kSashimiFish:
@@ -492,6 +527,7 @@ std::string Describe(const Step& step) {
              std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) + ": " +
              WholeChain(step.links) + ": " + Removals(step.eliminations);
     case Technique::kSimpleColouring: return DescribeColouring(step);
+    case Technique::kMultiColours: return DescribeMultiColours(step);
     case Technique::kRemotePair:
       return name + ": " + Cells(step, 0, step.variant) + " / " +
              Cells(step, step.variant, step.cells.size() - step.variant) + " hold only " +

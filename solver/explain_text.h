@@ -15,6 +15,8 @@
 //   turbot fish: 4 in box 1 and column 7: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r13c1
 //   sue de coq: r45c6 hold 2 3 4 7 8 where column 6 crosses box 5; with r8c6 in column 6 and
 //     r6c456 in box 5 they hold as many digits as cells: removes 2 from r1c6; 3 from r3c6; ...
+//   multi colours: 4 coloured r1c4,r9c2 / r8c2,r9c4 and r2c5 / r2c9 (a colour of each sees the
+//     other: one of their opposites holds 4, and each cell removed sees both): removes 4 from r8c9
 //   x-chain: (4)r2c3=(4)r2c7-(4)r6c7=(4)r6c1: removes 4 from r1c1
 //   alternating inference chain: (4)r2c3=(4)r2c78-(4)r6c7=(5)r6c7-(5)r6c1=(5)r4c1: ...
 //   forcing chain: r1c3 = 4 leads to (4)r1c3-(4)r1c7=(2)r1c7-(2)r5c7; (4)r1c3-(4)r5c3=(6)r5c3

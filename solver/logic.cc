@@ -160,7 +160,8 @@ bool HodokuStep(Board& board, Step* step) {
          EmptyRectangle(board, step) || WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
          UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) || SueDeCoq(board, step) ||
-         SimpleColouring(board, step) || Chains(board, step, /*most_removals=*/true) ||
+         SimpleColouring(board, step) || MultiColours(board, step) ||
+         Chains(board, step, /*most_removals=*/true) ||
          AlsXz(board, step) || ForcingChain(board, step);
 }
 
@@ -281,6 +282,7 @@ const char* Name(Technique technique) {
     case Technique::kXYZWing: return "xyz-wing";
     case Technique::kWWing: return "w-wing";
     case Technique::kSimpleColouring: return "simple colouring";
+    case Technique::kMultiColours: return "multi colours";
     case Technique::kUniqueRectangle: return "unique rectangle";
     case Technique::kHiddenRectangle: return "hidden rectangle";
     case Technique::kBugPlusOne: return "bug+1";

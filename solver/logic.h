@@ -46,6 +46,7 @@ enum class Technique : uint8_t {
   kXYZWing,          // a pivot xyz and pincers xz, yz: z leaves what sees all three
   kWWing,            // two bivalue cells xy joined by a conjugate pair on x: y leaves both's peers
   kSimpleColouring,  // one digit's conjugate pairs coloured two ways: a trap or a wrap
+  kMultiColours,     // two such colourings of a digit, a colour of one seeing one of the other
   kUniqueRectangle,  // four cells in two boxes that would allow two solutions (types 1-4)
   kHiddenRectangle,  // the same, one corner bivalue and a digit conjugate along the other's lines
   kBugPlusOne,       // every open cell bivalue but one: its digit seen three times goes there
@@ -69,7 +70,7 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 // "naked triple", "hidden triple", "naked quad", "hidden quad", "x-wing", "swordfish",
 // "jellyfish", "remote pair", "skyscraper", "two-string kite",
 // "turbot fish", "empty rectangle", "xy-wing", "xyz-wing",
-// "w-wing", "simple colouring", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
+// "w-wing", "simple colouring", "multi colours", "unique rectangle", "hidden rectangle", "bug+1", "finned fish",
 // "sashimi fish", "sue de coq",
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "wxyz-wing", "forcing chain",
 // "trial".
@@ -190,6 +191,14 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  variant = how many cells the first colour has; links = the conjugate pairs
 //                  that colour them. A removal from a coloured cell is a wrap (that colour is
 //                  false), from an uncoloured one a trap (it sees both colours).
+//   kMultiColours: HoDoKu's: two clusters of the digit's conjugate pairs, A and B, each coloured
+//                  two ways. variant = HoDoKu's type: 2, a colour of A sees both colours of B,
+//                  so it is false and its cells lose the digit; 1, a colour of A sees a colour
+//                  of B, so one of their opposites is true and a cell seeing both opposites
+//                  loses it. digits = {the digit}; cells = A's first colour, A's second, B's
+//                  first, B's second; links = the conjugate pairs that colour A, then B (each
+//                  from a cell coloured already: the colours follow from them). On HoDoKu's path
+//                  only (Preference::kHodoku)
 //   kUniqueRectangle: variant = the type, 1-4; cells = the four corners (then, type 3, the cells
 //                  completing the naked subset); digits = {a, b} (type 3: then the subset's
 //                  other digits); units = {} (type 3: the subset's unit; type 4: the unit where

@@ -142,6 +142,7 @@ enum class Search : uint8_t {
   kEmptyRectangle,
   kSimpleColouring,
   kSueDeCoq,  // by a line and a box it crosses: searched again where either changed
+  kMultiColours,
   kCount
 };
 constexpr Search Sized(Search first, int size) {
@@ -263,6 +264,8 @@ bool XYZWing(Board& board, Step* step);
 // Not on the path rated for SE either: SE's own w-wing is switched off, its chains find one.
 bool WWing(Board& board, Step* step);
 bool SimpleColouring(Board& board, Step* step);
+// HoDoKu's multi colours (types 1 and 2), the first as it finds them. On HoDoKu's path only.
+bool MultiColours(Board& board, Step* step);
 // HoDoKu's turbot fish: of all, the one removing most (then the lowest cells' sum).
 bool TurbotFish(Board& board, Step* step);
 // HoDoKu's remote pairs: of all, the one removing most (then the lowest cells' sum).

@@ -402,6 +402,95 @@ bool SimpleColouring(Board& board, Step* step) {
   return board.NothingFound(Search::kSimpleColouring);
 }
 
+bool MultiColours(Board& board, Step* step) {
+  const uint16_t digits = board.DigitsToSearch(Search::kMultiColours);
+  for (int digit = 1; digit <= 9; ++digit) {
+    if (!(digits & Bit(digit))) continue;
+    const Pairs pairs = PairsOf(board, digit, 0, kUnits);
+    if (pairs.size() < 2) continue;
+    CellSet paired;
+    for (const Pair& pair : pairs) {
+      paired.Add(pair.first);
+      paired.Add(pair.second);
+    }
+    // Every cluster, each from the lowest paired cell not coloured yet (HoDoKu's order): at
+    // most one a pair. Its colours' cells, and the cells seeing some cell of each colour.
+    struct Cluster {
+      Colouring colouring;
+      std::array<CellSet, 2> cells, seen;
+    };
+    std::array<Cluster, kUnits> clusters;
+    int cluster_count = 0;
+    std::array<int8_t, kCells> colour;
+    colour.fill(-1);
+    bool clash = false;
+    paired.ForEach([&](int cell) {
+      if (colour[cell] >= 0 || clash) return;
+      Cluster& cluster = clusters[cluster_count++];
+      clash = !ColourFrom(cell, pairs, colour, &cluster.colouring);
+      for (int c = 0; c < 2; ++c) {
+        for (int k = 0; k < cluster.colouring.count[c]; ++k) {
+          const int coloured = cluster.colouring.cells[c][k];
+          cluster.cells[c].Add(coloured);
+          cluster.seen[c] = cluster.seen[c] | Table().peer_set[coloured];
+        }
+      }
+    });
+    if (clash) continue;  // a board with no solution: nothing to say
+    for (int i = 0; i < cluster_count; ++i) {
+      for (int j = 0; j < cluster_count; ++j) {
+        if (i == j) continue;
+        const Cluster& a = clusters[i];
+        const Cluster& b = clusters[j];
+        const auto meets = [](const CellSet& seen, const CellSet& cells) {
+          return !(seen & cells).Empty();
+        };
+        // Type 2: a colour of A seeing both colours of B is false.
+        CellSet targets;
+        for (int c = 0; c < 2; ++c) {
+          if (meets(a.seen[c], b.cells[0]) && meets(a.seen[c], b.cells[1])) {
+            targets = targets | a.cells[c];
+          }
+        }
+        int type = 2;
+        if (targets.Empty()) {
+          // Type 1: colours of A and B that see each other are not both true, so one of their
+          // opposites is: what sees both opposites loses the digit.
+          type = 1;
+          for (int ca = 0; ca < 2; ++ca) {
+            for (int cb = 0; cb < 2; ++cb) {
+              if (meets(a.seen[ca], b.cells[cb])) {
+                targets = targets | (board.CellsWith(digit) & a.seen[1 - ca] & b.seen[1 - cb]);
+              }
+            }
+          }
+        }
+        if (targets.Empty()) continue;
+        Step found;
+        targets.ForEach([&](int cell) { Eliminate(board, &found, cell, Bit(digit)); });
+        found.technique = Technique::kMultiColours;
+        found.variant = static_cast<uint8_t>(type);
+        found.digits = {static_cast<uint8_t>(digit)};
+        for (const Cluster* cluster : {&a, &b}) {
+          const Colouring& colouring = cluster->colouring;
+          for (int c = 0; c < 2; ++c) {
+            const auto& cells = colouring.cells[c];
+            found.cells.insert(found.cells.end(), cells.begin(),
+                               cells.begin() + colouring.count[c]);
+          }
+          for (int k = 0; k < colouring.link_count; ++k) {
+            const auto [from, to] = colouring.links[k];
+            found.links.push_back(MakeLink(from, digit, to, digit, true));
+          }
+        }
+        *step = std::move(found);
+        return true;
+      }
+    }
+  }
+  return board.NothingFound(Search::kMultiColours);
+}
+
 // A remote pair's candidates: its cells by colour, the links that coloured them, and the cells
 // seeing both colours (the candidates of a and b there go).
 struct RemotePairFound {

@@ -43,7 +43,7 @@ using enum HodokuLevel;
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and
 // FinnedFishWorth() has the rest.
 // clang-format off
-constexpr std::array<Worth, 35> kWorth = {{
+constexpr std::array<Worth, 36> kWorth = {{
     {"naked single",      kEasy,     4,  15, false},
     {"hidden single",     kEasy,    14,  15, false},
     {"pointing",          kMedium,  50,  26, false},
@@ -66,6 +66,7 @@ constexpr std::array<Worth, 35> kWorth = {{
     {"xyz-wing",          kHard,   180,  44, false},
     {"w-wing",            kHard,   150,  66, false},
     {"simple colouring",  kHard,   150,  65, false},
+    {"multi colours",     kHard,   200,  65, false},  // HoDoKu's path only; SE: an x-chain
     {"unique rectangle",  kHard,   100,  45, false},
     {"hidden rectangle",  kHard,   100,  45, false},
     {"bug+1",             kHard,   100,  56, false},

@@ -41,6 +41,7 @@
     'xy-wing': 'A two-digit cell (xy) sees two others (xz, yz): whichever digit it takes, one of them is z, so no cell seeing both can be z.',
     'xyz-wing': 'As an xy-wing whose pivot holds z too: z is in one of the three, so no cell seeing all three can be z.',
     'w-wing': 'Two cells hold the same two digits, and one of them lies wherever the other digit can go in a unit: one cell is the first digit, so no cell seeing both can be.',
+    'multi colours': 'Two clusters of the digit\'s pairs, each coloured two ways (one colour of each is true): if a colour of one sees both colours of the other it is false; if a colour of each sees the other, one of their opposites is true, so a cell seeing both opposites loses the digit.',
     'sue de coq': 'Two or three cells where a line crosses a box hold two digits more than their count; cells of the line and of the box, sharing none of those digits, take up the surplus: the digits are locked in those cells, so the rest of the line and of the box lose them.',
     'turbot fish': 'Two pairs of places of one digit (each the only two in a unit), an end of one seeing an end of the other: one of the two far ends holds the digit, so no cell seeing both can.',
     'remote pair': 'Cells holding the same two digits, each seeing the next, alternate between them along the chain: a cell seeing two of them of opposite parity holds neither digit.',

@@ -113,7 +113,11 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"two-string kite",
        "two-string kite: 8 in row 7 and column 8, joined in box 9: "
        "(8)r7c6=(8)r7c7-(8)r9c8=(8)r6c8: removes 8 from r6c6"},
-      {"x-chain", "x-chain: (4)r3c4=(4)r7c4-(4)r7c3=(4)r4c3-(4)r5c2=(4)r5c5: removes 4 from r1c5"},
+      {"x-chain", "x-chain: (6)r4c4=(6)r4c3-(6)r2c3=(6)r2c8-(6)r1c7=(6)r6c7: removes 6 from r6c4"},
+      {"multi colours",
+       "multi colours: 4 coloured r1c4,r9c2 / r8c2,r9c4 and r2c5 / r2c9 (a colour of each sees the "
+       "other: one of their opposites holds 4, and each cell removed sees both): removes 4 from "
+       "r8c9"},
       {"sue de coq",
        "sue de coq: r45c6 hold 2 3 4 7 8 where column 6 crosses box 5; with r8c6 in column 6 and "
        "r6c456 in box 5 they hold as many digits as cells: removes 2 from r1c6; 3 from r3c6; 7 "

@@ -300,7 +300,9 @@ TEST(ExplainWire, TechniquesConvertByTable) {
   EXPECT_EQ(TechniqueToWire(logic::Technique::kTurbotFish), TURBOT_FISH);
   EXPECT_EQ(SUE_DE_COQ, 34);
   EXPECT_EQ(TechniqueToWire(logic::Technique::kSueDeCoq), SUE_DE_COQ);
-  EXPECT_EQ(TechniqueFromWire(35), std::nullopt);
+  EXPECT_EQ(MULTI_COLOURS, 35);
+  EXPECT_EQ(TechniqueToWire(logic::Technique::kMultiColours), MULTI_COLOURS);
+  EXPECT_EQ(TechniqueFromWire(36), std::nullopt);
   EXPECT_EQ(TechniqueFromWire(-1), std::nullopt);
 }
 

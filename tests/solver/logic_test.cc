@@ -830,6 +830,8 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kTwoStringKite, 0, "2-String Kite", ""},
       {Technique::kTurbotFish, 0, "Turbot Fish", ""},
       {Technique::kSueDeCoq, 12, "Sue de Coq", ""},
+      {Technique::kMultiColours, 1, "Multi Colors 1", ""},
+      {Technique::kMultiColours, 2, "Multi Colors 2", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
       {Technique::kHiddenRectangle, 0, "Hidden Rectangle", ""},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},

@@ -55,6 +55,7 @@ std::vector<std::pair<std::string, SearchFunction>> MemoizedSearches() {
   searches.emplace_back("empty rectangle", EmptyRectangle);
   searches.emplace_back("simple colouring", SimpleColouring);
   searches.emplace_back("sue de coq", SueDeCoq);
+  searches.emplace_back("multi colours", MultiColours);
   return searches;
 }
 
