@@ -158,7 +158,7 @@ bool HodokuStep(Board& board, Step* step) {
          BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || TurbotFish(board, step) ||
          EmptyRectangle(board, step) || WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
-         UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
+         UniqueRectangle(board, step, /*hodoku_order=*/true) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) || SueDeCoq(board, step) ||
          SimpleColouring(board, step) || MultiColours(board, step) ||
          Chains(board, step, /*most_removals=*/true) ||

@@ -270,8 +270,12 @@ bool MultiColours(Board& board, Step* step);
 bool TurbotFish(Board& board, Step* step);
 // HoDoKu's remote pairs: of all, the one removing most (then the lowest cells' sum).
 bool RemotePair(Board& board, Step* step);
-bool UniqueRectangle(Board& board, Step* step);
-// Not on the path rated for SE (Preference::kEasiestSe), which has no hidden rectangle.
+// With `hodoku_order`, HoDoKu's: each type over every rectangle before the next type, the
+// rectangles in its order; else the first rectangle (by rows, then columns) with any type.
+bool UniqueRectangle(Board& board, Step* step, bool hodoku_order = false);
+// Not on the path rated for SE (Preference::kEasiestSe), which has no hidden rectangle. The
+// rectangles in HoDoKu's order; as HoDoKu, only where one corner holds just a and b, or two
+// opposite ones.
 bool HiddenRectangle(Board& board, Step* step);
 bool BugPlusOne(Board& board, Step* step);
 

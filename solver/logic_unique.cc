@@ -2,6 +2,7 @@
 // and bug+1. Both
 // rest on the puzzle having one solution, so they apply only when the fast solver found it
 // unique (Board::unique); on a puzzle with several they could remove a solution's digit.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <utility>
@@ -74,12 +75,14 @@ bool TypeThree(Board& board, const Rectangle& rectangle, Step* step) {
   return false;
 }
 
-// Types 2-4, with the floor two cells holding only a and b and the roof the other two.
-bool RoofTypes(Board& board, const Rectangle& rectangle, Step* step) {
+// Types 2-4 (`type`, or 0 for any, the easiest first), with the floor two cells holding only a
+// and b and the roof the other two.
+bool RoofTypes(Board& board, const Rectangle& rectangle, int type, Step* step) {
   const int roof1 = rectangle.cells[2], roof2 = rectangle.cells[3];
   const uint16_t extra1 = static_cast<uint16_t>(board.open[roof1] & ~rectangle.ab);
   const uint16_t extra2 = static_cast<uint16_t>(board.open[roof2] & ~rectangle.ab);
-  if (extra1 == extra2 && Count(extra1) == 1) {  // type 2: one extra digit, in both
+  const auto wanted = [type](int t) { return type == 0 || type == t; };
+  if (wanted(2) && extra1 == extra2 && Count(extra1) == 1) {  // one extra digit, in both
     Step found = RectangleStep(rectangle, 2);
     CellSet targets = board.CellsWith(LowestDigit(extra1)) & Table().peer_set[roof1] &
                       Table().peer_set[roof2];
@@ -90,7 +93,8 @@ bool RoofTypes(Board& board, const Rectangle& rectangle, Step* step) {
       return true;
     }
   }
-  if (TypeThree(board, rectangle, step)) return true;
+  if (wanted(3) && TypeThree(board, rectangle, step)) return true;
+  if (!wanted(4)) return false;
   // Type 4: a or b confined to the roof in a unit the roof shares: the other leaves the roof.
   for (int unit : SharedUnits(roof1, roof2)) {
     for (uint16_t kept = rectangle.ab; kept; kept = WithoutLowest(kept)) {
@@ -109,11 +113,13 @@ bool RoofTypes(Board& board, const Rectangle& rectangle, Step* step) {
   return false;
 }
 
-bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* step) {
+// A unique rectangle on `corners` (r1c1, r1c2, r2c1, r2c2) and a, b: of `type`, or 0 for any.
+bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, int type, Step* step) {
   // Bivalue corners ({a, b} alone): three make type 1; two sharing a line make the floor.
   int bivalue = 0;
   for (int cell : corners) bivalue += board.open[cell] == ab;
   if (bivalue == 3) {
+    if (type > 1) return false;
     int fourth = 0;
     while (board.open[corners[fourth]] == ab) ++fourth;
     std::swap(corners[fourth], corners[3]);
@@ -130,7 +136,7 @@ bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* st
     const Rectangle rectangle{{corners[order[0]], corners[order[1]], corners[order[2]],
                                corners[order[3]]},
                               ab};
-    if (RoofTypes(board, rectangle, step)) return true;
+    if (RoofTypes(board, rectangle, type, step)) return true;
   }
   return false;
 }
@@ -168,15 +174,68 @@ bool ForRectangles(const Board& board, Visit&& visit) {
   return false;
 }
 
+// The same rectangles (those with a bivalue corner) in HoDoKu's order, visit(corners, ab):
+// from each bivalue cell, ascending (its two digits a and b), each cell of its box in its row or
+// column holding a and b, then each pair of cells across from those two, along their lines,
+// holding a and b. Each rectangle once, at its first meeting; HoDoKu knows one by a number made
+// of its four cells (sorted) that two rectangles can share, and skips the later: so does this.
+template <typename Visit>
+bool ForHodokuRectangles(const Board& board, Visit&& visit) {
+  const Tables& table = Table();
+  std::vector<int> seen;
+  for (int first = 0; first < kCells; ++first) {
+    const uint16_t ab = board.open[first];
+    if (Count(ab) != 2) continue;
+    const int box = BoxOf(first);
+    for (const uint8_t second : table.cells[18 + box]) {
+      if (second == first || (board.open[second] & ab) != ab) continue;
+      const bool in_row = RowOf(second) == RowOf(first);
+      if (!in_row && ColumnOf(second) != ColumnOf(first)) continue;
+      // The lines through each that cross their shared one: columns for a row, rows for a column.
+      const auto& across_first = table.cells[in_row ? 9 + ColumnOf(first) : RowOf(first)];
+      const auto& across_second = table.cells[in_row ? 9 + ColumnOf(second) : RowOf(second)];
+      for (int j = 0; j < 9; ++j) {
+        const int third = across_first[j], fourth = across_second[j];
+        if (BoxOf(third) == box || (board.open[third] & ab) != ab ||
+            (board.open[fourth] & ab) != ab) {
+          continue;
+        }
+        std::array<int, 4> sorted = {first, second, third, fourth};
+        std::sort(sorted.begin(), sorted.end());
+        const int number = ((sorted[0] * 10 + sorted[1]) * 10 + sorted[2]) * 10 + sorted[3];
+        if (std::find(seen.begin(), seen.end(), number) != seen.end()) continue;
+        seen.push_back(number);
+        // As r1c1, r1c2, r2c1, r2c2: first and second share a row, or first and third do.
+        const std::array<int, 4> corners =
+            in_row ? std::array{first, static_cast<int>(second), third, fourth}
+                   : std::array{first, third, static_cast<int>(second), fourth};
+        if (visit(corners, ab)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
-bool UniqueRectangle(Board& board, Step* step) {
+bool UniqueRectangle(Board& board, Step* step, bool hodoku_order) {
   if (!board.unique) return false;
+  if (hodoku_order) {
+    // HoDoKu looks for each type over every rectangle before the next type.
+    for (int type = 1; type <= 4; ++type) {
+      if (ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
+            return RectangleAt(board, corners, ab, type, step);
+          })) {
+        return true;
+      }
+    }
+    return false;
+  }
   return ForRectangles(board, [&](const std::array<int, 4>& corners, uint16_t common) {
     // Some corner must hold only two digits: those are a and b.
     for (int cell : corners) {
       const uint16_t ab = board.open[cell];
-      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
+      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, 0, step)) {
         return true;
       }
     }
@@ -189,10 +248,16 @@ bool UniqueRectangle(Board& board, Step* step) {
 // four would read x y x y and could swap. So y leaves the opposite corner.
 bool HiddenRectangle(Board& board, Step* step) {
   if (!board.unique) return false;
-  return ForRectangles(board, [&](const std::array<int, 4>& corners, uint16_t common) {
-    for (int i = 0; i < 4; ++i) {
-      const uint16_t ab = board.open[corners[i]];
-      if (Count(ab) != 2 || (ab & common) != ab) continue;
+  return ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
+    // As HoDoKu: one bivalue corner, or two opposite ones, each tried (the lower cell first).
+    int bivalue = 0;
+    for (int cell : corners) bivalue += board.open[cell] == ab;
+    const bool diagonal = (board.open[corners[0]] == ab) == (board.open[corners[3]] == ab);
+    if (bivalue > 2 || (bivalue == 2 && !diagonal)) return false;
+    std::array<int, 4> order = {0, 1, 2, 3};
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return corners[a] < corners[b]; });
+    for (const int i : order) {
+      if (board.open[corners[i]] != ab) continue;
       // Corners r1c1, r1c2, r2c1, r2c2: the opposite of i is 3 - i; its row partner 3 - i ^ 1
       // shares its row, its column partner 3 - i ^ 2 its column.
       const int opposite = corners[3 - i];

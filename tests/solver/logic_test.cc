@@ -864,6 +864,22 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
   EXPECT_EQ(HodokuName(step), "Simple Colors Wrap");
 }
 
+// HoDoKu looks for a unique rectangle of each type over every rectangle before the next type,
+// the rectangles from each bivalue cell in turn: here a type 1 from r1c5, where the first
+// rectangle by rows (r12c48) has a type 4. HoDoKu 2.2.4's path takes the same step
+// ("Uniqueness Test 1: 2/7 in r1c45,r5c45 => r1c4<>2, r1c4<>7").
+TEST(Logic, UniqueRectanglesComeTypeByTypeInHodokusOrder) {
+  const std::string puzzle =
+      ".....4...2...6.3...1..5.......3...2.4....19...7.68.1.485...2..1....97..8..7......";
+  const Explanation explanation = Explain(ParseOrDie(puzzle));
+  ASSERT_GT(explanation.steps.size(), 21u);
+  const Step& step = explanation.steps[21];
+  EXPECT_EQ(Describe(step),
+            "unique rectangle type 1: r1c5,r5c45 hold only 2 7, so r1c4 must not (else two "
+            "solutions): removes 2 from r1c4; 7 from r1c4");
+  EXPECT_EQ(HodokuName(step), "Uniqueness Test 1");
+}
+
 TEST(Logic, UnsolvableAndMultiple) {
   const Grid unsolvable = ParseOrDie(
       kUnsolvable);
