@@ -253,7 +253,8 @@ bool ShapeFits(const Step& step) {
              ((n.variant == 1 && n.cells == 4 && n.digits == 2 && n.units == 0) ||
               (n.variant == 2 && n.cells == 4 && n.digits == 3 && n.units == 0) ||
               (n.variant == 3 && n.cells > 4 && n.digits > 2 && n.units == 1) ||
-              (n.variant == 4 && n.cells == 4 && n.digits == 2 && n.units == 1));
+              (n.variant == 4 && n.cells == 4 && n.digits == 2 && n.units == 1) ||
+              (n.variant == 6 && n.cells == 4 && n.digits == 2 && n.units == 4));
     case kHiddenRectangle: return plain && n.units == 2 && n.cells == 4 && n.digits == 2;
     case kBugPlusOne: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
     case kXChain:

@@ -217,6 +217,11 @@ std::string DescribeRectangle(const Step& step) {
              DigitList(std::vector<uint8_t>(step.digits.begin() + 2, step.digits.end())) +
              " of " + Cells(step, 2, 2) + " with " + Cells(step, 4, step.cells.size() - 4) +
              " make a naked subset in " + UnitName(step.units[0]) + ": " + removals;
+    case 6:
+      return name + on + ": " + std::to_string(step.digits[0]) + " lies in " +
+             UnitName(step.units[0]) + ", " + UnitName(step.units[1]) + ", " +
+             UnitName(step.units[2]) + " and " + UnitName(step.units[3]) +
+             " only in the rectangle, so in " + Cells(step, 0, 2) + ": " + removals;
     default:
       return name + on + ": " + std::to_string(step.digits[0]) + " in " +
              UnitName(step.units[0]) + " lies only in " + Cells(step, 2, 2) + ": " + removals;
@@ -419,8 +424,8 @@ std::string SeName(const Step& step) {
       return step.cells.size() == 6 ? "UVWXYZ-Wing"
              : step.cells.size() == 5 ? "VWXYZ-Wing"
                                       : "WXYZ-Wing";
-    case Technique::kUniqueRectangle:
-      return "Unique Rectangle type " + std::to_string(step.variant);
+    case Technique::kUniqueRectangle:  // SE has types 1-4
+      return step.variant <= 4 ? "Unique Rectangle type " + std::to_string(step.variant) : "";
     case Technique::kBugPlusOne: return "BUG type 1";
     case Technique::kXChain: return "Forcing X-Chain";
     case Technique::kXYChain: return "Forcing Y-Chain";

@@ -199,10 +199,14 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  first, B's second; links = the conjugate pairs that colour A, then B (each
 //                  from a cell coloured already: the colours follow from them). On HoDoKu's path
 //                  only (Preference::kHodoku)
-//   kUniqueRectangle: variant = the type, 1-4; cells = the four corners (then, type 3, the cells
-//                  completing the naked subset); digits = {a, b} (type 3: then the subset's
-//                  other digits); units = {} (type 3: the subset's unit; type 4: the unit where
-//                  the digit kept is confined to the two roof cells, and digits[0] is that digit)
+//   kUniqueRectangle: variant = the type, 1-4, or 6 (HoDoKu's, on its path only); cells = the
+//                  four corners (then, type 3, the cells completing the naked subset); digits =
+//                  {a, b} (type 3: then the subset's other digits); units = {} (type 3: the
+//                  subset's unit; type 4: the unit where the digit kept is confined to the two
+//                  roof cells, and digits[0] is that digit; type 6: the rows and columns of the
+//                  two opposite corners holding more than a and b, listed last, where digits[0]
+//                  lies only in the rectangle, and which lose it). On HoDoKu's path a corner may
+//                  lack a or b (removed by an earlier step, not ruled out by a placed digit)
 //   kHiddenRectangle: cells = {the bivalue corner, the opposite corner's partner in its row, its
 //                  partner in its column, the opposite corner}; digits = {x, y}: x lies in the
 //                  opposite corner's row and column only in the rectangle, so y leaves that

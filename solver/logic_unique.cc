@@ -174,21 +174,38 @@ bool ForRectangles(const Board& board, Visit&& visit) {
   return false;
 }
 
-// The same rectangles (those with a bivalue corner) in HoDoKu's order, visit(corners, ab):
-// from each bivalue cell, ascending (its two digits a and b), each cell of its box in its row or
-// column holding a and b, then each pair of cells across from those two, along their lines,
-// holding a and b. Each rectangle once, at its first meeting; HoDoKu knows one by a number made
-// of its four cells (sorted) that two rectangles can share, and skips the later: so does this.
+// Rectangles as HoDoKu finds them, visit(corners, ab): from each bivalue cell, ascending (its
+// two digits a and b), each open cell of its box in its row or column, then each pair of cells
+// across from those two, along their lines. A corner needs a and b only where no placed digit
+// rules them out (HoDoKu's default, "allow missing candidates": a digit an earlier step removed
+// from a corner would still make the swapped grid a second solution, so the rectangle still
+// threatens one); as HoDoKu, the third corner is asked only for a. Each rectangle once, at its
+// first meeting; HoDoKu knows one by a number made of its four cells (sorted) that two
+// rectangles can share, and skips the later: so does this.
 template <typename Visit>
 bool ForHodokuRectangles(const Board& board, Visit&& visit) {
   const Tables& table = Table();
+  // The open cells where no placed digit rules each digit out.
+  std::array<CellSet, 10> allowed;
+  CellSet open_cells;
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (!board.values[cell]) open_cells.Add(cell);
+  }
+  for (int digit = 1; digit <= 9; ++digit) allowed[digit] = open_cells;
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (board.values[cell]) {
+      allowed[board.values[cell]] = allowed[board.values[cell]].Without(table.peer_set[cell]);
+    }
+  }
   std::vector<int> seen;
   for (int first = 0; first < kCells; ++first) {
     const uint16_t ab = board.open[first];
     if (Count(ab) != 2) continue;
+    const int a = LowestDigit(ab), b = LowestDigit(WithoutLowest(ab));
+    const auto holds = [&](int cell, int digit) { return allowed[digit].Has(cell); };
     const int box = BoxOf(first);
     for (const uint8_t second : table.cells[18 + box]) {
-      if (second == first || (board.open[second] & ab) != ab) continue;
+      if (second == first || !holds(second, a) || !holds(second, b)) continue;
       const bool in_row = RowOf(second) == RowOf(first);
       if (!in_row && ColumnOf(second) != ColumnOf(first)) continue;
       // The lines through each that cross their shared one: columns for a row, rows for a column.
@@ -196,8 +213,7 @@ bool ForHodokuRectangles(const Board& board, Visit&& visit) {
       const auto& across_second = table.cells[in_row ? 9 + ColumnOf(second) : RowOf(second)];
       for (int j = 0; j < 9; ++j) {
         const int third = across_first[j], fourth = across_second[j];
-        if (BoxOf(third) == box || (board.open[third] & ab) != ab ||
-            (board.open[fourth] & ab) != ab) {
+        if (BoxOf(third) == box || !holds(third, a) || !holds(fourth, a) || !holds(fourth, b)) {
           continue;
         }
         std::array<int, 4> sorted = {first, second, third, fourth};
@@ -216,15 +232,116 @@ bool ForHodokuRectangles(const Board& board, Visit&& visit) {
   return false;
 }
 
+// A unique rectangle of `type` (1-4, 6) on `corners` (r1c1, r1c2, r2c1, r2c2) and a, b as
+// HoDoKu checks one: its "two" corners hold nothing but a and b, the others ("additional") may
+// lack one of them. Type 1: three two corners, a and b leave the fourth. Type 2: two or one
+// two corners, every additional one holding the same one extra digit (two of them sharing a
+// line), which leaves the cells seeing all of them. Type 3: two two corners, the additional
+// ones sharing a unit, where their extra digits make a naked subset. Type 4: two additional
+// corners sharing a line, and a digit of a and b held by no other cell seeing both: the other
+// digit leaves them. Type 6: two additional corners, opposite, and a digit of a and b held
+// nowhere else in their rows and columns: it leaves them (it lies in one opposite pair, and in
+// theirs the other two would read b, b, the four a swappable a b a b).
+bool HodokuRectangleAt(Board& board, const std::array<int, 4>& corners, uint16_t ab, int type,
+                       Step* step) {
+  std::array<int, 4> two{}, additional{};
+  int two_count = 0, additional_count = 0;
+  for (const int cell : corners) {
+    if (board.open[cell] & ~ab) {
+      additional[additional_count++] = cell;
+    } else {
+      two[two_count++] = cell;
+    }
+  }
+  const int a = LowestDigit(ab), b = LowestDigit(WithoutLowest(ab));
+  // The step: the two corners first (type 1: the one losing digits last), a and b.
+  const auto rectangle_step = [&](int variant) {
+    std::array<int, 4> cells{};
+    std::copy(two.begin(), two.begin() + two_count, cells.begin());
+    std::copy(additional.begin(), additional.begin() + additional_count,
+              cells.begin() + two_count);
+    return RectangleStep({cells, ab}, variant);
+  };
+  switch (type) {
+    case 1: {
+      if (two_count != 3) return false;
+      Step found = rectangle_step(1);
+      Eliminate(board, &found, additional[0], ab);
+      if (found.eliminations.empty()) return false;
+      *step = std::move(found);
+      return true;
+    }
+    case 2:
+    case 3: {
+      // The additional corners share a line (opposite ones make HoDoKu's types 5 and 6).
+      if (two_count != 2 || !Sees(additional[0], additional[1])) return false;
+      return RoofTypes(board, {{two[0], two[1], additional[0], additional[1]}, ab}, type, step);
+    }
+    case 4: {
+      if (two_count != 2) return false;
+      const int roof1 = additional[0], roof2 = additional[1];
+      if (RowOf(roof1) != RowOf(roof2) && ColumnOf(roof1) != ColumnOf(roof2)) return false;
+      const CellSet both = Table().peer_set[roof1] & Table().peer_set[roof2];
+      int removed = 0, kept = 0;
+      if ((board.CellsWith(a) & both).Empty()) {
+        kept = a, removed = b;
+      } else if ((board.CellsWith(b) & both).Empty()) {
+        kept = b, removed = a;
+      } else {
+        return false;
+      }
+      Step found = rectangle_step(4);
+      Eliminate(board, &found, roof1, Bit(removed));
+      Eliminate(board, &found, roof2, Bit(removed));
+      if (found.eliminations.empty()) return false;
+      found.digits = {static_cast<uint8_t>(kept), static_cast<uint8_t>(removed)};
+      // The unit named: the line the roof shares (HoDoKu asks the box too, where it shares one).
+      found.units = {UnitOf(RowOf(roof1) == RowOf(roof2) ? RowOf(roof1) : 9 + ColumnOf(roof1))};
+      *step = std::move(found);
+      return true;
+    }
+    case 6: {
+      if (two_count != 2) return false;
+      const int x1 = additional[0], x2 = additional[1];
+      if (RowOf(x1) == RowOf(x2) || ColumnOf(x1) == ColumnOf(x2)) return false;
+      CellSet rectangle;
+      for (const int cell : corners) rectangle.Add(cell);
+      const CellSet outside =
+          (Table().unit_set[RowOf(x1)] | Table().unit_set[9 + ColumnOf(x1)] |
+           Table().unit_set[RowOf(x2)] | Table().unit_set[9 + ColumnOf(x2)])
+              .Without(rectangle);
+      int removed = 0;
+      if ((board.CellsWith(a) & outside).Empty()) {
+        removed = a;
+      } else if ((board.CellsWith(b) & outside).Empty()) {
+        removed = b;
+      } else {
+        return false;
+      }
+      Step found = rectangle_step(6);
+      Eliminate(board, &found, x1, Bit(removed));
+      Eliminate(board, &found, x2, Bit(removed));
+      if (found.eliminations.empty()) return false;
+      found.digits = {static_cast<uint8_t>(removed),
+                      static_cast<uint8_t>(removed == a ? b : a)};
+      found.units = {UnitOf(RowOf(x1)), UnitOf(9 + ColumnOf(x1)), UnitOf(RowOf(x2)),
+                     UnitOf(9 + ColumnOf(x2))};
+      *step = std::move(found);
+      return true;
+    }
+    default: return false;
+  }
+}
+
 }  // namespace
 
 bool UniqueRectangle(Board& board, Step* step, bool hodoku_order) {
   if (!board.unique) return false;
   if (hodoku_order) {
     // HoDoKu looks for each type over every rectangle before the next type.
-    for (int type = 1; type <= 4; ++type) {
+    for (const int type : {1, 2, 3, 4, 6}) {
       if (ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
-            return RectangleAt(board, corners, ab, type, step);
+            return HodokuRectangleAt(board, corners, ab, type, step);
           })) {
         return true;
       }

@@ -138,6 +138,9 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
        "hidden rectangle: r29c78 on 2 3 (else two solutions): r9c7 holds 2 3, and 2 lies in row 2 "
        "only in r2c78 and in column 8 only in r29c8: removes 3 from r2c8"},
       {"unique rectangle",
+       "unique rectangle type 6: r13c26 on 1 4 (else two solutions): 1 lies in row 1, column 6, "
+       "row 3 and column 2 only in the rectangle, so in r1c2,r3c6: removes 1 from r1c6,r3c2"},
+      {"unique rectangle",
        "unique rectangle type 3: r23c49 on 1 4 (else two solutions): the extra 3 8 of r23c4 with "
        "r1c4 make a naked subset in column 4: removes 3 from r5c4; 8 from r5c4"},
       {"simple colouring",

@@ -833,6 +833,7 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kMultiColours, 1, "Multi Colors 1", ""},
       {Technique::kMultiColours, 2, "Multi Colors 2", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
+      {Technique::kUniqueRectangle, 6, "Uniqueness Test 6", ""},
       {Technique::kHiddenRectangle, 0, "Hidden Rectangle", ""},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},
       {Technique::kXYChain, 0, "XY-Chain", "Forcing Y-Chain"},
@@ -866,8 +867,8 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
 
 // HoDoKu looks for a unique rectangle of each type over every rectangle before the next type,
 // the rectangles from each bivalue cell in turn: here a type 1 from r1c5, where the first
-// rectangle by rows (r12c48) has a type 4. HoDoKu 2.2.4's path takes the same step
-// ("Uniqueness Test 1: 2/7 in r1c45,r5c45 => r1c4<>2, r1c4<>7").
+// rectangle by rows (r12c48) has a type 4. HoDoKu 2.2.4's path takes the same steps
+// ("Uniqueness Test 1: 2/7 in r1c45,r5c45 => r1c4<>2, r1c4<>7", then the type 4).
 TEST(Logic, UniqueRectanglesComeTypeByTypeInHodokusOrder) {
   const std::string puzzle =
       ".....4...2...6.3...1..5.......3...2.4....19...7.68.1.485...2..1....97..8..7......";
@@ -878,6 +879,12 @@ TEST(Logic, UniqueRectanglesComeTypeByTypeInHodokusOrder) {
             "unique rectangle type 1: r1c5,r5c45 hold only 2 7, so r1c4 must not (else two "
             "solutions): removes 2 from r1c4; 7 from r1c4");
   EXPECT_EQ(HodokuName(step), "Uniqueness Test 1");
+  // That step took 7 from r1c4; HoDoKu still counts r12c48 a rectangle on 1 7 (no placed 7
+  // rules r1c4 out), and so does its path here: "Uniqueness Test 4: 1/7 in r1c48,r2c48 =>
+  // r1c8<>7".
+  EXPECT_EQ(Describe(explanation.steps[22]),
+            "unique rectangle type 4: r12c48 on 1 7 (else two solutions): 1 in row 1 lies only "
+            "in r1c48: removes 7 from r1c8");
 }
 
 TEST(Logic, UnsolvableAndMultiple) {
