@@ -277,55 +277,41 @@ bool HodokuRectangleAt(Board& board, const std::array<int, 4>& corners, uint16_t
       if (two_count != 2 || !Sees(additional[0], additional[1])) return false;
       return RoofTypes(board, {{two[0], two[1], additional[0], additional[1]}, ab}, type, step);
     }
-    case 4: {
-      if (two_count != 2) return false;
-      const int roof1 = additional[0], roof2 = additional[1];
-      if (RowOf(roof1) != RowOf(roof2) && ColumnOf(roof1) != ColumnOf(roof2)) return false;
-      const CellSet both = Table().peer_set[roof1] & Table().peer_set[roof2];
-      int removed = 0, kept = 0;
-      if ((board.CellsWith(a) & both).Empty()) {
-        kept = a, removed = b;
-      } else if ((board.CellsWith(b) & both).Empty()) {
-        kept = b, removed = a;
-      } else {
-        return false;
-      }
-      Step found = rectangle_step(4);
-      Eliminate(board, &found, roof1, Bit(removed));
-      Eliminate(board, &found, roof2, Bit(removed));
-      if (found.eliminations.empty()) return false;
-      found.digits = {static_cast<uint8_t>(kept), static_cast<uint8_t>(removed)};
-      // The unit named: the line the roof shares (HoDoKu asks the box too, where it shares one).
-      found.units = {UnitOf(RowOf(roof1) == RowOf(roof2) ? RowOf(roof1) : 9 + ColumnOf(roof1))};
-      *step = std::move(found);
-      return true;
-    }
+    case 4:
     case 6: {
       if (two_count != 2) return false;
       const int x1 = additional[0], x2 = additional[1];
-      if (RowOf(x1) == RowOf(x2) || ColumnOf(x1) == ColumnOf(x2)) return false;
-      CellSet rectangle;
-      for (const int cell : corners) rectangle.Add(cell);
-      const CellSet outside =
-          (Table().unit_set[RowOf(x1)] | Table().unit_set[9 + ColumnOf(x1)] |
-           Table().unit_set[RowOf(x2)] | Table().unit_set[9 + ColumnOf(x2)])
-              .Without(rectangle);
-      int removed = 0;
-      if ((board.CellsWith(a) & outside).Empty()) {
-        removed = a;
-      } else if ((board.CellsWith(b) & outside).Empty()) {
-        removed = b;
-      } else {
-        return false;
+      const bool opposite = RowOf(x1) != RowOf(x2) && ColumnOf(x1) != ColumnOf(x2);
+      if (opposite != (type == 6)) return false;
+      // Type 4: the cells seeing both; type 6: their rows and columns outside the rectangle.
+      CellSet region = Table().peer_set[x1] & Table().peer_set[x2];
+      if (type == 6) {
+        CellSet rectangle;
+        for (const int cell : corners) rectangle.Add(cell);
+        region = (Table().unit_set[RowOf(x1)] | Table().unit_set[9 + ColumnOf(x1)] |
+                  Table().unit_set[RowOf(x2)] | Table().unit_set[9 + ColumnOf(x2)])
+                     .Without(rectangle);
       }
-      Step found = rectangle_step(6);
+      // The first of a and b held nowhere in the region: type 4 keeps it, type 6 removes it.
+      const int absent = (board.CellsWith(a) & region).Empty()   ? a
+                         : (board.CellsWith(b) & region).Empty() ? b
+                                                                 : 0;
+      if (absent == 0) return false;
+      const int other = absent == a ? b : a;
+      const int removed = type == 4 ? other : absent;
+      Step found = rectangle_step(type);
       Eliminate(board, &found, x1, Bit(removed));
       Eliminate(board, &found, x2, Bit(removed));
       if (found.eliminations.empty()) return false;
-      found.digits = {static_cast<uint8_t>(removed),
-                      static_cast<uint8_t>(removed == a ? b : a)};
-      found.units = {UnitOf(RowOf(x1)), UnitOf(9 + ColumnOf(x1)), UnitOf(RowOf(x2)),
-                     UnitOf(9 + ColumnOf(x2))};
+      // Type 4: the digit kept first, and the line the two share (HoDoKu asks their box too,
+      // where they share one); type 6: the digit removed first, and their rows and columns.
+      found.digits = {static_cast<uint8_t>(absent), static_cast<uint8_t>(other)};
+      if (type == 4) {
+        found.units = {UnitOf(RowOf(x1) == RowOf(x2) ? RowOf(x1) : 9 + ColumnOf(x1))};
+      } else {
+        found.units = {UnitOf(RowOf(x1)), UnitOf(9 + ColumnOf(x1)), UnitOf(RowOf(x2)),
+                       UnitOf(9 + ColumnOf(x2))};
+      }
       *step = std::move(found);
       return true;
     }
