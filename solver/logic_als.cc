@@ -427,18 +427,11 @@ bool ForCellSets(const Board& board, const std::array<uint8_t, 9>& cells, int co
   return extend(extend, 0, CellSet{}, 0);
 }
 
-int CellCount(const CellSet& cells) {
-  return std::popcount(cells.low) + std::popcount(cells.high);
-}
-
 }  // namespace
 
 bool SueDeCoq(Board& board, Step* step) {
   const Tables& table = Table();
-  CellSet open_cells;
-  for (int cell = 0; cell < kCells; ++cell) {
-    if (board.open[cell]) open_cells.Add(cell);
-  }
+  const CellSet open_cells = board.OpenCells();
   // C, the intersection's chosen cells holding V (|V| >= |C| + 2); A, cells of the line's rest
   // (its other open cells, those of the intersection not in C among them); D, cells of the
   // box's rest outside A. A and D share no digit of V, and C, A and D hold as many digits of
@@ -446,11 +439,11 @@ bool SueDeCoq(Board& board, Step* step) {
   const auto try_intersection = [&](int line, int box, const CellSet& chosen, uint16_t v) {
     const CellSet line_open = open_cells & table.unit_set[line];
     const CellSet box_open = open_cells & table.unit_set[box];
-    const int n_plus = Count(v) - CellCount(chosen);
+    const int n_plus = Count(v) - chosen.Count();
     std::array<uint8_t, 9> line_rest;
     const int line_count = ListCells(line_open.Without(chosen), line_rest);
     return ForCellSets(board, line_rest, line_count, 0, [&](const CellSet& a, uint16_t a_digits) {
-      const int a_cells = CellCount(a);
+      const int a_cells = a.Count();
       const int a_extra = Count(static_cast<uint16_t>(a_digits & ~v));
       if (!(a_digits & v) || a_cells <= a_extra || a_cells - a_extra >= n_plus) return false;
       const int d_needs = n_plus - (a_cells - a_extra);
@@ -460,7 +453,7 @@ bool SueDeCoq(Board& board, Step* step) {
       return ForCellSets(board, box_rest, box_count, a_from_v, [&](const CellSet& d,
                                                                    uint16_t d_digits) {
         const int d_extra = Count(static_cast<uint16_t>(d_digits & ~v));
-        if (!(d_digits & v) || CellCount(d) - d_extra != d_needs) return false;
+        if (!(d_digits & v) || d.Count() - d_extra != d_needs) return false;
         // An extra digit held by both A and D leaves the rest of both units too (HoDoKu's rule).
         const uint16_t shared_extra = a_digits & d_digits;
         const uint16_t from_box = static_cast<uint16_t>(((v | d_digits) & ~a_digits) | shared_extra);
@@ -479,7 +472,7 @@ bool SueDeCoq(Board& board, Step* step) {
         if (!any) return false;
         Step found;
         found.technique = Technique::kSueDeCoq;
-        found.variant = static_cast<uint8_t>(10 * a_cells + CellCount(chosen));
+        found.variant = static_cast<uint8_t>(10 * a_cells + chosen.Count());
         found.units = {UnitOf(line), UnitOf(box)};
         for (const CellSet* part : {&chosen, &a, &d}) {
           part->ForEach([&](int cell) { found.cells.push_back(static_cast<uint8_t>(cell)); });

@@ -50,6 +50,7 @@ struct CellSet {
     return cell < 64 ? (low >> cell) & 1 : (high >> (cell - 64)) & 1;
   }
   constexpr bool Empty() const { return low == 0 && high == 0; }
+  int Count() const { return std::popcount(low) + std::popcount(high); }
   constexpr CellSet operator&(const CellSet& other) const {
     return {low & other.low, high & other.high};
   }
@@ -199,6 +200,15 @@ struct Board {
   // Fills the tables Places() and CellsWith() read: one pass over the candidates instead of
   // nine loads for each question (the techniques past the singles ask hundreds).
   void ComputePlaces();
+
+  // The cells not placed yet.
+  CellSet OpenCells() const {
+    CellSet cells;
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (!values[cell]) cells.Add(cell);
+    }
+    return cells;
+  }
 
   // What `search` must look at (SearchMemo): every digit or unit without a memo.
   uint16_t DigitsToSearch(Search search) const {

@@ -113,13 +113,12 @@ bool RoofTypes(Board& board, const Rectangle& rectangle, int type, Step* step) {
   return false;
 }
 
-// A unique rectangle on `corners` (r1c1, r1c2, r2c1, r2c2) and a, b: of `type`, or 0 for any.
-bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, int type, Step* step) {
+// A unique rectangle on `corners` (r1c1, r1c2, r2c1, r2c2) and a, b, of any type (1-4).
+bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* step) {
   // Bivalue corners ({a, b} alone): three make type 1; two sharing a line make the floor.
   int bivalue = 0;
   for (int cell : corners) bivalue += board.open[cell] == ab;
   if (bivalue == 3) {
-    if (type > 1) return false;
     int fourth = 0;
     while (board.open[corners[fourth]] == ab) ++fourth;
     std::swap(corners[fourth], corners[3]);
@@ -136,7 +135,7 @@ bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, int type
     const Rectangle rectangle{{corners[order[0]], corners[order[1]], corners[order[2]],
                                corners[order[3]]},
                               ab};
-    if (RoofTypes(board, rectangle, type, step)) return true;
+    if (RoofTypes(board, rectangle, 0, step)) return true;
   }
   return false;
 }
@@ -187,11 +186,7 @@ bool ForHodokuRectangles(const Board& board, Visit&& visit) {
   const Tables& table = Table();
   // The open cells where no placed digit rules each digit out.
   std::array<CellSet, 10> allowed;
-  CellSet open_cells;
-  for (int cell = 0; cell < kCells; ++cell) {
-    if (!board.values[cell]) open_cells.Add(cell);
-  }
-  for (int digit = 1; digit <= 9; ++digit) allowed[digit] = open_cells;
+  allowed.fill(board.OpenCells());
   for (int cell = 0; cell < kCells; ++cell) {
     if (board.values[cell]) {
       allowed[board.values[cell]] = allowed[board.values[cell]].Without(table.peer_set[cell]);
@@ -338,7 +333,7 @@ bool UniqueRectangle(Board& board, Step* step, bool hodoku_order) {
     // Some corner must hold only two digits: those are a and b.
     for (int cell : corners) {
       const uint16_t ab = board.open[cell];
-      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, 0, step)) {
+      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
         return true;
       }
     }
