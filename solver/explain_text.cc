@@ -265,11 +265,14 @@ std::string DescribeMultiColours(const Step& step) {
     colour[to] = static_cast<int8_t>(1 - colour[from]);
     ++sizes[2 * cluster + colour[to]];
   }
+  // A step from the wire has the shape of one (its cells two more than its links), not
+  // necessarily its truth: links that colour a cell twice would count past the cells.
   std::array<std::string, 4> groups;
   size_t from = 0;
   for (size_t g = 0; g < 4; ++g) {
-    groups[g] = Cells(step, from, sizes[g]);
-    from += sizes[g];
+    const size_t count = std::min(sizes[g], step.cells.size() - from);
+    groups[g] = Cells(step, from, count);
+    from += count;
   }
   const std::string digit = std::to_string(step.digits[0]);
   return std::string(Name(step.technique)) + ": " + digit + " coloured " + groups[0] + " / " +

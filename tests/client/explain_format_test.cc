@@ -189,6 +189,25 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
   EXPECT_EQ(checked, expected.size());
 }
 
+// A multi colouring read from the wire with the shape of one (six cells, four links) whose
+// links each start a cluster: read back, they colour eight cells. Its words stop at the step's
+// six instead of reading past them.
+TEST(DescribeStep, MultiColoursWhoseLinksCountPastItsCells) {
+  logic::Step step;
+  step.technique = logic::Technique::kMultiColours;
+  step.variant = 1;
+  step.digits = {4};
+  step.cells = {0, 1, 9, 10, 18, 19};
+  for (const uint8_t row_start : {0, 9, 18, 27}) {
+    step.links.push_back({{4, {row_start}}, {4, {static_cast<uint8_t>(row_start + 1)}}, true});
+  }
+  step.eliminations = {{2, 4}};
+  EXPECT_EQ(DescribeStep(step),
+            "multi colours: 4 coloured r1c1 / r1c2 and r2c12,r3c1 / r3c2 (a colour of each sees "
+            "the other: one of their opposites holds 4, and each cell removed sees both): "
+            "removes 4 from r1c3");
+}
+
 TEST(DescribeStep, Singles) {
   logic::Step naked;
   naked.technique = logic::Technique::kNakedSingle;
