@@ -35,6 +35,8 @@ struct Batch {
   std::string packed;
   std::string frame;             // the length-prefixed Request; empty when sent == 0
   unsigned lost = 0;             // connections that broke with this batch unanswered
+  uint64_t frame_number = 0;     // which frame of its connection it went out as (Lane)
+  bool unread = false;           // taken back unread from a draining daemon, to send again
 };
 
 // Appends the frame of a Request holding the SolveRequest for `batch`: batch id `sequence`, the

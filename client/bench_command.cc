@@ -145,14 +145,14 @@ class BenchWork : public SessionWork {
 
   asio::awaitable<const std::string*> Next(Lane& lane) override {
     LaneState& state = *lanes_[lane.index];
-    if (stop_sending_ || lane.broken) co_return nullptr;
+    if (stop_sending_ || !lane.sending()) co_return nullptr;
     Clock::time_point due = Clock::now();
     if (options_.rate > 0) {
       if (state.next_due > due) {
         state.pacer.expires_at(state.next_due);
         boost::system::error_code ignored;
         co_await state.pacer.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-        if (stop_sending_ || lane.broken) co_return nullptr;
+        if (stop_sending_ || !lane.sending()) co_return nullptr;
       }
       due = state.next_due;
       state.next_due += Period();
@@ -165,7 +165,7 @@ class BenchWork : public SessionWork {
     while (!state.pending[id].empty()) id += templates_.size();
     if (issued_++ == 0) first_send_ = due;
     if (options_.count > 0 && issued_ == options_.count) StopSending();
-    state.pending[id].push_back(due);
+    state.pending[id].push_back(Sent{due, lane.frames_sent + 1});
     if (options_.echo) {
       state.echo_order.push_back(id);
       lane.slot_freed.Notify();  // the reader waits for something to read back
@@ -222,7 +222,7 @@ class BenchWork : public SessionWork {
     if (found == state.pending.end() || found->second.empty()) {
       throw ClientError("batch " + std::to_string(id) + " was not sent");
     }
-    const Clock::time_point due = found->second.front();
+    const Clock::time_point due = found->second.front().due;
     found->second.pop_front();
     last_answer_ = now;
     report_->latency.Record(static_cast<uint64_t>(
@@ -259,16 +259,33 @@ class BenchWork : public SessionWork {
     state.error_kind.clear();
   }
 
+  // A draining daemon's unread batches are not sent again (bench replays its templates, it owes
+  // no one an answer): they are counted, as a broken connection's are.
+  void TakeBackUnread(Lane& lane, uint64_t last_read) override {
+    uint64_t unread = 0;
+    for (auto& [id, sent] : lanes_[lane.index]->pending) {
+      unread += std::erase_if(sent, [last_read](const Sent& batch) {
+        return batch.frame > last_read;
+      });
+    }
+    if (unread > 0) report_->errors["unread by a draining daemon"] += unread;
+  }
+
   void Wake(Lane* lane) override {
     if (lane != nullptr) lanes_[lane->index]->pacer.cancel();
   }
 
  private:
+  // A batch out: when it was sent (or due), and which frame of its connection it went out as.
+  struct Sent {
+    Clock::time_point due;
+    uint64_t frame = 0;
+  };
   struct LaneState {
     explicit LaneState(const asio::any_io_executor& executor) : pacer(executor) {}
     // When each outstanding batch was sent (or due), by batch id: the daemon may answer a
     // connection's batches in any order.
-    std::unordered_map<uint64_t, std::deque<Clock::time_point>> pending;
+    std::unordered_map<uint64_t, std::deque<Sent>> pending;
     std::deque<uint64_t> echo_order;  // --echo: the ids in the order they were sent
     uint64_t echoed = 0;              // --echo: the id just read back
     asio::steady_timer pacer;

@@ -106,7 +106,7 @@ class GenerateWork : public SessionWork {
 
   // The request, or what is left of it after a broken connection.
   asio::awaitable<const std::string*> Next(Lane& lane) override {
-    if (session_.over() || lane.broken || first_ >= options_.count) co_return nullptr;
+    if (session_.over() || !lane.sending() || first_ >= options_.count) co_return nullptr;
     wire::GenerateRequest* generate = request_.mutable_generate();
     generate->set_request_id(id_);
     generate->set_first_index(first_ + next_);
@@ -172,6 +172,7 @@ class GenerateWork : public SessionWork {
   }
 
   void ConnectionEnded(Lane&) override {}  // Next() sends the rest of the request
+  void TakeBackUnread(Lane&, uint64_t) override {}  // so it does here
   void Wake(Lane*) override {}
 
  private:

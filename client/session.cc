@@ -86,6 +86,7 @@ Session::Session(const asio::any_io_executor& executor, SessionOptions options, 
       endpoint_errors_(options_.endpoints.size()),
       endpoint_silent_since_(options_.endpoints.size()),
       endpoint_given_up_(options_.endpoints.size(), false),
+      endpoint_draining_(options_.endpoints.size(), false),
       quiet_since_(Clock::now()),
       narrate_timer_(executor),
       jitter_(std::random_device{}()) {
@@ -158,7 +159,8 @@ std::string Session::DescribeWait(Clock::time_point now) const {
   }
   std::string text;
   if (open != nullptr) {
-    text = "waiting for sudokud at " + options_.endpoints[open->endpoint].ToString() + ": " +
+    text = "waiting for sudokud at " + options_.endpoints[open->endpoint].ToString() +
+           (open->draining ? " (draining)" : "") + ": " +
            std::to_string(open->outstanding) + " " + options_.requests_noun +
            " out, no answer for " + SecondsText(now - open->last_progress) + " (--timeout " +
            DurationText(options_.timeout) + ")";
@@ -262,6 +264,8 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     lane.connection = Open(options_.endpoints[endpoint]);
     lane.broken = lane.writer_done = lane.answered = false;
     lane.connect_failed = lane.timed_out = lane.turned_away = lane.closed_idle = false;
+    lane.draining = lane.sending_frame = false;
+    lane.frames_sent = lane.last_frame_read = 0;
     lane.error = nullptr;
     lane.endpoint = endpoint;
     lane.opened = Clock::now();
@@ -277,6 +281,8 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       Fail(std::current_exception());
     }
     if (lane.error == nullptr && !over_) {
+      // A draining daemon accepts no connection: one that does is a daemon taking work there.
+      endpoint_draining_[endpoint] = false;
       lane.phase = Lane::Phase::kOpen;
       lane.running = 2;
       asio::co_spawn(executor_, Write(lane), LaneGuard(lane));
@@ -289,7 +295,22 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     if (lane.error != nullptr) endpoint_errors_[endpoint] = What(lane.error);
     work_->ConnectionEnded(lane);
     lane.outstanding = 0;
-    if (over_ || lane.error == nullptr) break;  // done, or the run is over
+    if (over_) break;
+    if (lane.draining && lane.error == nullptr) {
+      if (lane.answered) {
+        // Its daemon answered what it read and stops: straight on to the next address (the
+        // same one when it is the only one, which then refuses until a daemon is back there).
+        breaks = 0;
+        NextEndpoint(&endpoint);
+        continue;
+      }
+      // Drained before it answered anything here: a break like any other, so that a daemon that
+      // only ever says it drains is not tried again without a pause.
+      lane.error = std::make_exception_ptr(ConnectionLost(
+          options_.endpoints[endpoint].ToString() + " drained before answering"));
+      endpoint_errors_[endpoint] = What(lane.error);
+    }
+    if (lane.error == nullptr) break;  // done
     if (lane.closed_idle) {
       breaks = 0;
       continue;  // connect again at once: the input may be about to go on
@@ -420,14 +441,28 @@ asio::awaitable<void> Session::Watch(Lane& lane, uint64_t generation) {
 
 asio::awaitable<void> Session::Write(Lane& lane) {
   while (true) {
-    while (!over_ && !lane.broken && lane.outstanding >= options_.in_flight) {
+    while (!over_ && lane.sending() && lane.outstanding >= options_.in_flight) {
       co_await lane.slot_freed.Wait();
     }
     if (over_ || lane.broken) co_return;
+    if (lane.draining) break;
     const std::string* frame = co_await work_->Next(lane);
     if (frame == nullptr) break;
     if (lane.outstanding++ == 0) lane.last_progress = Clock::now();
-    co_await lane.connection->Send(*frame);
+    ++lane.frames_sent;
+    lane.sending_frame = true;
+    try {
+      co_await lane.connection->Send(*frame);
+    } catch (const ConnectionLost&) {
+      // A draining daemon (or this lane's reader, done with it) may close while a frame it
+      // does not read is on its way: that frame is taken back below, no break.
+      if (!lane.draining) throw;
+    }
+    lane.sending_frame = false;
+    if (lane.draining) {
+      TakeBackUnread(lane);
+      break;
+    }
   }
   if (over_ || lane.broken) co_return;
   lane.writer_done = true;
@@ -440,14 +475,27 @@ asio::awaitable<void> Session::Write(Lane& lane) {
 asio::awaitable<void> Session::Read(Lane& lane) {
   wire::Response response;
   const std::string peer = lane.connection->PeerName();
-  while (!over_ && !lane.broken && !(lane.writer_done && lane.outstanding == 0)) {
+  // Requests the daemon read and has not answered: once it drains, those sent after the last
+  // frame it read are not owed (they go back to the command as soon as no frame is being sent).
+  const auto owed = [&lane]() -> size_t {
+    const uint64_t unread = lane.draining ? lane.frames_sent - lane.last_frame_read : 0;
+    return lane.outstanding > unread ? lane.outstanding - static_cast<size_t>(unread) : 0;
+  };
+  while (!over_ && !lane.broken && !(lane.writer_done && lane.outstanding == 0) &&
+         !(lane.draining && owed() == 0)) {
     if (!co_await work_->Receive(lane, &response)) {
       if (over_ || lane.broken || (lane.writer_done && lane.outstanding == 0)) break;
-      throw ConnectionLost(peer + " closed the connection with " +
-                           std::to_string(lane.outstanding) + " " + options_.requests_noun +
+      if (lane.draining && owed() == 0) break;
+      throw ConnectionLost(peer + " closed the connection " +
+                           (lane.draining ? "while draining " : "") + "with " +
+                           std::to_string(owed()) + " " + options_.requests_noun +
                            " unanswered (see its log)");
     }
     lane.last_progress = Clock::now();
+    if (response.has_draining()) {
+      Drained(lane, response.draining());
+      continue;
+    }
     if (!response.has_fault()) {
       // An answer: the wait is over, and every address may be tried again.
       quiet_since_ = lane.last_progress;
@@ -463,6 +511,43 @@ asio::awaitable<void> Session::Read(Lane& lane) {
     }
   }
   lane.connection->Close();
+}
+
+void Session::Drained(Lane& lane, const wire::Draining& draining) {
+  if (lane.draining) return;  // said once per connection
+  if (draining.last_frame() > lane.frames_sent) {
+    throw ClientError("bad response from " + lane.connection->PeerName() +
+                      ": draining after frame " + std::to_string(draining.last_frame()) +
+                      " when " + std::to_string(lane.frames_sent) + " frames were sent");
+  }
+  lane.draining = true;
+  lane.last_frame_read = draining.last_frame();
+  TakeBackUnread(lane);
+  lane.slot_freed.Notify();  // the writer stops
+  work_->Wake(&lane);        // so does a Next() waiting for work
+  if (endpoint_draining_[lane.endpoint]) return;
+  endpoint_draining_[lane.endpoint] = true;
+  const std::string address = options_.endpoints[lane.endpoint].ToString();
+  Say("sudokud at " + address + " is draining: what it has not read " +
+      (options_.endpoints.size() > 1
+           ? std::string("goes to the other addresses now")
+           : "is sent again once a daemon there takes connections (--retry-for " +
+                 DurationText(options_.retry_for) + ")"));
+}
+
+void Session::TakeBackUnread(Lane& lane) {
+  if (lane.sending_frame || lane.frames_sent <= lane.last_frame_read) return;
+  const uint64_t unread = lane.frames_sent - lane.last_frame_read;
+  work_->TakeBackUnread(lane, lane.last_frame_read);
+  lane.outstanding -= static_cast<size_t>(std::min<uint64_t>(unread, lane.outstanding));
+  lane.frames_sent = lane.last_frame_read;
+  lane.slot_freed.Notify();
+}
+
+void Session::Say(const std::string& text) {
+  if (options_.status == nullptr) return;
+  if (options_.status_line != nullptr) options_.status_line->Clear();
+  *options_.status << "sudoku-client: " << text << "\n" << std::flush;
 }
 
 // The last error of each endpoint tried, in the order of --connect.
@@ -493,7 +578,7 @@ class SingleRequestWork : public SessionWork {
   SingleAnswer& answer() { return answer_; }
 
   asio::awaitable<const std::string*> Next(Lane& lane) override {
-    if (session_.over() || lane.broken || answered_) co_return nullptr;
+    if (session_.over() || !lane.sending() || answered_) co_return nullptr;
     co_return &frame_;
   }
 
@@ -508,6 +593,7 @@ class SingleRequestWork : public SessionWork {
   }
 
   void ConnectionEnded(Lane&) override {}  // Next() offers the frame again
+  void TakeBackUnread(Lane&, uint64_t) override {}  // so it does here
   void Wake(Lane*) override {}
 
  private:

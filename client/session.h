@@ -6,7 +6,11 @@
 // the command) and a watch (--timeout: a connection with requests out that answers nothing for
 // that long counts as broken). When a connection breaks, the command takes back its unanswered
 // requests (to send again on whichever lane is free first, or to count as lost) and the lane
-// connects again after an exponential backoff with jitter. How long a lane keeps trying without
+// connects again after an exponential backoff with jitter. A daemon that drains (SIGTERM) says
+// so first (wire::Draining: the last frame it read): the lane sends nothing more there, the
+// command takes back at once what was sent after that frame (to send again on whichever lane is
+// free first), the rest is answered there, and then the lane moves on to the next address with
+// no wait. How long a lane keeps trying without
 // one answer depends on the break: a daemon that refuses or resets connections, or turns them
 // away (TOO_MANY_CONNECTIONS), is restarting or full, and is waited out for --retry-for; one that
 // accepts and then fails (closes early) is given kMaxBreaksInARow attempts. Two limits keep the
@@ -159,6 +163,14 @@ struct Lane {
   const size_t index;
   std::unique_ptr<Connection> connection;
   size_t outstanding = 0;  // requests sent on `connection` and not yet wholly answered
+  // Frames sent on `connection`, counted from 1 as the daemon counts them: the request Next()
+  // returns goes out as frame frames_sent + 1.
+  uint64_t frames_sent = 0;
+  bool sending_frame = false;  // the writer is in the middle of sending frame `frames_sent`
+  // The daemon is draining (it sent wire::Draining): it reads no frame after last_frame_read,
+  // answers the others, then closes. Nothing more is sent on `connection`.
+  bool draining = false;
+  uint64_t last_frame_read = 0;
   WakeUp slot_freed;  // a request was answered, or the connection broke
   WakeUp stopped;     // the writer or the reader of `connection` returned
   boost::asio::steady_timer backoff;
@@ -179,6 +191,8 @@ struct Lane {
   bool closed_idle = false;
   std::exception_ptr error;  // why `connection` broke
   Phase phase = Phase::kConnecting;
+  // Whether requests may be sent on `connection`: not once it broke or its daemon drains.
+  bool sending() const { return !broken && !draining; }
   size_t endpoint = 0;  // the index in SessionOptions::endpoints of `connection`
   std::chrono::steady_clock::time_point opened;    // when `connection` began connecting
   std::chrono::steady_clock::time_point retry_at;  // kBackingOff: when the lane connects again
@@ -193,7 +207,8 @@ class SessionWork {
   virtual ~SessionWork() = default;
 
   // The next request for `lane` to send, waiting until there is one; null when the lane should
-  // stop sending (every request answered, or the run over, or `lane.broken`). The frame must stay
+  // stop sending (every request answered, or the run over, or !lane.sending()). It goes out as
+  // frame lane.frames_sent + 1. The frame must stay
   // valid until its request is answered or given back by ConnectionEnded().
   virtual boost::asio::awaitable<const std::string*> Next(Lane& lane) = 0;
 
@@ -220,6 +235,11 @@ class SessionWork {
   // requests unanswered: take them back (send them again, or count them lost). May end the run
   // with Session::Fail().
   virtual void ConnectionEnded(Lane& lane) = 0;
+
+  // The daemon of `lane` drains and reads no frame after `last_read`: take back every request
+  // sent on `lane` as a later frame (send it again elsewhere, or count it unanswered). The others
+  // are still answered on `lane`.
+  virtual void TakeBackUnread(Lane& lane, uint64_t last_read) = 0;
 
   // Wake whatever the command's coroutines on `lane` (or on any lane, for a null lane) wait for:
   // the lane broke or the run is over.
@@ -274,6 +294,14 @@ class Session {
   bool NextEndpoint(size_t* endpoint) const;
   std::function<void(std::exception_ptr)> LaneGuard(Lane& lane);
   void Break(Lane& lane, std::exception_ptr error);
+  // The daemon of `lane` drains (wire::Draining): nothing more is sent there, and what it will
+  // not read goes back to the command.
+  void Drained(Lane& lane, const wire::Draining& draining);
+  // Once no frame is being sent: gives back to the command the requests sent on a draining lane
+  // after the last frame its daemon read.
+  void TakeBackUnread(Lane& lane);
+  // Says `text` on the session's status stream, as a line of its own (above the status line).
+  void Say(const std::string& text);
   // The wait before attempt `breaks` + 1: exponential, capped, with jitter.
   std::chrono::milliseconds Backoff(unsigned breaks);
 
@@ -290,6 +318,9 @@ class Session {
   // connection opened after that fell silent too).
   std::vector<std::optional<std::chrono::steady_clock::time_point>> endpoint_silent_since_;
   std::vector<bool> endpoint_given_up_;
+  // By index in options_.endpoints: a daemon there said it drains, and no answer came from
+  // there since (the drain is said once per address).
+  std::vector<bool> endpoint_draining_;
   bool answered_ = false;  // any lane has had an answer
   // The last answer, or the start: how long the session has waited.
   std::chrono::steady_clock::time_point quiet_since_;

@@ -92,23 +92,26 @@ class SolveWork : public SessionWork {
   uint64_t issued() const { return next_sequence_; }
   // Batches sent again after their connection broke.
   uint64_t resent() const { return resent_; }
+  // Batches sent again because a draining daemon had not read them.
+  uint64_t moved() const { return moved_; }
 
   // The next batch for `lane` to send: one to resend first, else a new one once the window
   // allows. Null when the lane should stop: its connection broke, the run failed, or every batch
   // is answered. Batches with nothing to send (layout errors only) are delivered on the way.
   asio::awaitable<const std::string*> Next(Lane& lane) override {
     while (true) {
-      while (!session_.over() && !lane.broken && resend_.empty() &&
+      while (!session_.over() && lane.sending() && resend_.empty() &&
              (input_done_ ? output_->next() < next_sequence_
                           : next_sequence_ >= output_->next() + window_size_)) {
         co_await changed_.Wait();
       }
-      if (session_.over() || lane.broken) co_return nullptr;
+      if (session_.over() || !lane.sending()) co_return nullptr;
       std::unique_ptr<Batch> batch;
       if (!resend_.empty()) {
         batch = std::move(resend_.begin()->second);
         resend_.erase(resend_.begin());
-        ++resent_;
+        ++(batch->unread ? moved_ : resent_);
+        batch->unread = false;
       } else {
         if (input_done_) co_return nullptr;  // and everything is answered
         batch = TakeBatch();
@@ -127,6 +130,7 @@ class SolveWork : public SessionWork {
         }
       }
       const std::string* frame = &batch->frame;
+      batch->frame_number = lane.frames_sent + 1;
       pending_[lane.index].emplace(batch->sequence, std::move(batch));
       co_return frame;
     }
@@ -170,6 +174,22 @@ class SolveWork : public SessionWork {
       resend_.emplace(sequence, std::move(batch));
     }
     pending.clear();
+    changed_.Notify();
+  }
+
+  // A draining daemon's unread batches go to whichever connection is free first, none the worse
+  // for it (they were not lost: nothing was done with them).
+  void TakeBackUnread(Lane& lane, uint64_t last_read) override {
+    auto& pending = pending_[lane.index];
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (it->second->frame_number <= last_read) {
+        ++it;
+        continue;
+      }
+      it->second->unread = true;
+      resend_.emplace(it->first, std::move(it->second));
+      it = pending.erase(it);
+    }
     changed_.Notify();
   }
 
@@ -242,6 +262,7 @@ class SolveWork : public SessionWork {
   std::vector<std::unordered_map<uint64_t, std::unique_ptr<Batch>>> pending_;
   std::map<uint64_t, std::unique_ptr<Batch>> resend_;  // by sequence: the oldest goes first
   uint64_t resent_ = 0;
+  uint64_t moved_ = 0;
   std::vector<std::unique_ptr<Batch>> spare_;
   uint64_t next_sequence_ = 0;
   uint64_t issued_puzzles_ = 0;
@@ -383,6 +404,10 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
     if (session.resent() > 0) {
       err << "sudoku-client: " << session.resent()
           << " batches were sent again after their connection broke\n";
+    }
+    if (session.moved() > 0) {
+      err << "sudoku-client: " << session.moved()
+          << " batches not read by a draining daemon were sent again\n";
     }
     err << FormatSummary(session.summary(), seconds.count()) << "\n";
     return ExitStatus(session.summary());

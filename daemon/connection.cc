@@ -45,6 +45,12 @@ constexpr auto kLinger = std::chrono::seconds(2);
 // A small frame decodes in microseconds, less than the hand-off to a solver thread and back.
 constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
+// A duration as the flags take it: "30s", "500ms".
+std::string DurationText(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
 }  // namespace
 
 Connection::Connection(const ConnectionContext& context, Stream stream, std::string peer,
@@ -143,6 +149,33 @@ void Connection::Advance(Stage stage) {
   Wake();
 }
 
+void Connection::Drain(const DrainNotice& notice) {
+  if (reading()) {
+    std::unique_ptr<Job> job = context_.requests.jobs().New();
+    job->at_once = true;
+    job->cost = 0;
+    job->response.Clear();
+    wire::Draining& draining = *job->response.mutable_draining();
+    draining.set_last_frame(frames_taken_);
+    draining.set_drain_timeout_ms(static_cast<uint64_t>(notice.timeout.count()));
+    const std::string timeout = DurationText(notice.timeout);
+    const std::string last = std::to_string(frames_taken_);
+    draining.set_message(
+        "sudokud is stopping (" + notice.reason + "): " +
+        (frames_taken_ == 0 ? "it reads no frame of this connection"
+                            : "it answers frames 1-" + last + " of this connection (within " +
+                                  "--drain-timeout " + timeout + ") and reads none after frame " +
+                                  last));
+    wire::SetFrame(job->response, &job->frame);
+    // Ahead of the answers queued: the client learns at once what to send elsewhere.
+    job->memory = job->frame.size();
+    answer_bytes_ += job->memory;
+    queue_.push_front(std::move(job));
+    UpdateMemory();
+  }
+  Advance(Stage::kAnswering);
+}
+
 void Connection::Spawn(awaitable<void> coroutine) {
   auto self = shared_from_this();
   asio::co_spawn(stream_.get_executor(), std::move(coroutine),
@@ -231,6 +264,7 @@ awaitable<void> Connection::Reader([[maybe_unused]] std::shared_ptr<Connection> 
         if (admitted == Admitted::kDropped) continue;
         break;
       }
+      frames_taken_ = frames_;
       if (!HandleRequest(std::move(job), kind)) break;
       continue;
     }

@@ -88,8 +88,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Sends `kind` and closes without reading a request.
   void Refuse(Kind kind, const std::string& message);
   // The drain: no further request is read; what was accepted is answered, then the connection
-  // closes.
-  void StopReading() { Advance(Stage::kAnswering); }
+  // closes. A connection still reading is told first, ahead of its answers: a Draining response
+  // with the number of the last frame it read (sudoku.proto), so that its client sends the
+  // frames after it elsewhere at once instead of finding out at the close.
+  void Drain(const DrainNotice& notice);
   // Drops everything and closes now. Batches on the arena are cancelled and their results
   // discarded when they come back.
   void Abort() { Advance(Stage::kClosed); }
@@ -198,6 +200,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string peer_;  // "ADDRESS:PORT", then " (SUBJECT)" once a client certificate is verified
   ReadBuffer input_;
   uint64_t frames_ = 0;  // whole frames read, for messages ("frame 3 ...")
+  // The last frame handed to the RequestHandler: the last one answered (or faulted) when reading
+  // stops. A frame read whole and waiting for room, or being decoded, when reading stops is not.
+  uint64_t frames_taken_ = 0;
 
   WakeUp wake_;                         // the reader and writer wait here (see Wake())
   boost::asio::steady_timer deadline_;  // the watchdog's next deadline

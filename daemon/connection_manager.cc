@@ -80,11 +80,11 @@ void ConnectionManager::MakeRoom() {
   }
 }
 
-void ConnectionManager::StopReadingAll(std::function<void()> on_empty) {
+void ConnectionManager::DrainAll(const DrainNotice& notice, std::function<void()> on_empty) {
   on_empty_ = std::move(on_empty);
-  // StopReading() never destroys a connection on the spot (its coroutines hold it), so
-  // iterating is safe.
-  for (Connection* connection : connections_) connection->StopReading();
+  // Drain() never destroys a connection on the spot (its coroutines hold it), so iterating is
+  // safe.
+  for (Connection* connection : connections_) connection->Drain(notice);
 }
 
 void ConnectionManager::AbortAll() {

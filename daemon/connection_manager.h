@@ -9,15 +9,23 @@
 #define SUDOKU_DAEMON_CONNECTION_MANAGER_H_
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <list>
 #include <memory>
+#include <string>
 #include <unordered_set>
 
 namespace sudoku::daemon {
 
 class Connection;
+
+// What every connection still reading is told when the daemon drains (wire::Draining).
+struct DrainNotice {
+  std::string reason;  // "SIGTERM"
+  std::chrono::milliseconds timeout{0};  // --drain-timeout
+};
 
 class ConnectionManager {
  public:
@@ -54,9 +62,10 @@ class ConnectionManager {
   // closed): its slot is free for a newcomer at once.
   void FreeSlot() { --served_; }
 
-  // The drain: every connection stops reading and answers what it accepted; `on_empty` runs
-  // when the last one has closed (never when none is open now: the caller sees empty()).
-  void StopReadingAll(std::function<void()> on_empty);
+  // The drain: every connection stops reading and answers what it accepted, each still reading
+  // told so first (Connection::Drain, with `notice`); `on_empty` runs when the last one has
+  // closed (never when none is open now: the caller sees empty()).
+  void DrainAll(const DrainNotice& notice, std::function<void()> on_empty);
   // Every connection drops what it holds and closes now.
   void AbortAll();
 

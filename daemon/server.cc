@@ -148,7 +148,8 @@ void Server::Drain(const std::string& reason) {
           " connections with " + std::to_string(batches) + " batches (" +
           std::to_string(puzzles) + " puzzles) in flight (--drain-timeout " +
           std::to_string(options_.drain_timeout.count()) + ")");
-  connections_.StopReadingAll([this] { Finish(); });
+  connections_.DrainAll(DrainNotice{.reason = reason, .timeout = options_.drain_timeout},
+                        [this] { Finish(); });
   if (connections_.empty()) {
     Finish();
     return;

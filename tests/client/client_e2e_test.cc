@@ -10,6 +10,7 @@
 #include <utility>  // before Asio: asio issue 944
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -336,6 +337,134 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   ExpectCompleteDespiteResends(input, out, err, status);
   ExpectStopsOnSigterm(*second);
+}
+
+// Three daemons restarted one after another in the middle of a run, as in a rolling upgrade:
+// each is sent SIGTERM, tells each connection which of its frames it answers (wire::Draining),
+// answers them and exits; it is started again on its port before the next one goes. The client
+// sends what a draining daemon did not read to the others at once: the output is every answer,
+// in order, with no broken connection, and each drain is named once. The stall each drain
+// causes in the output is printed (a figure, not a limit).
+TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
+  std::vector<std::unique_ptr<DaemonProcess>> daemons;
+  for (int i = 0; i < 3; ++i) daemons.push_back(StartDaemon());
+  std::vector<std::string> addresses;
+  for (const auto& daemon : daemons) addresses.push_back(daemon->address());
+  const MixedInput input = MakeMixedInput(300000, 23, false);
+  const std::string file = WriteTemp("drained.txt", input.text);
+  const std::string out = TempPath("drained_out"), err = TempPath("drained_err");
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
+                              addresses[0] + "," + addresses[1] + "," + addresses[2],
+                              "--connections", "6", "--batch", "20", "--in-flight", "2", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  WaitUntilWritten(out);
+  // When the output last grew, sampled throughout: a drain's cost is the longest the output
+  // then stood still.
+  using Clock = std::chrono::steady_clock;
+  std::atomic<bool> sampling = true;
+  std::vector<Clock::time_point> growths;  // the sampler's until it is joined
+  std::thread sampler([&] {
+    uintmax_t size = 0;
+    while (sampling) {
+      std::error_code not_yet;
+      if (const auto now = std::filesystem::file_size(out, not_yet); !not_yet && now != size) {
+        size = now;
+        growths.push_back(Clock::now());
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+  });
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> drains;  // signal, exit
+  for (size_t i = 0; i < daemons.size(); ++i) {
+    int status = 0;
+    ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before drain " << i + 1;
+    const auto sent = Clock::now();
+    daemons[i]->Signal(SIGTERM);
+    EXPECT_EQ(daemons[i]->Wait(), 0) << daemons[i]->Log();
+    drains.emplace_back(sent, Clock::now());
+    const std::string log = daemons[i]->Log();
+    EXPECT_THAT(log, ::testing::ContainsRegex("stopped: [0-9]+ connections, [0-9]+ batches "
+                                              "answered, 0 cancelled"))
+        << log;
+    // Back on its port after a moment of the run without it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    daemons[i] = std::make_unique<DaemonProcess>(
+        std::vector<std::string>{"--listen", addresses[i]});
+  }
+  int status = 0;
+  const bool ended = WaitWithDeadline(client, &status, kRunDeadline);
+  sampling = false;
+  sampler.join();
+  ASSERT_TRUE(ended);
+  const auto ms = [](Clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  };
+  for (size_t i = 0; i < drains.size(); ++i) {
+    const auto [sent, exited] = drains[i];
+    Clock::duration stall{};
+    Clock::time_point last = sent;
+    for (const Clock::time_point growth : growths) {
+      if (growth <= sent) continue;
+      stall = std::max(stall, growth - last);
+      last = growth;
+      if (growth > exited) break;
+    }
+    std::cout << "drain " << i + 1 << " of " << addresses[i] << ": sudokud exited "
+              << ms(exited - sent) << " ms after SIGTERM; the output stood still for at most "
+              << ms(stall) << " ms meanwhile\n";
+  }
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  // Each drain said once, no connection broken (so nothing "sent again after their connection
+  // broke"); the batches moved, if any, counted.
+  std::string said;
+  for (const std::string& address : addresses) {
+    said += "sudoku-client: sudokud at " + address +
+            " is draining: what it has not read goes to the other addresses now\n";
+  }
+  EXPECT_TRUE(std::regex_match(
+      errors, std::regex(said + "(sudoku-client: [0-9]+ batches not read by a draining daemon "
+                                "were sent again\n)?" +
+                         SummaryCounts(input) + kSummaryTimeAndRate)))
+      << errors;
+  std::cout << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);  // the mixed input holds invalid puzzles
+  for (auto& daemon : daemons) ExpectStopsOnSigterm(*daemon);
+}
+
+// One address, its daemon restarted mid-run: what it did not read waits for the daemon started
+// again there (--retry-for), and nothing is lost.
+TEST(ClientEndToEndFaults, OneAddressDrainedAndRestartedLosesNothing) {
+  auto daemon = StartDaemon();
+  const std::string address = daemon->address();
+  const MixedInput input = MakeMixedInput(100000, 29, false);
+  const std::string file = WriteTemp("restarted.txt", input.text);
+  const std::string out = TempPath("restarted_out"), err = TempPath("restarted_err");
+  const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address,
+                              "--batch", "20", "--in-flight", "2", "--retry-for", "30s", file},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  WaitUntilWritten(out);
+  int status = 0;
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the drain";
+  daemon->Signal(SIGTERM);
+  EXPECT_EQ(daemon->Wait(), 0) << daemon->Log();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  daemon = std::make_unique<DaemonProcess>(std::vector<std::string>{"--listen", address});
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  EXPECT_TRUE(std::regex_match(
+      errors, std::regex("sudoku-client: sudokud at " + address +
+                         " is draining: what it has not read is sent again once a daemon there "
+                         "takes connections \\(--retry-for 30s\\)\n"
+                         "(sudoku-client: [0-9]+ batches not read by a draining daemon "
+                         "were sent again\n)?" +
+                         SummaryCounts(input) + kSummaryTimeAndRate)))
+      << errors;
+  EXPECT_EQ(WEXITSTATUS(status), 1);  // the mixed input holds invalid puzzles
+  ExpectStopsOnSigterm(*daemon);
 }
 
 // A daemon killed in the middle of a run and not restarted: the answers written are whole and in

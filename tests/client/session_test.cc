@@ -411,6 +411,7 @@ class Idle : public SessionWork {
   boost::asio::awaitable<const std::string*> Next(Lane&) override { co_return nullptr; }
   bool Take(Lane&, const wire::Response&) override { return true; }
   void ConnectionEnded(Lane&) override {}
+  void TakeBackUnread(Lane&, uint64_t) override {}
   void Wake(Lane*) override {}
   std::string Written() const override { return written; }
   std::string written;
@@ -522,7 +523,7 @@ class CountingConnection : public Connection {
 class OneRequest : public SessionWork {
  public:
   boost::asio::awaitable<const std::string*> Next(Lane& lane) override {
-    if (lane.broken || answered_) co_return nullptr;
+    if (!lane.sending() || answered_) co_return nullptr;
     co_return &frame;
   }
   bool Take(Lane&, const wire::Response& response) override {
@@ -531,6 +532,7 @@ class OneRequest : public SessionWork {
     return true;
   }
   void ConnectionEnded(Lane&) override {}
+  void TakeBackUnread(Lane&, uint64_t) override {}
   void Wake(Lane*) override {}
 
   std::string frame;

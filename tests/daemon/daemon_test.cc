@@ -833,8 +833,14 @@ TEST(Daemon, SigtermUnderLoadAnswersEveryAcceptedBatch) {
     });
     threads.emplace_back([&client, &puzzles, &answered, &wrong] {
       std::set<uint64_t> seen;
+      int drain_notices = 0;
       // Throws (and fails the test) on a frame cut short or a reset.
       while (const auto response = client.Read()) {
+        if (response->has_draining()) {
+          // Once, and only for frames sent: the batches it read are the ones answered.
+          if (++drain_notices > 1 || response->draining().last_frame() > 2000) ++wrong;
+          continue;
+        }
         const auto& solve = response->solve();
         if (!response->has_solve() || !seen.insert(solve.batch_id()).second ||
             solve.verdicts_size() != 200 ||
@@ -880,10 +886,18 @@ TEST(Daemon, SigtermAnswersEveryAcceptedBatchThenExitsZero) {
   EXPECT_THAT(daemon.WaitForLog("SIGTERM: stopped accepting"),
               HasSubstr("draining 1 connections with "));
   notify.WaitFor("STOPPING=1");
-  // Requests sent after the signal are not read; what was accepted is answered.
+  // Requests sent after the signal are not read; what was accepted is answered, after a notice
+  // that says so.
   client.SendSolve(99, {kSeventeenClues});
+  std::vector<wire::Response> responses = client.ReadUntilClosed();
+  ASSERT_FALSE(responses.empty());
+  EXPECT_EQ(responses.front().ShortDebugString(),
+            "draining { last_frame: 4 drain_timeout_ms: 300000 message: \"sudokud is stopping "
+            "(SIGTERM): it answers frames 1-4 of this connection (within --drain-timeout 300s) "
+            "and reads none after frame 4\" }");
+  responses.erase(responses.begin());
   std::set<uint64_t> answered;
-  for (const auto& response : client.ReadUntilClosed()) {
+  for (const auto& response : responses) {
     ASSERT_TRUE(response.has_solve()) << response.ShortDebugString();
     const auto& solve = response.solve();
     EXPECT_TRUE(answered.insert(solve.batch_id()).second);
@@ -942,7 +956,11 @@ class StuckDaemonTest : public ::testing::Test {
   }
 
   void ExpectCancelledAndStopped(const std::string& why) {
-    EXPECT_EQ(client_->Read(), std::nullopt);  // closed without answers
+    // Told it drains, with both batches among the frames it answers; then closed without them.
+    const std::optional<wire::Response> notice = client_->Read();
+    ASSERT_TRUE(notice && notice->has_draining()) << (notice ? notice->ShortDebugString() : "");
+    EXPECT_EQ(notice->draining().last_frame(), 2u);
+    EXPECT_EQ(client_->Read(), std::nullopt);
     EXPECT_EQ(daemon_->Wait(), 0);
     ExpectNoSanitizerReport(daemon_->Log());
     const std::string log = daemon_->Log();

@@ -440,6 +440,9 @@ TEST(HealthDaemon, ADrainingDaemonIsNotReadyUntilItExits) {
   EXPECT_EQ(reply.body, "not ready: draining\n");
   EXPECT_EQ(Get(daemon.metrics_port(), "/healthz").body, "alive\n");
   daemon.Unwedge();
+  const std::optional<wire::Response> notice = client.Read();
+  ASSERT_TRUE(notice && notice->has_draining());
+  EXPECT_EQ(notice->draining().last_frame(), 1u);
   ExpectSolved(client.Read(), 3);
   EXPECT_EQ(client.Read(), std::nullopt);
   EXPECT_EQ(daemon.process().Wait(), 0);
