@@ -44,7 +44,8 @@ asio::awaitable<void> Connection::Connect() {
   boost::system::error_code error;
   tcp::resolver resolver(socket_.get_executor());
   const auto results = co_await resolver.async_resolve(
-      endpoint_.host, endpoint_.port, asio::redirect_error(asio::use_awaitable, error));
+      endpoint_.address.empty() ? endpoint_.host : endpoint_.address, endpoint_.port,
+      asio::redirect_error(asio::use_awaitable, error));
   if (error) {
     throw ConnectionLost("cannot resolve '" + endpoint_.host + "' in " + address + ": " +
                       error.message());
@@ -74,7 +75,8 @@ asio::awaitable<void> Connection::Connect() {
   if (error) {
     last_error_ = error;
     throw ConnectionLost("cannot connect to " + address + ": " + error.message() +
-                      " (is sudokud running? start it with: sudokud --listen " + address + ")");
+                      " (is sudokud running? start it with: sudokud --listen " +
+                      endpoint_.HostPort() + ")");
   }
   // Batches are written whole; a lone small batch should not wait for Nagle.
   socket_.set_option(tcp::no_delay(true), error);

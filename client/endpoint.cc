@@ -14,9 +14,14 @@ namespace {
 
 }  // namespace
 
-std::string Endpoint::ToString() const {
+std::string Endpoint::HostPort() const {
   if (host.find(':') != std::string::npos) return "[" + host + "]:" + port;
   return host + ":" + port;
+}
+
+std::string Endpoint::ToString() const {
+  if (address.empty() || address == host) return HostPort();
+  return HostPort() + " (" + address + ")";
 }
 
 Endpoint ParseEndpoint(std::string_view text) {
@@ -25,7 +30,7 @@ Endpoint ParseEndpoint(std::string_view text) {
   if (address.problem == HostPort::Problem::kPort || address.port == 0) {
     throw ClientError("bad port in " + Quoted(text) + ": expected a number from 1 to 65535");
   }
-  return {address.host, std::to_string(address.port)};
+  return {.host = address.host, .port = std::to_string(address.port), .address = {}};
 }
 
 std::vector<Endpoint> ParseEndpoints(const std::vector<std::string>& flags) {

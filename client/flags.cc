@@ -126,6 +126,7 @@ SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
   SessionFlags values;
   values.timeout = DurationText(timeout);
   values.retry_for = DurationText(retry_for);
+  values.resolve_every = DurationText(kDefaultResolveEvery);
   return values;
 }
 
@@ -142,6 +143,12 @@ void AddSessionFlags(boost::program_options::options_description* flags, Session
        "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
        "reconnecting, with growing waits, for this long (default 60s) before giving up; "
        "before the first answer, a refused connect is retried for 5s unless this is given")
+      ("resolve-every",
+       boost::program_options::value(&values->resolve_every)->value_name("DURATION"),
+       "a --connect name stands for every address it resolves to (A and AAAA), connections "
+       "spread over them; resolve it again this often (default 30s), and within a second "
+       "after a connection breaks: new addresses get their share of the connections, those "
+       "gone get no more")
       ("tls", boost::program_options::bool_switch(&values->tls),
        "connect over TLS, verifying the daemon's certificate and the name (or address) of "
        "--connect against it")
@@ -158,6 +165,8 @@ void ParseSessionFlags(const SessionFlags& values, CommandSessionOptions* option
   options->timeout = ParseDuration("--timeout", values.timeout, kMaxSessionDuration);
   options->retry_for = ParseDuration("--retry-for", values.retry_for, kMaxSessionDuration);
   options->retry_for_given = values.retry_for_given;
+  options->resolve_every =
+      ParseDuration("--resolve-every", values.resolve_every, kMaxSessionDuration);
   options->open = TlsOpener(MakeClientTls(TlsFlags{.tls = values.tls,
                                                     .ca = values.tls_ca,
                                                     .cert = values.tls_cert,

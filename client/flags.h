@@ -60,6 +60,7 @@ struct SessionFlags {
   std::string timeout;
   std::string retry_for;
   bool retry_for_given = false;  // --retry-for was on the command line
+  std::string resolve_every;
   bool tls = false;
   std::string tls_ca;
   std::string tls_cert;

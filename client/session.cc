@@ -30,6 +30,14 @@ constexpr std::chrono::milliseconds kMaxBackoff{2000};
 // an answer: those daemons are there but failing, and waiting longer rarely helps. (Silent past
 // --timeout is stricter still: see Session::Watch().)
 constexpr unsigned kMaxBreaksInARow = 5;
+// Names are resolved again after a break at most this often, however many connections break.
+constexpr std::chrono::milliseconds kMinResolveGap{1000};
+
+bool IsAddress(const std::string& host) {
+  boost::system::error_code error;
+  asio::ip::make_address(host, error);
+  return !error;
+}
 
 // Whether the daemon refused the connection, reset it or turned it away (TOO_MANY_CONNECTIONS):
 // what a daemon restarting or full does, worth waiting out for --retry-for.
@@ -83,15 +91,19 @@ Session::Session(const asio::any_io_executor& executor, SessionOptions options, 
       options_(std::move(options)),
       work_(work),
       lane_ended_(executor),
-      endpoint_errors_(options_.endpoints.size()),
-      endpoint_silent_since_(options_.endpoints.size()),
-      endpoint_given_up_(options_.endpoints.size(), false),
-      endpoint_draining_(options_.endpoints.size(), false),
+      resolver_(executor),
+      resolve_timer_(executor),
+      resolver_stopped_(executor),
       quiet_since_(Clock::now()),
       narrate_timer_(executor),
       jitter_(std::random_device{}()) {
   for (size_t i = 0; i < options_.connections; ++i) {
     lanes_.push_back(std::make_unique<Lane>(executor_, i));
+  }
+  // Until names are resolved (Run()), each --connect address stands for itself.
+  for (size_t i = 0; i < options_.endpoints.size(); ++i) {
+    targets_.push_back(Target(options_.endpoints[i], i));
+    any_name_ = any_name_ || !IsAddress(options_.endpoints[i].host);
   }
 }
 
@@ -103,6 +115,11 @@ std::unique_ptr<Connection> Session::Open(const Endpoint& endpoint) {
 asio::awaitable<void> Session::Run() {
   lanes_running_ = lanes_alive_ = lanes_.size();
   quiet_since_ = Clock::now();
+  if (any_name_) {
+    co_await Resolve();
+    resolving_ = true;
+    asio::co_spawn(executor_, KeepResolving(), Guard());
+  }
   for (auto& lane : lanes_) asio::co_spawn(executor_, Drive(*lane), Guard());
   if (options_.status != nullptr || options_.status_line != nullptr) {
     narrating_ = true;
@@ -111,18 +128,134 @@ asio::awaitable<void> Session::Run() {
   while (lanes_running_ > 0) co_await lane_ended_.Wait();
   narrating_ = false;
   narrate_timer_.cancel();
+  if (resolving_) {
+    resolving_ = false;
+    resolve_timer_.cancel();
+    resolver_.cancel();
+    co_await resolver_stopped_.Wait();
+  }
 }
 
-bool Session::NextEndpoint(size_t* endpoint) const {
-  const size_t count = options_.endpoints.size();
-  for (size_t step = 1; step <= count; ++step) {
-    const size_t next = (*endpoint + step) % count;
-    if (!endpoint_given_up_[next]) {
-      *endpoint = next;
-      return true;
+asio::awaitable<void> Session::Resolve() {
+  std::vector<Target> found;
+  for (size_t given = 0; given < options_.endpoints.size(); ++given) {
+    const Endpoint& endpoint = options_.endpoints[given];
+    const size_t before = found.size();
+    if (IsAddress(endpoint.host)) {
+      found.push_back(Target(endpoint, given));
+      continue;
+    }
+    boost::system::error_code error;
+    const auto results = co_await resolver_.async_resolve(
+        endpoint.host, endpoint.port, asio::redirect_error(asio::use_awaitable, error));
+    if (!error) {
+      for (const auto& entry : results) {
+        Endpoint address = endpoint;
+        address.address = entry.endpoint().address().to_string();
+        const bool known = std::any_of(found.begin() + static_cast<ptrdiff_t>(before),
+                                       found.end(), [&address](const Target& target) {
+                                         return target.endpoint.address == address.address;
+                                       });
+        if (!known) found.push_back(Target(std::move(address), given));
+      }
+    }
+    if (found.size() == before) {
+      // Not resolved now: it keeps the addresses it had (a name server's hiccup takes none
+      // away), or stands as given, so that connecting says why.
+      for (const Target& target : targets_) {
+        if (target.given == given && !target.gone) found.push_back(target);
+      }
+      if (found.size() == before) found.push_back(Target(endpoint, given));
     }
   }
-  return false;
+  last_resolve_ = Clock::now();
+  if (over_) co_return;
+  for (Target& target : targets_) target.gone = true;
+  for (Target& address : found) {
+    const auto same = std::find_if(targets_.begin(), targets_.end(), [&address](const Target& t) {
+      return t.given == address.given && t.endpoint.address == address.endpoint.address;
+    });
+    if (same != targets_.end()) {
+      same->gone = false;
+    } else {
+      targets_.push_back(std::move(address));
+    }
+  }
+  Rebalance();
+}
+
+asio::awaitable<void> Session::KeepResolving() {
+  boost::system::error_code ignored;
+  while (resolving_ && !over_) {
+    resolve_timer_.expires_at(last_resolve_ + options_.resolve_every);
+    co_await resolve_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    if (!resolving_ || over_) break;
+    if (resolve_soon_ && Clock::now() < last_resolve_ + kMinResolveGap) {
+      resolve_timer_.expires_at(last_resolve_ + kMinResolveGap);
+      co_await resolve_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      if (!resolving_ || over_) break;
+    }
+    resolve_soon_ = false;
+    co_await Resolve();
+  }
+  resolver_stopped_.Notify();
+}
+
+void Session::ResolveSoon() {
+  if (!resolving_ || resolve_soon_) return;
+  resolve_soon_ = true;
+  resolve_timer_.cancel();
+}
+
+void Session::Move(Lane& lane) {
+  lane.moving = lane.draining = true;
+  lane.last_frame_read = lane.frames_sent;  // every request sent is answered there
+  lane.slot_freed.Notify();
+  work_->Wake(&lane);
+}
+
+void Session::Rebalance() {
+  const auto movable = [this](const Lane& lane) {
+    return lane.phase == Lane::Phase::kOpen && lane.running > 0 && lane.sending();
+  };
+  for (auto& lane : lanes_) {
+    if (movable(*lane) && targets_[lane->endpoint].gone) Move(*lane);
+  }
+  // Lanes staying where they are, by address; addresses that may take more.
+  std::vector<size_t> staying(targets_.size(), 0);
+  for (const auto& lane : lanes_) {
+    if (lane->phase != Lane::Phase::kStopped && !lane->moving) ++staying[lane->endpoint];
+  }
+  while (true) {
+    size_t fewest = targets_.size(), most = targets_.size();
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      if (targets_[i].gone || targets_[i].given_up) continue;
+      if (fewest == targets_.size() || staying[i] < staying[fewest]) fewest = i;
+      if (most == targets_.size() || staying[i] > staying[most]) most = i;
+    }
+    if (fewest == targets_.size() || staying[most] < staying[fewest] + 2) return;
+    const auto lane = std::find_if(lanes_.begin(), lanes_.end(), [&](const auto& lane) {
+      return lane->endpoint == most && movable(*lane);
+    });
+    if (lane == lanes_.end()) return;
+    Move(**lane);
+    --staying[most];
+    ++staying[fewest];
+  }
+}
+
+bool Session::PickEndpoint(size_t* endpoint, bool elsewhere) const {
+  const size_t count = targets_.size();
+  std::optional<size_t> best;
+  for (size_t step = 1; step <= count; ++step) {
+    const size_t next = (*endpoint + step) % count;
+    const Target& target = targets_[next];
+    if (target.gone || target.given_up || (elsewhere && next == *endpoint && best)) continue;
+    if (!best || target.lanes < targets_[*best].lanes) best = next;
+  }
+  if (!best) return false;
+  *endpoint = *best;
+  return true;
 }
 
 // The words of every wait (each then followed by "; K answers written" when the command has
@@ -159,14 +292,14 @@ std::string Session::DescribeWait(Clock::time_point now) const {
   }
   std::string text;
   if (open != nullptr) {
-    text = "waiting for sudokud at " + options_.endpoints[open->endpoint].ToString() +
-           (open->draining ? " (draining)" : "") + ": " +
+    text = "waiting for sudokud at " + targets_[open->endpoint].endpoint.ToString() +
+           (open->draining && !open->moving ? " (draining)" : "") + ": " +
            std::to_string(open->outstanding) + " " + options_.requests_noun +
            " out, no answer for " + SecondsText(now - open->last_progress) + " (--timeout " +
            DurationText(options_.timeout) + ")";
   } else if (backing_off != nullptr) {
     const Lane& lane = *backing_off;
-    const std::string address = options_.endpoints[lane.endpoint].ToString();
+    const std::string address = targets_[lane.endpoint].endpoint.ToString();
     const boost::system::error_code error =
         lane.connection != nullptr ? lane.connection->last_error() : boost::system::error_code();
     if (lane.turned_away) {
@@ -182,7 +315,7 @@ std::string Session::DescribeWait(Clock::time_point now) const {
     text += "; retrying in " + SecondsText(lane.retry_at - now);
     if (lane.give_up_at) text += ", giving up in " + SecondsText(*lane.give_up_at - now);
   } else if (connecting != nullptr) {
-    text = "connecting to " + options_.endpoints[connecting->endpoint].ToString();
+    text = "connecting to " + targets_[connecting->endpoint].endpoint.ToString();
   } else {
     return {};
   }
@@ -248,7 +381,10 @@ std::chrono::milliseconds Session::Backoff(unsigned breaks) {
 }
 
 asio::awaitable<void> Session::Drive(Lane& lane) {
-  size_t endpoint = lane.index % options_.endpoints.size();
+  // Lane i starts on address i when every one has as many lanes (PickEndpoint's turn).
+  size_t endpoint = (lane.index + targets_.size() - 1) % targets_.size();
+  bool picked = false;  // `endpoint` is the lane's next address already
+  bool leave = false;   // the next address is another one than `endpoint` if any
   unsigned breaks = 0;        // in a row, without an answer
   unsigned other_breaks = 0;  // of those, the ones not TurnedAway()
   Clock::time_point failing_since;
@@ -257,14 +393,18 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
   // any answer, --retry-for not given) after first_connect_for.
   enum class Limit { kNone, kRetryFor, kFirstConnect } limit_reached = Limit::kNone;
   while (!over_ && work_->WantsConnection()) {
-    if (endpoint_given_up_[endpoint] && !NextEndpoint(&endpoint)) {
+    // Picked before a backoff, it may have left its name or been given up meanwhile.
+    const bool usable = picked && !targets_[endpoint].gone && !targets_[endpoint].given_up;
+    if (!usable && !PickEndpoint(&endpoint, /*elsewhere=*/picked || leave)) {
       gave_up = true;
       break;
     }
-    lane.connection = Open(options_.endpoints[endpoint]);
+    picked = leave = false;
+    ++targets_[endpoint].lanes;
+    lane.connection = Open(targets_[endpoint].endpoint);
     lane.broken = lane.writer_done = lane.answered = false;
     lane.connect_failed = lane.timed_out = lane.turned_away = lane.closed_idle = false;
-    lane.draining = lane.sending_frame = false;
+    lane.draining = lane.moving = lane.sending_frame = false;
     lane.frames_sent = lane.last_frame_read = 0;
     lane.error = nullptr;
     lane.endpoint = endpoint;
@@ -282,7 +422,7 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     }
     if (lane.error == nullptr && !over_) {
       // A draining daemon accepts no connection: one that does is a daemon taking work there.
-      endpoint_draining_[endpoint] = false;
+      targets_[endpoint].draining = false;
       lane.phase = Lane::Phase::kOpen;
       lane.running = 2;
       asio::co_spawn(executor_, Write(lane), LaneGuard(lane));
@@ -292,28 +432,37 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       lane.deadline.cancel();
     }
     lane.connection->Close();
-    if (lane.error != nullptr) endpoint_errors_[endpoint] = What(lane.error);
+    --targets_[endpoint].lanes;
+    if (lane.error != nullptr) targets_[endpoint].error = What(lane.error);
     work_->ConnectionEnded(lane);
     lane.outstanding = 0;
     if (over_) break;
     if (lane.draining && lane.error == nullptr) {
-      if (lane.answered) {
-        // Its daemon answered what it read and stops: straight on to the next address (the
-        // same one when it is the only one, which then refuses until a daemon is back there).
+      if (lane.answered || lane.moving) {
+        // Its daemon answered what it read and stops (or the lane leaves it for a better
+        // spread): straight on to another address (the same one when it is the only one, which
+        // then refuses until a daemon is back there).
         breaks = 0;
-        NextEndpoint(&endpoint);
+        leave = true;
         continue;
       }
       // Drained before it answered anything here: a break like any other, so that a daemon that
       // only ever says it drains is not tried again without a pause.
       lane.error = std::make_exception_ptr(ConnectionLost(
-          options_.endpoints[endpoint].ToString() + " drained before answering"));
-      endpoint_errors_[endpoint] = What(lane.error);
+          targets_[endpoint].endpoint.ToString() + " drained before answering"));
+      targets_[endpoint].error = What(lane.error);
     }
     if (lane.error == nullptr) break;  // done
+    if (lane.moving) {
+      breaks = 0;  // it broke while leaving: the requests go elsewhere, so does the lane
+      leave = true;
+      continue;
+    }
+    ResolveSoon();  // the name may stand for other addresses by now
     if (lane.closed_idle) {
       breaks = 0;
-      continue;  // connect again at once: the input may be about to go on
+      picked = true;  // the same address again, at once: the input may be about to go on
+      continue;
     }
     const Clock::time_point now = Clock::now();
     if (lane.answered || breaks == 0) {
@@ -341,10 +490,11 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       gave_up = true;
       break;
     }
-    if (!NextEndpoint(&endpoint)) {  // every address fell silent twice
+    if (!PickEndpoint(&endpoint, /*elsewhere=*/true)) {  // every address fell silent twice
       gave_up = true;
       break;
     }
+    picked = true;
     lane.phase = Lane::Phase::kBackingOff;
     lane.retry_at = now + wait;
     lane.backoff.expires_after(wait);
@@ -417,11 +567,11 @@ asio::awaitable<void> Session::Watch(Lane& lane, uint64_t generation) {
       // open at the time may fall silent too); when a connection made since falls silent as
       // well, the address is given up, with every connection to it, until an answer comes
       // from any address.
-      auto& silent_since = endpoint_silent_since_[lane.endpoint];
+      auto& silent_since = targets_[lane.endpoint].silent_since;
       if (!silent_since) {
         silent_since = now;
       } else if (lane.opened > *silent_since) {
-        endpoint_given_up_[lane.endpoint] = true;
+        targets_[lane.endpoint].given_up = true;
         for (auto& other : lanes_) {
           if (other.get() != &lane && other->phase == Lane::Phase::kOpen &&
               other->endpoint == lane.endpoint && !other->broken && other->running > 0) {
@@ -500,8 +650,10 @@ asio::awaitable<void> Session::Read(Lane& lane) {
       // An answer: the wait is over, and every address may be tried again.
       quiet_since_ = lane.last_progress;
       answered_ = true;
-      std::fill(endpoint_silent_since_.begin(), endpoint_silent_since_.end(), std::nullopt);
-      std::fill(endpoint_given_up_.begin(), endpoint_given_up_.end(), false);
+      for (Target& target : targets_) {
+        target.silent_since.reset();
+        target.given_up = false;
+      }
     }
     if (response.has_fault()) work_->Fault(lane, response.fault());
     if (work_->Take(lane, response)) {
@@ -514,22 +666,24 @@ asio::awaitable<void> Session::Read(Lane& lane) {
 }
 
 void Session::Drained(Lane& lane, const wire::Draining& draining) {
-  if (lane.draining) return;  // said once per connection
+  if (lane.draining && !lane.moving) return;  // said once per connection
   if (draining.last_frame() > lane.frames_sent) {
     throw ClientError("bad response from " + lane.connection->PeerName() +
                       ": draining after frame " + std::to_string(draining.last_frame()) +
                       " when " + std::to_string(lane.frames_sent) + " frames were sent");
   }
   lane.draining = true;
+  lane.moving = false;  // leaving anyway, and now as its daemon says
   lane.last_frame_read = draining.last_frame();
   TakeBackUnread(lane);
   lane.slot_freed.Notify();  // the writer stops
   work_->Wake(&lane);        // so does a Next() waiting for work
-  if (endpoint_draining_[lane.endpoint]) return;
-  endpoint_draining_[lane.endpoint] = true;
-  const std::string address = options_.endpoints[lane.endpoint].ToString();
+  if (targets_[lane.endpoint].draining) return;
+  targets_[lane.endpoint].draining = true;
+  const std::string address = targets_[lane.endpoint].endpoint.ToString();
   Say("sudokud at " + address + " is draining: what it has not read " +
-      (options_.endpoints.size() > 1
+      (std::count_if(targets_.begin(), targets_.end(),
+                     [](const Target& target) { return !target.gone; }) > 1
            ? std::string("goes to the other addresses now")
            : "is sent again once a daemon there takes connections (--retry-for " +
                  DurationText(options_.retry_for) + ")"));
@@ -553,10 +707,10 @@ void Session::Say(const std::string& text) {
 // The last error of each endpoint tried, in the order of --connect.
 std::string Session::EveryEndpointFailed() const {
   std::string text;
-  for (const std::string& error : endpoint_errors_) {
-    if (error.empty()) continue;
+  for (const Target& target : targets_) {
+    if (target.error.empty()) continue;
     if (!text.empty()) text += "; ";
-    text += error;
+    text += target.error;
   }
   return text;
 }

@@ -1,8 +1,12 @@
 // The client's session core: the connections to sudokud that every command (solve, bench,
 // generate, explain) runs its requests over.
 //
-// A session keeps --connections lanes. Each lane opens a connection to the next --connect address
-// in turn, runs a writer (keeps up to --in-flight requests out), a reader (hands each response to
+// A session keeps --connections lanes spread over the addresses of --connect: a name counts as
+// every address it resolves to (A and AAAA), resolved at the start, every --resolve-every and
+// soon after a connection breaks; an address that appears gets its share of the lanes (a lane
+// elsewhere moves once its requests are answered), one that leaves gets no new connection and its
+// lanes move the same way. Each lane opens a connection to the address with the fewest lanes
+// (after a break, another one than the one that failed, if any), runs a writer (keeps up to --in-flight requests out), a reader (hands each response to
 // the command) and a watch (--timeout: a connection with requests out that answers nothing for
 // that long counts as broken). When a connection breaks, the command takes back its unanswered
 // requests (to send again on whichever lane is free first, or to count as lost) and the lane
@@ -48,6 +52,7 @@
 #include <vector>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "client/connection.h"
@@ -71,7 +76,8 @@ inline constexpr std::chrono::milliseconds kTerminalWait{200};
 inline constexpr std::chrono::milliseconds kMaxSessionDuration = std::chrono::hours(24);
 
 struct SessionOptions {
-  std::vector<Endpoint> endpoints;  // lanes start at index % size and move on in turn
+  // As given (--connect); a name stands for every address it resolves to.
+  std::vector<Endpoint> endpoints;
   size_t connections = 1;
   size_t in_flight = 1;  // requests out per connection
   // A connection with requests out that answers nothing for this long is broken (--timeout).
@@ -86,6 +92,8 @@ struct SessionOptions {
   // wait passes kQuietWait.
   std::ostream* status = nullptr;
   StatusLine* status_line = nullptr;
+  // How often the names of `endpoints` are resolved again (--resolve-every).
+  std::chrono::milliseconds resolve_every = kDefaultResolveEvery;
   // What the requests are called in messages: "batches", "requests".
   std::string requests_noun = "batches";
   // How a connection is made: a plain TCP Connection when empty. A secured transport (TLS) is a
@@ -108,6 +116,8 @@ struct CommandSessionOptions {
   // before it gives up (--retry-for).
   std::chrono::milliseconds retry_for = kDefaultRetryFor;
   bool retry_for_given = false;  // --retry-for was given: it bounds the first connect too
+  // How often each --connect name is resolved again (--resolve-every).
+  std::chrono::milliseconds resolve_every = kDefaultResolveEvery;
   // Where the session says what it waits for (SessionOptions::status, status_line); set by the
   // Run function from its `err` (ReportWaitsTo()).
   std::ostream* status = nullptr;
@@ -128,6 +138,7 @@ SessionOptions SessionOptionsFrom(const CommandOptions& options) {
   if constexpr (requires { options.in_flight; }) session.in_flight = options.in_flight;
   session.timeout = common.timeout;
   session.retry_for = common.retry_for;
+  session.resolve_every = common.resolve_every;
   if (common.retry_for_given) session.first_connect_for = common.retry_for;
   session.open = common.open;
   session.status = common.status;
@@ -171,6 +182,9 @@ struct Lane {
   // answers the others, then closes. Nothing more is sent on `connection`.
   bool draining = false;
   uint64_t last_frame_read = 0;
+  // Leaving its address for one with fewer lanes, or because the address left its name
+  // (Session::Rebalance): as draining, with nothing taken back and nothing said.
+  bool moving = false;
   WakeUp slot_freed;  // a request was answered, or the connection broke
   WakeUp stopped;     // the writer or the reader of `connection` returned
   boost::asio::steady_timer backoff;
@@ -193,7 +207,7 @@ struct Lane {
   Phase phase = Phase::kConnecting;
   // Whether requests may be sent on `connection`: not once it broke or its daemon drains.
   bool sending() const { return !broken && !draining; }
-  size_t endpoint = 0;  // the index in SessionOptions::endpoints of `connection`
+  size_t endpoint = 0;  // the index of `connection`'s address among the session's addresses
   std::chrono::steady_clock::time_point opened;    // when `connection` began connecting
   std::chrono::steady_clock::time_point retry_at;  // kBackingOff: when the lane connects again
   // kBackingOff: when it gives up if it is still refused (or turned away); unset when it gives
@@ -276,6 +290,9 @@ class Session {
   // Non-empty once a lane gave up: the last error of each address and how long was tried.
   const std::string& gave_up() const { return gave_up_; }
   std::vector<std::unique_ptr<Lane>>& lanes() { return lanes_; }
+  // The addresses lanes connect to, each once: an --connect address, or one a name resolved to.
+  size_t addresses() const { return targets_.size(); }
+  const Endpoint& address(size_t index) const { return targets_[index].endpoint; }
   // The last error of each address tried, in the order of --connect, joined by "; ".
   std::string EveryEndpointFailed() const;
   // What the session waits for at `now`, in words without "sudoku-client: " ("connecting to
@@ -289,9 +306,20 @@ class Session {
   boost::asio::awaitable<void> Read(Lane& lane);
   boost::asio::awaitable<void> Watch(Lane& lane, uint64_t generation);
   boost::asio::awaitable<void> Narrate();
-  // The next address for a lane after `endpoint`, skipping those given up; false when every one
-  // is given up.
-  bool NextEndpoint(size_t* endpoint) const;
+  // Resolves every --connect name (the others stand as given) and brings targets_ up to date,
+  // then Rebalance(). A name that fails to resolve keeps the addresses it had.
+  boost::asio::awaitable<void> Resolve();
+  // Resolves again every resolve_every, and soon (at most once a second) after ResolveSoon().
+  boost::asio::awaitable<void> KeepResolving();
+  void ResolveSoon();
+  // Moves lanes (Lane::moving) off addresses that left their name, and off the most crowded
+  // addresses while another has two fewer lanes.
+  void Rebalance();
+  void Move(Lane& lane);
+  // The address for a lane to connect to: of those not given up or gone, the one with the fewest
+  // lanes, ties going to the first after `*endpoint` in turn; with `elsewhere`, another one than
+  // `*endpoint` when there is any. False when none is left.
+  bool PickEndpoint(size_t* endpoint, bool elsewhere) const;
   std::function<void(std::exception_ptr)> LaneGuard(Lane& lane);
   void Break(Lane& lane, std::exception_ptr error);
   // The daemon of `lane` drains (wire::Draining): nothing more is sent there, and what it will
@@ -312,15 +340,32 @@ class Session {
   size_t lanes_running_ = 0;
   size_t lanes_alive_ = 0;  // lanes that have not given up
   WakeUp lane_ended_;
-  std::vector<std::string> endpoint_errors_;  // by index in options_.endpoints
-  // By index in options_.endpoints: when a connection to it last fell silent for --timeout
-  // (unset: not since the last answer from any address), and whether it is given up (a
-  // connection opened after that fell silent too).
-  std::vector<std::optional<std::chrono::steady_clock::time_point>> endpoint_silent_since_;
-  std::vector<bool> endpoint_given_up_;
-  // By index in options_.endpoints: a daemon there said it drains, and no answer came from
-  // there since (the drain is said once per address).
-  std::vector<bool> endpoint_draining_;
+  // One address lanes connect to. Never removed (lanes refer to them by index): one that left
+  // its name is marked gone, and back when the name resolves to it again.
+  struct Target {
+    Target(Endpoint endpoint, size_t given) : endpoint(std::move(endpoint)), given(given) {}
+    Endpoint endpoint;
+    size_t given = 0;   // the --connect address it comes from (index in options_.endpoints)
+    bool gone = false;  // its name no longer resolves to it: no new connection goes there
+    std::string error;  // the last error of a connection to it
+    // When a connection to it last fell silent for --timeout (unset: not since the last answer
+    // from any address), and whether it is given up (a connection opened after that fell
+    // silent too).
+    std::optional<std::chrono::steady_clock::time_point> silent_since;
+    bool given_up = false;
+    // A daemon there said it drains, and no connection has been made there since (the drain is
+    // said once per address).
+    bool draining = false;
+    size_t lanes = 0;  // lanes connecting or connected to it
+  };
+  std::vector<Target> targets_;
+  bool any_name_ = false;  // some --connect host is a name, not an address
+  boost::asio::ip::tcp::resolver resolver_;
+  boost::asio::steady_timer resolve_timer_;
+  std::chrono::steady_clock::time_point last_resolve_;
+  bool resolve_soon_ = false;
+  bool resolving_ = false;       // KeepResolving() runs
+  WakeUp resolver_stopped_;
   bool answered_ = false;  // any lane has had an answer
   // The last answer, or the start: how long the session has waited.
   std::chrono::steady_clock::time_point quiet_since_;

@@ -31,6 +31,7 @@
 #include "tests/client/mixed_input.h"
 #include "tests/support/daemon_process.h"
 #include "tests/support/paths.h"
+#include "tests/support/ports.h"
 #include "tests/support/puzzles.h"
 #include "tests/support/sudoku_check.h"
 
@@ -465,6 +466,77 @@ TEST(ClientEndToEndFaults, OneAddressDrainedAndRestartedLosesNothing) {
       << errors;
   EXPECT_EQ(WEXITSTATUS(status), 1);  // the mixed input holds invalid puzzles
   ExpectStopsOnSigterm(*daemon);
+}
+
+// The puzzles a daemon answered, from the last line it logs when it stops.
+uint64_t PuzzlesAnswered(DaemonProcess& daemon) {
+  daemon.Stop();
+  std::smatch match;
+  const std::string log = daemon.Log();
+  if (!std::regex_search(log, match, std::regex("stopped: [0-9]+ connections, [0-9]+ batches "
+                                                "answered, [0-9]+ cancelled, ([0-9]+) puzzles"))) {
+    ADD_FAILURE() << "no summary line in " << log;
+    return 0;
+  }
+  return std::stoull(match[1]);
+}
+
+// One name for several daemons, as a headless Service's name is: in a mount namespace of its
+// own, the client sees a hosts file that gives sudokud.test three loopback addresses, each with
+// a daemon on the same port. Its connections spread over all three; mid-run the name moves from
+// the third address to a fourth, and the client, resolving every 200 ms, leaves the third (stopped
+// a second later: no connection of the client's is left there to be told it drains) and uses the
+// fourth.
+TEST(ClientEndToEndNames, ConnectionsSpreadOverEveryAddressOfANameAndFollowIt) {
+  if (::geteuid() != 0 || ::access("/usr/bin/unshare", X_OK) != 0) {
+    GTEST_SKIP() << "needs root and unshare(1) for a hosts file of its own";
+  }
+  const uint16_t port = FreePort();
+  std::vector<std::unique_ptr<DaemonProcess>> daemons;
+  for (const char* address : {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}) {
+    daemons.push_back(std::make_unique<DaemonProcess>(std::vector<std::string>{
+        "--listen", std::string(address) + ":" + std::to_string(port)}));
+  }
+  const std::string hosts = WriteTemp("hosts", "127.0.0.2 sudokud.test\n127.0.0.3 sudokud.test\n"
+                                               "127.0.0.4 sudokud.test\n");
+  const MixedInput input = MakeMixedInput(400000, 31, false);
+  const std::string file = WriteTemp("named.txt", input.text);
+  const std::string out = TempPath("named_out"), err = TempPath("named_err");
+  const std::string command =
+      "mount --bind " + hosts + " /etc/hosts && exec " + TestPath("SUDOKU_CLIENT_BIN") +
+      " solve --connect sudokud.test:" + std::to_string(port) +
+      " --connections 6 --batch 10 --in-flight 1 --resolve-every 200ms " + file;
+  const pid_t client = Spawn({"/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",
+                              command},
+                             "", out, err);
+  ASSERT_GT(client, 0);
+  WaitUntilWritten(out);
+  int status = 0;
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the name moved";
+  // Rewritten in place: the bind mount shows the same file.
+  std::ofstream(hosts, std::ios::binary | std::ios::trunc)
+      << "127.0.0.2 sudokud.test\n127.0.0.3 sudokud.test\n127.0.0.5 sudokud.test\n";
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended too soon after the move";
+  const uint64_t third = PuzzlesAnswered(*daemons[2]);
+  ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  const std::string errors = ReadFile(err);
+  EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
+  // No connection broke: nothing was sent again.
+  EXPECT_TRUE(std::regex_match(errors, std::regex(SummaryCounts(input) + kSummaryTimeAndRate)))
+      << errors;
+  std::vector<uint64_t> answered;
+  for (size_t i = 0; i < daemons.size(); ++i) {
+    answered.push_back(i == 2 ? third : PuzzlesAnswered(*daemons[i]));
+  }
+  std::cout << "puzzles per daemon: 127.0.0.2 " << answered[0] << ", 127.0.0.3 " << answered[1]
+            << ", 127.0.0.4 " << answered[2] << " (left the name mid-run), 127.0.0.5 "
+            << answered[3] << " (joined it)\n";
+  for (const uint64_t count : answered) EXPECT_GT(count, 0u);
+  // Each puzzle sent was answered once (those the client finds malformed are not sent).
+  const uint64_t total = answered[0] + answered[1] + answered[2] + answered[3];
+  EXPECT_LE(total, input.expected.size());
+  EXPECT_GE(total, input.expected.size() - input.invalid);
 }
 
 // A daemon killed in the middle of a run and not restarted: the answers written are whole and in
