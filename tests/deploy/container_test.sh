@@ -36,8 +36,9 @@ config=$(pm image inspect \
   --format '{{.Config.User}} {{.Config.StopSignal}} {{.Config.ExposedPorts}}' "$image")
 expect_eq "the image's user, stop signal, ports" \
   "10001:10001 SIGTERM map[9810/tcp:{} 9910/tcp:{}]" "$config"
-healthcheck=$(pm image inspect "$image" | grep -o 'GET /readyz' | head -1)
-expect_eq "the image's HEALTHCHECK (kept by --format docker)" "GET /readyz" "$healthcheck"
+healthcheck=$(pm image inspect --format '{{join .HealthCheck.Test " "}}' "$image")
+expect_eq "the image's HEALTHCHECK (kept by --format docker)" "CMD sudokud-probe 9910 /readyz" \
+  "$healthcheck"
 
 # ---- run, published on a free loopback port (the metrics port stays inside)
 port=$(python3 -c \
