@@ -31,9 +31,10 @@ test_tools=(
   haproxy file systemd lintian man-db bsdextrautils prometheus iproute2 binutils git openssl
   # The package under a booted systemd (tests/deploy/boot_test.sh: systemd-nspawn, debootstrap,
   # util-linux's nsenter and unshare) and in a container image (container_test.sh: podman with
-  # runc, its network plugins and iptables); kubernetes_test.py parses YAML.
+  # runc, its network plugins and iptables; kubernetes_play_test.sh: catatonit, which podman
+  # kube play builds its pods' infra image from); kubernetes_test.py parses YAML.
   systemd-container debootstrap util-linux podman runc containernetworking-plugins iptables
-  python3-yaml
+  catatonit python3-yaml
 )
 # Without the test tools, the tests and benchmarks are not configured (they need GoogleTest and
 # Google Benchmark); with them, they are, even in a build directory the demo configured first.

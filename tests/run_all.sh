@@ -47,7 +47,7 @@ ctest_summary() {
 # want of one of them means the bootstrap is incomplete, and fails the run.
 bootstrapped_tools="systemd-analyze systemd-socket-activate haproxy lintian promtool man col
   readelf cpack dpkg-deb dpkg-shlibdeps ip file chromium chromedriver selenium systemd-nspawn
-  debootstrap nsenter unshare podman runc python3-yaml"
+  debootstrap nsenter unshare podman runc catatonit python3-yaml"
 
 # skipped_tests DIR LOG: one "NAME: REASON" line per test that ctest reports as skipped, the
 # reason being the GTEST_SKIP() message in the test's output (Testing/Temporary/LastTest.log).

@@ -5,11 +5,10 @@
 #
 # usage: container_test.sh BUILD_DIR SOURCE_DIR DEB_DIR
 #   DEB_DIR holds the package (the deploy_deb test builds it there).
-# No registry is reachable here: the base image, debian:bookworm-slim, is made with debootstrap
-# and imported (cached in the test's own podman storage under the build directory). Facts it
-# rests on (../shared/STACK.md): runc, not crun, with explicit ulimits; `podman healthcheck run`
-# by hand (scheduled checks need systemd on the host). Exits 77 with "SKIP: reason" where podman
-# cannot run (not root, no podman, runc or debootstrap, no Debian mirror).
+# The podman set-up, the base image (debootstrapped, no registry is reachable here) and the build
+# are podman_lib.sh's. `podman healthcheck run` by hand: scheduled checks need systemd on the host
+# (../shared/STACK.md). Exits 77 with "SKIP: reason" where podman cannot run (not root, no
+# podman, runc or debootstrap, no Debian mirror).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -18,22 +17,8 @@ require_root "the test runs podman as root (rootless podman is not set up here)"
 [[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
 client=$build/client/sudoku-client
 
-cache=$build/deploy/test-cache
-mkdir -p "$cache"
 work=$(mktemp -d /tmp/sudokud-container-test.XXXXXX)
-# Its own storage (the image cache) and run directory, apart from any other podman use here.
-key=$(sha256sum <<<"$build" | cut -c1-12)
-cat >"$work/containers.conf" <<'EOF'
-[containers]
-default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
-log_driver = "k8s-file"
-[engine]
-runtime = "runc"
-cgroup_manager = "cgroupfs"
-events_logger = "file"
-EOF
-export CONTAINERS_CONF=$work/containers.conf
-pm() { podman --root "$cache/podman" --runroot "/run/sudokud-test-podman-$key" "$@"; }
+source "$(dirname "$0")/podman_lib.sh"
 name=sudokud-test-$$
 image=localhost/sudokud-test:$$
 cleanup() {
@@ -44,45 +29,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ---- the base image, once
-if ! pm image exists debian:bookworm-slim; then
-  mirror=$(debian_mirror)
-  [[ -n $mirror ]] || skip "cannot find a Debian mirror in /etc/apt/sources.list.d/debian.sources"
-  rootfs=$cache/bookworm-minbase.tmp
-  rm -rf "$rootfs"
-  echo "debootstrap: a minimal bookworm from $mirror, imported as debian:bookworm-slim"
-  if ! debootstrap --variant=minbase bookworm "$rootfs" "$mirror" \
-    >"$cache/debootstrap-base.log" 2>&1; then
-    tail -5 "$cache/debootstrap-base.log"
-    rm -rf "$rootfs"
-    skip "cannot make the base image: debootstrap from $mirror failed ($cache/debootstrap-base.log)"
-  fi
-  tar -C "$rootfs" -c . | pm import - debian:bookworm-slim >/dev/null ||
-    { echo "FAIL: podman import failed"; exit 1; }
-  rm -rf "$rootfs"
-  ok "base image debian:bookworm-slim imported"
-else
-  ok "cached base image debian:bookworm-slim"
-fi
-
-# ---- build: the .deb is the whole context
-mkdir "$work/context"
-cp "$deb" "$work/context/"
-build_started=$SECONDS
-if ! pm build -q --format docker -f "$source_dir/deploy/Containerfile" -t "$image" "$work/context" \
-  >"$work/build.log" 2>&1; then
-  tail -20 "$work/build.log"
-  echo "FAIL: podman build failed"
-  exit 1
-fi
-size=$(pm image inspect --format '{{.Size}}' "$image")
-ok "built $image in $((SECONDS - build_started)) s: $((size / 1000000)) MB"
+podman_base_image
+podman_build_image "$image"
+size=$image_size
 config=$(pm image inspect \
   --format '{{.Config.User}} {{.Config.StopSignal}} {{.Config.ExposedPorts}}' "$image")
 expect_eq "the image's user, stop signal, ports" \
   "10001:10001 SIGTERM map[9810/tcp:{} 9910/tcp:{}]" "$config"
-healthcheck=$(pm image inspect "$image" | grep -o 'GET /readyz' | head -1)
-expect_eq "the image's HEALTHCHECK (kept by --format docker)" "GET /readyz" "$healthcheck"
+healthcheck=$(pm image inspect --format '{{join .HealthCheck.Test " "}}' "$image")
+expect_eq "the image's HEALTHCHECK (kept by --format docker)" "CMD sudokud-probe 9910 /readyz" \
+  "$healthcheck"
 
 # ---- run, published on a free loopback port (the metrics port stays inside)
 port=$(python3 -c \

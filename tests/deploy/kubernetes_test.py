@@ -3,11 +3,13 @@
 
 usage: kubernetes_test.py SOURCE_DIR
 
-Parses the manifest (PyYAML) and checks the Deployment: readiness on /readyz and liveness on
-/healthz, both on the port the daemon's --metrics serves; the solving port the one --listen
-binds; terminationGracePeriodSeconds above --drain-timeout; CPU and memory requested and
-limited, --threads equal to the CPU limit and --max-memory within the memory limit; a non-root
-user, the one deploy/Containerfile creates; and a Service sending its port to the solving port.
+Parses the manifest (PyYAML) and checks the Deployment: no containerPorts (podman kube play
+would publish them on the host, where two replicas collide); readiness on /readyz (httpGet) and
+liveness on /healthz (the image's sudokud-probe), both on the port the daemon's --metrics
+serves, which the Prometheus annotation names too; terminationGracePeriodSeconds above
+--drain-timeout; CPU and memory requested and limited, --threads equal to the CPU limit and
+--max-memory within the memory limit; a non-root user, the one deploy/Containerfile creates; and
+a Service sending its port to the one --listen binds.
 Prints one "ok: ..." line a check; exits 1 at the first failure, 77 (with "SKIP: why") without
 PyYAML.
 """
@@ -55,21 +57,27 @@ def main():
     (container,) = pod["containers"]
     args = container["args"]
     flags = dict(zip(args[::2], args[1::2]))
-    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     listen_port = int(flags["--listen"].rsplit(":", 1)[1])
     metrics_port = int(flags["--metrics"].rsplit(":", 1)[1])
-    check(ports["solve"] == listen_port == 9810, f"port solve {ports['solve']} is --listen's")
-    check(ports["metrics"] == metrics_port == listen_port + 100,
-          f"port metrics {ports['metrics']} is --metrics' (the solving port plus 100)")
+    check(listen_port == 9810 and metrics_port == listen_port + 100,
+          f"--listen on {listen_port}, --metrics on {metrics_port} (the solving port plus 100)")
+    check(not container.get("ports"),
+          "no containerPorts (podman kube play publishes each one on the host)")
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    check(annotations["prometheus.io/port"] == str(metrics_port),
+          f"prometheus.io/port {annotations['prometheus.io/port']} is --metrics' port")
 
-    def probe_port(probe):
-        port = probe["httpGet"]["port"]
-        return ports[port] if isinstance(port, str) else port
-
-    for kind, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
-        probe = container[kind]
-        check(probe["httpGet"]["path"] == path and probe_port(probe) == metrics_port,
-              f"{kind}: GET {probe['httpGet']['path']} on {probe_port(probe)}")
+    with open(f"{source}/deploy/Containerfile") as f:
+        containerfile = f.read()
+    ready = container["readinessProbe"]["httpGet"]
+    check(ready["path"] == "/readyz" and ready["port"] == metrics_port,
+          f"readinessProbe: GET {ready['path']} on {ready['port']}")
+    live = container["livenessProbe"]["exec"]["command"]
+    check(live == ["sudokud-probe", str(metrics_port), "/healthz"]
+          and ">/usr/local/bin/sudokud-probe" in containerfile,
+          f"livenessProbe: {' '.join(live)} (the Containerfile writes sudokud-probe)")
+    check(all(re.fullmatch(r"[\w./-]+", word) for word in live),
+          "livenessProbe: words that need no quoting (podman 4.3 makes a shell line of them)")
     drain = seconds(flags.get("--drain-timeout", "30s"))
     grace = pod["terminationGracePeriodSeconds"]
     check(grace > drain, f"terminationGracePeriodSeconds {grace} > --drain-timeout {drain:g} s")
@@ -83,8 +91,6 @@ def main():
           f"--max-memory {flags['--max-memory']} < the memory limit "
           f"{resources['limits']['memory']}")
 
-    with open(f"{source}/deploy/Containerfile") as f:
-        containerfile = f.read()
     user = re.search(r"^USER (\d+):(\d+)$", containerfile, re.M)
     security = pod["securityContext"]
     check(security["runAsNonRoot"] is True and security["runAsUser"] == int(user.group(1)) != 0,
@@ -95,8 +101,8 @@ def main():
     service = kinds["Service"]
     check(service["spec"]["selector"].items() <= labels.items(), "the Service selects the pods")
     (port,) = service["spec"]["ports"]
-    check(port["targetPort"] == "solve" and port["port"] == listen_port,
-          f"the Service's port {port['port']} goes to the solving port")
+    check(port["targetPort"] == port["port"] == listen_port,
+          f"the Service's port {port['port']} goes to the solving port {port['targetPort']}")
     print("kubernetes.yaml: every check passed")
 
 
