@@ -130,8 +130,8 @@ std::string Seconds(Duration duration) {
 }  // namespace
 
 std::optional<Flags> ParseFlags(int argc, char** argv) {
-  const int cores = tbb::info::default_concurrency();
-  // The defaults are ServerOptions' and HealthOptions' own, stated once there.
+  // The defaults are ServerOptions' and HealthOptions' own, stated once there, but for those of
+  // --threads and --max-memory, which follow the machine and its cgroup (cgroup_limits.h).
   const ServerOptions defaults;
   po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
   options.add_options()
@@ -156,10 +156,11 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
            ->value_name("DURATION"),
        "the solver pool must finish a job (a canary puzzle is sent every second) this often; "
        "past it /readyz answers 503 and the systemd watchdog is no longer fed")
-      // Shown as "all", not this machine's count: the text also goes into the man page.
-      ("threads",
-       po::value<std::string>()->default_value(std::to_string(cores), "all")->value_name("N"),
-       "solver threads (default: every core this process may use)")
+      // The defaults are described, not this machine's figures: the text is the same on every
+      // machine, as the man page's (which the deploy test holds to it).
+      ("threads", po::value<std::string>()->value_name("N"),
+       "solver threads (default: every core this process may use, but no more than the whole "
+       "cores of its cgroup's CPU quota, cpu.max or cpu.cfs_quota_us; at least 1)")
       ("solver-cpus", po::value<std::string>()->value_name("LIST"),
        "run the solver threads only on these CPUs, listed as taskset -c lists them (e.g. 2-7), "
        "and the event loop and the rest of the daemon on the other CPUs it may use (default: "
@@ -194,13 +195,11 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "puzzles accepted and not yet solved, over all connections; a request is charged its "
        "real size (a generation of N puzzles, N) and none of it runs before it fits, so what "
        "is in flight stays within twice the limit")
-      ("max-memory",
-       po::value<std::string>()
-           ->default_value(std::to_string(defaults.max_memory))
-           ->value_name("BYTES"),
+      ("max-memory", po::value<std::string>()->value_name("BYTES"),
        "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
        "past half of it the connections holding more than their share stop reading (at least "
-       "twice --max-frame-bytes)")
+       "twice --max-frame-bytes; default: half of the cgroup's memory limit, memory.max or "
+       "memory.limit_in_bytes, at most 4294967296, which it is without a limit)")
       ("idle-timeout",
        po::value<std::string>()
            ->default_value(Seconds(defaults.idle_timeout))
@@ -270,7 +269,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
                      "': sudokud takes only options"};
   }
   Flags out;
-  out.threads = static_cast<int>(ParseInteger(flags, "threads", 1, 1024));
+  // Read once the command line is: --help and --version say the same on every machine.
+  out.cgroup = ReadCgroupLimits();
+  out.threads_given = flags.count("threads") > 0;
+  out.threads = out.threads_given
+                    ? static_cast<int>(ParseInteger(flags, "threads", 1, 1024))
+                    : DefaultThreads(tbb::info::default_concurrency(), out.cgroup);
   if (flags.count("solver-cpus")) {
     out.solver_cpus = ParseCpuList(flags["solver-cpus"].as<std::string>());
   }
@@ -291,9 +295,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   server.max_in_flight_per_connection =
       ParseInteger(flags, "max-in-flight-per-connection", 1, int64_t{1} << 30);
   server.max_in_flight = ParseInteger(flags, "max-in-flight", 1, int64_t{1} << 32);
-  server.max_memory = ParseInteger(flags, "max-memory",
-                                   static_cast<int64_t>(2 * server.max_frame_bytes),
-                                   int64_t{1} << 44);
+  out.max_memory_given = flags.count("max-memory") > 0;
+  server.max_memory = out.max_memory_given
+                          ? ParseInteger(flags, "max-memory",
+                                         static_cast<int64_t>(2 * server.max_frame_bytes),
+                                         int64_t{1} << 44)
+                          : DefaultMaxMemory(out.cgroup, 2 * server.max_frame_bytes);
   const auto seconds = [](int64_t n) { return std::chrono::seconds(n); };
   server.idle_timeout = ParseSeconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));
   server.write_stall_timeout =

@@ -14,6 +14,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include "daemon/cgroup_limits.h"
 #include "daemon/health.h"
 #include "daemon/server_options.h"
 
@@ -29,6 +30,11 @@ struct Flags {
   ServerOptions server;
   HealthOptions health;
   int threads = 1;
+  // Whether --threads and --max-memory were given; else they follow the CPUs this process may
+  // use and the limits of its cgroup (cgroup_limits.h), which `cgroup` holds as read.
+  bool threads_given = false;
+  bool max_memory_given = false;
+  CgroupLimits cgroup;
   // --solver-cpus: the CPUs the solver threads keep to; empty: no pinning.
   std::vector<int> solver_cpus;
   std::optional<boost::asio::ip::tcp::endpoint> metrics;

@@ -26,6 +26,7 @@
 #include <boost/asio/post.hpp>
 #include <systemd/sd-daemon.h>
 
+#include "daemon/cgroup_limits.h"
 #include "daemon/flags.h"
 #include "daemon/health.h"
 #include "daemon/http_server.h"
@@ -173,9 +174,10 @@ int Run(const Flags& flags) {
   Notifier notifier(
       io, [&server] { return server.StatusText(); }, [&health] { return health.PoolTrouble(); });
   MetricsRoutes metrics_routes(
-      [&server, &health] {
+      [&server, &health, &flags] {
         MetricsSnapshot snapshot = server.Snapshot();
         snapshot.process = ReadProcessFigures();
+        snapshot.cgroup = &flags.cgroup;
         snapshot.health = MetricsSnapshot::HealthFigures{
             .canary_age_seconds = health.CanaryAgeSeconds(), .ready = health.NotReady().empty()};
         return RenderPrometheus(snapshot);
@@ -292,6 +294,17 @@ int Run(const Flags& flags) {
   }
   const std::string_view note = KernelSelectionNote();
   if (!note.empty()) LogLine(std::string(note));
+  // What the cgroup allows, and what that made of --threads and --max-memory (nothing without a
+  // limit); a limit file that says something else is passed over, and said.
+  for (const std::string& reason : flags.cgroup.ignored) {
+    Log(LogLevel::kWarning, "cgroup: ignored " + reason);
+  }
+  const std::string cgroup = CgroupLimitsText(
+      flags.cgroup, ChosenLimits{.threads = flags.threads,
+                                 .threads_given = flags.threads_given,
+                                 .max_memory = flags.server.max_memory,
+                                 .max_memory_given = flags.max_memory_given});
+  if (!cgroup.empty()) LogLine(cgroup);
   std::string pinning;
   if (!flags.solver_cpus.empty()) {
     pinning = " on CPU" + std::string(flags.solver_cpus.size() > 1 ? "s " : " ") +

@@ -242,6 +242,21 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                "1 when /readyz answers 200: not draining, and the solver pool answers.",
                snapshot.health->ready ? 1 : 0);
   }
+  if (snapshot.cgroup != nullptr && snapshot.cgroup->cpu) {
+    out.Single("sudokud_cgroup_cpu_quota_cores", "gauge",
+               "The CPU quota of the daemon's cgroup in cores, the tightest from its group up "
+               "(cpu.max, or cpu.cfs_quota_us over cpu.cfs_period_us); absent without one. "
+               "Without --threads, the solver threads are its whole cores, at most the CPUs "
+               "the daemon may use.",
+               snapshot.cgroup->cpu->cores());
+  }
+  if (snapshot.cgroup != nullptr && snapshot.cgroup->memory) {
+    out.Single("sudokud_cgroup_memory_limit_bytes", "gauge",
+               "The memory limit of the daemon's cgroup, the lowest from its group up "
+               "(memory.max or memory.limit_in_bytes); absent without one. Without "
+               "--max-memory, the budget for clients is half of it, at most 4 GiB.",
+               static_cast<double>(snapshot.cgroup->memory->bytes));
+  }
   if (snapshot.process) {
     const ProcessFigures& process = *snapshot.process;
     out.Single("process_cpu_seconds_total", "counter",

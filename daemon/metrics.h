@@ -24,6 +24,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
+#include "daemon/cgroup_limits.h"
 #include "daemon/health.h"
 #include "daemon/http_server.h"
 #include "proto/sudoku.pb.h"
@@ -132,6 +133,9 @@ struct MetricsSnapshot {
     bool ready = false;
   };
   std::optional<HealthFigures> health{};
+  // The limits of the process's cgroup (cgroup_limits.h), for the Prometheus outlet: a gauge for
+  // each that applies.
+  const CgroupLimits* cgroup = nullptr;
 };
 
 // Prometheus text exposition format 0.0.4: every metric with HELP and TYPE, fault kinds and

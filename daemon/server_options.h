@@ -47,7 +47,8 @@ struct ServerOptions {
   // Admission::MayTakeMemory). The default, 4 GiB, suits
   // the 24 GiB machines sudokud is sized for: a sixth of the memory, leaving the rest to the
   // solver's in-flight work (near 70 MiB), the page cache and a client on the same machine; and
-  // 128 connections can each hold a whole 16 MiB frame in the first half.
+  // 128 connections can each hold a whole 16 MiB frame in the first half. Under a cgroup memory
+  // limit, --max-memory defaults to half of the limit when that is less (cgroup_limits.h).
   // At least twice max_frame_bytes, so that one frame always fits.
   size_t max_memory = size_t{4} << 30;
   // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT

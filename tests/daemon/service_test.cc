@@ -205,11 +205,13 @@ std::pair<std::string, int> Shell(const std::string& command) {
 }
 
 // Generate and explain requests are counted by kind (not as batches of 0 puzzles); the process
-// metrics, the build and the configured limits are exported.
+// metrics, the build and the configured limits are exported. (--max-memory is given: its
+// default follows the cgroup's memory limit, which tests/deploy/cgroup_test.sh checks.)
 TEST(Metrics, CountsEveryRequestKindAndExportsProcessBuildAndLimits) {
   const std::string client = TestPath("SUDOKU_CLIENT_BIN");
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--threads", "1",
-                        "--max-in-flight", "5000", "--max-connections", "64"});
+                        "--max-in-flight", "5000", "--max-connections", "64", "--max-memory",
+                        "1073741824"});
   const uint16_t metrics = MetricsPort(daemon);
   const auto generated = Shell(std::string(client) + " generate --count 50 --seed 7 --connect " +
                                "127.0.0.1:" + std::to_string(daemon.port()) + " >/dev/null");
@@ -234,7 +236,7 @@ TEST(Metrics, CountsEveryRequestKindAndExportsProcessBuildAndLimits) {
       {"sudokud_max_in_flight_puzzles_per_connection", "65536"},
       {"sudokud_max_batch_puzzles", "65536"},
       {"sudokud_max_frame_bytes", "16777216"},
-      {"sudokud_max_memory_bytes", "4294967296"},
+      {"sudokud_max_memory_bytes", "1073741824"},
   };
   for (const auto& [name, value] : expected) EXPECT_EQ(samples[name], value) << name;
   const std::string build_info = "sudokud_build_info{version=\"";

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The container image (deploy/Containerfile) built with podman and run as an operator would:
 # published on loopback, a file solved through the port with every answer checked, the health
-# check, a non-root user, and `podman stop` draining. Run alone with `ctest -L container`.
+# check, a non-root user, `podman stop` draining, and a container given --cpus 1.5 --memory 1g
+# sizing itself by them (1 solver thread, --max-memory half the limit). Run alone with
+# `ctest -L container`.
 #
 # usage: container_test.sh BUILD_DIR SOURCE_DIR DEB_DIR
 #   DEB_DIR holds the package (the deploy_deb test builds it there).
@@ -22,7 +24,7 @@ source "$(dirname "$0")/podman_lib.sh"
 name=sudokud-test-$$
 image=localhost/sudokud-test:$$
 cleanup() {
-  pm rm -f -t 0 "$name" >/dev/null 2>&1
+  pm rm -f -t 0 "$name" "$name-limited" >/dev/null 2>&1
   pm rmi -f "$image" >/dev/null 2>&1
   pm image prune -f >/dev/null 2>&1
   rm -rf "$work"
@@ -82,6 +84,34 @@ expect_eq "GET /metrics inside" "sudokud_ready 1" \
   "$(pm exec "$name" bash -c 'exec 3<>/dev/tcp/127.0.0.1/9910 &&
        printf "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n" >&3 && cat <&3' |
      grep -m1 '^sudokud_ready ')"
+
+# ---- sized by its limits: the daemon reads its container's cgroup (v1 here, v2 elsewhere)
+pm run -d --name "$name-limited" --cpus 1.5 --memory 1g "$image" >/dev/null ||
+  fail "podman run --cpus 1.5 --memory 1g failed"
+limited_logs() { pm logs "$name-limited" 2>&1; }
+limited_listening() { limited_logs | grep -q '^sudokud: listening on '; }
+if wait_for 20 limited_listening; then
+  cgroup_line=$(limited_logs | grep '^sudokud: cgroup')
+  cgroup_re='^sudokud: cgroup v[12]: CPU quota 1\.5 cores \((cpu\.max 150000 100000|cpu\.cfs_quota_us'
+  cgroup_re+=' 150000 / cpu\.cfs_period_us 100000) at /sys/fs/cgroup[^)]*\) -> 1 solver thread; '
+  cgroup_re+='memory limit 1073741824 bytes \((memory\.max|memory\.limit_in_bytes) at '
+  cgroup_re+='/sys/fs/cgroup[^)]*\) -> --max-memory 536870912 \(half\)$'
+  [[ $cgroup_line =~ $cgroup_re ]] && ok "--cpus 1.5 --memory 1g: $cgroup_line" ||
+    fail "--cpus 1.5 --memory 1g: the start-up line: '$cgroup_line'"
+  expect_eq "--cpus 1.5 --memory 1g: threads" "threads 1," \
+    "$(limited_logs | grep -o 'listening on .* (threads [0-9]*,' | grep -o 'threads [0-9]*,')"
+  figures="sudokud_cgroup_cpu_quota_cores 1.5 sudokud_cgroup_memory_limit_bytes 1073741824"
+  figures+=" sudokud_max_memory_bytes 536870912 sudokud_solver_threads 1"
+  expect_eq "--cpus 1.5 --memory 1g: GET /metrics inside" "$figures" \
+    "$(pm exec "$name-limited" bash -c 'exec 3<>/dev/tcp/127.0.0.1/9910 &&
+         printf "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n" >&3 && cat <&3' |
+       grep -E '^sudokud_(cgroup_[a-z_]+|max_memory_bytes|solver_threads) ' | sort | tr '\n' ' ' |
+       sed 's/ $//')"
+else
+  limited_logs | tail -5
+  fail "--cpus 1.5 --memory 1g: no 'listening on' line"
+fi
+pm rm -f -t 0 "$name-limited" >/dev/null 2>&1
 
 # ---- podman stop during a run: SIGTERM, the accepted batches answered, exit 0
 cat "$work/many.txt" "$work/many.txt" "$work/many.txt" >"$work/more.txt"

@@ -6,10 +6,11 @@ usage: kubernetes_test.py SOURCE_DIR
 Parses the manifest (PyYAML) and checks the Deployment: no containerPorts (podman kube play
 would publish them on the host, where two replicas collide); readiness on /readyz (httpGet) and
 liveness on /healthz (the image's sudokud-probe), both on the port the daemon's --metrics
-serves, which the Prometheus annotation names too; terminationGracePeriodSeconds above
---drain-timeout; CPU and memory requested and limited, --threads equal to the CPU limit and
---max-memory within the memory limit; a non-root user, the one deploy/Containerfile creates; and
-a Service sending its port to the one --listen binds.
+serves, which the Prometheus annotation names too; the solving port the one --listen binds;
+terminationGracePeriodSeconds above --drain-timeout; CPU and memory requested and limited, with
+no --threads or --max-memory beside them: the daemon sizes itself by the limits (its cgroup's),
+and what it makes of these ones is printed; a non-root user, the one deploy/Containerfile
+creates; and a Service sending its port to the solving port.
 Prints one "ok: ..." line a check; exits 1 at the first failure, 77 (with "SKIP: why") without
 PyYAML.
 """
@@ -85,11 +86,19 @@ def main():
     resources = container["resources"]
     for bound in ("requests", "limits"):
         check({"cpu", "memory"} <= set(resources[bound]), f"resources.{bound}: {resources[bound]}")
-    check(int(flags["--threads"]) == quantity(resources["limits"]["cpu"]),
-          f"--threads {flags['--threads']} = the CPU limit {resources['limits']['cpu']}")
-    check(int(flags["--max-memory"]) < quantity(resources["limits"]["memory"]),
-          f"--max-memory {flags['--max-memory']} < the memory limit "
-          f"{resources['limits']['memory']}")
+    # The daemon's defaults under the limits (daemon/cgroup_limits.h): the CPU limit's whole
+    # cores, and half the memory limit, at most 4 GiB.
+    check("--threads" not in flags and "--max-memory" not in flags,
+          "no --threads or --max-memory: they follow resources.limits")
+    cpu = quantity(resources["limits"]["cpu"])
+    memory = quantity(resources["limits"]["memory"])
+    threads = max(int(cpu), 1)
+    max_memory = min(int(memory) // 2, 4 << 30)
+    check(threads == cpu, f"the CPU limit {resources['limits']['cpu']} is whole cores: "
+          f"{threads} solver threads, none throttled")
+    check(max_memory >= 2 * (16 << 20),
+          f"the memory limit {resources['limits']['memory']}: --max-memory {max_memory} (half), "
+          "at least twice --max-frame-bytes")
 
     user = re.search(r"^USER (\d+):(\d+)$", containerfile, re.M)
     security = pod["securityContext"]

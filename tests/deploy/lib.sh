@@ -1,11 +1,12 @@
-# What the tests that run the package for real share (boot_test.sh, container_test.sh): their
-# arguments, their SKIP and ok lines, their preconditions and the Debian mirror they build from.
-# Sourced by each with its own arguments: BUILD_DIR SOURCE_DIR DEB_DIR (DEB_DIR holds the package
-# the deploy_deb test built). Sets build, source_dir, deb_dir, started, failed and deb.
+# What the shell tests of tests/deploy share (boot_test.sh, container_test.sh, cgroup_test.sh):
+# their arguments, their SKIP and ok lines, their preconditions and the Debian mirror they build
+# from. Sourced by each with its own arguments: BUILD_DIR SOURCE_DIR [DEB_DIR] (DEB_DIR holds the
+# package the deploy_deb test built, for the tests that run it). Sets build, source_dir, deb_dir,
+# started, failed and deb (empty without DEB_DIR).
 
 build=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
-deb_dir=$3
+deb_dir=${3:-}
 started=$SECONDS
 
 # Exit 77, which ctest reports as skipped, with the reason on the line run_all.sh reads.
@@ -56,4 +57,5 @@ debian_mirror() {
   echo "$mirror"
 }
 
-deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
+deb=
+[[ -z $deb_dir ]] || deb=$(ls "$deb_dir"/sudokud_*.deb 2>/dev/null | head -1)
