@@ -13,8 +13,10 @@
 # their addresses on it.
 #
 # What podman 4.3 does not run of Kubernetes, and what the test does instead (deploy/README.md):
-# - The Service: no virtual address, no load balancing. The client plays it: it connects to the
-#   Service's targetPort on every pod its selector matches and spreads the batches itself.
+# - The Service: no virtual address, no DNS, no load balancing. The test plays the cluster's DNS
+#   for a headless Service: in the client's own mount namespace, a hosts file gives the Service's
+#   name the address of every pod its selector matches, and the client, given NAME:targetPort,
+#   spreads its connections over them (sudoku-client(1), --resolve-every).
 # - The readiness probe: podman ignores it (there are no endpoints to gate). The test performs it
 #   as the kubelet would: GET path on port at the pod's address, as the manifest declares them,
 #   first at once then every periodSeconds, status 200-399 within timeoutSeconds.
@@ -37,7 +39,7 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
 require_root "the test runs podman as root (rootless podman is not set up here)" \
-  podman runc catatonit debootstrap python3
+  podman runc catatonit debootstrap python3 unshare mount
 python3 -c 'import yaml' 2>/dev/null || skip "no python3-yaml (deploy/bootstrap.sh installs it)"
 [[ -n $deb ]] || { echo "FAIL: no package in $deb_dir (the deploy_deb test builds it)"; exit 1; }
 client=$build/client/sudoku-client
@@ -61,6 +63,7 @@ resources = container["resources"]
 (port,) = service["spec"]["ports"]
 values = {
     "deployment": deployment["metadata"]["name"],
+    "service_name": service["metadata"]["name"],
     "replicas": deployment["spec"].get("replicas", 1),
     "container": container["name"],
     "kube_image": container["image"],
@@ -263,8 +266,11 @@ stalled() {
 victim=${pods[1]}
 victim_pid=$(pm inspect --format '{{.State.Pid}}' "${ctrs[1]}")
 run_started=$(now_ms)
+# The Service's name as a headless Service's DNS gives it: every pod's address.
+printf '%s %s\n' "${ips[0]}" "$service_name" "${ips[1]}" "$service_name" >"$work/hosts"
 feed "$work/puzzles.txt" |
-  "$client" solve --no-progress --connect "${ips[0]}:$solve_port,${ips[1]}:$solve_port" - \
+  unshare -m --propagation private sh -c 'mount --bind "$1" /etc/hosts && shift && exec "$@"' \
+    sh "$work/hosts" "$client" solve --no-progress --connect "$service_name:$solve_port" - \
     >"$work/run.out" 2>"$work/run.err" &
 client_pid=$!
 background+=("$client_pid")
@@ -276,7 +282,7 @@ before_stop=("$(solved "${ips[0]}")" "$(solved "${ips[1]}")")
 kill -STOP "$victim_pid"
 stopped_at=$(lines_of "$work/run.out")
 ((before_stop[0] > 0 && before_stop[1] > 0)) &&
-  ok "both pods answering: ${pods[0]} ${before_stop[0]}, ${pods[1]} ${before_stop[1]} puzzles" \
+  ok "both pods answering through $service_name:$solve_port: ${pods[0]} ${before_stop[0]}, ${pods[1]} ${before_stop[1]} puzzles" \
     "solved (their /metrics); the client has written $stopped_at answers" ||
   fail "the client does not use both pods: ${before_stop[*]} puzzles solved"
 wait_for 15 stalled "$work/run.out" ||
