@@ -32,6 +32,8 @@ constexpr std::chrono::milliseconds kMaxBackoff{2000};
 constexpr unsigned kMaxBreaksInARow = 5;
 // Names are resolved again after a break at most this often, however many connections break.
 constexpr std::chrono::milliseconds kMinResolveGap{1000};
+// An address a connect failed to is passed over for this long while another is left.
+constexpr std::chrono::milliseconds kPassOverFailedFor{5000};
 
 bool IsAddress(const std::string& host) {
   boost::system::error_code error;
@@ -228,9 +230,11 @@ void Session::Rebalance() {
   }
   while (true) {
     size_t fewest = targets_.size(), most = targets_.size();
+    const Clock::time_point now = Clock::now();
     for (size_t i = 0; i < targets_.size(); ++i) {
       if (targets_[i].gone || targets_[i].given_up) continue;
-      if (fewest == targets_.size() || staying[i] < staying[fewest]) fewest = i;
+      const bool failed = targets_[i].failed_at && now - *targets_[i].failed_at < kPassOverFailedFor;
+      if (!failed && (fewest == targets_.size() || staying[i] < staying[fewest])) fewest = i;
       if (most == targets_.size() || staying[i] > staying[most]) most = i;
     }
     if (fewest == targets_.size() || staying[most] < staying[fewest] + 2) return;
@@ -246,12 +250,18 @@ void Session::Rebalance() {
 
 bool Session::PickEndpoint(size_t* endpoint, bool elsewhere) const {
   const size_t count = targets_.size();
+  const Clock::time_point now = Clock::now();
+  const auto rank = [this, now](size_t index) {
+    const Target& target = targets_[index];
+    const bool failed = target.failed_at && now - *target.failed_at < kPassOverFailedFor;
+    return std::pair(failed, target.lanes);
+  };
   std::optional<size_t> best;
   for (size_t step = 1; step <= count; ++step) {
     const size_t next = (*endpoint + step) % count;
     const Target& target = targets_[next];
     if (target.gone || target.given_up || (elsewhere && next == *endpoint && best)) continue;
-    if (!best || target.lanes < targets_[*best].lanes) best = next;
+    if (!best || rank(next) < rank(*best)) best = next;
   }
   if (!best) return false;
   *endpoint = *best;
@@ -415,6 +425,7 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     } catch (const ConnectionLost&) {
       lane.error = std::current_exception();
       lane.connect_failed = true;
+      targets_[endpoint].failed_at = Clock::now();
     } catch (const ClientError&) {
       // A refusal no retry can mend (a certificate the daemon or we do not accept): the run
       // ends with it, and this lane still ends as lanes do, below.
@@ -423,6 +434,7 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
     if (lane.error == nullptr && !over_) {
       // A draining daemon accepts no connection: one that does is a daemon taking work there.
       targets_[endpoint].draining = false;
+      targets_[endpoint].failed_at.reset();
       lane.phase = Lane::Phase::kOpen;
       lane.running = 2;
       asio::co_spawn(executor_, Write(lane), LaneGuard(lane));
@@ -646,6 +658,8 @@ asio::awaitable<void> Session::Read(Lane& lane) {
       Drained(lane, response.draining());
       continue;
     }
+    // A kind this client does not know (sudoku.proto: to be ignored).
+    if (response.kind_case() == wire::Response::KIND_NOT_SET) continue;
     if (!response.has_fault()) {
       // An answer: the wait is over, and every address may be tried again.
       quiet_since_ = lane.last_progress;

@@ -313,12 +313,13 @@ class Session {
   boost::asio::awaitable<void> KeepResolving();
   void ResolveSoon();
   // Moves lanes (Lane::moving) off addresses that left their name, and off the most crowded
-  // addresses while another has two fewer lanes.
+  // addresses while another (one no connect failed to lately) has two fewer lanes.
   void Rebalance();
   void Move(Lane& lane);
   // The address for a lane to connect to: of those not given up or gone, the one with the fewest
-  // lanes, ties going to the first after `*endpoint` in turn; with `elsewhere`, another one than
-  // `*endpoint` when there is any. False when none is left.
+  // lanes, ties going to the first after `*endpoint` in turn, those a connect failed to lately
+  // only when there is no other; with `elsewhere`, another one than `*endpoint` when there is
+  // any. False when none is left.
   bool PickEndpoint(size_t* endpoint, bool elsewhere) const;
   std::function<void(std::exception_ptr)> LaneGuard(Lane& lane);
   void Break(Lane& lane, std::exception_ptr error);
@@ -357,6 +358,10 @@ class Session {
     // said once per address).
     bool draining = false;
     size_t lanes = 0;  // lanes connecting or connected to it
+    // When a connect to it last failed, unless one has succeeded since: for a while such an
+    // address is taken only when no other is left (a name's IPv6 address where the daemon
+    // listens on IPv4 only, a pod gone).
+    std::optional<std::chrono::steady_clock::time_point> failed_at;
   };
   std::vector<Target> targets_;
   bool any_name_ = false;  // some --connect host is a name, not an address

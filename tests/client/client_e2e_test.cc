@@ -539,6 +539,30 @@ TEST(ClientEndToEndNames, ConnectionsSpreadOverEveryAddressOfANameAndFollowIt) {
   EXPECT_GE(total, input.expected.size() - input.invalid);
 }
 
+// A name with an address where no daemon listens (as localhost's ::1 beside a daemon on
+// 127.0.0.1 only): the connections refused there go to the address that answers, and the run
+// completes there.
+TEST(ClientEndToEndNames, AnAddressOfTheNameThatRefusesIsPassedOver) {
+  if (::geteuid() != 0 || ::access("/usr/bin/unshare", X_OK) != 0) {
+    GTEST_SKIP() << "needs root and unshare(1) for a hosts file of its own";
+  }
+  const uint16_t port = FreePort();
+  DaemonProcess daemon({"--listen", "127.0.0.2:" + std::to_string(port)});
+  const std::string hosts =
+      WriteTemp("hosts_refusing", "127.0.0.6 sudokud.test\n127.0.0.2 sudokud.test\n");
+  const MixedInput input = MakeMixedInput(20000, 37, false);
+  const std::string file = WriteTemp("refusing.txt", input.text);
+  const Exit exit = RunToEnd({"/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",
+                              "mount --bind " + hosts + " /etc/hosts && exec " +
+                                  TestPath("SUDOKU_CLIENT_BIN") + " solve --connect sudokud.test:" +
+                                  std::to_string(port) + " --connections 4 --batch 100 " + file});
+  EXPECT_EQ(CheckOutput(input, exit.out), "") << exit.err;
+  EXPECT_TRUE(std::regex_match(exit.err,
+                               std::regex(SummaryCounts(input) + kSummaryTimeAndRate)))
+      << exit.err;
+  EXPECT_EQ(exit.status, 1);  // the mixed input holds invalid puzzles
+}
+
 // A daemon killed in the middle of a run and not restarted: the answers written are whole and in
 // order, the last line says how many and where they stop, and the exit status is 3.
 TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {

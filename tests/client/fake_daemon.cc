@@ -6,6 +6,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
+#include <google/protobuf/unknown_field_set.h>
 
 #include "proto/codec.h"
 #include "proto/framing.h"
@@ -154,6 +155,11 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
         return false;
       }
       answered_puzzles_ += static_cast<size_t>(wire::PuzzleCount(it->solve()));
+      if (script.unknown_kind_first) {
+        wire::Response unknown;
+        unknown.GetReflection()->MutableUnknownFields(&unknown)->AddVarint(99, 1);
+        send(unknown, false);
+      }
       send(response, false);
     }
     held.clear();

@@ -51,6 +51,9 @@ class FakeDaemon {
     int misbehaving_connections = -1;
     // Applied to every response before it is sent.
     std::function<void(wire::SolveResponse*)> tamper;
+    // Before each answer, a Response of a kind a later protocol might add (field 99, which this
+    // client does not know).
+    bool unknown_kind_first = false;
   };
 
   FakeDaemon();

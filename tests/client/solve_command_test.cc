@@ -217,7 +217,7 @@ TEST(SolveCommand, ProgressGoesToStderrAndIsWipedBeforeTheSummary) {
   SolveOptions options = Options(daemon, 5, 1, 1);
   options.progress = ProgressMode::kOn;
   const RunResult run = RunWith(options, Repeated(kWikipediaPuzzle, 3));
-  EXPECT_EQ(run.out, Repeated(kWikipediaSolution, 3));
+  EXPECT_EQ(run.out, Repeated(std::string(kWikipediaSolution), 3));
   // The bar was drawn once (then rate-limited), and wiped with spaces.
   EXPECT_TRUE(std::regex_match(
       run.err, std::regex("\r[0-9]+ puzzles  [0-9]+ puzzles/s *\r *\r"
@@ -474,6 +474,16 @@ TEST(SolveCommand, BadResponseIsAnError) {
   EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
                          ": batch 0: 1 verdicts for 2 puzzles\n");
   EXPECT_EQ(run.status, 2);
+}
+
+// sudoku.proto: a Response of a kind the client does not know is ignored.
+TEST(SolveCommand, AResponseOfAnUnknownKindIsIgnored) {
+  FakeDaemon::Script script;
+  script.unknown_kind_first = true;
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), Repeated(kWikipediaPuzzle, 3));
+  EXPECT_EQ(run.out, Repeated(std::string(kWikipediaSolution), 3));
+  EXPECT_EQ(run.status, 0) << run.err;
 }
 
 TEST(SolveCommand, UnknownBatchIdIsAnError) {
