@@ -36,7 +36,7 @@ namespace asio = boost::asio;
 namespace po = boost::program_options;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxBatch = 100000;
+constexpr size_t kMaxBatch = wire::kDefaultMaxBatch;  // the daemon's default --max-batch
 constexpr size_t kMaxInFlight = 1024;
 constexpr size_t kMaxConnections = 1024;
 constexpr uint64_t kMaxCount = uint64_t{1} << 40;

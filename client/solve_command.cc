@@ -39,7 +39,8 @@ namespace {
 namespace asio = boost::asio;
 namespace po = boost::program_options;
 
-constexpr size_t kMaxBatch = 100000;  // 8.3 MB requests, well inside the 16 MiB frame cap
+// The daemon's default --max-batch: 5.4 MB requests, well inside the 16 MiB frame cap.
+constexpr size_t kMaxBatch = wire::kDefaultMaxBatch;
 constexpr size_t kMaxInFlight = 1024;
 constexpr size_t kMaxConnections = 1024;
 

@@ -71,7 +71,8 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   RequestHandler& requests = context_.requests;
   const uint32_t count = request->request.generate().count();
   size_t unreleased = request->cost;
-  for (uint32_t begin = 0; begin < count;) {
+  uint32_t begin = 0;
+  while (begin < count) {
     if (discarding() || requester_.long_cancelled()) break;
     const uint32_t end = std::min(count, begin + kGenerateChunk);
     std::unique_ptr<Job> chunk = requests.jobs().New();
@@ -97,6 +98,7 @@ awaitable<void> Connection::RunGenerate([[maybe_unused]] std::shared_ptr<Connect
   }
   --solving_;
   --long_solving_;
+  if (begin < count) requests.GenerateCancelled();
   requests.ReleaseId(requester_, *request);  // stopped before its last chunk
   Release(unreleased, /*working=*/true);
   requests.jobs().Recycle(std::move(request));

@@ -47,6 +47,14 @@ using asio::ip::tcp;
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
 
+// Why `flag`'s address could not be bound, and, for one already taken (most often by a daemon
+// started earlier), what to do.
+std::string BindFailure(const boost::system::error_code& error, const char* flag) {
+  if (error != asio::error::address_in_use) return error.message();
+  return error.message() + " (another program, perhaps a sudokud started earlier, holds it: " +
+         "stop it, or give " + flag + " another port)";
+}
+
 // Descriptors the process needs besides its connections: listeners, metrics scrapers, stdio,
 // sd_notify, TBB and the like.
 constexpr rlim_t kSpareDescriptors = MetricsRoutes::kMaxConnections + 48;
@@ -247,7 +255,8 @@ int Run(const Flags& flags) {
     bound = passed == 1 ? server.Adopt(SD_LISTEN_FDS_START) : server.Listen();
   } catch (const boost::system::system_error& e) {
     Log(LogLevel::kError,
-        "cannot listen on " + EndpointText(flags.server.listen) + ": " + e.code().message());
+        "cannot listen on " + EndpointText(flags.server.listen) + ": " +
+            BindFailure(e.code(), "--listen"));
     return kExitFailure;
   }
   std::optional<tcp::endpoint> metrics_bound;
@@ -256,7 +265,7 @@ int Run(const Flags& flags) {
       metrics_bound = metrics.Listen(*flags.metrics);
     } catch (const boost::system::system_error& e) {
       Log(LogLevel::kError, "cannot serve metrics on " + EndpointText(*flags.metrics) + ": " +
-                                e.code().message());
+                                BindFailure(e.code(), "--metrics"));
       return kExitFailure;
     }
   }
@@ -266,7 +275,7 @@ int Run(const Flags& flags) {
       http_bound = http.Listen(*flags.http);
     } catch (const boost::system::system_error& e) {
       Log(LogLevel::kError, "cannot serve the page on " + EndpointText(*flags.http) + ": " +
-                                e.code().message());
+                                BindFailure(e.code(), "--http"));
       return kExitFailure;
     }
   }

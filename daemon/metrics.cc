@@ -196,6 +196,15 @@ std::string RenderPrometheus(const MetricsSnapshot& snapshot) {
                {{"solve", stats.batches},
                 {"explain", stats.explains},
                 {"generate", stats.generates}});
+  out.Counters("sudokud_requests_cancelled_total",
+               "Requests accepted, then dropped unanswered, by kind: solve (a batch, as "
+               "sudokud_batches_total{outcome=\"cancelled\"}), explain, generate (stopped before "
+               "its last puzzle): solving stopped or the answer dropped unwritten (connection "
+               "gone, write stall, protocol fault, drain timeout).",
+               "kind",
+               {{"solve", stats.batches_cancelled},
+                {"explain", stats.explains_cancelled},
+                {"generate", stats.generates_cancelled}});
   out.Counters("sudokud_request_puzzles_total",
                "Puzzles handled, by request kind: solved (any verdict), explained, generated.",
                "kind",
@@ -335,6 +344,8 @@ void FillStats(const MetricsSnapshot& snapshot, wire::StatsResponse* response) {
   response->set_connections_total(stats.connections);
   response->set_batches_answered(stats.batches);
   response->set_batches_cancelled(stats.batches_cancelled);
+  response->set_explains_cancelled(stats.explains_cancelled);
+  response->set_generates_cancelled(stats.generates_cancelled);
   response->set_puzzles_solved(stats.puzzles.solved);
   response->set_puzzles_multiple(stats.puzzles.multiple);
   response->set_puzzles_unsolvable(stats.puzzles.unsolvable);

@@ -73,6 +73,10 @@ struct ServerStats {
   wire::VerdictTally puzzles;      // the puzzles of the answered batches, by verdict
   uint64_t explains = 0;           // explain requests answered (written; one puzzle each)
   uint64_t generates = 0;          // generate requests answered in full
+  // Explain and generate requests accepted, then dropped unanswered (a generation: stopped
+  // before its last puzzle), for the same reasons as batches_cancelled.
+  uint64_t explains_cancelled = 0;
+  uint64_t generates_cancelled = 0;
   uint64_t puzzles_generated = 0;  // puzzles sent in generate responses
   uint64_t faults = 0;             // ProtocolFaults sent
   std::array<uint64_t, wire::ProtocolFault::Kind_ARRAYSIZE> faults_by_kind{};

@@ -286,6 +286,8 @@ void RequestHandler::Generated(Job& request, Job& chunk, size_t puzzles, bool la
   chunk.held_id = request.held_id;
 }
 
+void RequestHandler::GenerateCancelled() { ++stats_.generates_cancelled; }
+
 void RequestHandler::WorkDone(Job& job) {
   if (!job.working) return;
   job.working = false;
@@ -304,7 +306,7 @@ void RequestHandler::Ended(Requester& requester, Job& job, bool delivered) {
     case Job::Asked::kOther:
       return;
     case Job::Asked::kExplain:
-      if (delivered) ++stats_.explains;
+      ++(delivered ? stats_.explains : stats_.explains_cancelled);
       return;
     case Job::Asked::kBatch:
       if (!delivered) {
@@ -327,6 +329,7 @@ awaitable<std::string> RequestHandler::Serve(asio::any_io_executor executor, Req
                                              Job& job) {
   const std::string failure = co_await Work(executor, requester, job, /*frame=*/false);
   const bool answered = failure.empty() && job.complete;
+  if (job.kind == wire::RequestKind::kGenerate && !answered) ++stats_.generates_cancelled;
   if (answered) {
     WorkDone(job);
     if (job.kind == wire::RequestKind::kGenerate) {

@@ -193,6 +193,9 @@ class RequestHandler {
   // `chunk` of `request` generated, holding `puzzles` of its cost (which becomes the chunk's):
   // they leave the work to do and are counted; the `last` chunk takes over the request's id.
   void Generated(Job& request, Job& chunk, size_t puzzles, bool last);
+  // A GenerateRequest stopped before its last chunk was made (its connection gone or faulted,
+  // the drain timed out): counted as cancelled.
+  void GenerateCancelled();
 
   // `job`'s work is done (its answer is ready): its cost leaves the daemon-wide total and stays
   // on its requester until delivered.

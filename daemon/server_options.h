@@ -19,7 +19,7 @@ struct ServerOptions {
   // A frame whose declared length is larger is refused before anything is allocated for it.
   size_t max_frame_bytes = wire::kDefaultMaxFrameBytes;
   // Puzzles in one SolveRequest.
-  size_t max_batch = 65536;
+  size_t max_batch = wire::kDefaultMaxBatch;
   // Connections served at once. One more closes the connection idle longest with nothing in
   // flight (which gets a TOO_MANY_CONNECTIONS fault saying why), or, when none is, gets that
   // fault itself. An idle connection costs a descriptor and about 6 KiB (10 KiB with a frame

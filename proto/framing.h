@@ -22,6 +22,10 @@ inline constexpr size_t kMaxLengthPrefixBytes = 10;
 // The default cap on one frame's body, both ways.
 inline constexpr size_t kDefaultMaxFrameBytes = 16 << 20;
 
+// The daemon's default --max-batch, and the largest --batch sudoku-client sends: a batch this
+// large is answered well inside kDefaultMaxFrameBytes.
+inline constexpr size_t kDefaultMaxBatch = 65536;
+
 struct FrameHeader {
   enum class Status {
     kComplete,  // the prefix is whole: `prefix_bytes` and `body_bytes` are set

@@ -109,7 +109,7 @@ TEST(BenchOptions, UsageErrors) {
   EXPECT_EQ(UsageError({"--in-flight", "2000", "a"}),
             "--in-flight expects a whole number from 1 to 1024, got '2000'");
   EXPECT_EQ(UsageError({"--batch", "", "a"}),
-            "--batch expects a whole number from 1 to 100000, got ''");
+            "--batch expects a whole number from 1 to 65536, got ''");
   EXPECT_EQ(UsageError({"--echo", "--verify", "a"}),
             "--echo and --verify cannot be used together (an echo server solves nothing)");
   EXPECT_EQ(UsageError({"--frob", "a"}),

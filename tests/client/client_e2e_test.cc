@@ -833,8 +833,13 @@ TEST_F(ClientEndToEnd, MissingFile) {
 TEST_F(ClientEndToEnd, UsageErrors) {
   const Exit bad_flag = RunClient({"--batch", "0"});
   EXPECT_EQ(bad_flag.err,
-            "sudoku-client: --batch expects a whole number from 1 to 100000, got '0'\n");
+            "sudoku-client: --batch expects a whole number from 1 to 65536, got '0'\n");
   EXPECT_EQ(bad_flag.status, 2);
+  // No larger than the daemon's default --max-batch, which sudoku.proto gives as the most to send.
+  const Exit too_large = RunClient({"--batch", "65537"});
+  EXPECT_EQ(too_large.err,
+            "sudoku-client: --batch expects a whole number from 1 to 65536, got '65537'\n");
+  EXPECT_EQ(too_large.status, 2);
   const Exit no_command = RunToEnd({TestPath("SUDOKU_CLIENT_BIN")});
   EXPECT_NE(no_command.err.find("usage: sudoku-client COMMAND"), std::string::npos);
   EXPECT_EQ(no_command.status, 2);

@@ -1338,7 +1338,9 @@ TEST(Daemon, ReportsAnAddressInUse) {
   const std::string address = "127.0.0.1:" + std::to_string(first.port());
   const ProcessResult result = RunDaemonToExit({"--listen", address});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "sudokud: cannot listen on " + address + ": Address already in use\n");
+  EXPECT_EQ(result.err, "sudokud: cannot listen on " + address +
+                            ": Address already in use (another program, perhaps a sudokud "
+                            "started earlier, holds it: stop it, or give --listen another port)\n");
 }
 
 }  // namespace

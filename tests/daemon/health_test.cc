@@ -406,6 +406,38 @@ void ExpectOneBatchInFlight(uint16_t metrics_port) {
               HasSubstr("\nsudokud_batches_in_flight 1\n"));
 }
 
+// An explain and a generate request whose requester leaves before they are done are counted as
+// cancelled, by kind, beside the batches.
+TEST(HeldPool, CancelledExplainAndGenerateRequestsAreCounted) {
+  WedgeableDaemon daemon;
+  daemon.Wedge();
+  daemon.process().WaitForLog("so the solver pool holds every job");
+  {
+    WireClient client(daemon.process().port());
+    wire::Request explain;
+    explain.mutable_explain()->set_request_id(1);
+    explain.mutable_explain()->set_puzzle(kPuzzle);
+    client.Send(explain);
+    wire::Request generate;
+    generate.mutable_generate()->set_request_id(2);
+    generate.mutable_generate()->set_count(10);
+    client.Send(generate);
+    // Both accepted (their 11 puzzles in flight) and held on the pool; then the client is gone.
+    GetUntil(daemon.metrics_port(), "/metrics", [](const Reply& r) {
+      return r.body.find("\nsudokud_puzzles_in_flight 11\n") != std::string::npos;
+    });
+    client.Reset();
+  }
+  daemon.Unwedge();
+  const Reply metrics = GetUntil(daemon.metrics_port(), "/metrics", [](const Reply& r) {
+    return r.body.find("\nsudokud_connections_open 0\n") != std::string::npos;
+  });
+  EXPECT_THAT(metrics.body, HasSubstr("\nsudokud_requests_cancelled_total{kind=\"solve\"} 0\n"
+                                      "sudokud_requests_cancelled_total{kind=\"explain\"} 1\n"
+                                      "sudokud_requests_cancelled_total{kind=\"generate\"} 1\n"));
+  EXPECT_EQ(daemon.process().Stop(), 0);
+}
+
 // A batch that outlives the drain and its cancellation (held on the pool) is abandoned: the
 // daemon exits anyway, --metrics on its own thread included.
 TEST(HeldPool, ADrainThatCannotFinishIsAbandonedAndTheDaemonExits) {

@@ -360,7 +360,9 @@ TEST(Metrics, ReportsAnAddressInUse) {
       RunDaemonToExit({"--listen", "127.0.0.1:0", "--metrics", address});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "sudokud: cannot serve metrics on " + address +
-                            ": Address already in use\n");
+                            ": Address already in use (another program, perhaps a sudokud "
+                            "started earlier, holds it: stop it, or give --metrics another "
+                            "port)\n");
 }
 
 TEST(Metrics, RejectsABadAddress) {
@@ -595,7 +597,9 @@ TEST(Limits, WarnsWhenTheDescriptorLimitIsBelowMaxConnections) {
   EXPECT_EQ(ReadFile(log_path),
             "sudokud: the descriptor limit (200) is below what --max-connections 1000 needs "
             "(1304): raise LimitNOFILE= (or ulimit -n) or lower it\n"
-            "sudokud: cannot listen on " + address + ": Address already in use\n");
+            "sudokud: cannot listen on " + address + ": Address already in use (another program, "
+            "perhaps a sudokud started earlier, holds it: stop it, or give --listen another "
+            "port)\n");
 }
 
 // Without --max-connections, a descriptor limit short of the default's needs lowers the
@@ -614,7 +618,9 @@ TEST(Limits, TheDefaultMaxConnectionsYieldsToTheDescriptorLimit) {
             "sudokud: serving at most 1696 connections, what the descriptor limit (2000) "
             "allows; the default --max-connections 16384 needs 16688 (raise LimitNOFILE= or "
             "ulimit -n)\n"
-            "sudokud: cannot listen on " + address + ": Address already in use\n");
+            "sudokud: cannot listen on " + address + ": Address already in use (another program, "
+            "perhaps a sudokud started earlier, holds it: stop it, or give --listen another "
+            "port)\n");
 }
 
 }  // namespace

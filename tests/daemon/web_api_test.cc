@@ -849,7 +849,8 @@ TEST(WebDaemon, ReportsAnAddressInUse) {
   const auto result = RunDaemonToExit({"--listen", "127.0.0.1:0", "--http", address});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "sudokud: cannot serve the page on " + address +
-                            ": Address already in use\n");
+                            ": Address already in use (another program, perhaps a sudokud "
+                            "started earlier, holds it: stop it, or give --http another port)\n");
 }
 
 }  // namespace
