@@ -51,11 +51,6 @@ bool TurnedAway(const Lane& lane) {
 
 }  // namespace
 
-std::string DurationText(std::chrono::milliseconds duration) {
-  const auto ms = duration.count();
-  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
-}
-
 bool IsTerminal(const std::ostream& err) {
   return &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
 }

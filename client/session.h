@@ -59,6 +59,7 @@
 #include "client/endpoint.h"
 #include "client/flags.h"
 #include "client/progress.h"
+#include "proto/flag_values.h"
 #include "proto/sudoku.pb.h"
 #include "proto/wake_up.h"
 
@@ -395,7 +396,7 @@ SingleAnswer RequestOnce(const SessionOptions& options, const wire::Request& req
                          bool (*is_answer)(const wire::Response&), const std::string& what);
 
 // "30s", "1500ms": a duration as --timeout and --retry-for take it.
-std::string DurationText(std::chrono::milliseconds duration);
+using ::sudoku::DurationText;
 
 // A wait as the status counts it down: "0.4s", "2.0s", "12s" (tenths below 10 s).
 std::string SecondsText(std::chrono::steady_clock::duration duration);

@@ -20,6 +20,7 @@
 #include "daemon/log.h"
 #include "daemon/request_work.h"
 #include "proto/codec.h"
+#include "proto/flag_values.h"
 #include "proto/framing.h"
 #include "proto/tls_files.h"
 
@@ -45,11 +46,6 @@ constexpr auto kLinger = std::chrono::seconds(2);
 // A small frame decodes in microseconds, less than the hand-off to a solver thread and back.
 constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
-// A duration as the flags take it: "30s", "500ms".
-std::string DurationText(std::chrono::milliseconds duration) {
-  const auto ms = duration.count();
-  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
-}
 
 }  // namespace
 
@@ -589,8 +585,8 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       // it: drop its work, give its capacity back and close.
       ClientCausedLog().Log("write stall", LogLevel::kNotice,
                             peer_ + ": the peer has read nothing for " +
-                                std::to_string(stall.count()) + " s (--write-stall-timeout " +
-                                std::to_string(stall.count()) + "); dropping the answers to " +
+                                SecondsText(stall) + " s (--write-stall-timeout " +
+                                SecondsText(stall) + "); dropping the answers to " +
                                 std::to_string(requester_.in_flight()) +
                                 " puzzles and closing the connection");
       Abort();
@@ -599,12 +595,11 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
     if (const auto deadline = FrameDeadline(); deadline && now >= *deadline) {
       if (!secured_) {
         // A TLS handshake not finished: there is no channel to send a fault on.
-        const auto limit = context_.options.first_frame_timeout.count();
+        const std::string limit = SecondsText(context_.options.first_frame_timeout);
         ++context_.stats.tls_refused;
         ClientCausedLog().Log("TLS handshake timeout", LogLevel::kNotice,
-                              peer_ + ": refused: no TLS handshake within " +
-                                  std::to_string(limit) + " s of connecting " +
-                                  "(--first-frame-timeout " + std::to_string(limit) +
+                              peer_ + ": refused: no TLS handshake within " + limit +
+                                  " s of connecting (--first-frame-timeout " + limit +
                                   "); closing the connection");
         Abort();
         co_return;
@@ -616,22 +611,22 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       } else if (frames_ == 0 &&
                  now >= connected_ + context_.options.first_frame_timeout + ProgressAllowance() &&
                  context_.options.first_frame_timeout.count() > 0) {
-        const auto limit = context_.options.first_frame_timeout.count();
+        const std::string limit = SecondsText(context_.options.first_frame_timeout);
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
-              "no whole request within " + std::to_string(limit) + " s of connecting" +
+              "no whole request within " + limit + " s of connecting" +
                   (input_.size() == 0
-                       ? " (--first-frame-timeout " + std::to_string(limit) + ")"
+                       ? " (--first-frame-timeout " + limit + ")"
                        : ", plus a second for every " + std::to_string(kMinFrameRate) +
-                             " bytes received (--first-frame-timeout " + std::to_string(limit) +
+                             " bytes received (--first-frame-timeout " + limit +
                              "); frame 1: " +
                              FrameProgress(input_.data(), context_.options.max_frame_bytes)));
       } else {
-        const auto limit = context_.options.frame_timeout.count();
+        const std::string limit = SecondsText(context_.options.frame_timeout);
         Fault(wire::ProtocolFault::REQUEST_TIMEOUT,
-              "frame " + std::to_string(frames_ + 1) + " not whole within " +
-                  std::to_string(limit) + " s of its first byte, plus a second for every " +
-                  std::to_string(kMinFrameRate) + " bytes received (--frame-timeout " +
-                  std::to_string(limit) + "); " +
+              "frame " + std::to_string(frames_ + 1) + " not whole within " + limit +
+                  " s of its first byte, plus a second for every " +
+                  std::to_string(kMinFrameRate) + " bytes received (--frame-timeout " + limit +
+                  "); " +
                   FrameProgress(input_.data(), context_.options.max_frame_bytes));
       }
       continue;
@@ -649,8 +644,8 @@ awaitable<void> Connection::Watchdog([[maybe_unused]] std::shared_ptr<Connection
       co_return;
     }
     Fault(wire::ProtocolFault::IDLE_TIMEOUT,
-          "nothing received for " + std::to_string(timeout.count()) + " s (--idle-timeout " +
-              std::to_string(timeout.count()) + ")");
+          "nothing received for " + SecondsText(timeout) + " s (--idle-timeout " +
+              SecondsText(timeout) + ")");
     Touch();
   }
 }

@@ -38,15 +38,18 @@ int64_t ParseInteger(const po::variables_map& flags, const char* name, int64_t m
   return value;
 }
 
-// A duration flag from `min` to `max`, whole seconds (the units the server's limits are kept in;
-// anything finer is rounded up, so that 500ms is one second, not never).
-std::chrono::seconds ParseSeconds(const po::variables_map& flags, const char* name,
-                                  std::chrono::seconds min, std::chrono::seconds max) {
+// A duration flag from `min` to `max`, to the millisecond: "100ms" is 100 ms, not a second. A
+// value above 0 that rounds to 0 ms is 1 ms (0 turns a limit off).
+std::chrono::milliseconds ParseMilliseconds(const po::variables_map& flags, const char* name,
+                                            std::chrono::seconds min, std::chrono::seconds max) {
   const auto& text = flags[name].as<std::string>();
   const auto parsed = ParseDuration(text);
-  const auto rounded = parsed ? std::chrono::ceil<std::chrono::seconds>(*parsed) : max + max;
-  if (!parsed || parsed->count() > static_cast<double>(max.count()) || rounded < min ||
-      rounded > max) {
+  auto rounded = std::chrono::milliseconds::max();
+  if (parsed && parsed->count() <= static_cast<double>(max.count())) {
+    rounded = std::chrono::round<std::chrono::milliseconds>(*parsed);
+    if (rounded.count() == 0 && parsed->count() > 0) rounded = std::chrono::milliseconds(1);
+  }
+  if (rounded < min || rounded > max) {
     throw UsageError{"--" + std::string(name) + " must be " + std::string(kDurationHint) +
                      " from " + std::to_string(min.count()) + "s to " +
                      std::to_string(max.count()) + "s, got '" + text + "'"};
@@ -124,7 +127,7 @@ std::vector<int> ParseCpuList(const std::string& text) {
 // A default duration as --help shows it: "30s".
 template <typename Duration>
 std::string Seconds(Duration duration) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(duration).count()) + "s";
+  return DurationText(std::chrono::duration_cast<std::chrono::milliseconds>(duration));
 }
 
 }  // namespace
@@ -302,15 +305,15 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
                                          int64_t{1} << 44)
                           : DefaultMaxMemory(out.cgroup, 2 * server.max_frame_bytes);
   const auto seconds = [](int64_t n) { return std::chrono::seconds(n); };
-  server.idle_timeout = ParseSeconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));
+  server.idle_timeout = ParseMilliseconds(flags, "idle-timeout", seconds(0), seconds(86400 * 7));
   server.write_stall_timeout =
-      ParseSeconds(flags, "write-stall-timeout", seconds(0), seconds(86400));
-  server.frame_timeout = ParseSeconds(flags, "frame-timeout", seconds(0), seconds(86400));
+      ParseMilliseconds(flags, "write-stall-timeout", seconds(0), seconds(86400));
+  server.frame_timeout = ParseMilliseconds(flags, "frame-timeout", seconds(0), seconds(86400));
   server.first_frame_timeout =
-      ParseSeconds(flags, "first-frame-timeout", seconds(0), seconds(86400));
-  server.drain_timeout = ParseSeconds(flags, "drain-timeout", seconds(0), seconds(86400));
+      ParseMilliseconds(flags, "first-frame-timeout", seconds(0), seconds(86400));
+  server.drain_timeout = ParseMilliseconds(flags, "drain-timeout", seconds(0), seconds(86400));
   out.health.canary_deadline =
-      ParseSeconds(flags, "canary-deadline", seconds(2), seconds(3600));
+      ParseMilliseconds(flags, "canary-deadline", seconds(2), seconds(3600));
   // The test hook (health.h): only from the environment, never from a flag or the network.
   if (const char* wedge = std::getenv(kWedgeFileVariable); wedge != nullptr && *wedge != '\0') {
     out.health.wedge_file = wedge;

@@ -12,6 +12,7 @@
 
 #include "daemon/accept_batch.h"
 #include "daemon/log.h"
+#include "proto/flag_values.h"
 #include "proto/version.h"
 #include "solver/solver.h"
 
@@ -147,7 +148,7 @@ void Server::Drain(const std::string& reason) {
   LogLine(reason + ": stopped accepting; draining " + std::to_string(connections_.size()) +
           " connections with " + std::to_string(batches) + " batches (" +
           std::to_string(puzzles) + " puzzles) in flight (--drain-timeout " +
-          std::to_string(options_.drain_timeout.count()) + ")");
+          SecondsText(options_.drain_timeout) + ")");
   connections_.DrainAll(DrainNotice{.reason = reason, .timeout = options_.drain_timeout},
                         [this] { Finish(); });
   if (connections_.empty()) {
@@ -157,7 +158,7 @@ void Server::Drain(const std::string& reason) {
   drain_timer_.expires_after(options_.drain_timeout);
   drain_timer_.async_wait([this](const boost::system::error_code& error) {
     if (!error) {
-      CancelRemaining("the drain timeout (" + std::to_string(options_.drain_timeout.count()) +
+      CancelRemaining("the drain timeout (" + SecondsText(options_.drain_timeout) +
                       " s)");
     }
   });

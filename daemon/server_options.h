@@ -53,22 +53,22 @@ struct ServerOptions {
   size_t max_memory = size_t{4} << 30;
   // A connection that sends nothing and has nothing solving for this long gets an IDLE_TIMEOUT
   // fault; zero means never.
-  std::chrono::seconds idle_timeout{300};
+  std::chrono::milliseconds idle_timeout{300000};
   // A connection whose answers have been waiting to be written this long without its reader
   // taking a byte is closed and its answers dropped, so that a client that never reads gives
   // its share of the budgets back; zero means never. 30 s: far longer than a reader that reads
   // at all ever leaves a write pending.
-  std::chrono::seconds write_stall_timeout{30};
+  std::chrono::milliseconds write_stall_timeout{30000};
   // As nginx's client_header_timeout and client_body_timeout: a frame whose first byte has
   // arrived must be whole within frame_timeout, and a new connection must send a whole frame
   // within first_frame_timeout; else REQUEST_TIMEOUT. Time spent waiting for the daemon's own
   // budgets does not count. 10 s is ample for a 16 MiB frame on any network the daemon is meant
   // for (1.6 MB/s), and frees a slot held by a stalled or silent peer 30 times sooner than the
   // idle timeout. Zero means never.
-  std::chrono::seconds frame_timeout{10};
-  std::chrono::seconds first_frame_timeout{10};
+  std::chrono::milliseconds frame_timeout{10000};
+  std::chrono::milliseconds first_frame_timeout{10000};
   // How long Drain() waits for accepted batches before cancelling them.
-  std::chrono::seconds drain_timeout{30};
+  std::chrono::milliseconds drain_timeout{30000};
   // Serve TLS with these files (--tls-cert, --tls-key, --tls-client-ca); the handshake must be
   // done within first_frame_timeout.
   std::optional<TlsFiles> tls;

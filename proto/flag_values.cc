@@ -34,6 +34,22 @@ std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text
   return std::chrono::duration<double>(value * scale);
 }
 
+std::string DurationText(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
+std::string SecondsText(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  std::string text = std::to_string(ms / 1000);
+  if (const auto fraction = ms % 1000; fraction != 0) {
+    std::string digits = std::to_string(1000 + fraction).substr(1);  // "050" for 50 ms
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return text;
+}
+
 HostPort SplitHostPort(std::string_view text) {
   HostPort out;
   const size_t colon = text.rfind(':');

@@ -17,6 +17,12 @@ namespace sudoku {
 // a plain number is seconds ("30"). std::nullopt for anything else, negative numbers included.
 std::optional<std::chrono::duration<double>> ParseDuration(std::string_view text);
 
+// A duration as a flag would take it, for help texts and messages: "30s", "1500ms".
+std::string DurationText(std::chrono::milliseconds duration);
+
+// A duration in seconds as messages say it, after "within": "10", "1.5", "0.25".
+std::string SecondsText(std::chrono::milliseconds duration);
+
 // What a duration flag accepts, for usage errors: "a duration such as 10s, 2m or 500ms (a plain
 // number is seconds)".
 inline constexpr std::string_view kDurationHint =

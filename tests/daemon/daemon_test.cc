@@ -641,14 +641,15 @@ TEST_F(FaultTest, PeerResetInsideAFrame) {
   }
 }
 
-// A half-open connection: the peer sent part of a frame and went silent.
+// A half-open connection: the peer sent part of a frame and went silent. Durations are kept to
+// the millisecond: 1500ms is 1.5 s, not 2.
 TEST_F(FaultTest, ConnectionStalledInsideAFrame) {
-  Start({"--idle-timeout", "1"});
+  Start({"--idle-timeout", "1500ms"});
   WireClient client(daemon_->port());
   client.SendBytes(std::string("\x55\x0a\x53\x08", 4));
   const wire::ProtocolFault fault = ReadFaultWhileBystanderIsServed(client);
   EXPECT_EQ(fault.kind(), wire::ProtocolFault::IDLE_TIMEOUT);
-  EXPECT_EQ(fault.message(), "nothing received for 1 s (--idle-timeout 1)");
+  EXPECT_EQ(fault.message(), "nothing received for 1.5 s (--idle-timeout 1.5)");
   ExpectServed(*bystander_, 2);
 }
 
@@ -980,10 +981,11 @@ class StuckDaemonTest : public ::testing::Test {
   std::unique_ptr<WireClient> client_;
 };
 
+// A sub-second drain timeout is kept as given (100 ms, not a second).
 TEST_F(StuckDaemonTest, DrainTimeoutCancelsWhatRemains) {
-  Start({"--drain-timeout", "1"});
+  Start({"--drain-timeout", "100ms"});
   daemon_->Signal(SIGTERM);
-  ExpectCancelledAndStopped("the drain timeout (1 s)");
+  ExpectCancelledAndStopped("the drain timeout (0.1 s)");
 }
 
 TEST_F(StuckDaemonTest, SecondSignalCancelsWhatRemains) {

@@ -38,6 +38,20 @@ TEST(SplitHostPort, SaysWhetherTheShapeOrThePortIsWrong) {
   }
 }
 
+TEST(DurationText, WholeSecondsOrMilliseconds) {
+  EXPECT_EQ(DurationText(std::chrono::milliseconds(30000)), "30s");
+  EXPECT_EQ(DurationText(std::chrono::milliseconds(1500)), "1500ms");
+  EXPECT_EQ(DurationText(std::chrono::milliseconds(0)), "0s");
+}
+
+TEST(SecondsText, DecimalsOnlyWhereThereAreAny) {
+  EXPECT_EQ(SecondsText(std::chrono::milliseconds(10000)), "10");
+  EXPECT_EQ(SecondsText(std::chrono::milliseconds(1500)), "1.5");
+  EXPECT_EQ(SecondsText(std::chrono::milliseconds(100)), "0.1");
+  EXPECT_EQ(SecondsText(std::chrono::milliseconds(2050)), "2.05");
+  EXPECT_EQ(SecondsText(std::chrono::milliseconds(1)), "0.001");
+}
+
 TEST(ReadCommandLine, CollectsTheWordsThatAreNotFlags) {
   namespace po = boost::program_options;
   int count = 0;
