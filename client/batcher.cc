@@ -108,6 +108,11 @@ void Batcher::CheckInputs() const {
     // archive given by mistake would otherwise be read as CSV or as lines of the wrong length.)
     char head[kBinaryCheckBytes];
     file->read(head, sizeof head);
+    // A compressed file holds NUL bytes; its text is looked at as it is read.
+    if (CompressionOf(std::string_view(head, static_cast<size_t>(file->gcount()))) !=
+        Compression::kNone) {
+      continue;
+    }
     const auto* nul = static_cast<const char*>(
         std::memchr(head, '\0', static_cast<size_t>(file->gcount())));
     if (nul != nullptr) {
@@ -152,15 +157,21 @@ bool Batcher::OpenNext() {
   if (next_input_ == inputs_.size()) return false;
   current_input_ = static_cast<uint32_t>(next_input_);
   const std::string& name = inputs_[next_input_++];
+  std::istream* raw = nullptr;
   if (name == kStdinName) {
     file_.reset();
-    in_ = stdin_stream_;
+    raw = stdin_stream_;
   } else {
     file_ = Open(name, &file_buffer_);
-    in_ = file_.get();
+    raw = file_.get();
   }
-  const InputFormat format =
-      format_ != InputFormat::kAuto || name == kStdinName ? format_ : FormatOfFileName(name);
+  // A compressed input is read as the text it holds, its format named by its name without the
+  // compression's extension ("puzzles.csv.gz" is CSV).
+  compressed_ = OpenCompressed(raw);
+  in_ = compressed_ != nullptr ? &compressed_->stream() : raw;
+  const InputFormat format = format_ != InputFormat::kAuto || name == kStdinName
+                                 ? format_
+                                 : FormatOfFileName(WithoutCompressionExtension(name));
   reader_ = std::make_unique<PuzzleReader>(in_, format);
   return true;
 }
@@ -198,10 +209,13 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
     // Once the batch goes as text, every record keeps its cells.
     if (!(packs ? reader_->Next(&record, slot, keep_cells_) : reader_->Next(&record))) {
       if (in_->bad()) {
-        throw ClientError("cannot read " + Quoted(DisplayNames()[current_input_]) +
-                          ": read error");
+        const std::string why = compressed_ != nullptr && !compressed_->error().empty()
+                                    ? compressed_->error()
+                                    : std::string("read error");
+        throw ClientError("cannot read " + Quoted(DisplayNames()[current_input_]) + ": " + why);
       }
       reader_.reset();
+      compressed_.reset();
       if (file_ != nullptr) {
         std::error_code ignored;
         const uintmax_t size = std::filesystem::file_size(inputs_[current_input_], ignored);

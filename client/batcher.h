@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "client/compressed_input.h"
 #include "proto/sudoku.pb.h"
 #include "solver/puzzle_reader.h"
 
@@ -97,6 +98,8 @@ class Batcher {
   uint32_t current_input_ = 0;
   std::unique_ptr<std::ifstream> file_;
   std::vector<char> file_buffer_;
+  // The current input's text when it is compressed (gzip, xz, zstd), read from file_ or stdin.
+  std::unique_ptr<CompressedInput> compressed_;
   std::istream* in_ = nullptr;
   std::unique_ptr<PuzzleReader> reader_;
 };

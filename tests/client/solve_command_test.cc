@@ -115,9 +115,9 @@ TEST(SolveOptions, UsageErrors) {
   EXPECT_EQ(UsageError({"--unique", "--limit", "3"}),
             "--unique and --limit cannot be used together (--unique is --limit 2)");
   EXPECT_EQ(UsageError({"--batch", "0"}),
-            "--batch expects a whole number from 1 to 100000, got '0'");
-  EXPECT_EQ(UsageError({"--batch", "100001"}),
-            "--batch expects a whole number from 1 to 100000, got '100001'");
+            "--batch expects a whole number from 1 to 65536, got '0'");
+  EXPECT_EQ(UsageError({"--batch", "65537"}),
+            "--batch expects a whole number from 1 to 65536, got '65537'");
   EXPECT_EQ(UsageError({"--in-flight", "-1"}),
             "--in-flight expects a whole number from 1 to 1024, got '-1'");
   EXPECT_EQ(UsageError({"--connections", "two"}),
@@ -556,7 +556,7 @@ TEST(SolveCommand, SolveMainReportsUsageErrors) {
   std::istringstream in;
   std::ostringstream out, err;
   EXPECT_EQ(SolveMain({"--batch", "x"}, in, out, err), 2);
-  EXPECT_EQ(err.str(), "sudoku-client: --batch expects a whole number from 1 to 100000, got 'x'\n");
+  EXPECT_EQ(err.str(), "sudoku-client: --batch expects a whole number from 1 to 65536, got 'x'\n");
   std::ostringstream help_out, help_err;
   EXPECT_EQ(SolveMain({"--help"}, in, help_out, help_err), 0);
   EXPECT_EQ(help_err.str(), "");

@@ -18,7 +18,8 @@ build_dir=${1:?usage: run_fuzzers.sh BUILD_DIR [TARGET...]}
 shift
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(fuzz_framing fuzz_request fuzz_http fuzz_puzzle fuzz_puzzle_reader fuzz_kernels)
+  targets=(fuzz_framing fuzz_request fuzz_http fuzz_puzzle fuzz_puzzle_reader fuzz_compressed_input
+           fuzz_kernels)
 fi
 seconds=${SUDOKU_FUZZ_SECONDS:-60}
 jobs=${SUDOKU_FUZZ_JOBS:-$(nproc)}
