@@ -35,6 +35,12 @@ constexpr std::chrono::milliseconds kMinResolveGap{1000};
 // An address a connect failed to is passed over for this long while another is left.
 constexpr std::chrono::milliseconds kPassOverFailedFor{5000};
 
+// "1 batch", "4 batches": `n` of what `plural` names ("batches", "requests").
+std::string Count(size_t n, const std::string& plural) {
+  if (n != 1) return std::to_string(n) + " " + plural;
+  return "1 " + plural.substr(0, plural.size() - (plural.ends_with("ches") ? 2 : 1));
+}
+
 bool IsAddress(const std::string& host) {
   boost::system::error_code error;
   asio::ip::make_address(host, error);
@@ -297,11 +303,12 @@ std::string Session::DescribeWait(Clock::time_point now) const {
   }
   std::string text;
   if (open != nullptr) {
+    const auto silent = now - open->last_progress;
     text = "waiting for sudokud at " + targets_[open->endpoint].endpoint.ToString() +
            (open->draining && !open->moving ? " (draining)" : "") + ": " +
-           std::to_string(open->outstanding) + " " + options_.requests_noun +
-           " out, no answer for " + SecondsText(now - open->last_progress) + " (--timeout " +
-           DurationText(options_.timeout) + ")";
+           Count(open->outstanding, options_.requests_noun) + " out, no answer for " +
+           SecondsText(silent) + ", " + SecondsText(options_.timeout - silent) +
+           " left of --timeout " + DurationText(options_.timeout);
   } else if (backing_off != nullptr) {
     const Lane& lane = *backing_off;
     const std::string address = targets_[lane.endpoint].endpoint.ToString();
@@ -330,12 +337,14 @@ std::string Session::DescribeWait(Clock::time_point now) const {
 }
 
 // Says what the session waits for: on a terminal, in place, from kTerminalWait on, until an
-// answer comes; elsewhere one line per period without an answer, once it passes kQuietWait.
+// answer comes; elsewhere a line once a wait passes kQuietWait, and every kQuietRepeat after.
 asio::awaitable<void> Session::Narrate() {
   const bool terminal = options_.status_line != nullptr;
   const auto tick = terminal ? std::chrono::milliseconds(100) : std::chrono::milliseconds(250);
   const auto threshold = terminal ? kTerminalWait : kQuietWait;
-  std::optional<Clock::time_point> told;  // the quiet_since_ of the last line written
+  // The quiet_since_ of the last line written, and when it was written.
+  std::optional<Clock::time_point> told_since;
+  Clock::time_point told_at;
   boost::system::error_code ignored;
   while (narrating_ && !over_) {
     narrate_timer_.expires_after(tick);
@@ -349,8 +358,9 @@ asio::awaitable<void> Session::Narrate() {
       } else {
         options_.status_line->Draw(text, this);
       }
-    } else if (!text.empty() && told != quiet_since_) {
-      told = quiet_since_;
+    } else if (!text.empty() && (told_since != quiet_since_ || now - told_at >= kQuietRepeat)) {
+      told_since = quiet_since_;
+      told_at = now;
       *options_.status << "sudoku-client: " << text << "\n" << std::flush;
     }
   }
@@ -567,17 +577,18 @@ asio::awaitable<void> Session::Watch(Lane& lane, uint64_t generation) {
       const std::string timeout = DurationText(options_.timeout);
       const auto error = std::make_exception_ptr(ConnectionLost(
           peer + " answered nothing for " + timeout + " with " +
-          std::to_string(lane.outstanding) + " " + options_.requests_noun + " out (--timeout " +
+          Count(lane.outstanding, options_.requests_noun) + " out (--timeout " +
           timeout + ")"));
       lane.timed_out = true;
-      // An address gets one more connection after one of its connections fell silent (those
-      // open at the time may fall silent too); when a connection made since falls silent as
-      // well, the address is given up, with every connection to it, until an answer comes
-      // from any address.
+      // An address gets one more round after one of its connections fell silent (others silent
+      // since before then are the same silence); when a connection given a request since then
+      // (a new one, or an open one the request went to) falls silent as well, the address is
+      // given up, with every connection to it, until an answer comes from any address. So a
+      // frozen daemon is given up after about twice --timeout, however many requests are out.
       auto& silent_since = targets_[lane.endpoint].silent_since;
       if (!silent_since) {
         silent_since = now;
-      } else if (lane.opened > *silent_since) {
+      } else if (lane.last_progress > *silent_since) {
         targets_[lane.endpoint].given_up = true;
         for (auto& other : lanes_) {
           if (other.get() != &lane && other->phase == Lane::Phase::kOpen &&
@@ -645,8 +656,7 @@ asio::awaitable<void> Session::Read(Lane& lane) {
       if (lane.draining && owed() == 0) break;
       throw ConnectionLost(peer + " closed the connection " +
                            (lane.draining ? "while draining " : "") + "with " +
-                           std::to_string(owed()) + " " + options_.requests_noun +
-                           " unanswered (see its log)");
+                           Count(owed(), options_.requests_noun) + " unanswered (see its log)");
     }
     lane.last_progress = Clock::now();
     if (response.has_draining()) {

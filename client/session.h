@@ -25,8 +25,8 @@
 // has given up, the run fails with the last error of each address.
 //
 // Waits are never silent (SessionOptions::status): on a terminal a status line says at once what
-// the session waits for (connecting, retrying in N s, answers written); elsewhere one line is
-// written when a wait passes kQuietWait.
+// the session waits for (connecting, retrying in N s, answers written); elsewhere a line is
+// written when a wait passes kQuietWait, and again every kQuietRepeat while it lasts.
 //
 // What a command sends, what it does with an answer and what becomes of the requests of a broken
 // connection is its own: it implements SessionWork. The transport lives in one place: the session
@@ -69,8 +69,10 @@ inline constexpr std::chrono::milliseconds kDefaultTimeout{30000};
 inline constexpr std::chrono::milliseconds kDefaultRetryFor{60000};
 // Before the first answer, how long refused connects are retried when --retry-for is not given.
 inline constexpr std::chrono::milliseconds kDefaultFirstConnectFor{5000};
-// Off a terminal, a wait this long without an answer gets one line saying what it waits for.
+// Off a terminal, a wait this long without an answer gets one line saying what it waits for, and
+// another every kQuietRepeat while it lasts.
 inline constexpr std::chrono::milliseconds kQuietWait{2000};
+inline constexpr std::chrono::milliseconds kQuietRepeat{5000};
 // On a terminal, the status line shows a wait this long (at once, to a person).
 inline constexpr std::chrono::milliseconds kTerminalWait{200};
 // The largest --timeout and --retry-for.

@@ -122,7 +122,7 @@ class GenerateRun : public ::testing::Test {
     run.status = GenerateMain(args, out, err);
     std::istringstream in(out.str());
     for (std::string line; std::getline(in, line);) run.lines.push_back(line);
-    // Without the notice of a slow answer ("waiting for sudokud at ...: 1 requests out, no
+    // Without the notice of a slow answer ("waiting for sudokud at ...: 1 request out, no
     // answer for 2.0s"), which a search that fails 2,000 times prints on a busy machine: what
     // it says is Session's to test (session_test.cc), and its timing is not this file's.
     std::istringstream errors(err.str());

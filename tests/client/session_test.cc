@@ -192,7 +192,7 @@ TEST(Timeout, BenchCountsASilentConnectionAndNamesIt) {
   BenchReport report;
   EXPECT_EQ(RunBench(options, in, out, err, &report), 2);
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
-                           " answered nothing for 100ms with 1 batches out (--timeout 100ms)\n"
+                           " answered nothing for 100ms with 1 batch out (--timeout 100ms)\n"
                            "sudoku-client: bench measured nothing: no batch was answered "
                            "(errors: timeout 2, unanswered batches 2); no report is printed\n");
   EXPECT_EQ(report.batches, 0u);
@@ -212,7 +212,7 @@ TEST(Timeout, GenerateNamesASilentDaemon) {
   std::ostringstream out, err;
   EXPECT_EQ(RunGenerate(options, out, err), 2);
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
-                           " answered nothing for 100ms with 1 requests out (--timeout 100ms)\n");
+                           " answered nothing for 100ms with 1 request out (--timeout 100ms)\n");
   EXPECT_EQ(out.str(), "");
   EXPECT_EQ(daemon.connections(), 2u);  // one more connection, then the address is given up
 }
@@ -229,7 +229,7 @@ TEST(Timeout, ExplainNamesASilentDaemon) {
   std::ostringstream out, err;
   EXPECT_EQ(RunExplain(options, in, out, err), 2);
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + daemon.address() +
-                           " answered nothing for 100ms with 1 requests out (--timeout 100ms)\n");
+                           " answered nothing for 100ms with 1 request out (--timeout 100ms)\n");
   EXPECT_EQ(out.str(), "");
 }
 
@@ -264,7 +264,7 @@ TEST(Timeout, ExplainGoesToTheNextAddress) {
   std::ostringstream out, err;
   EXPECT_EQ(RunExplain(options, in, out, err), 2);
   EXPECT_EQ(err.str(), "sudoku-client: sudokud at " + silent.address() +
-                           " answered nothing for 100ms with 1 requests out (--timeout 100ms); "
+                           " answered nothing for 100ms with 1 request out (--timeout 100ms); "
                            "cannot connect to " + refusing +
                            ": Connection refused (is sudokud running? start it with: sudokud "
                            "--listen " + refusing + ")" +
@@ -283,11 +283,28 @@ TEST(Timeout, AFrozenDaemonIsGivenUpAfterOneMoreRound) {
   options.timeout = milliseconds(200);
   const Outcome run = RunSolveWith(options, Repeated(kPuzzle, 20));
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
-                         " answered nothing for 200ms with 1 batches out (--timeout 200ms)\n");
+                         " answered nothing for 200ms with 1 batch out (--timeout 200ms)\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
   EXPECT_GE(daemon.connections(), 3u);
   EXPECT_LE(daemon.connections(), 4u);  // the two first, and one more for each at most
+}
+
+// One batch out, two connections: the batch goes once more (to the idle connection, open since
+// before the first silence) and when that falls silent too the address is given up: two
+// --timeouts in all, not three.
+TEST(Timeout, AFrozenDaemonWithOneBatchOutIsGivenUpAfterItsSecondSilence) {
+  FakeDaemon::Script script;
+  script.close_after = kNeverAnswers;
+  FakeDaemon daemon(script);
+  SolveOptions options = Solve(daemon.address());
+  options.connections = 2;
+  options.timeout = milliseconds(200);
+  const Outcome run = RunSolveWith(options, kPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: sudokud at " + daemon.address() +
+                         " answered nothing for 200ms with 1 batch out (--timeout 200ms)\n");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(daemon.requests(), 2u);  // sent, then sent once more
 }
 
 // While another address answers, a silent one is not given up for good: it is tried again.
@@ -328,6 +345,25 @@ TEST(FirstConnect, NoDaemonFailsWithinSecondsAndSaysWhatItWaitsFor) {
       << run.err;
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
+}
+
+// A longer wait off a terminal is said again every kQuietRepeat, with the time left: never a
+// silent minute in a log. (Given up between 8 and 10 s: the next wait would pass --retry-for.)
+TEST(FirstConnect, ALongWaitIsSaidAgainEveryFewSeconds) {
+  const std::string address = "127.0.0.1:" + std::to_string(FreePort());
+  SolveOptions options = Solve(address);
+  options.retry_for = milliseconds(10000);
+  options.retry_for_given = true;
+  const Outcome run = RunSolveWith(options, kPuzzle + "\n");
+  const std::string waiting = "sudoku-client: cannot connect to " + address +
+                              " \\(Connection refused\\); retrying in [0-9]\\.[0-9]s, giving up in "
+                              "[0-9]\\.[0-9]s\n";
+  const std::string last = "sudoku-client: cannot connect to " + address +
+                           ": Connection refused \\(is sudokud running\\? start it with: "
+                           "sudokud --listen " + address +
+                           "\\) \\(still failing after --retry-for 10s\\)\n";
+  EXPECT_TRUE(std::regex_match(run.err, std::regex(waiting + waiting + last))) << run.err;
+  EXPECT_EQ(run.status, 2);
 }
 
 TEST(FirstConnect, RetryForGivenBoundsTheFirstConnectToo) {
@@ -432,8 +468,8 @@ TEST(Status, EveryWaitInWords) {
   lane.outstanding = 4;
   lane.last_progress = now - milliseconds(2500);
   EXPECT_EQ(session.DescribeWait(now),
-            "waiting for sudokud at 127.0.0.1:9811: 4 batches out, no answer for 2.5s "
-            "(--timeout 30s)");
+            "waiting for sudokud at 127.0.0.1:9811: 4 batches out, no answer for 2.5s, 28s left "
+            "of --timeout 30s");
   lane.outstanding = 0;
   EXPECT_EQ(session.DescribeWait(now), "");  // waiting for input, not for the daemon
 

@@ -455,9 +455,9 @@ TEST(SolveCommand, EveryEndpointGoneNamesEach) {
   options.endpoints = ParseEndpoints({first.address(), second.address()});
   const RunResult run = RunWith(options, Repeated(kWikipediaPuzzle, 20));
   EXPECT_EQ(run.err, "sudoku-client: sudokud at " + first.address() +
-                         " closed the connection with 1 batches unanswered (see its log); "
+                         " closed the connection with 1 batch unanswered (see its log); "
                          "sudokud at " + second.address() +
-                         " closed the connection with 1 batches unanswered (see its log)\n");
+                         " closed the connection with 1 batch unanswered (see its log)\n");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(first.connections() + second.connections(), 5u);  // the attempts are bounded
