@@ -192,7 +192,7 @@ class BenchWork : public SessionWork {
 
   // --echo: the bytes of the next frame sent, read back.
   asio::awaitable<bool> Receive(Lane& lane, wire::Response* response) override {
-    if (!options_.echo) co_return co_await lane.connection->Receive(response);
+    if (!options_.echo) co_return co_await SessionWork::Receive(lane, response);
     LaneState& state = *lanes_[lane.index];
     while (state.echo_order.empty()) {  // nothing sent yet
       if (session_.over() || lane.broken || (lane.writer_done && lane.outstanding == 0)) {

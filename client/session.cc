@@ -78,7 +78,13 @@ std::string What(std::exception_ptr error) {
 }
 
 asio::awaitable<bool> SessionWork::Receive(Lane& lane, wire::Response* response) {
-  co_return co_await lane.connection->Receive(response);
+  while (true) {
+    // Awaited into a variable: g++ 12 miscompiles a co_await in a loop's condition.
+    const bool got = co_await lane.connection->Receive(response);
+    if (!got) co_return false;
+    // A kind this client does not know (sudoku.proto: to be ignored).
+    if (response->kind_case() != wire::Response::KIND_NOT_SET) co_return true;
+  }
 }
 
 void SessionWork::Fault(Lane& lane, const wire::ProtocolFault& fault) {
@@ -663,8 +669,6 @@ asio::awaitable<void> Session::Read(Lane& lane) {
       Drained(lane, response.draining());
       continue;
     }
-    // A kind this client does not know (sudoku.proto: to be ignored).
-    if (response.kind_case() == wire::Response::KIND_NOT_SET) continue;
     if (!response.has_fault()) {
       // An answer: the wait is over, and every address may be tried again.
       quiet_since_ = lane.last_progress;

@@ -229,7 +229,8 @@ class SessionWork {
   // valid until its request is answered or given back by ConnectionEnded().
   virtual boost::asio::awaitable<const std::string*> Next(Lane& lane) = 0;
 
-  // Reads the next response on `lane` (by default a frame); false on a clean end of input.
+  // Reads the next response on `lane` (by default a frame, skipping those of a kind this client
+  // does not know); false on a clean end of input.
   virtual boost::asio::awaitable<bool> Receive(Lane& lane, wire::Response* response);
 
   // Takes one response that is not a fault; true when it completes a request (a generate

@@ -956,12 +956,17 @@ class StuckDaemonTest : public ::testing::Test {
     ExpectNoSanitizerReport(daemon_->Log());
   }
 
-  void ExpectCancelledAndStopped(const std::string& why) {
+  // `told`: the connection was told it drains before it was closed (a second signal that comes
+  // at once may close it before its Draining message is written).
+  void ExpectCancelledAndStopped(const std::string& why, bool told = true) {
     // Told it drains, with both batches among the frames it answers; then closed without them.
-    const std::optional<wire::Response> notice = client_->Read();
-    ASSERT_TRUE(notice && notice->has_draining()) << (notice ? notice->ShortDebugString() : "");
-    EXPECT_EQ(notice->draining().last_frame(), 2u);
-    EXPECT_EQ(client_->Read(), std::nullopt);
+    std::optional<wire::Response> notice = client_->Read();
+    if (told || (notice && notice->has_draining())) {
+      ASSERT_TRUE(notice && notice->has_draining()) << (notice ? notice->ShortDebugString() : "");
+      EXPECT_EQ(notice->draining().last_frame(), 2u);
+      notice = client_->Read();
+    }
+    EXPECT_EQ(notice, std::nullopt);
     EXPECT_EQ(daemon_->Wait(), 0);
     ExpectNoSanitizerReport(daemon_->Log());
     const std::string log = daemon_->Log();
@@ -993,7 +998,7 @@ TEST_F(StuckDaemonTest, SecondSignalCancelsWhatRemains) {
   daemon_->Signal(SIGTERM);
   daemon_->WaitForLog("SIGTERM: stopped accepting");
   daemon_->Signal(SIGTERM);
-  ExpectCancelledAndStopped("a second SIGTERM");
+  ExpectCancelledAndStopped("a second SIGTERM", /*told=*/false);
 }
 
 // A client that goes away (its connection reset) while its batch counts the empty grid's
