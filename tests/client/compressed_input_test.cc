@@ -14,6 +14,7 @@
 
 #include "client/batcher.h"
 #include "tests/client/client_error_of.h"
+#include "tests/support/pipe_buffer.h"
 #include "tests/support/puzzles.h"
 
 namespace sudoku::client {
@@ -21,6 +22,7 @@ namespace {
 
 namespace io = boost::iostreams;
 using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::PipeBuffer;
 
 // `text` compressed as `compression`, made here (no tool needed).
 std::string Compressed(const std::string& text, Compression compression) {
@@ -37,17 +39,6 @@ std::string Compressed(const std::string& text, Compression compression) {
   stream.reset();
   return out.str();
 }
-
-// A pipe's stream: it cannot seek, so what was looked at is not read again from it.
-class PipeBuffer : public std::streambuf {
- public:
-  explicit PipeBuffer(std::string bytes) : bytes_(std::move(bytes)) {
-    setg(bytes_.data(), bytes_.data(), bytes_.data() + bytes_.size());
-  }
-
- private:
-  std::string bytes_;
-};
 
 std::string ReadAll(std::istream& in) {
   std::ostringstream out;

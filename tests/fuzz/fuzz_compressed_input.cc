@@ -9,6 +9,7 @@
 
 #include "client/compressed_input.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/support/pipe_buffer.h"
 
 namespace {
 
@@ -16,17 +17,7 @@ using sudoku::client::CompressedInput;
 using sudoku::client::Compression;
 using sudoku::client::CompressionOf;
 using sudoku::client::OpenCompressed;
-
-// A pipe's stream: no seeking.
-class PipeBuffer : public std::streambuf {
- public:
-  explicit PipeBuffer(std::string bytes) : bytes_(std::move(bytes)) {
-    setg(bytes_.data(), bytes_.data(), bytes_.data() + bytes_.size());
-  }
-
- private:
-  std::string bytes_;
-};
+using sudoku::testing::PipeBuffer;
 
 // Everything `in` yields, or nothing past a failed read (then `*failed`).
 std::string ReadAll(std::istream& in, bool* failed) {
