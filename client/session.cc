@@ -317,20 +317,7 @@ std::string Session::DescribeWait(Clock::time_point now) const {
            " left of --timeout " + DurationText(options_.timeout);
   } else if (backing_off != nullptr) {
     const Lane& lane = *backing_off;
-    const std::string address = targets_[lane.endpoint].endpoint.ToString();
-    const boost::system::error_code error =
-        lane.connection != nullptr ? lane.connection->last_error() : boost::system::error_code();
-    if (lane.turned_away) {
-      text = "sudokud at " + address + " is full (TOO_MANY_CONNECTIONS)";
-    } else if (lane.connect_failed) {
-      text = "cannot connect to " + address + " (" + (error ? error.message() : "failed") + ")";
-    } else if (lane.timed_out) {
-      text = "sudokud at " + address + " answered nothing for " + DurationText(options_.timeout);
-    } else {
-      text = "lost the connection to sudokud at " + address;
-      if (error) text += " (" + error.message() + ")";
-    }
-    text += "; retrying in " + SecondsText(lane.retry_at - now);
+    text = BreakText(lane) + "; retrying in " + SecondsText(lane.retry_at - now);
     if (lane.give_up_at) text += ", giving up in " + SecondsText(*lane.give_up_at - now);
   } else if (connecting != nullptr) {
     text = "connecting to " + targets_[connecting->endpoint].endpoint.ToString();
@@ -339,6 +326,22 @@ std::string Session::DescribeWait(Clock::time_point now) const {
   }
   const std::string written = work_->Written();
   if (!written.empty()) text += "; " + written;
+  return text;
+}
+
+std::string Session::BreakText(const Lane& lane) const {
+  const std::string address = targets_[lane.endpoint].endpoint.ToString();
+  const boost::system::error_code error =
+      lane.connection != nullptr ? lane.connection->last_error() : boost::system::error_code();
+  if (lane.turned_away) return "sudokud at " + address + " is full (TOO_MANY_CONNECTIONS)";
+  if (lane.connect_failed) {
+    return "cannot connect to " + address + " (" + (error ? error.message() : "failed") + ")";
+  }
+  if (lane.timed_out) {
+    return "sudokud at " + address + " answered nothing for " + DurationText(options_.timeout);
+  }
+  std::string text = "lost the connection to sudokud at " + address;
+  if (error) text += " (" + error.message() + ")";
   return text;
 }
 
@@ -476,6 +479,7 @@ asio::awaitable<void> Session::Drive(Lane& lane) {
       targets_[endpoint].error = What(lane.error);
     }
     if (lane.error == nullptr) break;  // done
+    SayBrokenOnce(lane);
     if (lane.moving) {
       breaks = 0;  // it broke while leaving: the requests go elsewhere, so does the lane
       leave = true;
@@ -677,6 +681,8 @@ asio::awaitable<void> Session::Read(Lane& lane) {
         target.silent_since.reset();
         target.given_up = false;
       }
+      targets_[lane.endpoint].answered = true;
+      targets_[lane.endpoint].named = false;
     }
     if (response.has_fault()) work_->Fault(lane, response.fault());
     if (work_->Take(lane, response)) {
@@ -719,6 +725,18 @@ void Session::TakeBackUnread(Lane& lane) {
   lane.outstanding -= static_cast<size_t>(std::min<uint64_t>(unread, lane.outstanding));
   lane.frames_sent = lane.last_frame_read;
   lane.slot_freed.Notify();
+}
+
+void Session::SayBrokenOnce(const Lane& lane) {
+  Target& target = targets_[lane.endpoint];
+  // A drain was said already; a connection closed for idling is no failure.
+  if (target.named || target.gone || lane.draining || lane.closed_idle) return;
+  const bool others_answer = std::any_of(targets_.begin(), targets_.end(), [&](const Target& t) {
+    return &t != &target && t.answered && !t.gone;
+  });
+  if (!others_answer) return;
+  target.named = true;
+  Say(BreakText(lane) + ": the other addresses take its work meanwhile");
 }
 
 void Session::Say(const std::string& text) {

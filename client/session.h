@@ -335,6 +335,11 @@ class Session {
   void TakeBackUnread(Lane& lane);
   // Says `text` on the session's status stream, as a line of its own (above the status line).
   void Say(const std::string& text);
+  // How `lane`'s connection broke, in words ("cannot connect to ADDRESS (Connection refused)").
+  std::string BreakText(const Lane& lane) const;
+  // While other addresses answer, names an address whose connection broke, once until it
+  // answers again: a dead address among several is never silent, nor said at every retry.
+  void SayBrokenOnce(const Lane& lane);
   // The wait before attempt `breaks` + 1: exponential, capped, with jitter.
   std::chrono::milliseconds Backoff(unsigned breaks);
 
@@ -366,6 +371,9 @@ class Session {
     // address is taken only when no other is left (a name's IPv6 address where the daemon
     // listens on IPv4 only, a pod gone).
     std::optional<std::chrono::steady_clock::time_point> failed_at;
+    bool answered = false;  // a connection to it has had an answer
+    // Its failure was said (SayBrokenOnce()) and no answer came from it since.
+    bool named = false;
   };
   std::vector<Target> targets_;
   bool any_name_ = false;  // some --connect host is a name, not an address
