@@ -698,8 +698,9 @@ void Session::Drained(Lane& lane, const wire::Draining& draining) {
   if (lane.draining && !lane.moving) return;  // said once per connection
   if (draining.last_frame() > lane.frames_sent) {
     throw ClientError("bad response from " + lane.connection->PeerName() +
-                      ": draining after frame " + std::to_string(draining.last_frame()) +
-                      " when " + std::to_string(lane.frames_sent) + " frames were sent");
+                      ": a Draining message names frame " +
+                      std::to_string(draining.last_frame()) + " as the last one read, past the " +
+                      std::to_string(lane.frames_sent) + " sent");
   }
   lane.draining = true;
   lane.moving = false;  // leaving anyway, and now as its daemon says

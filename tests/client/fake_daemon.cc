@@ -155,6 +155,11 @@ void FakeDaemon::Serve(tcp::socket socket, size_t number) {
         return false;
       }
       answered_puzzles_ += static_cast<size_t>(wire::PuzzleCount(it->solve()));
+      if (script.draining_claim >= 0 && sent == 1) {
+        wire::Response draining;
+        draining.mutable_draining()->set_last_frame(static_cast<uint64_t>(script.draining_claim));
+        send(draining, false);
+      }
       if (script.unknown_kind_first) {
         wire::Response unknown;
         unknown.GetReflection()->MutableUnknownFields(&unknown)->AddVarint(99, 1);

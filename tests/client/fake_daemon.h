@@ -54,6 +54,9 @@ class FakeDaemon {
     // Before each answer, a Response of a kind a later protocol might add (field 99, which this
     // client does not know).
     bool unknown_kind_first = false;
+    // When >= 0: before its first answer on each connection, a Draining message that claims
+    // this many frames were read (a daemon that lies, when more than the client sent).
+    int draining_claim = -1;
   };
 
   FakeDaemon();

@@ -272,8 +272,8 @@ TEST(Timeout, ExplainGoesToTheNextAddress) {
 }
 
 // A frozen daemon (accepts, then answers nothing) with two connections at once: each address gets
-// one more connection after the first falls silent, then the run ends naming it, after about
-// twice --timeout.
+// one more round after the first falls silent, then the run ends naming it, after about twice
+// --timeout.
 TEST(Timeout, AFrozenDaemonIsGivenUpAfterOneMoreRound) {
   FakeDaemon::Script script;
   script.close_after = kNeverAnswers;

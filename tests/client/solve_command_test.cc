@@ -488,6 +488,18 @@ TEST(SolveCommand, AResponseOfAnUnknownKindIsIgnored) {
   EXPECT_EQ(run.status, 0) << run.err;
 }
 
+// A Draining message that claims more frames were read than were sent is a bad response.
+TEST(SolveCommand, ADrainClaimingFramesNeverSentIsAnError) {
+  FakeDaemon::Script script;
+  script.draining_claim = 99;
+  FakeDaemon daemon(script);
+  const RunResult run = RunWith(Options(daemon, 5, 1, 1), kWikipediaPuzzle + "\n");
+  EXPECT_EQ(run.err, "sudoku-client: bad response from sudokud at " + daemon.address() +
+                         ": a Draining message names frame 99 as the last one read, past the 1 "
+                         "sent\n");
+  EXPECT_EQ(run.status, 2);
+}
+
 TEST(SolveCommand, UnknownBatchIdIsAnError) {
   FakeDaemon::Script script;
   script.tamper = [](wire::SolveResponse* response) { response->set_batch_id(77); };
