@@ -32,8 +32,6 @@ constexpr std::chrono::milliseconds kMaxBackoff{2000};
 constexpr unsigned kMaxBreaksInARow = 5;
 // Names are resolved again after a break at most this often, however many connections break.
 constexpr std::chrono::milliseconds kMinResolveGap{1000};
-// An address a connect failed to is passed over for this long while another is left.
-constexpr std::chrono::milliseconds kPassOverFailedFor{5000};
 
 // "1 batch", "4 batches": `n` of what `plural` names ("batches", "requests").
 std::string Count(size_t n, const std::string& plural) {
@@ -235,13 +233,12 @@ void Session::Rebalance() {
   for (const auto& lane : lanes_) {
     if (lane->phase != Lane::Phase::kStopped && !lane->moving) ++staying[lane->endpoint];
   }
+  const Clock::time_point now = Clock::now();
   while (true) {
     size_t fewest = targets_.size(), most = targets_.size();
-    const Clock::time_point now = Clock::now();
     for (size_t i = 0; i < targets_.size(); ++i) {
       if (targets_[i].gone || targets_[i].given_up) continue;
-      const bool failed = targets_[i].failed_at && now - *targets_[i].failed_at < kPassOverFailedFor;
-      if (!failed && (fewest == targets_.size() || staying[i] < staying[fewest])) fewest = i;
+      if (!targets_[i].FailedLately(now) && (fewest == targets_.size() || staying[i] < staying[fewest])) fewest = i;
       if (most == targets_.size() || staying[i] > staying[most]) most = i;
     }
     if (fewest == targets_.size() || staying[most] < staying[fewest] + 2) return;
@@ -259,9 +256,7 @@ bool Session::PickEndpoint(size_t* endpoint, bool elsewhere) const {
   const size_t count = targets_.size();
   const Clock::time_point now = Clock::now();
   const auto rank = [this, now](size_t index) {
-    const Target& target = targets_[index];
-    const bool failed = target.failed_at && now - *target.failed_at < kPassOverFailedFor;
-    return std::pair(failed, target.lanes);
+    return std::pair(targets_[index].FailedLately(now), targets_[index].lanes);
   };
   std::optional<size_t> best;
   for (size_t step = 1; step <= count; ++step) {

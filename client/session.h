@@ -75,6 +75,8 @@ inline constexpr std::chrono::milliseconds kQuietWait{2000};
 inline constexpr std::chrono::milliseconds kQuietRepeat{5000};
 // On a terminal, the status line shows a wait this long (at once, to a person).
 inline constexpr std::chrono::milliseconds kTerminalWait{200};
+// An address a connect failed to is passed over for this long while another is left.
+inline constexpr std::chrono::milliseconds kPassOverFailedFor{5000};
 // The largest --timeout and --retry-for.
 inline constexpr std::chrono::milliseconds kMaxSessionDuration = std::chrono::hours(24);
 
@@ -371,6 +373,10 @@ class Session {
     // address is taken only when no other is left (a name's IPv6 address where the daemon
     // listens on IPv4 only, a pod gone).
     std::optional<std::chrono::steady_clock::time_point> failed_at;
+    // Whether a connect to it failed within kPassOverFailedFor of `now`.
+    bool FailedLately(std::chrono::steady_clock::time_point now) const {
+      return failed_at && now - *failed_at < kPassOverFailedFor;
+    }
     bool answered = false;  // a connection to it has had an answer
     // Its failure was said (SayBrokenOnce()) and no answer came from it since.
     bool named = false;

@@ -46,7 +46,6 @@ constexpr auto kLinger = std::chrono::seconds(2);
 // A small frame decodes in microseconds, less than the hand-off to a solver thread and back.
 constexpr size_t kDecodeOnPoolBytes = 256 << 10;
 
-
 }  // namespace
 
 Connection::Connection(const ConnectionContext& context, Stream stream, std::string peer,
@@ -164,10 +163,7 @@ void Connection::Drain(const DrainNotice& notice) {
                                   last));
     wire::SetFrame(job->response, &job->frame);
     // Ahead of the answers queued: the client learns at once what to send elsewhere.
-    job->memory = job->frame.size();
-    answer_bytes_ += job->memory;
-    queue_.push_front(std::move(job));
-    UpdateMemory();
+    Queue(std::move(job), /*ahead=*/true);
   }
   Advance(Stage::kAnswering);
 }

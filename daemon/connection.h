@@ -185,8 +185,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Fault(Kind kind, const std::string& message);
   // Gives back `cost` puzzles written or dropped; `working`: their work was not done yet.
   void Release(size_t cost, bool working);
-  // Hands `job`'s response to the writer, its bytes charged against --max-memory.
-  void Queue(std::unique_ptr<Job> job);
+  // Hands `job`'s response to the writer, its bytes charged against --max-memory; `ahead` of
+  // the responses already queued (the drain's notice), else after them.
+  void Queue(std::unique_ptr<Job> job, bool ahead = false);
   // A queued response written (`written`) or dropped: its puzzles and bytes are given back.
   void Finished(std::unique_ptr<Job> job, bool written);
   // A response not written after all (its connection stopped, its work cancelled).

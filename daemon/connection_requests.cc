@@ -139,11 +139,15 @@ void Connection::Release(size_t cost, bool working) {
   Wake();
 }
 
-void Connection::Queue(std::unique_ptr<Job> job) {
+void Connection::Queue(std::unique_ptr<Job> job, bool ahead) {
   context_.requests.WorkDone(*job);
   job->memory = job->frame.size();
   answer_bytes_ += job->memory;
-  queue_.push_back(std::move(job));
+  if (ahead) {
+    queue_.push_front(std::move(job));
+  } else {
+    queue_.push_back(std::move(job));
+  }
   UpdateMemory();
   Wake();
 }
