@@ -14,7 +14,9 @@
 #include "client/connection.h"
 #include "client/session.h"
 #include "client/explain_format.h"
+#include "client/json_output.h"
 #include "client/solve_command.h"
+#include "proto/result_json.h"
 #include "solver/puzzle_reader.h"
 
 namespace sudoku::client {
@@ -47,7 +49,12 @@ constexpr std::string_view kPuzzleCharacters = "123456789.0_-";
 struct Input {
   std::string puzzle;
   LocateError locate;
-  std::optional<std::string> layout_error;  // "invalid: a.txt, line 2: ..." when unreadable
+  // When the puzzle could not be read: where ("a.txt, line 2") and why.
+  struct LayoutError {
+    std::string where;
+    std::string reason;
+  };
+  std::optional<LayoutError> layout_error;
 };
 
 Input FromArgument(const std::string& text) {
@@ -74,8 +81,7 @@ Input FromStream(std::istream& stream, const std::string& name) {
   }
   Input input;
   if (record->error) {
-    input.layout_error =
-        "invalid: " + name + ", " + Locate(record->error) + ": " + Describe(record->error);
+    input.layout_error = {name + ", " + Locate(record->error), Describe(record->error)};
     return input;
   }
   input.puzzle.assign(record->text());
@@ -143,7 +149,9 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
   try {
     const Input input = ReadInput(options.input, in);
     if (input.layout_error) {
-      out << *input.layout_error << "\n";
+      const auto& [where, reason] = *input.layout_error;
+      out << (options.json ? JsonLine(wire::InvalidJson("", where, reason))
+                           : "invalid: " + where + ": " + reason + "\n");
       return kExitUnsolved;
     }
     wire::Request request;

@@ -5,7 +5,7 @@
 
 #include "client/client_error.h"
 #include "client/json_output.h"
-#include "proto/explain_json.h"
+#include "proto/result_json.h"
 #include "proto/explain_wire.h"
 #include "proto/verdicts.h"
 #include "solver/explain_text.h"
@@ -58,11 +58,9 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     const std::string where =
         verdict == wire::INVALID ? locate(response.error().position()) : std::string();
     if (json) {
-      Json object = {{"puzzle", puzzle}, {"verdict", wire::VerdictName(verdict)}};
-      if (verdict == wire::INVALID) {
-        object["error"] = {{"where", where}, {"message", response.error().message()}};
-      }
-      return JsonLine(object);
+      return JsonLine(verdict == wire::INVALID
+                          ? wire::InvalidJson(puzzle, where, response.error().message())
+                          : wire::UnsolvableJson(puzzle));
     }
     if (verdict == wire::UNSOLVABLE) return "unsolvable\n";
     return "invalid: " + where + ": " + response.error().message() + "\n";

@@ -31,7 +31,8 @@
 // {"level", "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score",
 // "se", "se_pearl", "se_diamond"}} (the
 // daemon's /api/explain answers the same object, with candidates); or for a bad puzzle
-// {"puzzle", "verdict": "invalid", "error": {"where", "message"}}.
+// {"puzzle", "verdict": "invalid", "error": "invalid: WHERE: REASON", "where", "reason"}
+// (proto/result_json.h writes them all; proto/README.md is the schema).
 //
 // Thread-safety: stateless functions.
 #ifndef SUDOKU_CLIENT_EXPLAIN_FORMAT_H_

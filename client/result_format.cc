@@ -10,7 +10,7 @@
 
 #include "client/client_error.h"
 #include "client/json_output.h"
-#include "proto/explain_json.h"
+#include "proto/result_json.h"
 #include "proto/explain_wire.h"
 #include "solver/logic.h"
 #include "solver/rating.h"
@@ -38,15 +38,15 @@ namespace {
 
 // One puzzle's result, before it is written in the chosen format.
 struct Outcome {
-  const char* verdict = "";      // wire::VerdictName()
+  int verdict = wire::INVALID;
   std::string_view puzzle = {};    // empty when a layout error kept it from being read
-  std::string_view solution = {};  // solved only
+  std::string_view solution = {};  // solved, and multiple (one of the solutions)
   uint32_t solutions = 0;
   uint32_t guesses = 0;
-  std::string error = {};  // invalid only: "line 7, column 12: bad character ..."
-  std::string rating = {};  // solved with --rate: "intermediate pointing 57 0 medium 312 2.6"
+  std::string where = {};   // invalid only: "line 7, column 12"
+  std::string reason = {};  // invalid only: "bad character ..."
+  std::optional<wire::RatingColumns> rating = {};  // with --rate, a puzzle the daemon rated
 };
-
 
 // A CSV field, quoted when it holds a comma, a quote or a line break.
 void AppendCsvField(std::string_view text, std::string* out) {
@@ -76,70 +76,55 @@ void AppendGrid(std::string_view solution, std::string* out) {
   out->append(kRuler);
 }
 
-// The JSON lines of a batch: one object per line, {"puzzle", "verdict", "solution", then
-// "solutions" and "guesses" or "error", then "rating"}, each key only when it has a value. One
-// object serves the batch and its strings are overwritten in place, keeping their memory, while
-// the outcomes keep the same keys (the solved puzzles of a bulk run all do): building a fresh
-// object per line cost the client 1.7 times the CPU of the whole --format json run.
+// The JSON lines of a batch: one object per line, as proto/result_json.h writes a result.
 class JsonLines {
  public:
   explicit JsonLines(std::string* out) : writer_(out) {}
 
   void Append(const Outcome& outcome) {
-    const bool solved = !outcome.solution.empty();
-    const unsigned keys = (outcome.puzzle.empty() ? 0 : 1) | (solved ? 2 : 0) |
-                          (outcome.error.empty() ? 0 : 4) | (outcome.rating.empty() ? 0 : 8);
-    if (keys != keys_) {
-      object_ = Json::object();  // the keys go in afresh, in order
-      keys_ = keys;
-    }
-    if (!outcome.puzzle.empty()) Set("puzzle", outcome.puzzle);
-    Set("verdict", outcome.verdict);
-    if (solved) Set("solution", outcome.solution);
-    if (!outcome.error.empty()) {
-      Set("error", outcome.error);
-    } else {
-      object_["solutions"] = outcome.solutions;
-      object_["guesses"] = outcome.guesses;
-    }
-    if (!outcome.rating.empty()) Set("rating", outcome.rating);
-    writer_.Append(object_);
+    writer_.Append(result_json_.Of({.puzzle = outcome.puzzle,
+                                    .verdict = outcome.verdict,
+                                    .solution = outcome.solution,
+                                    .solutions = outcome.solutions,
+                                    .guesses = outcome.guesses,
+                                    .rating = outcome.rating,
+                                    .where = outcome.where,
+                                    .reason = outcome.reason}));
   }
 
  private:
-  void Set(const char* key, std::string_view text) {
-    Json& value = object_[key];
-    if (value.is_string()) {
-      value.get_ref<std::string&>().assign(text);
-    } else {
-      value = text;
-    }
-  }
-
   JsonLineWriter writer_;
-  Json object_ = Json::object();
-  unsigned keys_ = ~0u;  // which keys object_ holds, as Append() numbers them (none yet)
+  wire::SolveResultJson result_json_;
 };
+
+// "intermediate pointing 57 0 medium 312 2.6 2.6 1.2" (see result_format.h).
+std::string RatingText(const wire::RatingColumns& rating) {
+  return fmt::format("{} {} {} {} {} {} {} {} {}", LevelToken(rating.level),
+                     TechniqueToken(rating.hardest), rating.steps, rating.guesses,
+                     wire::HodokuLevelName(rating.hodoku_level), rating.hodoku_score,
+                     rating::SeText(rating.se_tenths), rating::SeText(rating.se_pearl_tenths),
+                     rating::SeText(rating.se_diamond_tenths));
+}
 
 // Writes `outcome` to `out` in `format`; `json` is the writer of a batch in JSON (else null).
 void Append(const Outcome& outcome, OutputFormat format, std::string* out, JsonLines* json) {
-  const bool solved = !outcome.solution.empty();
+  const bool solved = outcome.verdict == wire::SOLVED;
   switch (format) {
     case OutputFormat::kLine:
     case OutputFormat::kGrid:
       if (solved && format == OutputFormat::kGrid) {
         AppendGrid(outcome.solution, out);
-        if (!outcome.rating.empty()) out->append(outcome.rating).push_back('\n');
+        if (outcome.rating) out->append(RatingText(*outcome.rating)).push_back('\n');
         out->push_back('\n');
         return;
       }
       if (solved) {
         out->append(outcome.solution);
-        if (!outcome.rating.empty()) out->append(" ").append(outcome.rating);
-      } else if (!outcome.error.empty()) {
-        out->append("invalid: ").append(outcome.error);
+        if (outcome.rating) out->append(" ").append(RatingText(*outcome.rating));
+      } else if (outcome.verdict == wire::INVALID) {
+        out->append("invalid: ").append(outcome.where).append(": ").append(outcome.reason);
       } else {
-        out->append(outcome.verdict);
+        out->append(wire::VerdictName(outcome.verdict));
       }
       out->push_back('\n');
       if (format == OutputFormat::kGrid) out->push_back('\n');
@@ -152,37 +137,16 @@ void Append(const Outcome& outcome, OutputFormat format, std::string* out, JsonL
       out->push_back(',');
       out->append(outcome.solution);
       out->push_back(',');
-      out->append(outcome.verdict);
+      out->append(wire::VerdictName(outcome.verdict));
       out->push_back(',');
-      AppendCsvField(outcome.error, out);
+      if (outcome.verdict == wire::INVALID) {
+        AppendCsvField(outcome.where + ": " + outcome.reason, out);
+      }
       out->push_back(',');
-      out->append(outcome.rating);
+      if (outcome.rating) out->append(RatingText(*outcome.rating));
       out->push_back('\n');
       return;
   }
-}
-
-// " intermediate pointing 57 0 medium 312 2.6 2.6 1.2" (see result_format.h).
-void AppendRating(const wire::SolveResponse& results, int index, std::string* out) {
-  const wire::RatingColumns rating = wire::RatingOf(results, index);
-  out->push_back(' ');
-  out->append(LevelToken(rating.level));
-  out->push_back(' ');
-  out->append(TechniqueToken(rating.hardest));
-  out->push_back(' ');
-  out->append(std::to_string(rating.steps));
-  out->push_back(' ');
-  out->append(std::to_string(rating.guesses));
-  out->push_back(' ');
-  out->append(wire::HodokuLevelName(rating.hodoku_level));
-  out->push_back(' ');
-  out->append(std::to_string(rating.hodoku_score));
-  out->push_back(' ');
-  out->append(rating::SeText(rating.se_tenths));
-  out->push_back(' ');
-  out->append(rating::SeText(rating.se_pearl_tenths));
-  out->push_back(' ');
-  out->append(rating::SeText(rating.se_diamond_tenths));
 }
 
 // How many puzzles from `first` on are solved, as far as the `available` solutions go.
@@ -316,8 +280,8 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
     if (record.error) {
       summary->Count(wire::INVALID);
       Outcome outcome;
-      outcome.verdict = wire::VerdictName(wire::INVALID);
-      outcome.error = prefix + Locate(record.error) + ": " + Describe(record.error);
+      outcome.where = prefix + Locate(record.error);
+      outcome.reason = Describe(record.error);
       Append(outcome, format, out, json);
       continue;
     }
@@ -335,22 +299,15 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
           Mismatch(batch, "solutions end at byte " + std::to_string(solutions.bytes.size()) +
                               ", before the one for puzzle " + std::to_string(result));
         }
-        if (verdict == wire::SOLVED) {
-          outcome.verdict = wire::VerdictName(wire::SOLVED);
-          outcome.solution = solutions.At(solution_offset, unpacked);
-          // Pencilmark puzzles come back unrated (zeros), so they get no rating.
-          if (rated && record.size == kCells) {
-            AppendRating(results, result, &outcome.rating);
-            outcome.rating.erase(0, 1);  // the leading space
-          }
-        } else {
-          outcome.verdict = wire::VerdictName(wire::MULTIPLE);
-        }
+        outcome.verdict = verdict;
+        outcome.solution = solutions.At(solution_offset, unpacked);
+        // Pencilmark puzzles come back unrated (zeros), so they get no rating.
+        if (rated && record.size == kCells) outcome.rating = wire::RatingOf(results, result);
         Append(outcome, format, out, json);
         solution_offset += solutions.bytes_each;
         break;
       case wire::UNSOLVABLE:
-        outcome.verdict = wire::VerdictName(wire::UNSOLVABLE);
+        outcome.verdict = verdict;
         Append(outcome, format, out, json);
         break;
       case wire::INVALID: {
@@ -366,8 +323,8 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
         const std::string where = error.position() == 0
                                       ? LocateRecord(record)
                                       : LocateCell(record, static_cast<int>(error.position()) - 1);
-        outcome.verdict = wire::VerdictName(wire::INVALID);
-        outcome.error = prefix + where + ": " + error.message();
+        outcome.where = prefix + where;
+        outcome.reason = error.message();
         Append(outcome, format, out, json);
         break;
       }

@@ -29,13 +29,17 @@
 //            | 5 3 4 | 6 7 8 | 9 1 2 |
 //            ...
 //   json   one JSON object per line: {"puzzle":"...","verdict":"solved","solution":"...",
-//          "solutions":1,"guesses":0}; "error" ("line 7, column 12: ...") for an invalid one,
-//          without "puzzle" when the layout kept it from being read; written as
-//          client/json_output.h says (bytes that are not UTF-8 as "\ufffd")
+//          "solutions":1,"guesses":0}, "rating" an object; for an invalid one "error" ("invalid:
+//          line 7, column 12: ..."), "where" and "reason", without "puzzle" when the layout
+//          kept it from being read: the schema of proto/README.md, written by
+//          proto/result_json.h, then as client/json_output.h says (bytes that are not UTF-8 as
+//          "\ufffd")
 //   csv    a header "puzzle,solution,verdict,error,rating" (OutputHeader()), then a row per
 //          puzzle; the reader takes it back by its puzzle column
-// With --rate, a solved puzzle's rating ("intermediate pointing 57 0 medium 312 2.6 2.6 1.2") follows the solution on
-// its line, the grid on a line of its own, in "rating" (JSON) or in the rating column (CSV).
+// With --rate, a solved puzzle's rating ("intermediate pointing 57 0 medium 312 2.6 2.6 1.2")
+// follows the solution on its line, the grid on a line of its own, is the object "rating"
+// (JSON) or the rating column (CSV); JSON and CSV give a puzzle with several solutions its
+// first solution and its rating too.
 // The summary, on stderr:
 //   puzzles 20, solved 17, multiple 1, unsolvable 1, invalid 1, 0.012 s, 1667 puzzles/s
 //

@@ -6,7 +6,7 @@
 //   GET  /metrics          Prometheus text, as --metrics serves it
 //   POST /api/solve        {"puzzle": TEXT, "unique": bool, "limit": N, "rate": bool}
 //                          -> {"puzzle", "verdict", "solution", "solutions", "guesses",
-//                              "rating": {"level", "hardest", "steps", "guesses", "logic_guesses"}}
+//                              "rating": {"level", "hardest", "steps", ...}}
 //   POST /api/explain      {"puzzle": TEXT}
 //                          -> the object of `sudoku-client explain --json --candidates`:
 //                             {"puzzle", "verdict", "steps": [{"step", "technique",
@@ -18,12 +18,14 @@
 //                              [{"index", "message"}]}
 //
 // TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
-// pencilmarks (solve only: explanations start from givens), a CSV line. Errors are JSON,
-// {"error": MESSAGE}:
-//   400  a puzzle that is not valid, with the CLI's words: {"error": "invalid: line 1, column
-//        12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)", "where": "line 1,
-//        column 12", "reason": "bad character ..."}; a body that is not JSON, a field that is
-//        unknown or of the wrong kind ("'count' expects a whole number from 1 to 16, got 0")
+// pencilmarks (solve only: explanations start from givens), a CSV line. The answers are the
+// objects sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the
+// schema). Errors are JSON, {"error": MESSAGE}:
+//   400  a puzzle that is not valid, as sudoku-client's JSON says it: {"puzzle", "verdict":
+//        "invalid", "error": "invalid: line 1, column 12: bad character 'x' (expected 1-9, or
+//        . 0 _ - for a blank)", "where": "line 1, column 12", "reason": "bad character ..."}; a
+//        body that is not JSON, a field that is unknown or of the wrong kind ("'count' expects a
+//        whole number from 1 to 16, got 0")
 //   403  no verified client certificate where the API requires one (WebApiOptions::
 //        client_certificates: the TCP port takes only clients with one)
 //   404  a path the API does not have; 405 another method than POST (Allow says which)

@@ -15,7 +15,7 @@
 
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
-#include "proto/explain_json.h"
+#include "proto/result_json.h"
 #include "proto/verdicts.h"
 #include "solver/generator.h"
 #include "solver/logic.h"
@@ -44,12 +44,12 @@ struct ApiError {
   throw ApiError{http::status::bad_request, Json{{"error", message}}};
 }
 
-// A puzzle that is not valid, worded as sudoku-client words it ("invalid: WHERE: REASON").
-[[noreturn]] void Invalid(const std::string& where, const std::string& reason) {
-  throw ApiError{http::status::bad_request,
-                 Json{{"error", "invalid: " + where + ": " + reason},
-                      {"where", where},
-                      {"reason", reason}}};
+// A puzzle that is not valid (`puzzle` empty when it could not be read), as sudoku-client's
+// JSON says it (proto/result_json.h): {"puzzle", "verdict", "error": "invalid: WHERE: REASON",
+// "where", "reason"}.
+[[noreturn]] void Invalid(std::string_view puzzle, const std::string& where,
+                          const std::string& reason) {
+  throw ApiError{http::status::bad_request, wire::InvalidJson(puzzle, where, reason)};
 }
 
 // Texts that came from the request may hold any Unicode; they are valid UTF-8 (the parser
@@ -193,7 +193,7 @@ PuzzleInput ReadPuzzle(const Fields& fields) {
            std::to_string(second.error ? second.error.line : second.first_line) +
            "); give one at a time");
   }
-  if (input.record.error) Invalid(Locate(input.record.error), Describe(input.record.error));
+  if (input.record.error) Invalid("", Locate(input.record.error), Describe(input.record.error));
   input.text.assign(input.record.text());
   return input;
 }
@@ -252,18 +252,21 @@ class SolveApiRequest : public ApiRequest {
     const int verdict = response.verdicts(0);
     if (verdict == wire::INVALID) {
       const wire::PuzzleError& error = response.errors(0);
-      Invalid(input_.Where(error.position()), error.message());
+      Invalid(input_.text, input_.Where(error.position()), error.message());
     }
-    Json out{{"puzzle", input_.text}, {"verdict", wire::VerdictName(verdict)}};
     const uint32_t solutions = response.solution_counts(0);
-    if (solutions > 0) out["solution"] = response.solutions();
-    out["solutions"] = solutions;
-    out["guesses"] = response.guesses(0);
+    std::optional<wire::RatingColumns> rating;
     // Pencilmark puzzles are not rated (the logical solver starts from givens).
     if (rate_ && solutions > 0 && input_.text.size() == static_cast<size_t>(kCells)) {
-      out["rating"] = wire::RatingJson(wire::RatingOf(response, 0));
+      rating = wire::RatingOf(response, 0);
     }
-    return JsonResponse(http::status::ok, out);
+    wire::SolveResultJson json;
+    return JsonResponse(http::status::ok, json.Of({.puzzle = input_.text,
+                                                   .verdict = verdict,
+                                                   .solution = response.solutions(),
+                                                   .solutions = solutions,
+                                                   .guesses = response.guesses(0),
+                                                   .rating = rating}));
   }
 
   PuzzleInput input_;
@@ -283,11 +286,10 @@ class ExplainApiRequest : public ApiRequest {
     const wire::ExplainResponse& response = answer.explain();
     switch (response.verdict()) {
       case wire::INVALID:
-        Invalid(input_.Where(response.error().position()), response.error().message());
+        Invalid(input_.text, input_.Where(response.error().position()),
+                response.error().message());
       case wire::UNSOLVABLE:
-        return JsonResponse(
-            http::status::ok,
-            Json{{"puzzle", input_.text}, {"verdict", wire::VerdictName(wire::UNSOLVABLE)}});
+        return JsonResponse(http::status::ok, wire::UnsolvableJson(input_.text));
       default:
         return JsonResponse(http::status::ok,
                             wire::ExplanationJson(response, input_.text, /*candidates=*/true));

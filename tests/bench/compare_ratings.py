@@ -283,9 +283,9 @@ def run_sudokud(client, connect, puzzles, repeat):
     results = {}
     for line in out.splitlines():
         record = json.loads(line)
-        # "rating": "LEVEL HARDEST STEPS GUESSES HODOKU_LEVEL HODOKU_SCORE SE EP ED"
-        fields = record["rating"].split()
-        results[record["puzzle"]] = [fields[4], int(fields[5])] + [float(f) for f in fields[6:9]]
+        rating = record["rating"]  # proto/README.md, "Results as JSON"
+        results[record["puzzle"]] = [rating["hodoku_level"], rating["hodoku_score"], rating["se"],
+                                     rating["se_pearl"], rating["se_diamond"]]
     return results, elapsed / max(len(puzzles) * repeat, 1)
 
 

@@ -1052,9 +1052,18 @@ TEST_F(ClientEndToEnd, ExplainJson) {
   const Exit invalid = RunExplain({"--connect", address(), "--json", std::string(80, '.') + "x"});
   EXPECT_EQ(invalid.status, 1);
   EXPECT_EQ(invalid.out, "{\"puzzle\":\"" + std::string(80, '.') +
-                             "x\",\"verdict\":\"invalid\",\"error\":{\"where\":\"argument, "
-                             "column 81\",\"message\":\"bad character 'x' (expected 1-9, or . 0 "
-                             "_ - for a blank)\"}}\n");
+                             "x\",\"verdict\":\"invalid\",\"error\":\"invalid: argument, "
+                             "column 81: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                             "blank)\",\"where\":\"argument, column 81\",\"reason\":\"bad "
+                             "character 'x' (expected 1-9, or . 0 _ - for a blank)\"}\n");
+  // A puzzle that cannot be read is the same object, without "puzzle".
+  const std::string short_file = WriteTemp("short.txt", std::string(80, '.') + "\n");
+  const Exit unreadable = RunExplain({"--connect", address(), "--json", short_file});
+  EXPECT_EQ(unreadable.status, 1);
+  EXPECT_EQ(unreadable.out, "{\"verdict\":\"invalid\",\"error\":\"invalid: " + short_file +
+                                ", line 1: expected 81 cells, found 80\",\"where\":\"" +
+                                short_file +
+                                ", line 1\",\"reason\":\"expected 81 cells, found 80\"}\n");
 }
 
 TEST_F(ClientEndToEnd, ExplainVerdictsAndErrors) {

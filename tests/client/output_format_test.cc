@@ -117,10 +117,13 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle +
                             "\",\"verdict\":\"solved\",\"solution\":\"" + kWikipediaSolution +
                             "\",\"solutions\":1,\"guesses\":0}");
+  // A puzzle with several solutions comes with the one found first, as /api/solve gives it.
   EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kWikipediaPuzzle +
-                            "\",\"verdict\":\"multiple\",\"solutions\":2,\"guesses\":3}");
+                            "\",\"verdict\":\"multiple\",\"solution\":\"" + kWikipediaSolution +
+                            "\",\"solutions\":2,\"guesses\":3}");
   EXPECT_EQ(objects[2],
-            "{\"verdict\":\"invalid\",\"error\":\"line 3: expected 81 cells, found 5\"}");
+            "{\"verdict\":\"invalid\",\"error\":\"invalid: line 3: expected 81 cells, found "
+            "5\",\"where\":\"line 3\",\"reason\":\"expected 81 cells, found 5\"}");
   // Read back by a JSON parser: the same puzzles and results.
   std::vector<boost::property_tree::ptree> parsed;
   for (const std::string& object : objects) {
@@ -135,7 +138,9 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   EXPECT_EQ(parsed[1].get<int>("guesses"), 3);
   EXPECT_EQ(parsed[3].get<std::string>("puzzle"), kBad);
   EXPECT_EQ(parsed[3].get<std::string>("error"),
-            "line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a blank)");
+            "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a "
+            "blank)");
+  EXPECT_EQ(parsed[3].get<std::string>("where"), "line 4, column 81");
 }
 
 // Puzzle text is meant to be ASCII, but a line may hold anything: a control byte, a character
@@ -169,14 +174,17 @@ TEST(OutputFormat, JsonOfAnyBytesIsStillJson) {
   for (std::string line; std::getline(lines, line);) objects.push_back(line);
   ASSERT_EQ(objects.size(), 3u) << out;
   EXPECT_EQ(objects[0], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 78) +
-                            "\\u0001\\u00e9\",\"verdict\":\"invalid\",\"error\":\"line 1, "
-                            "column 79: bad character '\\\\x01'\"}");
+                            "\\u0001\\u00e9\",\"verdict\":\"invalid\",\"error\":\"invalid: "
+                            "line 1, column 79: bad character '\\\\x01'\",\"where\":\"line 1, "
+                            "column 79\",\"reason\":\"bad character '\\\\x01'\"}");
   EXPECT_EQ(objects[1], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 80) +
-                            "\\ufffd\",\"verdict\":\"invalid\",\"error\":\"line 2, column 81: "
-                            "bad character '\\\\xe9'\"}");
+                            "\\ufffd\",\"verdict\":\"invalid\",\"error\":\"invalid: line 2, "
+                            "column 81: bad character '\\\\xe9'\",\"where\":\"line 2, column "
+                            "81\",\"reason\":\"bad character '\\\\xe9'\"}");
   EXPECT_EQ(objects[2], "{\"puzzle\":\"" + kWikipediaPuzzle.substr(0, 80) +
-                            "\\u007f\",\"verdict\":\"invalid\",\"error\":\"line 3, column 81: "
-                            "bad character '\\\\x7f'\"}");
+                            "\\u007f\",\"verdict\":\"invalid\",\"error\":\"invalid: line 3, "
+                            "column 81: bad character '\\\\x7f'\",\"where\":\"line 3, column "
+                            "81\",\"reason\":\"bad character '\\\\x7f'\"}");
   // A strict parser (it rejects bytes that are not UTF-8) reads each line back.
   const std::string read_back[] = {control_and_e_acute,
                                    kWikipediaPuzzle.substr(0, 80) + "\xef\xbf\xbd", del};
@@ -215,7 +223,8 @@ TEST(JsonLineWriter, WritesWhatDumpWrites) {
 TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
   const std::string out = Format(OutputFormat::kCsv);
   EXPECT_EQ(out, "puzzle,solution,verdict,error,rating\n" + kWikipediaPuzzle + "," +
-                     kWikipediaSolution + ",solved,,\n" + kWikipediaPuzzle + ",,multiple,,\n" +
+                     kWikipediaSolution + ",solved,,\n" + kWikipediaPuzzle + "," +
+                     kWikipediaSolution + ",multiple,,\n" +
                      ",,invalid,\"line 3: expected 81 cells, found 5\",\n"
                      "\"" +
                      kWikipediaPuzzle.substr(0, 80) +
@@ -271,8 +280,14 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
             kWikipediaSolution + " " + rating + "\n" + kWikipediaSolution + "\n");
   EXPECT_NE(format(OutputFormat::kGrid).find("+-------+-------+-------+\n" + rating + "\n\n"),
             std::string::npos);
-  EXPECT_NE(format(OutputFormat::kJson).find(",\"rating\":\"" + rating + "\"}\n"),
-            std::string::npos);
+  // JSON has the rating as an object (proto/result_json.h), as /api/solve does.
+  EXPECT_NE(format(OutputFormat::kJson)
+                .find(",\"rating\":{\"level\":\"easy\",\"hardest\":\"hidden single\","
+                      "\"steps\":51,\"guesses\":0,\"logic_guesses\":0,\"hodoku_level\":"
+                      "\"easy\",\"hodoku_score\":714,\"se\":1.5,\"se_pearl\":1.5,"
+                      "\"se_diamond\":1.2}}\n"),
+            std::string::npos)
+      << format(OutputFormat::kJson);
   EXPECT_EQ(format(OutputFormat::kCsv), kWikipediaPuzzle + "," + kWikipediaSolution +
                                             ",solved,," + rating + "\n" + marks + "," +
                                             kWikipediaSolution + ",solved,,\n");

@@ -318,6 +318,17 @@ struct BadPuzzle {
   std::string text;
   std::string where;
   std::string reason;
+  bool read = true;  // the puzzle's 81 cells were read: the refusal names them
+
+  // The API's answer, sudoku-client's JSON line (proto/result_json.h).
+  Json Refusal() const {
+    Json out = {{"verdict", "invalid"},
+                {"error", "invalid: " + where + ": " + reason},
+                {"where", where},
+                {"reason", reason}};
+    if (read) out["puzzle"] = text.substr(text.size() - 81);
+    return out;
+  }
 };
 
 std::vector<BadPuzzle> BadPuzzles() {
@@ -331,8 +342,9 @@ std::vector<BadPuzzle> BadPuzzles() {
       {bad_character, "line 1, column 12",
        "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
       {repeated, "line 1, column 4", "digit 5 repeated in row 1 (r1c1 and r1c4)"},
-      {std::string(kWikipediaPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80"},
-      {grid_row, "line 3", "expected 9 cells in a grid row, found 8"},
+      {std::string(kWikipediaPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80",
+       false},
+      {grid_row, "line 3", "expected 9 cells in a grid row, found 8", false},
       {"\n\n" + std::string(kWikipediaPuzzle).replace(40, 1, "4"), "line 3, column 41",
        "digit 4 repeated in row 5 (r5c1 and r5c5)"},
   };
@@ -344,10 +356,7 @@ TEST(WebSolve, RefusesBadPuzzlesWithTheClientsWords) {
     for (const char* endpoint : {"/api/solve", "/api/explain"}) {
       const Reply reply = Post(server.port(), endpoint, {{"puzzle", bad.text}});
       EXPECT_EQ(reply.status, 400u) << endpoint << " " << bad.text;
-      EXPECT_EQ(reply.json(), Json({{"error", "invalid: " + bad.where + ": " + bad.reason},
-                                    {"where", bad.where},
-                                    {"reason", bad.reason}}))
-          << endpoint;
+      EXPECT_EQ(reply.json(), bad.Refusal()) << endpoint;
     }
   }
 }
@@ -788,15 +797,17 @@ uint16_t HttpPort(const DaemonProcess& daemon) {
   return static_cast<uint16_t>(std::stoi(line.substr(start, line.find('/', start) - start)));
 }
 
-// What `sudoku-client solve` prints for `text` on its standard input.
-std::string ClientOutput(uint16_t port, const std::string& text) {
+// What `sudoku-client COMMAND` (solve unless `args` say otherwise) prints for `text` on its
+// standard input.
+std::string ClientOutput(uint16_t port, const std::string& text,
+                         const std::string& args = "solve --no-progress") {
   char path[] = "/tmp/web_api_test_XXXXXX";
   const int fd = ::mkstemp(path);
   EXPECT_GE(fd, 0);
   ::close(fd);
   std::ofstream(path, std::ios::binary) << text;
-  const std::string command = testing::TestPath("SUDOKU_CLIENT_BIN") +
-                              " solve --no-progress --connect 127.0.0.1:" + std::to_string(port) +
+  const std::string command = testing::TestPath("SUDOKU_CLIENT_BIN") + " " + args +
+                              " --connect 127.0.0.1:" + std::to_string(port) +
                               " < " + path + " 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   std::string out;
@@ -817,6 +828,37 @@ TEST(WebDaemon, ServesThePageAndRefusesAsTheClientDoes) {
     const Reply reply = Post(port, "/api/solve", {{"puzzle", bad.text}});
     EXPECT_EQ(reply.json()["error"].get<std::string>() + "\n",
               ClientOutput(daemon.port(), bad.text));
+  }
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0);
+}
+
+// One schema (proto/result_json.h): for each puzzle, sudoku-client's JSON line and the API's
+// answer are the same bytes, whatever the verdict, with the rating and with the explanation.
+TEST(WebDaemon, AnswersWithTheObjectsTheClientsJsonWrites) {
+  DaemonProcess daemon({"--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--threads", "1"});
+  const uint16_t port = HttpPort(daemon);
+  std::vector<std::string> puzzles = {kWikipediaPuzzle, kEmpty, kUnsolvable,
+                                      Pencilmarks(kWikipediaPuzzle), kPastedGrid};
+  for (const BadPuzzle& bad : BadPuzzles()) puzzles.push_back(bad.text);
+  for (const std::string& puzzle : puzzles) {
+    SCOPED_TRACE(puzzle);
+    const Reply solved =
+        Post(port, "/api/solve", {{"puzzle", puzzle}, {"unique", true}, {"rate", true}});
+    EXPECT_EQ(solved.body, ClientOutput(daemon.port(), puzzle,
+                                        "solve --no-progress --format json --unique --rate"));
+    if (puzzle.size() == 729) continue;  // solved, not explained
+    // explain names its one input where a refusal says where ("stdin, line 1"); the API's
+    // has no name.
+    auto explained =
+        nlohmann::ordered_json::parse(Post(port, "/api/explain", {{"puzzle", puzzle}}).body);
+    if (explained.contains("where")) {
+      const std::string where = "stdin, " + explained["where"].get<std::string>();
+      explained["error"] = "invalid: " + where + ": " + explained["reason"].get<std::string>();
+      explained["where"] = where;
+    }
+    EXPECT_EQ(explained.dump() + "\n",
+              ClientOutput(daemon.port(), puzzle, "explain --json --candidates -"));
   }
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0);

@@ -1,12 +1,14 @@
-// The explanation's JSON, which sudoku-client explain --json and the daemon's /api/explain both
-// print: its exact layout on a one-step explanation, "candidates" only when asked, the rating's
-// names, and the refusals with their exact messages.
-#include "proto/explain_json.h"
+// Results as JSON, which sudoku-client and the daemon's API both print: a solve result's exact
+// layout for each verdict, the explanation's on a one-step explanation ("candidates" only when
+// asked), the rating's names, an invalid puzzle's refusal, and the refusals of the writer with
+// their exact messages.
+#include "proto/result_json.h"
 
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -238,6 +240,86 @@ TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
   EXPECT_EQ(first.hodoku_score, 0u);
   EXPECT_EQ(first.se_tenths, 0u);
   EXPECT_EQ(first.se_diamond_tenths, 0u);
+}
+
+TEST(SolveResultJson, WritesEachVerdictWithItsKeysInOrder) {
+  const std::string puzzle(81, '.');
+  SolveResultJson json;
+  EXPECT_EQ(json.Of({.puzzle = puzzle,
+                     .verdict = SOLVED,
+                     .solution = kWikipediaSolution,
+                     .solutions = 1,
+                     .guesses = 2,
+                     .rating = RatingColumns{.level = EASY,
+                                             .hardest = HIDDEN_SINGLE,
+                                             .steps = 50,
+                                             .hodoku_score = 700,
+                                             .se_tenths = 15}})
+                .dump(),
+            R"j({"puzzle":")j" + puzzle + R"j(","verdict":"solved","solution":")j" +
+                kWikipediaSolution +
+                R"j(","solutions":1,"guesses":2,"rating":{"level":"easy","hardest":"hidden )j"
+                R"j(single","steps":50,"guesses":0,"logic_guesses":0,"hodoku_level":"easy",)j"
+                R"j("hodoku_score":700,"se":1.5,"se_pearl":0.0,"se_diamond":0.0}})j");
+  // Several solutions: the one found first comes with them.
+  EXPECT_EQ(json.Of({.puzzle = puzzle,
+                     .verdict = MULTIPLE,
+                     .solution = kWikipediaSolution,
+                     .solutions = 2,
+                     .guesses = 9})
+                .dump(),
+            R"j({"puzzle":")j" + puzzle + R"j(","verdict":"multiple","solution":")j" +
+                kWikipediaSolution + R"j(","solutions":2,"guesses":9})j");
+  EXPECT_EQ(
+      json.Of({.puzzle = puzzle, .verdict = UNSOLVABLE, .guesses = 4}).dump(),
+      R"j({"puzzle":")j" + puzzle + R"j(","verdict":"unsolvable","solutions":0,"guesses":4})j");
+  EXPECT_EQ(json.Of({.puzzle = puzzle,
+                     .verdict = INVALID,
+                     .where = "line 7, column 12",
+                     .reason = "digit 5 repeated in row 1 (r1c1 and r1c4)"})
+                .dump(),
+            R"j({"puzzle":")j" + puzzle +
+                R"j(","verdict":"invalid","error":"invalid: line 7, column 12: digit 5 repeated )j"
+                R"j(in row 1 (r1c1 and r1c4)","where":"line 7, column 12","reason":"digit 5 )j"
+                R"j(repeated in row 1 (r1c1 and r1c4)"})j");
+  // A puzzle that could not be read has no "puzzle".
+  EXPECT_EQ(json.Of({.verdict = INVALID,
+                     .where = "b.txt, line 9",
+                     .reason = "expected 81 cells, found 80"})
+                .dump(),
+            R"j({"verdict":"invalid","error":"invalid: b.txt, line 9: expected 81 cells, found )j"
+            R"j(80","where":"b.txt, line 9","reason":"expected 81 cells, found 80"})j");
+  EXPECT_EQ(UnsolvableJson(puzzle).dump(),
+            R"j({"puzzle":")j" + puzzle + R"j(","verdict":"unsolvable"})j");
+}
+
+// One writer serves a whole batch, reusing its object: whatever the order of the results, each
+// object is the one a fresh writer makes.
+TEST(SolveResultJson, ReusedForManyResultsWritesEachAsAFreshOne) {
+  const std::string puzzle = kWikipediaSolution.substr(0, 80) + ".";
+  const std::string other(81, '.');
+  const std::vector<SolveResult> results = {
+      {.puzzle = puzzle, .verdict = SOLVED, .solution = kWikipediaSolution, .solutions = 1},
+      {.puzzle = other,
+       .verdict = SOLVED,
+       .solution = kWikipediaSolution,
+       .solutions = 1,
+       .guesses = 7},
+      {.puzzle = puzzle, .verdict = UNSOLVABLE},
+      {.verdict = INVALID, .where = "line 3", .reason = "expected 81 cells, found 5"},
+      {.puzzle = puzzle,
+       .verdict = SOLVED,
+       .solution = kWikipediaSolution,
+       .solutions = 1,
+       .rating = RatingColumns{.steps = 1}},
+      {.puzzle = other, .verdict = MULTIPLE, .solution = kWikipediaSolution, .solutions = 2},
+      {.puzzle = puzzle, .verdict = SOLVED, .solution = kWikipediaSolution, .solutions = 1},
+  };
+  SolveResultJson reused;
+  for (const SolveResult& result : results) {
+    SolveResultJson fresh;
+    EXPECT_EQ(reused.Of(result).dump(), fresh.Of(result).dump());
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "proto/explain_json.h"
+#include "proto/result_json.h"
 
 #include <optional>
 #include <stdexcept>
@@ -157,6 +157,53 @@ OrderedJson RatingJson(const RatingColumns& rating) {
                      {"se", rating.se_tenths / 10.0},
                      {"se_pearl", rating.se_pearl_tenths / 10.0},
                      {"se_diamond", rating.se_diamond_tenths / 10.0}};
+}
+
+OrderedJson InvalidJson(std::string_view puzzle, std::string_view where, std::string_view reason) {
+  OrderedJson out = OrderedJson::object();
+  if (!puzzle.empty()) out["puzzle"] = puzzle;
+  out["verdict"] = VerdictName(INVALID);
+  std::string error = "invalid: ";
+  error.append(where).append(": ").append(reason);
+  out["error"] = std::move(error);
+  out["where"] = where;
+  out["reason"] = reason;
+  return out;
+}
+
+OrderedJson UnsolvableJson(std::string_view puzzle) {
+  return OrderedJson{{"puzzle", puzzle}, {"verdict", VerdictName(UNSOLVABLE)}};
+}
+
+const OrderedJson& SolveResultJson::Of(const SolveResult& result) {
+  if (result.verdict == INVALID) {
+    keys_ = ~0u;  // rare: a fresh object, and a fresh one after it
+    object_ = InvalidJson(result.puzzle, result.where, result.reason);
+    return object_;
+  }
+  const bool solved = !result.solution.empty();
+  const unsigned keys =
+      (result.puzzle.empty() ? 0 : 1) | (solved ? 2 : 0) | (result.rating ? 4 : 0);
+  if (keys != keys_) {
+    object_ = OrderedJson::object();  // the keys go in afresh, in order
+    keys_ = keys;
+  }
+  if (!result.puzzle.empty()) Set("puzzle", result.puzzle);
+  Set("verdict", VerdictName(result.verdict));
+  if (solved) Set("solution", result.solution);
+  object_["solutions"] = result.solutions;
+  object_["guesses"] = result.guesses;
+  if (result.rating) object_["rating"] = RatingJson(*result.rating);
+  return object_;
+}
+
+void SolveResultJson::Set(const char* key, std::string_view text) {
+  OrderedJson& value = object_[key];
+  if (value.is_string()) {
+    value.get_ref<std::string&>().assign(text);
+  } else {
+    value = text;
+  }
 }
 
 OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
