@@ -10,13 +10,13 @@
 #                         <dir>-asan, <dir>-tsan, <dir>-fuzz
 #   SUDOKU_CMAKE_ARGS     more cmake arguments for every build (e.g. a compiler launcher)
 #   SUDOKU_SANITIZERS     0 skips the sanitizer builds (default 1)
-#   SUDOKU_FUZZ_SECONDS   seconds per fuzz target (default 40; 0 skips fuzzing)
+#   SUDOKU_FUZZ_SECONDS   seconds per fuzz target (default 35; 0 skips fuzzing)
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${SUDOKU_BUILD_DIR:-$top/build}
 sanitizers=${SUDOKU_SANITIZERS:-1}
-fuzz_seconds=${SUDOKU_FUZZ_SECONDS:-40}
+fuzz_seconds=${SUDOKU_FUZZ_SECONDS:-35}
 jobs=$(nproc)
 started=$SECONDS
 

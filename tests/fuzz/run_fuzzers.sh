@@ -19,7 +19,7 @@ shift
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_framing fuzz_request fuzz_http fuzz_puzzle fuzz_puzzle_reader fuzz_compressed_input
-           fuzz_kernels)
+           fuzz_kernels fuzz_response)
 fi
 seconds=${SUDOKU_FUZZ_SECONDS:-60}
 jobs=${SUDOKU_FUZZ_JOBS:-$(nproc)}
