@@ -74,7 +74,10 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   }
 
   Grid grid{};
-  if (ParsePuzzle(puzzle, &grid)) throw ClientError("the daemon explained an invalid puzzle");
+  logic::Candidates remaining{};
+  if (!logic::ExplanationStart(puzzle, &grid, &remaining)) {
+    throw ClientError("the daemon explained an invalid puzzle");
+  }
   std::vector<Step> steps;
   try {
     if (json) return JsonLine(wire::ExplanationJson(response, puzzle, candidates));
@@ -82,7 +85,6 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
   } catch (const wire::BadStep& error) {
     throw ClientError(error.what());
   }
-  logic::Candidates remaining = logic::InitialCandidates(grid);
   out = "puzzle: " + std::string(puzzle) + "\n";
   if (verdict == wire::MULTIPLE) {
     out += "multiple solutions: where a digit is chosen, the steps follow one solution\n";

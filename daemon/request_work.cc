@@ -192,14 +192,19 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   if (cancel.load(std::memory_order_relaxed)) return false;
   response->Clear();
   response->set_request_id(request.request_id());
+  // Givens, or a candidate state (729 characters: a pencilmark puzzle, a player's notes).
+  const bool pencilmarks = request.puzzle().size() == static_cast<size_t>(kCandidateChars);
   Grid grid;
-  const PuzzleError error = ParsePuzzle(request.puzzle(), &grid);
+  CandidateGrid candidates;
+  const PuzzleError error = pencilmarks ? ParseCandidates(request.puzzle(), &candidates)
+                                        : ParsePuzzle(request.puzzle(), &grid);
   if (error) {
     response->set_verdict(wire::INVALID);
     SetError(error, 0, response->mutable_error());
     return true;
   }
-  const logic::Explanation explanation = logic::Explain(grid);
+  const logic::Explanation explanation =
+      pencilmarks ? logic::Explain(candidates) : logic::Explain(grid);
   response->set_verdict(static_cast<wire::Verdict>(explanation.verdict));
   if (explanation.verdict == Verdict::kUnsolvable) return true;
   logic::Technique hardest = logic::Technique::kNakedSingle;
@@ -213,9 +218,12 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
     (*solution)[cell] = static_cast<char>('0' + explanation.solution[cell]);
   }
   response->set_hardest_technique(wire::TechniqueToWire(hardest));
-  response->set_level(static_cast<wire::Level>(logic::QqwingLevel(grid, hardest)));
+  // QQWing's pairs check replays from givens; a candidate state takes the technique's level.
+  response->set_level(static_cast<wire::Level>(pencilmarks ? logic::LevelOf(hardest)
+                                                            : logic::QqwingLevel(grid, hardest)));
   response->set_guesses(explanation.fast_guesses);
-  const rating::Scales scales = rating::RatePuzzle(grid, explanation.steps);
+  const rating::Scales scales = pencilmarks ? rating::RatePuzzle(candidates, explanation.steps)
+                                            : rating::RatePuzzle(grid, explanation.steps);
   response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));
   response->set_hodoku_score(scales.hodoku_score);
   response->set_se_rating(scales.se_tenths);

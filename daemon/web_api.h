@@ -18,7 +18,7 @@
 //                              [{"index", "message"}]}
 //
 // TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
-// pencilmarks (solve only: explanations start from givens), a CSV line. The answers are the
+// pencilmarks (a candidate state: explained from the candidates it leaves), a CSV line. The answers are the
 // objects sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the
 // schema). Errors are JSON, {"error": MESSAGE}:
 //   400  a puzzle that is not valid, as sudoku-client's JSON says it: {"puzzle", "verdict":

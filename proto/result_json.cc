@@ -209,10 +209,10 @@ void SolveResultJson::Set(const char* key, std::string_view text) {
 OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
                             bool candidates) {
   Grid grid{};
-  if (ParsePuzzle(puzzle, &grid)) {
+  logic::Candidates remaining{};
+  if (!logic::ExplanationStart(puzzle, &grid, &remaining)) {
     throw std::invalid_argument("an explanation of a puzzle that is not valid");
   }
-  logic::Candidates remaining = logic::InitialCandidates(grid);
   OrderedJson steps = OrderedJson::array();
   uint32_t logic_guesses = 0;
   int number = 0;

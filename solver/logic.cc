@@ -34,6 +34,12 @@ Board::Board(const Grid& grid) {
   }
 }
 
+Board::Board(const CandidateGrid& candidates) : Board(PlacedCells(candidates)) {
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (!values[cell]) open[cell] &= candidates[cell];
+  }
+}
+
 void Board::Place(int cell, int digit) {
   values[cell] = static_cast<uint8_t>(digit);
   open[cell] = 0;
@@ -218,16 +224,24 @@ bool SolvesWithPairs(const Grid& grid) {
   return true;
 }
 
+// Where a walk starts: givens, or a candidate state (exactly one of the two).
+struct Start {
+  const Grid* grid = nullptr;
+  const CandidateGrid* candidates = nullptr;
+};
+
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
 // verdict is all the steps learn of it.
 // One Step serves every turn: cleared, its lists keep their room, so that a caller that does
 // not keep the steps allocates nothing per step. `on_step` may move from it.
 template <typename OnStep>
-Result Run(const Grid& grid, Preference preference, bool show_trial_branches, OnStep&& on_step,
+Result Run(const Start& start, Preference preference, bool show_trial_branches, OnStep&& on_step,
            Grid* final_grid) {
-  const Result result = SolveGrid(grid, Limits{.max_solutions = 2});
+  const Result result = start.candidates
+                            ? SolveCandidates(*start.candidates, Limits{.max_solutions = 2})
+                            : SolveGrid(*start.grid, Limits{.max_solutions = 2});
   if (result.solutions == 0) return result;
-  Board board(grid);
+  Board board = start.candidates ? Board(*start.candidates) : Board(*start.grid);
   board.unique = result.verdict == Verdict::kSolved;
   SearchMemo memo;
   board.memo = &memo;
@@ -332,6 +346,37 @@ Candidates InitialCandidates(const Grid& grid) {
   return candidates;
 }
 
+Grid PlacedCells(const CandidateGrid& candidates) {
+  Grid grid{};
+  for (int cell = 0; cell < kCells; ++cell) {
+    const uint16_t mask = candidates[cell];
+    if (mask != 0 && (mask & (mask - 1)) == 0) grid[cell] = static_cast<uint8_t>(internal::LowestDigit(mask));
+  }
+  return grid;
+}
+
+Candidates InitialCandidates(const CandidateGrid& candidates) {
+  const Board board(candidates);
+  Candidates out{};
+  for (int cell = 0; cell < kCells; ++cell) {
+    out[cell] = board.values[cell] ? Bit(board.values[cell]) : board.open[cell];
+  }
+  return out;
+}
+
+bool ExplanationStart(std::string_view puzzle, Grid* grid, Candidates* candidates) {
+  if (puzzle.size() == static_cast<size_t>(kCandidateChars)) {
+    CandidateGrid state;
+    if (ParseCandidates(puzzle, &state)) return false;
+    *grid = PlacedCells(state);
+    *candidates = InitialCandidates(state);
+    return true;
+  }
+  if (ParsePuzzle(puzzle, grid)) return false;
+  *candidates = InitialCandidates(*grid);
+  return true;
+}
+
 void Apply(const Step& step, Grid* grid, Candidates* candidates) {
   for (const CellDigit& placement : step.placements) {
     (*grid)[placement.cell] = placement.digit;
@@ -371,10 +416,12 @@ Level QqwingLevel(const Grid& grid, Technique hardest) {
   return internal::SolvesWithPairs(grid) ? Level::kIntermediate : Level::kExpert;
 }
 
-Explanation Explain(const Grid& grid, Preference preference) {
+namespace {
+
+Explanation ExplainFrom(const internal::Start& start, Preference preference) {
   Explanation explanation;
   const Result result = internal::Run(
-      grid, preference, /*show_trial_branches=*/true,
+      start, preference, /*show_trial_branches=*/true,
       [&](Step& step) {
         if (step.technique == Technique::kTrial) ++explanation.logic_guesses;
         explanation.steps.push_back(std::move(step));
@@ -385,12 +432,12 @@ Explanation Explain(const Grid& grid, Preference preference) {
   return explanation;
 }
 
-Rating Walk(const Grid& grid, Preference preference,
-            const std::function<void(const Step&)>& on_step) {
+Rating WalkFrom(const internal::Start& start, Preference preference,
+                const std::function<void(const Step&)>& on_step) {
   Rating rating;
   Grid final_grid{};
   const Result result = internal::Run(
-      grid, preference, /*show_trial_branches=*/false,
+      start, preference, /*show_trial_branches=*/false,
       [&](const Step& step) {
         ++rating.steps;
         if (step.technique == Technique::kTrial) ++rating.logic_guesses;
@@ -401,6 +448,26 @@ Rating Walk(const Grid& grid, Preference preference,
   rating.verdict = result.verdict;
   rating.guesses = result.guesses;
   return rating;
+}
+
+}  // namespace
+
+Explanation Explain(const Grid& grid, Preference preference) {
+  return ExplainFrom({.grid = &grid}, preference);
+}
+
+Explanation Explain(const CandidateGrid& candidates, Preference preference) {
+  return ExplainFrom({.candidates = &candidates}, preference);
+}
+
+Rating Walk(const Grid& grid, Preference preference,
+            const std::function<void(const Step&)>& on_step) {
+  return WalkFrom({.grid = &grid}, preference, on_step);
+}
+
+Rating Walk(const CandidateGrid& candidates, Preference preference,
+            const std::function<void(const Step&)>& on_step) {
+  return WalkFrom({.candidates = &candidates}, preference, on_step);
 }
 
 Rating Rate(const Grid& grid) {

@@ -289,6 +289,26 @@ enum class Preference : uint8_t {
 // techniques apply only when it is kSolved).
 Explanation Explain(const Grid& grid, Preference preference = Preference::kHodoku);
 
+// The same from a candidate state, a pencilmark puzzle or a player's notes: a cell with one
+// candidate counts as placed, every other cell keeps the candidates given that its placed peers
+// leave it, so that no step repeats what the state already shows. Single candidates that clash,
+// or a cell left without one, make it kUnsolvable (as SolveCandidates() says).
+Explanation Explain(const CandidateGrid& candidates,
+                    Preference preference = Preference::kHodoku);
+
+// The cells of a candidate state with one candidate, as placed digits; 0 elsewhere.
+Grid PlacedCells(const CandidateGrid& candidates);
+
+// A candidate state as Candidates, each cell as Explain(candidates) starts from it: a placed
+// cell holds only its digit.
+Candidates InitialCandidates(const CandidateGrid& candidates);
+
+// What an explanation of `puzzle` starts from, as a reader replays its steps: the placed digits
+// and every cell's candidates, for 81 characters of givens (InitialCandidates(grid)) or a
+// 729-character candidate state (PlacedCells, InitialCandidates(candidates)). False when the
+// text is neither.
+bool ExplanationStart(std::string_view puzzle, Grid* grid, Candidates* candidates);
+
 struct Rating {
   Verdict verdict = Verdict::kUnsolvable;
   Technique hardest = Technique::kNakedSingle;  // the hardest step of Explain()
@@ -315,6 +335,8 @@ Rating Rate(const Grid& grid);
 // only during the call) instead of keeping it: what a rating needs, without a copy of every
 // step. Returns what Rate() does but the level, which it leaves at kSimple.
 Rating Walk(const Grid& grid, Preference preference,
+            const std::function<void(const Step&)>& on_step);
+Rating Walk(const CandidateGrid& candidates, Preference preference,
             const std::function<void(const Step&)>& on_step);
 
 // "r3c5": 1-based row and column, as players name cells.

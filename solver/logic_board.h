@@ -188,6 +188,9 @@ struct Board {
 
   Board() = default;
   explicit Board(const Grid& grid);
+  // From a candidate state: a cell with one candidate is placed (PlacedCells), every other
+  // keeps the candidates given that its placed peers leave it.
+  explicit Board(const CandidateGrid& candidates);
 
   void Place(int cell, int digit);
 

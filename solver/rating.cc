@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 namespace sudoku::rating {
@@ -270,12 +271,15 @@ bool Basic(const Step& step) { return step.technique <= Technique::kHiddenTriple
 // `scales` (HoDoKu's, of our path) with SE's numbers of SE's own path: its direct techniques
 // where they solve the puzzle (tried only if `basic`: our path took nothing past them), else
 // the path that takes the easiest step on SE's scale, rated as it goes.
-Scales WithSePath(const Grid& puzzle, Scales scales, bool basic) {
-  const std::optional<SeDirect> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
-  if (direct) {
-    scales.se_tenths = direct->tenths;
-    scales.se_pearl_tenths = scales.se_diamond_tenths = direct->first_tenths;
-    return scales;
+template <typename Start>
+Scales WithSePath(const Start& puzzle, Scales scales, bool basic) {
+  if constexpr (std::is_same_v<Start, Grid>) {
+    const std::optional<SeDirect> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
+    if (direct) {
+      scales.se_tenths = direct->tenths;
+      scales.se_pearl_tenths = scales.se_diamond_tenths = direct->first_tenths;
+      return scales;
+    }
   }
   Rater rater(logic::Preference::kEasiestSe);
   logic::Walk(puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); });
@@ -290,6 +294,10 @@ Scales WithSePath(const Grid& puzzle, Scales scales, bool basic) {
 
 Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
   return WithSePath(puzzle, RateSteps(steps), std::all_of(steps.begin(), steps.end(), Basic));
+}
+
+Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps) {
+  return WithSePath(start, RateSteps(steps), /*basic=*/false);
 }
 
 Ratings RateGrid(const Grid& grid) {

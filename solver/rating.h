@@ -112,6 +112,10 @@ std::optional<SeDirect> SeDirectTenths(const Grid& puzzle);
 // from SE's own path: its direct techniques where they solve the puzzle (SeDirectTenths), else
 // the path that takes the easiest step on SE's scale (logic::Preference::kEasiestSe).
 Scales RatePuzzle(const Grid& puzzle, std::span<const logic::Step> steps);
+// The same for a candidate state solved by `steps` (its logic::Explain(candidates)): SE's
+// numbers from the path that takes the easiest step on SE's scale from that state (SE's direct
+// path starts from givens, which a candidate state does not have).
+Scales RatePuzzle(const CandidateGrid& start, std::span<const logic::Step> steps);
 
 // Both ratings of a grid at once: QQWing's, as logic::Rate() gives it, and the scales, from one
 // run of the logical solver.

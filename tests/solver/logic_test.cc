@@ -10,6 +10,7 @@
 #include <bitset>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -908,6 +909,83 @@ TEST(Logic, UnsolvableAndMultiple) {
   for (uint8_t digit : grid) text += static_cast<char>('0' + digit);
   EXPECT_EQ(SolveGrid(grid).verdict, Verdict::kSolved) << text;
   EXPECT_EQ(std::count(grid.begin(), grid.end(), 0), 0);
+}
+
+// A player's notes as the page sends them: the candidates left after `steps` steps of
+// `explanation` from `grid`, a placed cell as its one candidate. Null when a cell still open has
+// one candidate left (a naked single not taken yet), which the state would show as placed.
+std::optional<CandidateGrid> StateAfter(const Grid& puzzle, const Explanation& explanation,
+                                        size_t steps) {
+  Grid grid = puzzle;
+  Candidates candidates = InitialCandidates(grid);
+  for (size_t i = 0; i < steps; ++i) Apply(explanation.steps[i], &grid, &candidates);
+  CandidateGrid state{};
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (!grid[cell] && std::popcount(candidates[cell]) == 1) return std::nullopt;
+    state[cell] = candidates[cell];
+  }
+  return state;
+}
+
+// Explained from a state that steps of its own explanation reached, a puzzle goes on with the
+// rest of those steps, one for one: nothing the state already shows is offered again, and the
+// steps are those a walk from the givens takes from there.
+TEST(Logic, ExplainingFromCandidatesGoesOnWhereTheStepsLeftOff) {
+  int checked = 0;
+  for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
+    if (fixture.count != "1") continue;
+    const Grid puzzle = ParseOrDie(fixture.puzzle);
+    const Explanation whole = Explain(puzzle);
+    for (size_t at = whole.steps.size() / 2; at < whole.steps.size(); ++at) {
+      const std::optional<CandidateGrid> state = StateAfter(puzzle, whole, at);
+      if (!state) continue;
+      SCOPED_TRACE(fixture.puzzle + " from step " + std::to_string(at + 1));
+      const Explanation rest = Explain(*state);
+      EXPECT_EQ(rest.verdict, Verdict::kSolved);
+      EXPECT_EQ(rest.solution, whole.solution);
+      ASSERT_EQ(rest.steps.size(), whole.steps.size() - at);
+      for (size_t i = 0; i < rest.steps.size(); ++i) {
+        EXPECT_EQ(Compact(rest.steps[i]), Compact(whole.steps[at + i])) << "step " << i + 1;
+      }
+      EXPECT_EQ(Walk(*state, Preference::kHodoku, nullptr).steps, rest.steps.size());
+      ++checked;
+      break;
+    }
+  }
+  EXPECT_GT(checked, 10);
+}
+
+// A candidate state: single candidates are placed digits and take their digit from their
+// peers; singles that clash, or a cell left without a candidate, leave nothing to explain.
+TEST(Logic, ExplainingFromCandidatesPlacesSinglesAndRefusesContradictions) {
+  const Grid puzzle = ParseOrDie(testing::kWikipediaPuzzle);
+  CandidateGrid state{};
+  for (int cell = 0; cell < kCells; ++cell) {
+    state[cell] = puzzle[cell] ? static_cast<uint16_t>(1u << (puzzle[cell] - 1)) : 0x1ff;
+  }
+  // Every digit in every open cell: the givens still rule their peers out.
+  EXPECT_EQ(PlacedCells(state), puzzle);
+  EXPECT_EQ(InitialCandidates(state), InitialCandidates(puzzle));
+  const Explanation from_state = Explain(state);
+  const Explanation from_givens = Explain(puzzle);
+  ASSERT_EQ(from_state.steps.size(), from_givens.steps.size());
+  for (size_t i = 0; i < from_state.steps.size(); ++i) {
+    EXPECT_EQ(Compact(from_state.steps[i]), Compact(from_givens.steps[i]));
+  }
+  Grid grid{};
+  Candidates candidates{};
+  ASSERT_TRUE(ExplanationStart(std::string(81, '.'), &grid, &candidates));
+  EXPECT_EQ(candidates[0], 0x1ff);
+  EXPECT_FALSE(ExplanationStart(std::string(728, '1'), &grid, &candidates));
+
+  CandidateGrid clash = state;
+  clash[2] = 1u << 4;  // r1c3 holds 5, as r1c1 does
+  EXPECT_EQ(Explain(clash).verdict, Verdict::kUnsolvable);
+  EXPECT_TRUE(Explain(clash).steps.empty());
+  CandidateGrid emptied = state;
+  emptied[2] = (1u << 4) | (1u << 2);  // r1c3 holds only 5 and 3, which r1c1 and r1c2 hold
+  EXPECT_EQ(Explain(emptied).verdict, Verdict::kUnsolvable);
+  EXPECT_EQ(Walk(emptied, Preference::kHodoku, nullptr).verdict, Verdict::kUnsolvable);
 }
 
 // HoDoKu's order takes a naked triple before a hidden pair; QQWing knows pairs and no triples.
