@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <exception>
@@ -22,6 +23,7 @@
 #include "client/batcher.h"
 #include "client/client_error.h"
 #include "client/connection.h"
+#include "client/endpoint.h"
 #include "client/flags.h"
 #include "client/result_format.h"
 #include "client/session.h"
@@ -403,19 +405,29 @@ bool ParseBenchOptions(const std::vector<std::string>& args, BenchOptions* optio
   std::vector<std::string> connect;
   std::string connections, duration, requests, batch, in_flight, rate, limit;
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
+  // The defaults in the descriptions are the options' own, so that --help cannot drift from them.
+  const std::string connect_help =
+      "where sudokud listens (default " + std::string(kDefaultEndpoint) + "); several "
+      "addresses, comma-separated or with the flag repeated, share the connections";
+  const std::string connections_help =
+      "connections (default " + std::to_string(options->connections) + ")";
+  const std::string duration_help =
+      "how long to send for, e.g. 30s or 2m (default " +
+      DurationText(std::chrono::milliseconds(std::llround(options->duration_seconds * 1000))) +
+      ")";
+  const std::string batch_help =
+      "puzzles per batch (default " + std::to_string(options->batch_size) + ")";
+  const std::string in_flight_help =
+      "batches outstanding per connection (default " + std::to_string(options->in_flight) + ")";
   po::options_description flags(kUsage);
   flags.add_options()
-      ("connect", po::value(&connect)->value_name("HOST:PORT"),
-       "where sudokud listens (default 127.0.0.1:9810); several addresses, comma-separated or "
-       "with the flag repeated, share the connections")
-      ("connections", po::value(&connections)->value_name("C"), "connections (default 1)")
-      ("duration", po::value(&duration)->value_name("DURATION"),
-       "how long to send for, e.g. 30s or 2m (default 10s)")
+      ("connect", po::value(&connect)->value_name("HOST:PORT"), connect_help.c_str())
+      ("connections", po::value(&connections)->value_name("C"), connections_help.c_str())
+      ("duration", po::value(&duration)->value_name("DURATION"), duration_help.c_str())
       ("requests", po::value(&requests)->value_name("N"),
        "batches to send in all, instead of --duration (as ghz's --total)")
-      ("batch", po::value(&batch)->value_name("B"), "puzzles per batch (default 100)")
-      ("in-flight", po::value(&in_flight)->value_name("K"),
-       "batches outstanding per connection (default 1)")
+      ("batch", po::value(&batch)->value_name("B"), batch_help.c_str())
+      ("in-flight", po::value(&in_flight)->value_name("K"), in_flight_help.c_str())
       ("batches-per-second", po::value(&rate)->value_name("R"),
        "batches per second over all connections (default: as fast as answers come)")
       ("unique", "ask for the proof of uniqueness (--limit 2)")

@@ -12,6 +12,7 @@
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "client/connection.h"
+#include "client/endpoint.h"
 #include "client/session.h"
 #include "client/explain_format.h"
 #include "client/json_output.h"
@@ -123,9 +124,13 @@ bool ParseExplainOptions(const std::vector<std::string>& args, ExplainOptions* o
   std::vector<std::string> connect;
   std::vector<std::string> inputs;
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
+  // The default in the description is the one ParseEndpoints() takes, so that --help cannot
+  // drift from it.
+  const std::string connect_help =
+      "where sudokud listens (default " + std::string(kDefaultEndpoint) + ")";
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
-                      "where sudokud listens (default 127.0.0.1:9810)")(
+                      connect_help.c_str())(
       "candidates", "draw the candidate grid before each step")(
       "json", "write the explanation as one JSON object")("help,h", "print this help");
   AddSessionFlags(&flags, &session_flags);

@@ -131,24 +131,32 @@ SessionFlags DefaultSessionFlags(std::chrono::milliseconds timeout,
 }
 
 void AddSessionFlags(boost::program_options::options_description* flags, SessionFlags* values) {
+  // The defaults in the descriptions are the values' own, so that --help cannot drift from them.
+  const std::string timeout_help =
+      "a connection with requests out that answers nothing for this long (e.g. 30s, 2m, 500ms; "
+      "default " + values->timeout + ") counts as broken: its requests go to another "
+      "connection, and an address silent twice in a row is given up";
+  const std::string retry_for_help =
+      "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
+      "reconnecting, with growing waits, for this long (default " + values->retry_for +
+      ") before giving up; before the first answer, a refused connect is retried for " +
+      DurationText(kDefaultFirstConnectFor) + " unless this is given";
+  const std::string resolve_every_help =
+      "a --connect name stands for every address it resolves to (A and AAAA), connections "
+      "spread over them; resolve it again this often (default " + values->resolve_every +
+      "), and within a second after a connection breaks: new addresses get their share of the "
+      "connections, those gone get no more";
   flags->add_options()
       ("timeout", boost::program_options::value(&values->timeout)->value_name("DURATION"),
-       "a connection with requests out that answers nothing for this long (e.g. 30s, 2m, "
-       "500ms; default 30s) counts as broken: its requests go to another connection, and an "
-       "address silent twice in a row is given up")
+       timeout_help.c_str())
       ("retry-for",
        boost::program_options::value(&values->retry_for)
            ->value_name("DURATION")
            ->notifier([values](const std::string&) { values->retry_for_given = true; }),
-       "when sudokud refuses, resets or turns away connections (TOO_MANY_CONNECTIONS), keep "
-       "reconnecting, with growing waits, for this long (default 60s) before giving up; "
-       "before the first answer, a refused connect is retried for 5s unless this is given")
+       retry_for_help.c_str())
       ("resolve-every",
        boost::program_options::value(&values->resolve_every)->value_name("DURATION"),
-       "a --connect name stands for every address it resolves to (A and AAAA), connections "
-       "spread over them; resolve it again this often (default 30s), and within a second "
-       "after a connection breaks: new addresses get their share of the connections, those "
-       "gone get no more")
+       resolve_every_help.c_str())
       ("tls", boost::program_options::bool_switch(&values->tls),
        "connect over TLS, verifying the daemon's certificate and the name (or address) of "
        "--connect against it")

@@ -17,6 +17,7 @@
 #include "client/client_error.h"
 #include "client/flags.h"
 #include "client/connection.h"
+#include "client/endpoint.h"
 #include "client/result_format.h"
 #include "client/session.h"
 #include "client/solve_command.h"
@@ -223,12 +224,17 @@ std::string FormatSummary(const GenerateCommandOptions& options, uint64_t seed,
 bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandOptions* options,
                           std::ostream& out) {
   std::vector<std::string> connect;
-  std::string count = "1", seed, clues, difficulty, hodoku_level, se_min, se_max;
+  std::string count = std::to_string(options->count), seed, clues, difficulty, hodoku_level,
+              se_min, se_max;
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
+  // The defaults in the descriptions are the options' own, so that --help cannot drift from them.
+  const std::string connect_help =
+      "where sudokud listens (default " + std::string(kDefaultEndpoint) + ")";
+  const std::string count_help = "puzzles to make (default " + count + ")";
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
-                      "where sudokud listens (default 127.0.0.1:9810)")(
-      "count", po::value(&count)->value_name("N"), "puzzles to make (default 1)")(
+                      connect_help.c_str())(
+      "count", po::value(&count)->value_name("N"), count_help.c_str())(
       "difficulty", po::value(&difficulty)->value_name("LEVEL"),
       "only puzzles of this level, as rated by the logical solver: simple, easy, "
       "intermediate or expert (QQWing's scale)")(

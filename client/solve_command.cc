@@ -23,6 +23,7 @@
 #include "client/batcher.h"
 #include "client/client_error.h"
 #include "client/connection.h"
+#include "client/endpoint.h"
 #include "client/flags.h"
 #include "client/ordered_output.h"
 #include "client/output_preallocation.h"
@@ -293,19 +294,25 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   std::string format = Name(options->format);
   std::string input_format = Name(options->input_format);
 
+  // The defaults in the descriptions are the options' own, so that --help cannot drift from them.
+  const std::string connect_help =
+      "where sudokud listens (default " + std::string(kDefaultEndpoint) + "); several "
+      "addresses, comma-separated or with the flag repeated, share the connections";
+  const std::string limit_help = "look for up to N solutions per puzzle (default " +
+                                 std::to_string(options->solution_limit) + ": stop at the first)";
+  const std::string batch_help = "puzzles per request (default " + batch + ")";
+  const std::string in_flight_help =
+      "requests outstanding per connection (default " + in_flight + ")";
+  const std::string connections_help = "connections to the daemon (default " + connections + ")";
+
   po::options_description flags(kUsage);
   flags.add_options()
-      ("connect", po::value(&connect)->value_name("HOST:PORT"),
-       "where sudokud listens (default 127.0.0.1:9810); several addresses, comma-separated or "
-       "with the flag repeated, share the connections")
+      ("connect", po::value(&connect)->value_name("HOST:PORT"), connect_help.c_str())
       ("unique", "check that each puzzle has exactly one solution (same as --limit 2)")
-      ("limit", po::value(&limit)->value_name("N"),
-       "look for up to N solutions per puzzle (default 1: stop at the first)")
-      ("batch", po::value(&batch)->value_name("B"), "puzzles per request (default 2000)")
-      ("in-flight", po::value(&in_flight)->value_name("K"),
-       "requests outstanding per connection (default 4)")
-      ("connections", po::value(&connections)->value_name("C"),
-       "connections to the daemon (default 2)")
+      ("limit", po::value(&limit)->value_name("N"), limit_help.c_str())
+      ("batch", po::value(&batch)->value_name("B"), batch_help.c_str())
+      ("in-flight", po::value(&in_flight)->value_name("K"), in_flight_help.c_str())
+      ("connections", po::value(&connections)->value_name("C"), connections_help.c_str())
       ("rate", "append the rating to each solution: LEVEL HARDEST STEPS GUESSES HODOKU SCORE "
        "SE EP ED, e.g. 'intermediate pointing 57 0 medium 312 2.6 2.6 1.2' (QQWing's level, the "
        "hardest technique, the logical steps, the solver's guesses, HoDoKu's level and score, "

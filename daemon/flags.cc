@@ -136,6 +136,12 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
   // The defaults are ServerOptions' and HealthOptions' own, stated once there, but for those of
   // --threads and --max-memory, which follow the machine and its cgroup (cgroup_limits.h).
   const ServerOptions defaults;
+  // The cap is DefaultMaxMemory()'s own, so that --help cannot drift from it.
+  const std::string max_memory_help =
+      "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
+      "past half of it the connections holding more than their share stop reading (at least "
+      "twice --max-frame-bytes; default " + std::to_string(kMaxMemoryCap) + ", or half of the "
+      "cgroup's memory limit, memory.max or memory.limit_in_bytes, when that is less)";
   po::options_description options("Usage: sudokud [OPTIONS]\nOptions");
   options.add_options()
       ("help,h", "print this help and exit")
@@ -198,11 +204,7 @@ std::optional<Flags> ParseFlags(int argc, char** argv) {
        "puzzles accepted and not yet solved, over all connections; a request is charged its "
        "real size (a generation of N puzzles, N) and none of it runs before it fits, so what "
        "is in flight stays within twice the limit")
-      ("max-memory", po::value<std::string>()->value_name("BYTES"),
-       "bytes held for clients (unfinished frames, answers not yet read) over all connections; "
-       "past half of it the connections holding more than their share stop reading (at least "
-       "twice --max-frame-bytes; default: half of the cgroup's memory limit, memory.max or "
-       "memory.limit_in_bytes, at most 4294967296, which it is without a limit)")
+      ("max-memory", po::value<std::string>()->value_name("BYTES"), max_memory_help.c_str())
       ("idle-timeout",
        po::value<std::string>()
            ->default_value(Seconds(defaults.idle_timeout))
