@@ -79,7 +79,29 @@ HELP_TOUCH = {
     "editing": "Editing: tap a cell, then a digit below; \u232b clears it.",
 }
 HELP_KEYS_PLAYING = ("Playing: 1\u20139 place a digit (with Notes on, or Shift, toggle a "
-                     "candidate), \u232b clear, N notes, U undo, H hint, Esc stop.")
+                     "candidate), \u232b clear, N notes, U undo, Ctrl+Y redo, H hint, Esc stop.")
+UNREACHABLE = "The daemon cannot be reached: check that sudokud is running, then try again."
+MULTIPLE = "This puzzle has more than one solution: play needs one with exactly one."
+SOLVED = "Solved: every digit is right."
+LOCKED = "Solved: the board no longer changes. Press Play to play it again."
+# Wikipedia's with its first row blank: several solutions.
+SEVERAL = "." * 9 + WIKIPEDIA[9:]
+# The techniques as players write them, not as the API's lower case would capitalise.
+TECHNIQUE_NAMES = {
+    "naked single": "Naked Single", "hidden single": "Hidden Single", "pointing": "Pointing",
+    "claiming": "Claiming", "naked pair": "Naked Pair", "hidden pair": "Hidden Pair",
+    "naked triple": "Naked Triple", "hidden triple": "Hidden Triple", "naked quad": "Naked Quad",
+    "hidden quad": "Hidden Quad", "x-wing": "X-Wing", "swordfish": "Swordfish",
+    "jellyfish": "Jellyfish", "remote pair": "Remote Pair", "skyscraper": "Skyscraper",
+    "two-string kite": "Two-String Kite", "turbot fish": "Turbot Fish",
+    "empty rectangle": "Empty Rectangle", "xy-wing": "XY-Wing", "xyz-wing": "XYZ-Wing",
+    "w-wing": "W-Wing", "simple colouring": "Simple Colouring", "multi colours": "Multi Colours",
+    "unique rectangle": "Unique Rectangle", "hidden rectangle": "Hidden Rectangle",
+    "bug+1": "BUG+1", "finned fish": "Finned Fish", "sashimi fish": "Sashimi Fish",
+    "sue de coq": "Sue de Coq", "x-chain": "X-Chain", "xy-chain": "XY-Chain",
+    "alternating inference chain": "Alternating Inference Chain", "als-xz": "ALS-XZ",
+    "wxyz-wing": "WXYZ-Wing", "forcing chain": "Forcing Chain", "trial": "Trial",
+}
 
 
 class Failure(Exception):
@@ -120,9 +142,10 @@ def is_solution_of(solution, puzzle):
 class Daemon:
     """sudokud on loopback ports picked by the kernel; its log is read on a thread."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, http_port=0):
         self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--threads", "2"],
+            [binary, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:%d" % http_port,
+             "--threads", "2"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.log = []
         self.lines = queue.Queue()
@@ -267,6 +290,25 @@ class Page:
     def click(self, element_id):
         self.driver.find_element(self.By.ID, element_id).click()
 
+    def answer_confirm(self, accept):
+        """Answers the page's confirm(), which must have opened, and returns its words."""
+        from selenium.webdriver.support import expected_conditions
+        self.until(lambda: expected_conditions.alert_is_present()(self.driver),
+                   "a confirm to open")
+        alert = self.driver.switch_to.alert
+        words = alert.text
+        if accept:
+            alert.accept()
+        else:
+            alert.dismiss()
+        return words
+
+    def in_sight(self, element_id):
+        """Whether the element lies wholly inside the window (scrolled as it is)."""
+        return self.driver.execute_script(
+            "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+            "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", element_id)
+
     def shot(self, directory, name):
         path = os.path.join(directory, name)
         self.driver.save_screenshot(path)
@@ -291,6 +333,9 @@ def check_step(page, explanation, position):
     # The names HoDoKu's and Sudoku Explainer's users know the technique by, beside its own.
     page.until_text("technique-names", "HoDoKu: %s; Sudoku Explainer: %s" % (
         step["hodoku_name"], step["se_name"] or "none of its own (found by its chains)"))
+    # Its own name as players write it (a trial's heading says what it does instead).
+    if step["technique"] != "trial":
+        page.until_text("technique", TECHNIQUE_NAMES[step["technique"]])
     board = page.board()
     digits = step_digits(explanation, position)
     for cell in range(81):
@@ -453,6 +498,8 @@ def run(args, screenshots):
                  "--window-size=1280,1200", "--force-device-scale-factor=1", "--lang=en-US"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The page's confirm() waits for the test's answer (answer_confirm), not the driver's.
+    options.set_capability("unhandledPromptBehavior", "ignore")
     driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
     try:
         page = Page(driver)
@@ -509,7 +556,7 @@ def run(args, screenshots):
         check(solved["verdict"] == "solved", "the API's verdict: %r" % solved)
         check(is_solution_of(solved["solution"], PUZZLE), "the API's solution is wrong")
         page.until_text("rating-level", solved["rating"]["level"])
-        page.until_text("rating-hardest", solved["rating"]["hardest"])
+        page.until_text("rating-hardest", TECHNIQUE_NAMES[solved["rating"]["hardest"]])
         # HoDoKu's level with its score, and SE's ER/EP/ED with one decimal, as those print them.
         page.until_text("rating-hodoku", "%s (%d)" % (solved["rating"]["hodoku_level"],
                                                       solved["rating"]["hodoku_score"]))
@@ -551,8 +598,7 @@ def run(args, screenshots):
         check({cell_name(c): "".join(sorted(d)) for c, d in keys.items()} ==
               {"r3c3": "8", "r3c9": "8", "r5c3": "8", "r5c9": "8"},
               "the x-wing's 8s marked: %r" % keys)
-        technique = steps[eliminating]["technique"]
-        page.until_text("technique", technique[0].upper() + technique[1:])
+        page.until_text("technique", "X-Wing")
         page.until_text("step-text", steps[eliminating]["text"])
         page.shot(screenshots, "page-step.png")
 
@@ -565,7 +611,7 @@ def run(args, screenshots):
         driver.get("about:blank")
         driver.get(link)
         check_step(page, explanation, eliminating)
-        page.until_text("technique", "X-wing")
+        page.until_text("technique", "X-Wing")
 
         # The list of steps: each is there, the shown one current; one press jumps.
         entries = driver.execute_script(
@@ -583,8 +629,7 @@ def run(args, screenshots):
         check(not any(s["technique"] == "guess" for s in steps), "a guess among the steps")
         page.find('#step-list .step-link[data-position="%d"]' % chain).click()
         check_step(page, explanation, chain)
-        technique = steps[chain]["technique"]
-        page.until_text("technique", technique[0].upper() + technique[1:])
+        page.until_text("technique", TECHNIQUE_NAMES[steps[chain]["technique"]])
         check_links(page, steps[chain], "step %d" % (chain + 1))
         check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
         page.shot(screenshots, "page-chain.png")
@@ -661,7 +706,7 @@ def run(args, screenshots):
         chain = next(i for i, s in enumerate(forced["steps"]) if s["technique"] == "forcing chain")
         driver.get(daemon.url + "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain))
         check_step(page, forced, chain)
-        page.until_text("technique", "Forcing chain")
+        page.until_text("technique", "Forcing Chain")
         check_links(page, forced["steps"][chain], "the forcing chain")
         page.shot(screenshots, "page-forcing-chain.png")
 
@@ -722,11 +767,32 @@ def run(args, screenshots):
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
 
-        # Item 9: play.
+        # Issue 48, item 1: after an error every button still works. Play on a puzzle with
+        # several solutions says why it cannot; Explain and Solve then work all the same, and
+        # Play says it again rather than nothing.
+        check(daemon.api("/api/solve", {"puzzle": SEVERAL, "unique": True})["verdict"]
+              == "multiple", "SEVERAL has one solution")
+        page.type_text(SEVERAL)
+        page.click("load")
+        page.until_text("verdict", "Several")
+        page.click("play")
+        page.until_text("error", MULTIPLE)
+        page.click("explain")
+        page.until(lambda: page.text("step-count").startswith("Step 1 of "),
+                   "Explain after Play's refusal to explain (it reads %r)"
+                   % page.text("step-count"))
+        check(not page.find("#error").is_displayed(), "the error stays: %r" % page.text("error"))
+        page.click("solve")
+        page.until(lambda: page.text("step-count").startswith("Solved in "),
+                   "Solve after Play's refusal to solve (it reads %r)" % page.text("step-count"))
+        page.click("play")
+        page.until_text("error", MULTIPLE)
+        page.click("solve")
+        page.until(lambda: not page.find("#error").is_displayed(),
+                   "Solve after the second refusal to answer")
+
+        # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
-        page.key(Keys.ESCAPE)
-        page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
-                   "Esc to stop playing")
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -776,12 +842,129 @@ def run(args, screenshots):
         # Play on a phone: the touch help, and a screenshot.
         play(page, daemon, Keys, screenshots, "page-phone-play.png", phone=True)
 
-        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+        # Issue 48, item 2: with the daemon down, nothing of the puzzle is lost and the page
+        # says so in words, where the player looks. The requests that find no daemon are the
+        # only errors allowed in the console meanwhile.
+        console = driver.get_log("browser")
+        daemon = unreachable(page, daemon, args, Keys)
+        console += [entry for entry in driver.get_log("browser")
+                    if "net::ERR_CONNECTION_REFUSED" not in entry["message"]]
+
+        errors = [entry for entry in console if entry["level"] == "SEVERE"
                   and "the server responded with a status of 400" not in entry["message"]]
         check(not errors, "the browser's console has errors: %r" % errors)
     finally:
         driver.quit()
         daemon.stop()
+
+
+def unreachable(page, daemon, args, Keys):
+    """On a phone, in play: a hint, Stop playing, Load and Explain with the daemon stopped keep
+    the board, the ratings and the address, and say that the daemon cannot be reached, in sight
+    on the screen; once it is back (on the same port), Explain works without another Load.
+    Returns the daemon started again."""
+    board = [c["digit"] for c in page.board()]
+    daemon.stop()
+    page.click("hint")
+    page.until_text("play-message", UNREACHABLE)
+    check(page.in_sight("play-message"), "on a phone the hint's failure is out of sight")
+    check([c["digit"] for c in page.board()] == board, "a failed hint changed the board")
+    page.click("edit")
+    check(page.answer_confirm(True) ==
+          "This ends your game: the digits and notes you entered will be lost.",
+          "Stop playing asked something else")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Stop playing to stop")
+    page.type_text(WIKIPEDIA)
+    page.click("load")
+    page.until_text("error", UNREACHABLE)
+    check(page.in_sight("error"), "on a phone the Load failure is out of sight")
+    check([c["digit"] or "." for c in page.board()] == list(PUZZLE),
+          "a Load with no daemon changed the board")
+    check(page.text("verdict") == "One (unique)" and page.text("rating-level") != "\u2013",
+          "a Load with no daemon dropped the verdict or the rating: %r, %r"
+          % (page.text("verdict"), page.text("rating-level")))
+    check(page.hash() == "#puzzle=" + PUZZLE, "a Load with no daemon left %r" % page.hash())
+    page.driver.execute_script("window.scrollTo(0, document.body.scrollHeight);")
+    page.click("explain")
+    page.until(lambda: page.in_sight("error"), "Explain's failure to come into sight")
+    check(page.text("error") == UNREACHABLE, "Explain with no daemon: %r" % page.text("error"))
+    again = Daemon(args.sudokud, daemon.http_port)
+    page.click("explain")
+    explanation = again.api("/api/explain", {"puzzle": WIKIPEDIA})
+    check_step(page, explanation, 0)
+    check(not page.find("#error").is_displayed(), "the error stays: %r" % page.text("error"))
+    page.until(lambda: page.hash() == "#puzzle=%s&step=0" % WIKIPEDIA,
+               "the address to follow (it is %r)" % page.hash())
+    return again
+
+
+def check_clearing(page, Keys):
+    """Issue 48, item 3: clearing a placed digit gives back the candidates it struck (9 in r5c4,
+    as the README's example puzzle has it), but not one the player struck by hand, nor one a 9
+    elsewhere still rules out; Undo takes all of it back and Redo (Ctrl+Y, Ctrl+Shift+Z, the
+    button) does it again."""
+    start = [c["candidates"] for c in page.board()]
+    r5c4 = cell_index("r5c4")
+    lost = [c for c in peers(r5c4) if "9" in start[c]]
+    check("9" in start[r5c4] and len(lost) == 12, "r5c4 has %r, 12 peers with 9 expected: %r"
+          % (start[r5c4], [cell_name(c) for c in lost]))
+
+    def place(cell, key, said):
+        page.cell(cell).click()
+        page.key(key)
+        page.until_text("play-message", said)
+        return [c["candidates"] for c in page.board()]
+
+    placed = place(r5c4, "9", "9 placed in r5c4.")
+    check(not any("9" in placed[c] for c in lost), "a peer of r5c4 keeps 9")
+    cleared = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check(cleared == start, "clearing r5c4 left %r" % [
+        (cell_name(c), cleared[c], start[c]) for c in range(81) if cleared[c] != start[c]])
+    # Struck by hand: it stays struck.
+    hand = lost[0]
+    page.key("n")
+    place(hand, "9", "Removed candidate 9 in %s." % cell_name(hand))
+    page.key("n")
+    place(r5c4, "9", "9 placed in r5c4.")
+    board = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check("9" not in board[hand] and all("9" in board[c] for c in lost[1:]),
+          "after a 9 struck by hand in %s: %r" % (cell_name(hand), [board[c] for c in lost]))
+    # A 9 in a cell that sees one of them but not r5c4 still rules 9 out there.
+    other, seen = next((c, p) for c in range(81) for p in lost[1:]
+                       if "9" in start[c] and c != r5c4 and c not in peers(r5c4)
+                       and c not in lost and p in peers(c))
+    place(r5c4, "9", "9 placed in r5c4.")
+    place(other, "9", "9 placed in %s." % cell_name(other))
+    board = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check("9" not in board[seen], "%s has 9 back beside the 9 in %s" % (
+        cell_name(seen), cell_name(other)))
+    board = place(other, Keys.BACKSPACE, "%s cleared." % cell_name(other))
+    check("9" in board[seen] and "9" in board[r5c4],
+          "with both 9s gone, %s has %r and r5c4 %r" % (cell_name(seen), board[seen],
+                                                       board[r5c4]))
+    # Undo, all nine moves; then Redo by each of its ways, and undone again.
+    page.key("u", 9)
+    page.until_text("play-message", "Undone.")
+    check([c["candidates"] for c in page.board()] == start, "Undo did not restore the start")
+    check(not page.find("#undo").is_enabled(), "Undo is enabled with nothing to undo")
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    page.until_text("play-message", "Redone.")
+    check(page.board()[r5c4]["digit"] == "9", "Ctrl+Y did not place the 9 again")
+    ActionChains(page.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z") \
+        .key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    page.until(lambda: page.board()[r5c4]["digit"] == "", "Ctrl+Shift+Z to clear r5c4 again")
+    check([c["candidates"] for c in page.board()] == start, "Redo's clearing differs")
+    page.click("redo")
+    page.until(lambda: "9" not in page.board()[hand]["candidates"], "the Redo button")
+    page.key("u", 3)
+    page.until(lambda: [c["candidates"] for c in page.board()] == start, "Undo to the start")
+    check(page.find("#redo").is_enabled(), "Redo is not enabled after Undo")
+    # A press on a cell with a digit highlights that digit: turned off for what follows.
+    for pressed in page.driver.find_elements(page.By.CSS_SELECTOR,
+                                             '#highlight button[aria-pressed="true"]'):
+        pressed.click()
 
 
 def play(page, daemon, Keys, screenshots, shot, phone=False):
@@ -807,6 +990,8 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     shown = [c["candidates"] or c["digit"] for c in board]
     check(shown == initial, "play starts from other candidates: %r" % [
         (cell_name(c), shown[c], initial[c]) for c in range(81) if shown[c] != initial[c]][:5])
+    if not phone:
+        check_clearing(page, Keys)
 
     def at(name):
         page.cell(cell_index(name)).click()
@@ -892,8 +1077,44 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
             continue
         page.cell(c).click()
         page.find('#keypad button[aria-label="Enter %s"]' % solution[c]).click()
-    page.until_text("play-message", "Solved: every digit is right.")
+    page.until_text("play-message", SOLVED)
     check("".join(c["digit"] for c in page.board()) == solution, "the played board")
+
+    # Issue 48, item 5: solved, the board is locked; Play starts a new game.
+    last = next(c for c in range(81) if digits[c] == ".")
+    page.cell(last).click()
+    page.key(Keys.BACKSPACE)
+    page.until_text("play-message", LOCKED)
+    page.key("1" if solution[last] != "1" else "2")
+    check(page.board()[last]["digit"] == solution[last], "the solved board took a digit")
+    check(not page.find("#undo").is_enabled() and not page.find("#redo").is_enabled(),
+          "Undo or Redo is enabled on the solved board")
+    page.click("play")
+    page.until(lambda: [c["digit"] or "." for c in page.board()] == list(PUZZLE),
+               "Play on the solved board to start again")
+    page.until_text("play-message", "Fill the board in: a digit places it, Notes (or Shift) "
+                    "toggles a candidate.")
+    # A game in progress is not dropped without asking: Esc, Solve, Explain, Load of another
+    # puzzle each ask, and No keeps it.
+    page.cell(last).click()
+    page.key(solution[last])
+    page.until_text("play-message", "%s placed in %s." % (solution[last], cell_name(last)))
+    for what, action in (("Esc", lambda: page.key(Keys.ESCAPE)),
+                         ("Solve", lambda: page.click("solve")),
+                         ("Explain", lambda: page.click("explain")),
+                         ("Load", lambda: (page.type_text(WIKIPEDIA), page.click("load")))):
+        action()
+        check(page.answer_confirm(False) ==
+              "This ends your game: the digits and notes you entered will be lost.",
+              "%s asked something else" % what)
+        check(page.find("#board").get_attribute("data-mode") == "playing" and
+              page.board()[last]["digit"] == solution[last], "%s dropped the game" % what)
+    page.type_text(PUZZLE)
+    page.cell(last).click()
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
 
 
 def main():
