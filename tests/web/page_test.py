@@ -46,6 +46,8 @@ PUZZLE = ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3
 TRIAL_PUZZLE = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
 # Line 1 of magictour's top1465: its first contradiction comes by a forcing chain.
 FORCING_PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+# Generated (HoDoKu's unfair): its explanation has an xy-chain and a bug+1.
+NAMES_PUZZLE = "2.8....1....3..4..67...29...5.........4..91...81.4..9...2.34.......8...3...1.7..."
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
 BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)"
@@ -709,6 +711,16 @@ def run(args, screenshots):
         page.until_text("technique", "Forcing Chain")
         check_links(page, forced["steps"][chain], "the forcing chain")
         page.shot(screenshots, "page-forcing-chain.png")
+
+        # Issue 48, item 11: the names capitals by rule got wrong, as players write them.
+        named = daemon.api("/api/explain", {"puzzle": NAMES_PUZZLE})
+        at = {s["technique"]: i for i, s in reversed(list(enumerate(named["steps"])))}
+        check("xy-chain" in at and "bug+1" in at, "NAMES_PUZZLE's steps: %r" % sorted(at))
+        driver.get(daemon.url + "#puzzle=%s&step=%d" % (NAMES_PUZZLE, at["xy-chain"]))
+        page.until_text("technique", "XY-Chain")
+        page.find('#step-list .step-link[data-position="%d"]' % at["bug+1"]).click()
+        page.until_text("technique", "BUG+1")
+        page.until_text("rating-hardest", TECHNIQUE_NAMES[named["rating"]["hardest"]])
 
         # Item 1: an invalid puzzle, by Explain while stepping and by Load: the message is
         # sudoku-client's, word for word, and nothing of the puzzle before stays.
