@@ -467,6 +467,77 @@ def check_borders(page, where):
     check(width == "2px", "%s: the board's border is %s" % (where, width))
 
 
+def luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = rgb
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def contrast(one, other):
+    """WCAG's contrast ratio of two colours, 1 to 21."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def check_dark(page, where):
+    """Issue 48, item 12: under a dark preference (Chromium's emulation) the page is dark, and
+    what the board shows at the x-wing, 8 highlighted, reads at 4.5:1 or more against what it
+    sits on: givens, digits placed, candidates plain and in shaded cells, the struck, the ringed,
+    the highlighted, the step's words. Back to light, the paper is #f5f4ef again."""
+    driver = page.driver
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.click("highlight-8")
+    try:
+        script = """
+            // An element's colour and the first background behind it that is not transparent.
+            const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+            const pair = (selector) => {
+              const element = document.querySelector(selector);
+              if (!element) return null;
+              let behind = element;
+              while (behind && getComputedStyle(behind).backgroundColor.match(/[0-9.]+/g).length === 4 &&
+                     getComputedStyle(behind).backgroundColor.endsWith(', 0)')) {
+                behind = behind.parentElement;
+              }
+              return [rgb(getComputedStyle(element).color),
+                      rgb(getComputedStyle(behind || document.documentElement).backgroundColor)];
+            };
+            const page = rgb(getComputedStyle(document.documentElement).backgroundColor);
+            const selectors = ['.cell.given .digit', '.cell.placed .digit',
+              '.cell:not(.unit):not(.pattern):not(.target) .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cell.unit .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cell.pattern .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cand.elim', '.cand.key', '.cand.highlight', '.cell.highlight .digit',
+              '#technique', '#step-text', '#step-count', 'button.primary', '.legend li'];
+            return [page, selectors.map((s) => [s, pair(s)])];"""
+        # The cells' colours ease in (a transition of 120 ms): read them once they hold still.
+        seen = [None]
+
+        def settled():
+            before, seen[0] = seen[0], driver.execute_script(script)
+            time.sleep(0.15)
+            return seen[0] == before
+        page.until(settled, "the dark colours to settle")
+        colours = seen[0]
+    finally:
+        page.click("highlight-8")
+    check(colours[0] == [20, 24, 29], "%s: the dark page's background is %r" % (
+        where, colours[0]))
+    for selector, pair in colours[1]:
+        check(pair is not None, "%s: nothing on the board matches %s" % (where, selector))
+        ratio = contrast(pair[0], pair[1])
+        check(ratio >= 4.5, "%s, dark: %s is %r on %r, a contrast of %.2f" % (
+            where, selector, pair[0], pair[1], ratio))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    light = driver.execute_script(
+        "return getComputedStyle(document.documentElement).backgroundColor;")
+    check(light == "rgb(245, 244, 239)", "%s: the light page's background is %r" % (where, light))
+
+
 def check_cleared(page, message, where):
     """After a refused puzzle: its message, and nothing left of the puzzle before."""
     page.until_text("error", message)
@@ -603,6 +674,7 @@ def run(args, screenshots):
         page.until_text("technique", "X-Wing")
         page.until_text("step-text", steps[eliminating]["text"])
         page.shot(screenshots, "page-step.png")
+        check_dark(page, "the x-wing")
 
         # Item 3: the step is in the address; a reload and a link open the same view.
         link = daemon.url + "#puzzle=%s&step=%d" % (PUZZLE, eliminating)
