@@ -467,6 +467,43 @@ def check_borders(page, where):
     check(width == "2px", "%s: the board's border is %s" % (where, width))
 
 
+def transfers(page):
+    """Per file of the page: [bytes over the wire, body as sent, body decoded, HTTP status], as
+    the browser's Resource Timing counts them for the last load."""
+    return page.driver.execute_script("""
+        const entries = [...performance.getEntriesByType('navigation'),
+                         ...performance.getEntriesByType('resource')];
+        const sizes = {};
+        for (const e of entries) {
+          const name = new URL(e.name).pathname.slice(1) || 'index.html';
+          if (['index.html', 'app.js', 'style.css'].includes(name)) {
+            sizes[name] = [e.transferSize, e.encodedBodySize, e.decodedBodySize, e.responseStatus];
+          }
+        }
+        return sizes;""")
+
+
+def check_transfers(page):
+    """Issue 48, item 13: the page's three files come gzip-compressed (a third of their size
+    or less), and a reload revalidates them: 304s, headers only (the page then runs from the
+    cached copies)."""
+    first = transfers(page)
+    check(sorted(first) == ["app.js", "index.html", "style.css"], "the files loaded: %r" % first)
+    for name, (wire, sent, decoded, status) in first.items():
+        check(status == 200 and 0 < sent <= decoded / 3 and wire >= sent,
+              "%s came as %d bytes for %d (over the wire %d)" % (name, sent, decoded, wire))
+    page.driver.refresh()
+    page.until(lambda: len(page.board()) == 81, "the board after a reload")
+    again = transfers(page)
+    # (Chromium reports a revalidated file with the cached answer's status, 200: the bytes
+    # over the wire, the 304's headers alone, tell it.)
+    for name, (wire, _, _, _) in again.items():
+        check(wire < 1000, "on a reload %s took %r (first %r)" % (name, again[name], first[name]))
+    print("page files, bytes over the wire (first load, reload): %s" % ", ".join(
+        "%s %d of %d, %d" % (name, first[name][0], first[name][2], again[name][0])
+        for name in sorted(first)))
+
+
 def luminance(rgb):
     def channel(value):
         value /= 255
@@ -585,6 +622,7 @@ def run(args, screenshots):
             "const l = document.querySelector('link[rel=\"icon\"]'); return l ? l.href : '';")
         check(icon.startswith("data:image/svg+xml,"), "the page's icon is %r" % icon)
         check_borders(page, "1280x1200")
+        check_transfers(page)
 
         # Item 4: Explain and Solve on an empty page ask for a puzzle.
         page.click("explain")
