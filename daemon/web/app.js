@@ -1355,7 +1355,7 @@
       'Editing: tap a cell, then a digit below; ⌫ clears it.',
     ],
     viewing: [
-      'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step, <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.',
+      'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step (on a cell, the arrows move between cells), <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.',
       'Viewing the explanation: the arrows under Explanation step, the list of steps jumps, Edit puzzle changes it.',
     ],
     playing: [
@@ -1440,7 +1440,9 @@
       return;
     }
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (state.mode === 'viewing') {
+    // A cell that has the focus takes the arrows, in every mode: they move between cells.
+    const onCell = target instanceof HTMLElement && target.classList.contains('cell');
+    if (state.mode === 'viewing' && !(onCell && event.key.startsWith('Arrow'))) {
       const moves = {
         ArrowRight: () => step(state.position + 1),
         ArrowLeft: () => step(state.position - 1),
@@ -1469,7 +1471,7 @@
       }
       // Keys on a button keep their meaning there (Enter, Space); the board's keys work anywhere.
       if (target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
-    } else if (!$('board').contains(target)) {
+    } else if (state.mode === 'editing' && !$('board').contains(target)) {
       // Editing: only while the board has the focus, so that keys elsewhere keep their meaning.
       return;
     }

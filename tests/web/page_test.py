@@ -12,10 +12,16 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique, plays a puzzle (digits, notes, undo, hints, the highlight, solved to the end),
+it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
+back, hints, the highlight, solved to the end and locked, the confirm before a game is dropped),
 measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
-(candidates' size, the strike, touch help, a Load error above the board). The browser's console
-must stay free of errors but the 400s the invalid puzzles draw. Screenshots go to --screenshots:
+(candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
+more). It also checks that every button works after an error, that the page's files come
+gzip-compressed and a reload moves headers only, the dark theme's contrast, technique names as
+players write them, the focus on a cell while viewing, and, stopping the daemon and starting it
+again on its port, what the page says and keeps while it cannot be reached. The browser's
+console must stay free of errors but the 400s the invalid puzzles draw (and the refused
+connections while the daemon is stopped). Screenshots go to --screenshots:
 page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png (a skyscraper),
 page-forcing-chain.png, page-trial.png, page-trial-branch.png (a trial's branch and one nested
 in it, open), page-solved.png, page-play.png, page-phone.png and page-phone-play.png.
@@ -575,6 +581,20 @@ def check_dark(page, where):
     check(light == "rgb(245, 244, 239)", "%s: the light page's background is %r" % (where, light))
 
 
+def check_targets(page, selectors, where):
+    """Issue 48, item 9: every shown element a selector names is a finger's target, 40 px or
+    more each way."""
+    sizes = page.driver.execute_script("""
+        return arguments[0].map((selector) => [selector, Array.from(
+          document.querySelectorAll(selector), (e) => e.getBoundingClientRect())
+          .filter((r) => r.width || r.height).map((r) => [r.width, r.height])]);""", selectors)
+    for selector, rects in sizes:
+        check(rects, "%s: nothing shown matches %s" % (where, selector))
+        small = [rect for rect in rects if rect[0] < 40 or rect[1] < 40]
+        check(not small, "%s: %d of the %d %s are under 40x40 px: %r" % (
+            where, len(small), len(rects), selector, small[:3]))
+
+
 def check_cleared(page, message, where):
     """After a refused puzzle: its message, and nothing left of the puzzle before."""
     page.until_text("error", message)
@@ -713,6 +733,18 @@ def run(args, screenshots):
         page.until_text("step-text", steps[eliminating]["text"])
         page.shot(screenshots, "page-step.png")
         check_dark(page, "the x-wing")
+        # Issue 48, item 8: a cell pressed while viewing has the focus and shows it, and the
+        # arrows then move between cells rather than step; the step stays.
+        page.cell(cell_index("r5c5")).click()
+        page.until(lambda: page.active() == "cell-r5c5", "the focus on r5c5")
+        ring = driver.execute_script(
+            "return getComputedStyle(document.activeElement).boxShadow;")
+        check("inset" in ring and "3px" in ring, "the focused cell shows %r" % ring)
+        page.key(Keys.ARROW_RIGHT)
+        page.until(lambda: page.active() == "cell-r5c6", "the arrow to move to r5c6")
+        page.key(Keys.ARROW_DOWN)
+        page.until(lambda: page.active() == "cell-r6c6", "the arrow to move to r6c6")
+        check_step(page, explanation, eliminating)
 
         # Item 3: the step is in the address; a reload and a link open the same view.
         link = daemon.url + "#puzzle=%s&step=%d" % (PUZZLE, eliminating)
@@ -919,6 +951,9 @@ def run(args, screenshots):
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
         driver.set_window_size(390, 844)
+        # As a phone shows it: scroll bars over the page, taking no room from it.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         check_borders(page, "390x844")
         page.type_text(PUZZLE)
         page.click("explain")
@@ -943,6 +978,14 @@ def run(args, screenshots):
               and styles[4] > styles[5] / 2,
               "on a phone a struck candidate is drawn %r" % styles)
         page.until_text("board-help", HELP_TOUCH["viewing"])
+        check_targets(page, ["#board .cell", ".stepper button", "#step-list .step-link",
+                             "#highlight button", "#explain", "#solve", "#play", "#edit",
+                             "#load", "#clear", "#generate", "#level"], "viewing on a phone")
+        cut = driver.execute_script("""
+            return Array.from(document.querySelectorAll('#step-list .step-link'))
+              .filter((b) => getComputedStyle(b).textOverflow === 'ellipsis' ||
+                             b.scrollWidth > b.clientWidth).map((b) => b.textContent);""")
+        check(not cut, "on a phone %d steps are cut in the list: %r" % (len(cut), cut[:2]))
         help_text = page.text("board-help")
         check(not any(k in help_text for k in ("\u2190", "Home", "Esc")),
               "the phone's help names keys: %r" % help_text)
@@ -952,6 +995,7 @@ def run(args, screenshots):
         # A Load error on a phone shows above the board, in sight.
         page.click("edit")
         page.until_text("board-help", HELP_TOUCH["editing"])
+        check_targets(page, ["#keypad button"], "editing on a phone")
         page.type_text(BAD_PUZZLE)
         page.click("load")
         page.until_text("error", expected)
@@ -963,6 +1007,7 @@ def run(args, screenshots):
 
         # Play on a phone: the touch help, and a screenshot.
         play(page, daemon, Keys, screenshots, "page-phone-play.png", phone=True)
+        check_targets(page, ["#play-tools button", "#keypad button"], "playing on a phone")
 
         # Issue 48, item 2: with the daemon down, nothing of the puzzle is lost and the page
         # says so in words, where the player looks. The requests that find no daemon are the
@@ -1083,7 +1128,12 @@ def check_clearing(page, Keys):
     page.key("u", 3)
     page.until(lambda: [c["candidates"] for c in page.board()] == start, "Undo to the start")
     check(page.find("#redo").is_enabled(), "Redo is not enabled after Undo")
-    # A press on a cell with a digit highlights that digit: turned off for what follows.
+    highlight_off(page)
+
+
+def highlight_off(page):
+    """A press on a cell with a digit in play highlights that digit: turned off for what
+    follows."""
     for pressed in page.driver.find_elements(page.By.CSS_SELECTOR,
                                              '#highlight button[aria-pressed="true"]'):
         pressed.click()
@@ -1237,6 +1287,7 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     page.answer_confirm(True)
     page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
                "Esc to stop playing")
+    highlight_off(page)
 
 
 def main():
