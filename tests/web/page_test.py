@@ -1083,6 +1083,12 @@ def check_clearing(page, Keys):
         page.until_text("play-message", said)
         return [c["candidates"] for c in page.board()]
 
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    page.until_text("play-message", "Nothing to redo.")
+    page.key("u")
+    page.until_text("play-message", "Nothing to undo.")
+    check(not page.find("#redo").is_enabled(), "Redo is enabled with nothing to redo")
     placed = place(r5c4, "9", "9 placed in r5c4.")
     check(not any("9" in placed[c] for c in lost), "a peer of r5c4 keeps 9")
     cleared = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
@@ -1115,7 +1121,6 @@ def check_clearing(page, Keys):
     page.until_text("play-message", "Undone.")
     check([c["candidates"] for c in page.board()] == start, "Undo did not restore the start")
     check(not page.find("#undo").is_enabled(), "Undo is enabled with nothing to undo")
-    from selenium.webdriver.common.action_chains import ActionChains
     ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
     page.until_text("play-message", "Redone.")
     check(page.board()[r5c4]["digit"] == "9", "Ctrl+Y did not place the 9 again")
