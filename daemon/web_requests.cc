@@ -548,7 +548,7 @@ HttpResponse PageResponse(std::string_view path, const HttpRequest& request) {
                                   : std::string_view(found->value().data(), found->value().size());
   };
   const WebAsset& asset = *served->asset;
-  // Compressed where the browser takes it: the page's text is about a quarter of its size so.
+  // Compressed where the browser takes it: the page's text shrinks to under a third.
   const bool gzip = AcceptsGzip(header(http::field::accept_encoding));
   const std::string& etag = gzip ? served->gzip_etag : served->etag;
   HttpResponse response =
