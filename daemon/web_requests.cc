@@ -8,10 +8,13 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <vector>
 
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
@@ -218,6 +221,117 @@ std::string_view ContentTypeOf(std::string_view name) {
   return "application/octet-stream";
 }
 
+// A page file as the daemon serves it: its bytes, gzip-compressed, and a strong ETag for each
+// form. The files are built in, so both are made once, on the first request for the page.
+struct ServedAsset {
+  const WebAsset* asset;
+  std::string gzip;
+  std::string etag;       // "<16 hex digits>": FNV-1a of the bytes, the same in every daemon
+  std::string gzip_etag;  // "<16 hex digits>-gzip": the compressed form is another
+};
+
+std::string Gzip(std::string_view bytes) {
+  z_stream stream{};
+  // 15 + 16: the largest window, with a gzip header (mtime 0, so the same bytes every time).
+  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  }
+  std::string out(deflateBound(&stream, static_cast<uLong>(bytes.size())), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  const int status = deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  // deflateBound leaves room for everything in one call: anything else is a zlib fault.
+  if (status != Z_STREAM_END) throw std::runtime_error("zlib: deflate did not finish");
+  return out;
+}
+
+std::string EntityTag(std::string_view bytes, std::string_view suffix) {
+  uint64_t hash = 14695981039346656037u;
+  for (const char c : bytes) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211u;
+  }
+  constexpr char kHex[] = "0123456789abcdef";
+  std::string tag = "\"";
+  for (int shift = 60; shift >= 0; shift -= 4) tag += kHex[(hash >> shift) & 0xf];
+  return tag.append(suffix).append("\"");
+}
+
+const std::vector<ServedAsset>& ServedAssets() {
+  static const std::vector<ServedAsset> served = [] {
+    std::vector<ServedAsset> all;
+    for (const WebAsset& asset : WebAssets()) {
+      all.push_back({&asset, Gzip(asset.content), EntityTag(asset.content, ""),
+                     EntityTag(asset.content, "-gzip")});
+    }
+    return all;
+  }();
+  return served;
+}
+
+// A header's comma-separated elements, each without the spaces around it.
+std::vector<std::string_view> ListElements(std::string_view header) {
+  std::vector<std::string_view> elements;
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    std::string_view element = header.substr(0, comma);
+    header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
+    while (!element.empty() && (element.front() == ' ' || element.front() == '\t')) {
+      element.remove_prefix(1);
+    }
+    while (!element.empty() && (element.back() == ' ' || element.back() == '\t')) {
+      element.remove_suffix(1);
+    }
+    if (!element.empty()) elements.push_back(element);
+  }
+  return elements;
+}
+
+bool EqualsLowerCase(std::string_view text, std::string_view lower) {
+  return text.size() == lower.size() &&
+         std::equal(text.begin(), text.end(), lower.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
+// Whether Accept-Encoding takes gzip: named (or "*" is, and gzip is not) with a q above 0.
+// "gzip;q=0" refuses it; no header at all takes only the bytes as they are.
+bool AcceptsGzip(std::string_view header) {
+  std::optional<bool> gzip, any;
+  for (std::string_view element : ListElements(header)) {
+    const size_t semicolon = element.find(';');
+    std::string_view coding = element.substr(0, semicolon);
+    while (!coding.empty() && coding.back() == ' ') coding.remove_suffix(1);
+    bool wanted = true;
+    if (semicolon != std::string_view::npos) {
+      std::string_view parameter = element.substr(semicolon + 1);
+      while (!parameter.empty() && parameter.front() == ' ') parameter.remove_prefix(1);
+      if (parameter.starts_with("q=") || parameter.starts_with("Q=")) {
+        // q is 0 to 1 with at most three decimals: zero only when every digit is.
+        wanted = parameter.substr(2).find_first_not_of("0.") != std::string_view::npos;
+      }
+    }
+    if (EqualsLowerCase(coding, "gzip") || EqualsLowerCase(coding, "x-gzip")) gzip = wanted;
+    if (coding == "*") any = wanted;
+  }
+  return gzip.value_or(any.value_or(false));
+}
+
+// Whether If-None-Match names `etag` (or is "*"): the browser's copy is this one. The
+// comparison is weak, as RFC 9110 has it for If-None-Match: a W/ before a tag does not matter.
+bool NoneMatchHolds(std::string_view header, std::string_view etag) {
+  for (std::string_view tag : ListElements(header)) {
+    if (tag == "*") return true;
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == etag) return true;
+  }
+  return false;
+}
+
 // A seed a page's script can hold exactly: JavaScript numbers are exact up to 2^53.
 uint64_t RandomSeed() {
   std::random_device device;
@@ -415,10 +529,10 @@ HttpResponse PageResponse(std::string_view path, const HttpRequest& request) {
   const std::string_view name = path == "/"               ? std::string_view("index.html")
                                 : path.starts_with('/') ? path.substr(1)
                                                         : std::string_view();
-  const auto assets = WebAssets();
-  const auto asset = std::find_if(assets.begin(), assets.end(),
-                                  [&](const WebAsset& a) { return a.name == name; });
-  if (name.empty() || asset == assets.end()) {
+  const auto& assets = ServedAssets();
+  const auto served = std::find_if(assets.begin(), assets.end(),
+                                   [&](const ServedAsset& a) { return a.asset->name == name; });
+  if (name.empty() || served == assets.end()) {
     return MakeResponse(
         http::status::not_found, kTextType,
         "not found: " + std::string(request.target().data(), request.target().size()) +
@@ -430,15 +544,35 @@ HttpResponse PageResponse(std::string_view path, const HttpRequest& request) {
     response.set(http::field::allow, "GET, HEAD");
     return response;
   }
+  const auto header = [&](http::field field) {
+    const auto found = request.find(field);
+    return found == request.end() ? std::string_view()
+                                  : std::string_view(found->value().data(), found->value().size());
+  };
+  const WebAsset& asset = *served->asset;
+  // Compressed where the browser takes it: the page's text shrinks to under a third.
+  const bool gzip = AcceptsGzip(header(http::field::accept_encoding));
+  const std::string& etag = gzip ? served->gzip_etag : served->etag;
   HttpResponse response =
-      MakeResponse(http::status::ok, ContentTypeOf(asset->name), std::string(asset->content));
+      NoneMatchHolds(header(http::field::if_none_match), etag)
+          ? MakeResponse(http::status::not_modified, ContentTypeOf(asset.name), "")
+          : MakeResponse(http::status::ok, ContentTypeOf(asset.name),
+                         gzip ? served->gzip : std::string(asset.content));
+  // A 304 has no body to measure: a Content-Length of 0 would misstate the file's.
+  if (response.result() == http::status::not_modified) response.erase(http::field::content_length);
+  if (gzip) response.set(http::field::content_encoding, "gzip");
+  response.set(http::field::etag, etag);
+  // Caches keep a copy per Accept-Encoding: a compressed one must not reach a client that
+  // did not ask for it.
+  response.set(http::field::vary, "Accept-Encoding");
   // The page runs only its own files: no inline script, nothing from elsewhere.
   response.set("Content-Security-Policy",
                "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
                "frame-ancestors 'none'");
   response.set("X-Content-Type-Options", "nosniff");
   response.set("Referrer-Policy", "no-referrer");
-  // Built into the binary: a new daemon may bring new files, so the browser asks each time.
+  // Built into the binary: a new daemon may bring new files, so the browser asks each time;
+  // with the ETag, the answer is a 304 without the file while it has not changed.
   response.set(http::field::cache_control, "no-cache");
   return response;
 }

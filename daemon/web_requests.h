@@ -68,7 +68,8 @@ class ApiRequest {
 // The path of `request`'s target, without its query.
 std::string PathOf(const HttpRequest& request);
 
-// A file of the page (GET or HEAD), or 404 / 405.
+// A file of the page (GET or HEAD): gzip-compressed where Accept-Encoding takes it, 304 where
+// If-None-Match names its ETag; or 404 / 405.
 HttpResponse PageResponse(std::string_view path, const HttpRequest& request);
 
 // Why an API request (a path under /api/) is refused before its body is read: an unknown path

@@ -16,7 +16,7 @@ build_dir=${SUDOKU_BUILD_DIR:-$top/build}
 # What building the three binaries needs.
 packages=(
   cmake ninja-build g++ pkg-config python3
-  libboost-dev libboost-program-options-dev libboost-iostreams-dev libzstd-dev libtbb-dev
+  libboost-dev libboost-program-options-dev libboost-iostreams-dev libzstd-dev zlib1g-dev libtbb-dev
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libfmt-dev
   libsystemd-dev libssl-dev
 )

@@ -60,6 +60,49 @@
     'trial': 'No pattern applies. A candidate is tried: what follows from it ends in a contradiction, so it is removed.',
     'choice': 'The puzzle has several solutions: a digit is chosen to go on.',
   };
+  // Each technique's name as players write it (the API's are lower case, for programs): spelt
+  // out, since no rule of capitals gives XY-Chain, ALS-XZ and BUG+1 alike.
+  const NAMES = {
+    'naked single': 'Naked Single',
+    'hidden single': 'Hidden Single',
+    'pointing': 'Pointing',
+    'claiming': 'Claiming',
+    'naked pair': 'Naked Pair',
+    'hidden pair': 'Hidden Pair',
+    'naked triple': 'Naked Triple',
+    'hidden triple': 'Hidden Triple',
+    'naked quad': 'Naked Quad',
+    'hidden quad': 'Hidden Quad',
+    'x-wing': 'X-Wing',
+    'swordfish': 'Swordfish',
+    'jellyfish': 'Jellyfish',
+    'remote pair': 'Remote Pair',
+    'skyscraper': 'Skyscraper',
+    'two-string kite': 'Two-String Kite',
+    'turbot fish': 'Turbot Fish',
+    'empty rectangle': 'Empty Rectangle',
+    'xy-wing': 'XY-Wing',
+    'xyz-wing': 'XYZ-Wing',
+    'w-wing': 'W-Wing',
+    'simple colouring': 'Simple Colouring',
+    'multi colours': 'Multi Colours',
+    'unique rectangle': 'Unique Rectangle',
+    'hidden rectangle': 'Hidden Rectangle',
+    'bug+1': 'BUG+1',
+    'finned fish': 'Finned Fish',
+    'sashimi fish': 'Sashimi Fish',
+    'sue de coq': 'Sue de Coq',
+    'x-chain': 'X-Chain',
+    'xy-chain': 'XY-Chain',
+    'alternating inference chain': 'Alternating Inference Chain',
+    'als-xz': 'ALS-XZ',
+    'wxyz-wing': 'WXYZ-Wing',
+    'forcing chain': 'Forcing Chain',
+    'trial': 'Trial',
+  };
+  // A technique the table does not know yet goes by HoDoKu's name for the step, else as sent.
+  const displayName = (technique, hodokuName) => NAMES[technique] || hodokuName || technique;
+
   // The step's kind for the words and marks: a trial that places a digit is a choice.
   const kindOf = (s) => (s.technique === 'trial' && s.placements.length ? 'choice' : s.technique);
 
@@ -104,6 +147,8 @@
     checkTimer: 0,
     checkSerial: 0,
     restoring: false,                  // the address is being read: do not write it meanwhile
+    loaded: false,                     // the daemon read loadedText (a refusal leaves it false)
+    failure: null,                     // the error of the last request busy() ran, if it failed
     branch: null,                      // the trial's branch opened last: {step, path}
   };
 
@@ -141,12 +186,25 @@
 
   // ---- Talking to the daemon ----
 
+  // Said when a request gets no answer at all (the daemon stopped, the network dropped): the
+  // browser's own words ("Failed to fetch") tell a player nothing.
+  const UNREACHABLE = 'The daemon cannot be reached: check that sudokud is running, then try again.';
+
+  // A request that got no answer, as opposed to one the daemon refused: the puzzle may be fine,
+  // so nothing of it is dropped.
+  class Unreachable extends Error {}
+
   async function api(path, body) {
-    const response = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    let response;
+    try {
+      response = await fetch(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch (_) {
+      throw new Unreachable(UNREACHABLE);
+    }
     let data = null;
     try {
       data = await response.json();
@@ -160,9 +218,11 @@
     return data;
   }
 
-  // Runs `work` with the buttons disabled and its errors shown; returns its value or undefined.
-  async function busy(what, work) {
+  // Runs `work` with the buttons disabled and its errors shown (by `report`, in the Puzzle card
+  // unless said otherwise); returns its value or undefined (state.failure then holds the error).
+  async function busy(what, work, report = showError) {
     state.busy += 1;
+    state.failure = null;
     setStatus(what);
     renderControls();
     try {
@@ -170,7 +230,8 @@
       showError('');
       return value;
     } catch (error) {
-      showError(error.message);
+      state.failure = error;
+      report(error.message);
       return undefined;
     } finally {
       state.busy -= 1;
@@ -179,10 +240,15 @@
     }
   }
 
+  // The error box, brought into sight when it shows: on a phone the button pressed may be a
+  // screen away from it.
   function showError(message) {
     const box = $('error');
     box.textContent = message;
     box.hidden = !message;
+    if (!message) return;
+    const where = box.getBoundingClientRect();
+    if (where.top < 0 || where.bottom > window.innerHeight) box.scrollIntoView({ block: 'nearest' });
   }
 
   function setStatus(text) {
@@ -274,20 +340,34 @@
   }
 
   // Reads the text box through the daemon (any layout the CLI reads) and shows its verdict.
-  async function load() {
+  // Another text ends a game in play, after asking (unless the caller `asked` already); the
+  // same one keeps it.
+  async function load(asked = false) {
     const text = $('puzzle-text').value;
     if (!text.trim()) {
       showError('Type or paste a puzzle first, or generate one.');
       return false;
     }
+    if (!asked && text !== state.loadedText && !mayDropGame()) return false;
     const answer = await busy('Reading the puzzle…', () =>
       api('/api/solve', { puzzle: text, unique: true, rate: true }));
-    state.loadedText = text;
     if (!answer) {
+      // No answer says nothing of the text: the board, the ratings and the address stay, and
+      // the next button pressed asks again.
+      if (state.failure instanceof Unreachable) return false;
+      state.loadedText = text;
+      state.loaded = false;
       dropPuzzle();
       return false;
     }
+    state.loadedText = text;
+    state.loaded = true;
     const fresh = answer.puzzle !== (state.pencil || puzzleLine());
+    if (!fresh && state.mode === 'playing') {
+      state.solution = answer;
+      render();
+      return true;
+    }
     setPuzzle(answer.puzzle);
     state.solution = answer;
     note('');
@@ -296,10 +376,12 @@
     return true;
   }
 
-  // The text box changed since it was read: read it first.
+  // The text box changed since it was read, or its last reading was refused or got no answer:
+  // read it (again). Whatever error shows, from Play or a request that failed, does not matter:
+  // only whether the daemon read this text.
   async function ensureLoaded() {
-    if ($('puzzle-text').value === state.loadedText) return !$('error').textContent;
-    return load();
+    if ($('puzzle-text').value === state.loadedText && state.loaded) return true;
+    return load(true);
   }
 
   // Whether there is anything to work on; says so when there is not.
@@ -314,7 +396,7 @@
   }
 
   async function solve() {
-    if (!needPuzzle('solve') || !(await ensureLoaded())) return;
+    if (!needPuzzle('solve') || !mayDropGame() || !(await ensureLoaded())) return;
     if (!state.solution) {
       const answer = await busy('Solving…', () =>
         api('/api/solve', { puzzle: currentPuzzleText(), unique: true, rate: true }));
@@ -325,6 +407,8 @@
       render();
       return;
     }
+    // The answer was at hand: no request cleared an error shown before (Play's, say).
+    showError('');
     state.mode = 'viewing';
     state.play = null;
     if (state.explanation) {
@@ -337,7 +421,7 @@
   }
 
   async function explain() {
-    if (!needPuzzle('explain') || !(await ensureLoaded())) return false;
+    if (!needPuzzle('explain') || !mayDropGame() || !(await ensureLoaded())) return false;
     if (state.pencil) {
       showError('Explanations start from givens; a pencilmark puzzle can be solved, not explained.');
       return false;
@@ -369,6 +453,7 @@
   }
 
   async function generate() {
+    if (!mayDropGame()) return;
     const level = $('level').value;
     const body = { count: 1 };
     if (level) body.level = level;
@@ -379,12 +464,14 @@
       return;
     }
     $('puzzle-text').value = made.puzzles[0].puzzle;
-    if (await load()) focusCell(state.cursor);
+    if (await load(true)) focusCell(state.cursor);
   }
 
   function clearAll() {
+    if (!mayDropGame()) return;
     $('puzzle-text').value = '';
     state.loadedText = '';
+    state.loaded = true;
     state.pencil = null;
     state.givens = new Array(CELLS).fill(0);
     forgetAnswers();
@@ -395,6 +482,7 @@
   }
 
   function edit() {
+    if (!mayDropGame()) return;
     state.mode = 'editing';
     state.showSolution = false;
     state.play = null;
@@ -412,7 +500,10 @@
     forgetAnswers();
     const line = puzzleLine();
     $('puzzle-text').value = line;
+    // The board's digits are the puzzle already: the check below asks for its verdict, and a
+    // request for it reports any error itself.
     state.loadedText = line;
+    state.loaded = true;
     render();
     writeAddress(false);
     scheduleCheck();
@@ -445,7 +536,7 @@
   // ---- Stepping ----
 
   function step(to) {
-    if (!state.explanation) return;
+    if (!state.explanation || !mayDropGame()) return;
     const last = state.explanation.steps.length;
     state.position = Math.max(0, Math.min(last, to));
     state.mode = 'viewing';
@@ -459,9 +550,10 @@
   // ---- Playing ----
 
   // The player's board starts from the givens with every candidate they leave, as a person
-  // would pencil them in; each change keeps the board before it for Undo.
+  // would pencil them in; each change keeps the board before it for Undo. Play on a solved
+  // board starts a new game.
   async function play() {
-    if (!needPuzzle('play') || !(await ensureLoaded())) return;
+    if (!needPuzzle('play') || !mayDropGame() || !(await ensureLoaded())) return;
     if (state.pencil) {
       showError('Play starts from givens; a pencilmark puzzle can be solved, not played.');
       return;
@@ -479,10 +571,16 @@
       render();
       return;
     }
+    showError('');
     state.play = {
       digits: state.givens.slice(),
       candidates: initialCandidates(state.givens),
+      // Per cell, the candidates the player struck by hand (Notes), until noted again: clearing
+      // a digit gives back what it struck, never these (see unplace).
+      struck: new Array(CELLS).fill(''),
       history: [],
+      future: [],       // the boards Undo went back from, for Redo
+      solved: false,    // every digit right: the board is locked until a new game
       notes: false,
       hint: null,       // the next step from the player's board, shown until the next change
       wrong: new Set(), // cells a hint found wrong
@@ -500,38 +598,100 @@
     state.play.message = text;
   }
 
-  // Keeps the board as it is for Undo, and forgets a hint shown for it.
-  function remember() {
+  const SOLVED = 'Solved: every digit is right.';
+  const LOCKED = 'Solved: the board no longer changes. Press Play to play it again.';
+
+  // A game in progress (moves made, not solved) that an action would end: asks the player
+  // first. True when there is none to lose, or the player lets it go.
+  function mayDropGame() {
     const p = state.play;
-    p.history.push({ digits: p.digits.slice(), candidates: p.candidates.slice() });
+    // Back or Forward has changed the address already: there is nothing left to ask.
+    if (state.restoring || state.mode !== 'playing' || !p || p.solved) return true;
+    if (!p.history.length && !p.future.length) return true;
+    return window.confirm('This ends your game: the digits and notes you entered will be lost.');
+  }
+
+  // The board as it is, for Undo and Redo.
+  function snapshot() {
+    const p = state.play;
+    return { digits: p.digits.slice(), candidates: p.candidates.slice(), struck: p.struck.slice() };
+  }
+
+  function restore(board) {
+    const p = state.play;
+    p.digits = board.digits;
+    p.candidates = board.candidates;
+    p.struck = board.struck;
     p.hint = null;
     p.wrong = new Set();
   }
 
+  // Keeps the board as it is for Undo, and forgets a hint shown for it and what Redo held.
+  function remember() {
+    const p = state.play;
+    p.history.push(snapshot());
+    p.future = [];
+    p.hint = null;
+    p.wrong = new Set();
+  }
+
+  // Whether a digit on the board other than in `cell` rules `digit` out of it.
+  function excluded(cell, digit) {
+    return PEERS[cell].some((peer) => state.play.digits[peer] === digit);
+  }
+
+  // Whether `digit` may come back as a candidate of empty `cell`: no digit on the board rules
+  // it out and the player has not struck it there by hand.
+  function mayReturn(cell, digit) {
+    return !excluded(cell, digit) && !state.play.struck[cell].includes(String(digit));
+  }
+
+  // Takes the placed digit out of `cell` and gives back what digits took (the rule is in
+  // daemon/web/README.md): the digit to each empty peer, and to the cell every digit, where
+  // mayReturn says so. Candidates kept by hand stay as they are.
+  function unplace(cell) {
+    const p = state.play;
+    const digit = p.digits[cell];
+    p.digits[cell] = 0;
+    for (const peer of PEERS[cell]) {
+      const back = !p.digits[peer] && !p.candidates[peer].includes(String(digit));
+      if (back && mayReturn(peer, digit)) {
+        p.candidates[peer] = [...p.candidates[peer], String(digit)].sort().join('');
+      }
+    }
+    let candidates = '';
+    for (let d = 1; d <= 9; ++d) if (mayReturn(cell, d)) candidates += d;
+    p.candidates[cell] = candidates;
+  }
+
   function playDigit(cell, digit) {
     const p = state.play;
-    if (state.givens[cell]) {
+    if (p.solved) {
+      playSay(LOCKED);
+    } else if (state.givens[cell]) {
       playSay(`${cellName(cell)} is a given: it cannot change.`);
     } else if (p.notes) {
       toggleCandidate(cell, digit);
       return;
     } else if (p.digits[cell] !== digit) {
       remember();
+      if (p.digits[cell]) unplace(cell);
+      // The digit leaves its row, column and box, as it does on paper.
       p.digits[cell] = digit;
       p.candidates[cell] = '';
-      // The digit leaves its row, column and box, as it does on paper.
       for (const peer of PEERS[cell]) p.candidates[peer] = p.candidates[peer].replace(String(digit), '');
       const solution = state.solution.solution;
-      playSay(p.digits.every((d, c) => String(d) === solution[c])
-        ? 'Solved: every digit is right.'
-        : `${digit} placed in ${cellName(cell)}.`);
+      p.solved = p.digits.every((d, c) => String(d) === solution[c]);
+      playSay(p.solved ? SOLVED : `${digit} placed in ${cellName(cell)}.`);
     }
     render();
   }
 
   function toggleCandidate(cell, digit) {
     const p = state.play;
-    if (p.digits[cell]) {
+    if (p.solved) {
+      playSay(LOCKED);
+    } else if (p.digits[cell]) {
       playSay(`${cellName(cell)} holds a digit: clear it first to note candidates.`);
     } else {
       remember();
@@ -540,6 +700,10 @@
       if (has) set.delete(String(digit));
       else set.add(String(digit));
       p.candidates[cell] = [...set].sort().join('');
+      // A strike by hand stays when a digit is cleared; a note by hand lifts it.
+      p.struck[cell] = has
+        ? [...new Set([...p.struck[cell], String(digit)])].sort().join('')
+        : p.struck[cell].replace(String(digit), '');
       playSay(`${has ? 'Removed' : 'Noted'} candidate ${digit} in ${cellName(cell)}.`);
     }
     render();
@@ -547,12 +711,13 @@
 
   function playClear(cell) {
     const p = state.play;
-    if (state.givens[cell]) {
+    if (p.solved) {
+      playSay(LOCKED);
+    } else if (state.givens[cell]) {
       playSay(`${cellName(cell)} is a given: it cannot change.`);
     } else if (p.digits[cell]) {
       remember();
-      p.digits[cell] = 0;
-      p.candidates[cell] = candidatesOf(p.digits, cell);
+      unplace(cell);
       playSay(`${cellName(cell)} cleared.`);
     }
     render();
@@ -560,15 +725,28 @@
 
   function undo() {
     const p = state.play;
-    const last = p.history.pop();
-    if (!last) {
+    if (p.solved) {
+      playSay(LOCKED);
+    } else if (!p.history.length) {
       playSay('Nothing to undo.');
     } else {
-      p.digits = last.digits;
-      p.candidates = last.candidates;
-      p.hint = null;
-      p.wrong = new Set();
+      p.future.push(snapshot());
+      restore(p.history.pop());
       playSay('Undone.');
+    }
+    render();
+  }
+
+  function redo() {
+    const p = state.play;
+    if (p.solved) {
+      playSay(LOCKED);
+    } else if (!p.future.length) {
+      playSay('Nothing to redo.');
+    } else {
+      p.history.push(snapshot());
+      restore(p.future.pop());
+      playSay('Redone.');
     }
     render();
   }
@@ -604,12 +782,15 @@
       return;
     }
     if (p.digits.every((d) => d)) {
-      playSay('Solved: every digit is right.');
+      playSay(SOLVED);
       render();
       return;
     }
     const board = lineOf(p.digits);
-    const answer = await busy('Finding a hint…', () => api('/api/explain', { puzzle: board }));
+    // A failure is said under the board, beside the keypad the player is using, not in the
+    // Puzzle card (a screen away on a phone).
+    const answer = await busy('Finding a hint…', () => api('/api/explain', { puzzle: board }),
+      (message) => playSay(message));
     if (!answer || state.mode !== 'playing' || lineOf(state.play.digits) !== board) return;
     const next = answer.steps[0];
     p.hint = next;
@@ -1008,7 +1189,7 @@
     $('verdict').textContent = verdict;
     const rating = (state.explanation && state.explanation.rating) || (solution && solution.rating);
     $('rating-level').textContent = rating ? rating.level : '–';
-    $('rating-hardest').textContent = rating ? rating.hardest : '–';
+    $('rating-hardest').textContent = rating ? displayName(rating.hardest) : '–';
     // HoDoKu's level and score, and the Sudoku Explainer rating with its pearl and diamond
     // (ER/EP/ED), as those programs print them.
     $('rating-hodoku').textContent = rating && rating.hodoku_level
@@ -1020,10 +1201,6 @@
     $('rating-steps').textContent = rating
       ? `${rating.steps}${rating.logic_guesses ? ` (${rating.logic_guesses} ${rating.logic_guesses === 1 ? 'trial' : 'trials'})` : ''}`
       : '–';
-  }
-
-  function capitalized(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
   // The list of steps to jump to, one button each, and the end; drawn once per explanation.
@@ -1151,7 +1328,7 @@
       technique.textContent = explanation.verdict === 'multiple'
         ? 'Solved (one of several solutions)'
         : 'Solved';
-      $('technique-about').textContent = `Every cell is filled. Hardest technique: ${explanation.rating.hardest}.`;
+      $('technique-about').textContent = `Every cell is filled. Hardest technique: ${displayName(explanation.rating.hardest)}.`;
       $('step-text').textContent = `solution: ${explanation.solution}`;
       renderBranches(null);
       return;
@@ -1162,7 +1339,7 @@
     technique.textContent = {
       trial: 'Trial: a candidate followed to a contradiction',
       choice: 'Choice: the puzzle has several solutions',
-    }[kind] || capitalized(shown.technique);
+    }[kind] || displayName(shown.technique, shown.hodoku_name);
     technique.classList.toggle('trial', kind === 'trial' || kind === 'choice');
     $('technique-about').textContent = ABOUT[kind] || '';
     // The names the other programs' users know it by.
@@ -1178,11 +1355,11 @@
       'Editing: tap a cell, then a digit below; ⌫ clears it.',
     ],
     viewing: [
-      'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step, <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.',
+      'Viewing the explanation: <kbd>←</kbd> <kbd>→</kbd> step (on a cell, the arrows move between cells), <kbd>Home</kbd> <kbd>End</kbd> start and end, <kbd>Esc</kbd> edit the puzzle.',
       'Viewing the explanation: the arrows under Explanation step, the list of steps jumps, Edit puzzle changes it.',
     ],
     playing: [
-      'Playing: <kbd>1</kbd>–<kbd>9</kbd> place a digit (with Notes on, or <kbd>Shift</kbd>, toggle a candidate), <kbd>⌫</kbd> clear, <kbd>N</kbd> notes, <kbd>U</kbd> undo, <kbd>H</kbd> hint, <kbd>Esc</kbd> stop.',
+      'Playing: <kbd>1</kbd>–<kbd>9</kbd> place a digit (with Notes on, or <kbd>Shift</kbd>, toggle a candidate), <kbd>⌫</kbd> clear, <kbd>N</kbd> notes, <kbd>U</kbd> undo, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redo, <kbd>H</kbd> hint, <kbd>Esc</kbd> stop.',
       'Playing: tap a cell, then a digit below; with Notes on, a digit toggles a candidate.',
     ],
     pencil: [
@@ -1199,7 +1376,8 @@
     for (const id of ['load', 'generate', 'solve', 'explain', 'clear', 'play']) $(id).disabled = working;
     $('explain').disabled = working || Boolean(state.pencil);
     $('explain').title = state.pencil ? 'Explanations start from givens, not pencilmarks' : '';
-    $('play').disabled = working || Boolean(state.pencil) || playing;
+    // Play while playing only once solved: a new game.
+    $('play').disabled = working || Boolean(state.pencil) || (playing && !state.play.solved);
     const stepping = state.mode === 'viewing' && explanation;
     $('first').disabled = !stepping || state.position === 0;
     $('back').disabled = !stepping || state.position === 0;
@@ -1212,7 +1390,8 @@
     if (playing) {
       const p = state.play;
       $('notes').setAttribute('aria-pressed', String(p.notes));
-      $('undo').disabled = !p.history.length;
+      $('undo').disabled = !p.history.length || p.solved;
+      $('redo').disabled = !p.future.length || p.solved;
       $('play-message').textContent = p.message;
     }
     for (let d = 1; d <= 9; ++d) {
@@ -1227,7 +1406,7 @@
   // Enter do nothing: the focus goes to its counterpart instead (End to Back, Start to Forward).
   const FOCUS_INSTEAD = {
     last: ['back', 'first'], forward: ['back', 'first'], first: ['forward', 'last'],
-    back: ['forward', 'last'], undo: ['hint'], play: ['edit'],
+    back: ['forward', 'last'], undo: ['redo', 'hint'], redo: ['undo', 'hint'], play: ['edit'],
   };
 
   function render() {
@@ -1251,14 +1430,19 @@
     const inField = target instanceof HTMLElement &&
       (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT');
     if (inField) return;
+    // Ctrl+Z undoes; Ctrl+Shift+Z and Ctrl+Y redo, as in editors on each system.
+    const letter = event.key.toLowerCase();
     if (state.mode === 'playing' && (event.ctrlKey || event.metaKey) && !event.altKey &&
-        event.key.toLowerCase() === 'z') {
+        (letter === 'z' || letter === 'y')) {
       event.preventDefault();
-      undo();
+      if (letter === 'z' && !event.shiftKey) undo();
+      else redo();
       return;
     }
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (state.mode === 'viewing') {
+    // A cell that has the focus takes the arrows, in every mode: they move between cells.
+    const onCell = target instanceof HTMLElement && target.classList.contains('cell');
+    if (state.mode === 'viewing' && !(onCell && event.key.startsWith('Arrow'))) {
       const moves = {
         ArrowRight: () => step(state.position + 1),
         ArrowLeft: () => step(state.position - 1),
@@ -1287,7 +1471,7 @@
       }
       // Keys on a button keep their meaning there (Enter, Space); the board's keys work anywhere.
       if (target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
-    } else if (!$('board').contains(target)) {
+    } else if (state.mode === 'editing' && !$('board').contains(target)) {
       // Editing: only while the board has the focus, so that keys elsewhere keep their meaning.
       return;
     }
@@ -1343,6 +1527,7 @@
       focusCell(state.cursor);
     });
     $('undo').addEventListener('click', undo);
+    $('redo').addEventListener('click', redo);
     $('hint').addEventListener('click', hint);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);

@@ -19,15 +19,17 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using asio::ip::tcp;
 
-http::response<http::string_body> HttpRequest(uint16_t port, http::verb method,
-                                              const std::string& target, const std::string& body,
-                                              const std::string& content_type) {
+http::response<http::string_body> HttpRequest(
+    uint16_t port, http::verb method, const std::string& target, const std::string& body,
+    const std::string& content_type,
+    const std::vector<std::pair<std::string, std::string>>& headers) {
   asio::io_context io;
   tcp::socket socket(io);
   socket.connect(tcp::endpoint(asio::ip::address_v4::loopback(), port));
   http::request<http::string_body> request{method, target, 11};
   request.set(http::field::host, "localhost");
   if (!content_type.empty()) request.set(http::field::content_type, content_type);
+  for (const auto& [name, value] : headers) request.set(name, value);
   request.body() = body;
   // Content-Length for a body; none for a GET or HEAD without one.
   request.prepare_payload();

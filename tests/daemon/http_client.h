@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -18,12 +20,14 @@ namespace sudoku::testing {
 
 class DaemonProcess;
 
-// Sends `method target` with `body` (and its Content-Type, unless empty) to 127.0.0.1:`port`,
-// asking for the connection to be closed, and returns the whole response: a HEAD answer carries
-// Content-Length and no body. Failures (refused, reset, a malformed response) throw.
+// Sends `method target` with `body` (and its Content-Type, unless empty) and `headers` to
+// 127.0.0.1:`port`, asking for the connection to be closed, and returns the whole response: a
+// HEAD answer carries Content-Length and no body. Failures (refused, reset, a malformed
+// response) throw.
 boost::beast::http::response<boost::beast::http::string_body> HttpRequest(
     uint16_t port, boost::beast::http::verb method, const std::string& target,
-    const std::string& body = "", const std::string& content_type = "");
+    const std::string& body = "", const std::string& content_type = "",
+    const std::vector<std::pair<std::string, std::string>>& headers = {});
 
 // The port a log line of `daemon` names after `opening` ("serving metrics on http://127.0.0.1:").
 uint16_t PortAfter(const DaemonProcess& daemon, const std::string& opening);

@@ -27,6 +27,7 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "daemon/admission.h"
 #include "daemon/http_server.h"
@@ -211,6 +212,129 @@ TEST(WebPage, ServesTheEmbeddedFiles) {
   // The files are byte for byte those of daemon/web/.
   std::ifstream file(testing::TestPath("SUDOKU_WEB_DIR") + "/app.js", std::ios::binary);
   EXPECT_EQ(script.body, std::string(std::istreambuf_iterator<char>(file), {}));
+}
+
+// The bytes of daemon/web/`name`.
+std::string WebFile(const std::string& name) {
+  std::ifstream file(testing::TestPath("SUDOKU_WEB_DIR") + "/" + name, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+// What a browser makes of a gzip body.
+std::string Gunzip(const std::string& bytes) {
+  z_stream stream{};
+  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
+  std::string out;
+  char chunk[16384];
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    stream.next_out = reinterpret_cast<Bytef*>(chunk);
+    stream.avail_out = sizeof chunk;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.append(chunk, sizeof chunk - stream.avail_out);
+  }
+  EXPECT_EQ(status, Z_STREAM_END) << "the body is not a whole gzip stream";
+  inflateEnd(&stream);
+  return out;
+}
+
+// The page's ETag for `bytes`: FNV-1a, 64 bits, in hex (the same in every daemon).
+std::string Fnv1a(const std::string& bytes) {
+  uint64_t hash = 14695981039346656037u;
+  for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211u;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+http::response<http::string_body> Get(uint16_t port, const std::string& target,
+                                      const Headers& headers,
+                                      http::verb method = http::verb::get) {
+  return HttpRequest(port, method, target, "", "", headers);
+}
+
+TEST(WebPage, ServesTheFilesGzipCompressedToABrowserThatTakesIt) {
+  WebServer server;
+  for (const char* name : {"index.html", "app.js", "style.css"}) {
+    const std::string file = WebFile(name);
+    const std::string etag = "\"" + Fnv1a(file) + "\"";
+    for (const char* accepts : {"gzip, deflate, br, zstd", "gzip", "br;q=1.0, gzip;q=0.8", "*",
+                                "deflate, x-gzip"}) {
+      const auto page = Get(server.port(), "/" + std::string(name), {{"Accept-Encoding", accepts}});
+      EXPECT_EQ(page.result_int(), 200u) << name << ", " << accepts;
+      EXPECT_EQ(page[http::field::content_encoding], "gzip") << name << ", " << accepts;
+      EXPECT_EQ(page[http::field::etag], "\"" + Fnv1a(file) + "-gzip\"") << name;
+      EXPECT_EQ(page[http::field::vary], "Accept-Encoding");
+      EXPECT_EQ(page[http::field::cache_control], "no-cache");
+      EXPECT_EQ(page[http::field::content_length], std::to_string(page.body().size()));
+      EXPECT_EQ(Gunzip(page.body()), file) << name;
+      // Compressed, the text is under a third of its size.
+      EXPECT_LT(page.body().size(), file.size() / 3) << name;
+    }
+    // No Accept-Encoding, gzip refused, or codings the daemon does not make: the bytes as
+    // they are, with the ETag of that form.
+    for (const char* accepts : {"", "identity", "gzip;q=0", "gzip;q=0.000, br", "*;q=0", "br",
+                                "deflate"}) {
+      const auto page =
+          accepts[0] ? Get(server.port(), "/" + std::string(name), {{"Accept-Encoding", accepts}})
+                     : Get(server.port(), "/" + std::string(name), {});
+      EXPECT_EQ(page.result_int(), 200u) << name << ", " << accepts;
+      EXPECT_EQ(page.count(http::field::content_encoding), 0u) << name << ", " << accepts;
+      EXPECT_EQ(page[http::field::etag], etag) << name;
+      EXPECT_EQ(page[http::field::vary], "Accept-Encoding");
+      EXPECT_EQ(page.body(), file) << name << ", " << accepts;
+    }
+  }
+  // HEAD says the length of the compressed GET.
+  const Headers gzip = {{"Accept-Encoding", "gzip"}};
+  const auto get = Get(server.port(), "/app.js", gzip);
+  const auto head = Get(server.port(), "/app.js", gzip, http::verb::head);
+  EXPECT_EQ(head.result_int(), 200u);
+  EXPECT_EQ(head[http::field::content_encoding], "gzip");
+  EXPECT_EQ(head[http::field::content_length], std::to_string(get.body().size()));
+  EXPECT_EQ(head.body(), "");
+}
+
+TEST(WebPage, AnswersARevisitWithNotModified) {
+  WebServer server;
+  const std::string hash = Fnv1a(WebFile("index.html"));
+  const std::string gzip_tag = "\"" + hash + "-gzip\"";
+  const std::string tag = "\"" + hash + "\"";
+  // The copy the browser holds is the one the daemon would send: 304, no body.
+  for (const std::string& held :
+       {gzip_tag, "W/" + gzip_tag, "\"0123\", " + gzip_tag, std::string("*")}) {
+    for (const http::verb method : {http::verb::get, http::verb::head}) {
+      const auto again =
+          Get(server.port(), "/", {{"Accept-Encoding", "gzip"}, {"If-None-Match", held}}, method);
+      EXPECT_EQ(again.result_int(), 304u) << held;
+      EXPECT_EQ(again.body(), "");
+      EXPECT_EQ(again.count(http::field::content_length), 0u) << held;
+      EXPECT_EQ(again[http::field::etag], gzip_tag);
+      EXPECT_EQ(again[http::field::vary], "Accept-Encoding");
+      EXPECT_EQ(again[http::field::cache_control], "no-cache");
+      EXPECT_EQ(again[http::field::content_encoding], "gzip");
+    }
+  }
+  const auto plain = Get(server.port(), "/", {{"If-None-Match", tag}});
+  EXPECT_EQ(plain.result_int(), 304u);
+  EXPECT_EQ(plain[http::field::etag], tag);
+  EXPECT_EQ(plain.count(http::field::content_encoding), 0u);
+  // Another file's tag, the other form's (the compressed copy, to a client that no longer takes
+  // gzip), or a tag from an older daemon: the file, whole.
+  for (const auto& [held, accepts] :
+       {std::pair<std::string, std::string>{"\"" + Fnv1a(WebFile("app.js")) + "-gzip\"", "gzip"},
+        {gzip_tag, "identity"},
+        {tag, "gzip"},
+        {"\"0000000000000000-gzip\"", "gzip"}}) {
+    const auto page =
+        Get(server.port(), "/", {{"Accept-Encoding", accepts}, {"If-None-Match", held}});
+    EXPECT_EQ(page.result_int(), 200u) << held << ", " << accepts;
+    EXPECT_FALSE(page.body().empty()) << held;
+  }
 }
 
 TEST(WebPage, HeadAnswersWithTheLengthOfGet) {

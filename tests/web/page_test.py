@@ -12,10 +12,16 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique, plays a puzzle (digits, notes, undo, hints, the highlight, solved to the end),
+it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
+back, hints, the highlight, solved to the end and locked, the confirm before a game is dropped),
 measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
-(candidates' size, the strike, touch help, a Load error above the board). The browser's console
-must stay free of errors but the 400s the invalid puzzles draw. Screenshots go to --screenshots:
+(candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
+more). It also checks that every button works after an error, that the page's files come
+gzip-compressed and a reload moves headers only, the dark theme's contrast, technique names as
+players write them, the focus on a cell while viewing, and, stopping the daemon and starting it
+again on its port, what the page says and keeps while it cannot be reached. The browser's
+console must stay free of errors but the 400s the invalid puzzles draw (and the refused
+connections while the daemon is stopped). Screenshots go to --screenshots:
 page-start.png, page-step.png (the x-wing, as the README shows it), page-chain.png (a skyscraper),
 page-forcing-chain.png, page-trial.png, page-trial-branch.png (a trial's branch and one nested
 in it, open), page-solved.png, page-play.png, page-phone.png and page-phone-play.png.
@@ -46,6 +52,8 @@ PUZZLE = ".4.8....1..6....4..5....6.......5........342...1..6...3.21.87.5......3
 TRIAL_PUZZLE = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
 # Line 1 of magictour's top1465: its first contradiction comes by a forcing chain.
 FORCING_PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+# Generated (HoDoKu's unfair): its explanation has an xy-chain and a bug+1.
+NAMES_PUZZLE = "2.8....1....3..4..67...29...5.........4..91...81.4..9...2.34.......8...3...1.7..."
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
 BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)"
@@ -79,7 +87,29 @@ HELP_TOUCH = {
     "editing": "Editing: tap a cell, then a digit below; \u232b clears it.",
 }
 HELP_KEYS_PLAYING = ("Playing: 1\u20139 place a digit (with Notes on, or Shift, toggle a "
-                     "candidate), \u232b clear, N notes, U undo, H hint, Esc stop.")
+                     "candidate), \u232b clear, N notes, U undo, Ctrl+Y redo, H hint, Esc stop.")
+UNREACHABLE = "The daemon cannot be reached: check that sudokud is running, then try again."
+MULTIPLE = "This puzzle has more than one solution: play needs one with exactly one."
+SOLVED = "Solved: every digit is right."
+LOCKED = "Solved: the board no longer changes. Press Play to play it again."
+# Wikipedia's with its first row blank: several solutions.
+SEVERAL = "." * 9 + WIKIPEDIA[9:]
+# The techniques as players write them, not as the API's lower case would capitalise.
+TECHNIQUE_NAMES = {
+    "naked single": "Naked Single", "hidden single": "Hidden Single", "pointing": "Pointing",
+    "claiming": "Claiming", "naked pair": "Naked Pair", "hidden pair": "Hidden Pair",
+    "naked triple": "Naked Triple", "hidden triple": "Hidden Triple", "naked quad": "Naked Quad",
+    "hidden quad": "Hidden Quad", "x-wing": "X-Wing", "swordfish": "Swordfish",
+    "jellyfish": "Jellyfish", "remote pair": "Remote Pair", "skyscraper": "Skyscraper",
+    "two-string kite": "Two-String Kite", "turbot fish": "Turbot Fish",
+    "empty rectangle": "Empty Rectangle", "xy-wing": "XY-Wing", "xyz-wing": "XYZ-Wing",
+    "w-wing": "W-Wing", "simple colouring": "Simple Colouring", "multi colours": "Multi Colours",
+    "unique rectangle": "Unique Rectangle", "hidden rectangle": "Hidden Rectangle",
+    "bug+1": "BUG+1", "finned fish": "Finned Fish", "sashimi fish": "Sashimi Fish",
+    "sue de coq": "Sue de Coq", "x-chain": "X-Chain", "xy-chain": "XY-Chain",
+    "alternating inference chain": "Alternating Inference Chain", "als-xz": "ALS-XZ",
+    "wxyz-wing": "WXYZ-Wing", "forcing chain": "Forcing Chain", "trial": "Trial",
+}
 
 
 class Failure(Exception):
@@ -120,9 +150,10 @@ def is_solution_of(solution, puzzle):
 class Daemon:
     """sudokud on loopback ports picked by the kernel; its log is read on a thread."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, http_port=0):
         self.process = subprocess.Popen(
-            [binary, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--threads", "2"],
+            [binary, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:%d" % http_port,
+             "--threads", "2"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.log = []
         self.lines = queue.Queue()
@@ -267,6 +298,25 @@ class Page:
     def click(self, element_id):
         self.driver.find_element(self.By.ID, element_id).click()
 
+    def answer_confirm(self, accept):
+        """Answers the page's confirm(), which must have opened, and returns its words."""
+        from selenium.webdriver.support import expected_conditions
+        self.until(lambda: expected_conditions.alert_is_present()(self.driver),
+                   "a confirm to open")
+        alert = self.driver.switch_to.alert
+        words = alert.text
+        if accept:
+            alert.accept()
+        else:
+            alert.dismiss()
+        return words
+
+    def in_sight(self, element_id):
+        """Whether the element lies wholly inside the window (scrolled as it is)."""
+        return self.driver.execute_script(
+            "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+            "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", element_id)
+
     def shot(self, directory, name):
         path = os.path.join(directory, name)
         self.driver.save_screenshot(path)
@@ -291,6 +341,9 @@ def check_step(page, explanation, position):
     # The names HoDoKu's and Sudoku Explainer's users know the technique by, beside its own.
     page.until_text("technique-names", "HoDoKu: %s; Sudoku Explainer: %s" % (
         step["hodoku_name"], step["se_name"] or "none of its own (found by its chains)"))
+    # Its own name as players write it (a trial's heading says what it does instead).
+    if step["technique"] != "trial":
+        page.until_text("technique", TECHNIQUE_NAMES[step["technique"]])
     board = page.board()
     digits = step_digits(explanation, position)
     for cell in range(81):
@@ -420,6 +473,128 @@ def check_borders(page, where):
     check(width == "2px", "%s: the board's border is %s" % (where, width))
 
 
+def transfers(page):
+    """Per file of the page: [bytes over the wire, body as sent, body decoded, HTTP status], as
+    the browser's Resource Timing counts them for the last load."""
+    return page.driver.execute_script("""
+        const entries = [...performance.getEntriesByType('navigation'),
+                         ...performance.getEntriesByType('resource')];
+        const sizes = {};
+        for (const e of entries) {
+          const name = new URL(e.name).pathname.slice(1) || 'index.html';
+          if (['index.html', 'app.js', 'style.css'].includes(name)) {
+            sizes[name] = [e.transferSize, e.encodedBodySize, e.decodedBodySize, e.responseStatus];
+          }
+        }
+        return sizes;""")
+
+
+def check_transfers(page):
+    """Issue 48, item 13: the page's three files come gzip-compressed (a third of their size
+    or less), and a reload revalidates them: 304s, headers only (the page then runs from the
+    cached copies)."""
+    first = transfers(page)
+    check(sorted(first) == ["app.js", "index.html", "style.css"], "the files loaded: %r" % first)
+    for name, (wire, sent, decoded, status) in first.items():
+        check(status == 200 and 0 < sent <= decoded / 3 and wire >= sent,
+              "%s came as %d bytes for %d (over the wire %d)" % (name, sent, decoded, wire))
+    page.driver.refresh()
+    page.until(lambda: len(page.board()) == 81, "the board after a reload")
+    again = transfers(page)
+    # (Chromium reports a revalidated file with the cached answer's status, 200: the bytes
+    # over the wire, the 304's headers alone, tell it.)
+    for name, (wire, _, _, _) in again.items():
+        check(wire < 1000, "on a reload %s took %r (first %r)" % (name, again[name], first[name]))
+    print("page files, bytes over the wire (first load, reload): %s" % ", ".join(
+        "%s %d of %d, %d" % (name, first[name][0], first[name][2], again[name][0])
+        for name in sorted(first)))
+
+
+def luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = rgb
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def contrast(one, other):
+    """WCAG's contrast ratio of two colours, 1 to 21."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def check_dark(page, where):
+    """Issue 48, item 12: under a dark preference (Chromium's emulation) the page is dark, and
+    what the board shows at the x-wing, 8 highlighted, reads at 4.5:1 or more against what it
+    sits on: givens, digits placed, candidates plain and in shaded cells, the struck, the ringed,
+    the highlighted, the step's words. Back to light, the paper is #f5f4ef again."""
+    driver = page.driver
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.click("highlight-8")
+    try:
+        script = """
+            // An element's colour and the first background behind it that is not transparent.
+            const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+            const pair = (selector) => {
+              const element = document.querySelector(selector);
+              if (!element) return null;
+              let behind = element;
+              while (behind && getComputedStyle(behind).backgroundColor.match(/[0-9.]+/g).length === 4 &&
+                     getComputedStyle(behind).backgroundColor.endsWith(', 0)')) {
+                behind = behind.parentElement;
+              }
+              return [rgb(getComputedStyle(element).color),
+                      rgb(getComputedStyle(behind || document.documentElement).backgroundColor)];
+            };
+            const page = rgb(getComputedStyle(document.documentElement).backgroundColor);
+            const selectors = ['.cell.given .digit', '.cell.placed .digit',
+              '.cell:not(.unit):not(.pattern):not(.target) .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cell.unit .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cell.pattern .cand:not(.elim):not(.key):not(.follow):not(.highlight)',
+              '.cand.elim', '.cand.key', '.cand.highlight', '.cell.highlight .digit',
+              '#technique', '#step-text', '#step-count', 'button.primary', '.legend li'];
+            return [page, selectors.map((s) => [s, pair(s)])];"""
+        # The cells' colours ease in (a transition of 120 ms): read them once they hold still.
+        seen = [None]
+
+        def settled():
+            before, seen[0] = seen[0], driver.execute_script(script)
+            time.sleep(0.15)
+            return seen[0] == before
+        page.until(settled, "the dark colours to settle")
+        colours = seen[0]
+    finally:
+        page.click("highlight-8")
+    check(colours[0] == [20, 24, 29], "%s: the dark page's background is %r" % (
+        where, colours[0]))
+    for selector, pair in colours[1]:
+        check(pair is not None, "%s: nothing on the board matches %s" % (where, selector))
+        ratio = contrast(pair[0], pair[1])
+        check(ratio >= 4.5, "%s, dark: %s is %r on %r, a contrast of %.2f" % (
+            where, selector, pair[0], pair[1], ratio))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    light = driver.execute_script(
+        "return getComputedStyle(document.documentElement).backgroundColor;")
+    check(light == "rgb(245, 244, 239)", "%s: the light page's background is %r" % (where, light))
+
+
+def check_targets(page, selectors, where):
+    """Issue 48, item 9: every shown element a selector names is a finger's target, 40 px or
+    more each way."""
+    sizes = page.driver.execute_script("""
+        return arguments[0].map((selector) => [selector, Array.from(
+          document.querySelectorAll(selector), (e) => e.getBoundingClientRect())
+          .filter((r) => r.width || r.height).map((r) => [r.width, r.height])]);""", selectors)
+    for selector, rects in sizes:
+        check(rects, "%s: nothing shown matches %s" % (where, selector))
+        small = [rect for rect in rects if rect[0] < 40 or rect[1] < 40]
+        check(not small, "%s: %d of the %d %s are under 40x40 px: %r" % (
+            where, len(small), len(rects), selector, small[:3]))
+
+
 def check_cleared(page, message, where):
     """After a refused puzzle: its message, and nothing left of the puzzle before."""
     page.until_text("error", message)
@@ -453,6 +628,8 @@ def run(args, screenshots):
                  "--window-size=1280,1200", "--force-device-scale-factor=1", "--lang=en-US"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The page's confirm() waits for the test's answer (answer_confirm), not the driver's.
+    options.set_capability("unhandledPromptBehavior", "ignore")
     driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
     try:
         page = Page(driver)
@@ -465,6 +642,7 @@ def run(args, screenshots):
             "const l = document.querySelector('link[rel=\"icon\"]'); return l ? l.href : '';")
         check(icon.startswith("data:image/svg+xml,"), "the page's icon is %r" % icon)
         check_borders(page, "1280x1200")
+        check_transfers(page)
 
         # Item 4: Explain and Solve on an empty page ask for a puzzle.
         page.click("explain")
@@ -509,7 +687,7 @@ def run(args, screenshots):
         check(solved["verdict"] == "solved", "the API's verdict: %r" % solved)
         check(is_solution_of(solved["solution"], PUZZLE), "the API's solution is wrong")
         page.until_text("rating-level", solved["rating"]["level"])
-        page.until_text("rating-hardest", solved["rating"]["hardest"])
+        page.until_text("rating-hardest", TECHNIQUE_NAMES[solved["rating"]["hardest"]])
         # HoDoKu's level with its score, and SE's ER/EP/ED with one decimal, as those print them.
         page.until_text("rating-hodoku", "%s (%d)" % (solved["rating"]["hodoku_level"],
                                                       solved["rating"]["hodoku_score"]))
@@ -551,10 +729,22 @@ def run(args, screenshots):
         check({cell_name(c): "".join(sorted(d)) for c, d in keys.items()} ==
               {"r3c3": "8", "r3c9": "8", "r5c3": "8", "r5c9": "8"},
               "the x-wing's 8s marked: %r" % keys)
-        technique = steps[eliminating]["technique"]
-        page.until_text("technique", technique[0].upper() + technique[1:])
+        page.until_text("technique", "X-Wing")
         page.until_text("step-text", steps[eliminating]["text"])
         page.shot(screenshots, "page-step.png")
+        check_dark(page, "the x-wing")
+        # Issue 48, item 8: a cell pressed while viewing has the focus and shows it, and the
+        # arrows then move between cells rather than step; the step stays.
+        page.cell(cell_index("r5c5")).click()
+        page.until(lambda: page.active() == "cell-r5c5", "the focus on r5c5")
+        ring = driver.execute_script(
+            "return getComputedStyle(document.activeElement).boxShadow;")
+        check("inset" in ring and "3px" in ring, "the focused cell shows %r" % ring)
+        page.key(Keys.ARROW_RIGHT)
+        page.until(lambda: page.active() == "cell-r5c6", "the arrow to move to r5c6")
+        page.key(Keys.ARROW_DOWN)
+        page.until(lambda: page.active() == "cell-r6c6", "the arrow to move to r6c6")
+        check_step(page, explanation, eliminating)
 
         # Item 3: the step is in the address; a reload and a link open the same view.
         link = daemon.url + "#puzzle=%s&step=%d" % (PUZZLE, eliminating)
@@ -565,7 +755,7 @@ def run(args, screenshots):
         driver.get("about:blank")
         driver.get(link)
         check_step(page, explanation, eliminating)
-        page.until_text("technique", "X-wing")
+        page.until_text("technique", "X-Wing")
 
         # The list of steps: each is there, the shown one current; one press jumps.
         entries = driver.execute_script(
@@ -583,8 +773,7 @@ def run(args, screenshots):
         check(not any(s["technique"] == "guess" for s in steps), "a guess among the steps")
         page.find('#step-list .step-link[data-position="%d"]' % chain).click()
         check_step(page, explanation, chain)
-        technique = steps[chain]["technique"]
-        page.until_text("technique", technique[0].upper() + technique[1:])
+        page.until_text("technique", TECHNIQUE_NAMES[steps[chain]["technique"]])
         check_links(page, steps[chain], "step %d" % (chain + 1))
         check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
         page.shot(screenshots, "page-chain.png")
@@ -661,9 +850,19 @@ def run(args, screenshots):
         chain = next(i for i, s in enumerate(forced["steps"]) if s["technique"] == "forcing chain")
         driver.get(daemon.url + "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain))
         check_step(page, forced, chain)
-        page.until_text("technique", "Forcing chain")
+        page.until_text("technique", "Forcing Chain")
         check_links(page, forced["steps"][chain], "the forcing chain")
         page.shot(screenshots, "page-forcing-chain.png")
+
+        # Issue 48, item 11: the names capitals by rule got wrong, as players write them.
+        named = daemon.api("/api/explain", {"puzzle": NAMES_PUZZLE})
+        at = {s["technique"]: i for i, s in reversed(list(enumerate(named["steps"])))}
+        check("xy-chain" in at and "bug+1" in at, "NAMES_PUZZLE's steps: %r" % sorted(at))
+        driver.get(daemon.url + "#puzzle=%s&step=%d" % (NAMES_PUZZLE, at["xy-chain"]))
+        page.until_text("technique", "XY-Chain")
+        page.find('#step-list .step-link[data-position="%d"]' % at["bug+1"]).click()
+        page.until_text("technique", "BUG+1")
+        page.until_text("rating-hardest", TECHNIQUE_NAMES[named["rating"]["hardest"]])
 
         # Item 1: an invalid puzzle, by Explain while stepping and by Load: the message is
         # sudoku-client's, word for word, and nothing of the puzzle before stays.
@@ -722,15 +921,39 @@ def run(args, screenshots):
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
 
-        # Item 9: play.
+        # Issue 48, item 1: after an error every button still works. Play on a puzzle with
+        # several solutions says why it cannot; Explain and Solve then work all the same, and
+        # Play says it again rather than nothing.
+        check(daemon.api("/api/solve", {"puzzle": SEVERAL, "unique": True})["verdict"]
+              == "multiple", "SEVERAL has one solution")
+        page.type_text(SEVERAL)
+        page.click("load")
+        page.until_text("verdict", "Several")
+        page.click("play")
+        page.until_text("error", MULTIPLE)
+        page.click("explain")
+        page.until(lambda: page.text("step-count").startswith("Step 1 of "),
+                   "Explain after Play's refusal to explain (it reads %r)"
+                   % page.text("step-count"))
+        check(not page.find("#error").is_displayed(), "the error stays: %r" % page.text("error"))
+        page.click("solve")
+        page.until(lambda: page.text("step-count").startswith("Solved in "),
+                   "Solve after Play's refusal to solve (it reads %r)" % page.text("step-count"))
+        page.click("play")
+        page.until_text("error", MULTIPLE)
+        page.click("solve")
+        page.until(lambda: not page.find("#error").is_displayed(),
+                   "Solve after the second refusal to answer")
+
+        # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
-        page.key(Keys.ESCAPE)
-        page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
-                   "Esc to stop playing")
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
         driver.set_window_size(390, 844)
+        # As a phone shows it: scroll bars over the page, taking no room from it.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         check_borders(page, "390x844")
         page.type_text(PUZZLE)
         page.click("explain")
@@ -755,6 +978,14 @@ def run(args, screenshots):
               and styles[4] > styles[5] / 2,
               "on a phone a struck candidate is drawn %r" % styles)
         page.until_text("board-help", HELP_TOUCH["viewing"])
+        check_targets(page, ["#board .cell", ".stepper button", "#step-list .step-link",
+                             "#highlight button", "#explain", "#solve", "#play", "#edit",
+                             "#load", "#clear", "#generate", "#level"], "viewing on a phone")
+        cut = driver.execute_script("""
+            return Array.from(document.querySelectorAll('#step-list .step-link'))
+              .filter((b) => getComputedStyle(b).textOverflow === 'ellipsis' ||
+                             b.scrollWidth > b.clientWidth).map((b) => b.textContent);""")
+        check(not cut, "on a phone %d steps are cut in the list: %r" % (len(cut), cut[:2]))
         help_text = page.text("board-help")
         check(not any(k in help_text for k in ("\u2190", "Home", "Esc")),
               "the phone's help names keys: %r" % help_text)
@@ -764,6 +995,7 @@ def run(args, screenshots):
         # A Load error on a phone shows above the board, in sight.
         page.click("edit")
         page.until_text("board-help", HELP_TOUCH["editing"])
+        check_targets(page, ["#keypad button"], "editing on a phone")
         page.type_text(BAD_PUZZLE)
         page.click("load")
         page.until_text("error", expected)
@@ -775,13 +1007,141 @@ def run(args, screenshots):
 
         # Play on a phone: the touch help, and a screenshot.
         play(page, daemon, Keys, screenshots, "page-phone-play.png", phone=True)
+        check_targets(page, ["#play-tools button", "#keypad button"], "playing on a phone")
 
-        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+        # Issue 48, item 2: with the daemon down, nothing of the puzzle is lost and the page
+        # says so in words, where the player looks. The requests that find no daemon are the
+        # only errors allowed in the console meanwhile.
+        console = driver.get_log("browser")
+        daemon = unreachable(page, daemon, args, Keys)
+        console += [entry for entry in driver.get_log("browser")
+                    if "net::ERR_CONNECTION_REFUSED" not in entry["message"]]
+
+        errors = [entry for entry in console if entry["level"] == "SEVERE"
                   and "the server responded with a status of 400" not in entry["message"]]
         check(not errors, "the browser's console has errors: %r" % errors)
     finally:
         driver.quit()
         daemon.stop()
+
+
+def unreachable(page, daemon, args, Keys):
+    """On a phone, in play: a hint, Stop playing, Load and Explain with the daemon stopped keep
+    the board, the ratings and the address, and say that the daemon cannot be reached, in sight
+    on the screen; once it is back (on the same port), Explain works without another Load.
+    Returns the daemon started again."""
+    board = [c["digit"] for c in page.board()]
+    daemon.stop()
+    page.click("hint")
+    page.until_text("play-message", UNREACHABLE)
+    check(page.in_sight("play-message"), "on a phone the hint's failure is out of sight")
+    check([c["digit"] for c in page.board()] == board, "a failed hint changed the board")
+    page.click("edit")
+    check(page.answer_confirm(True) ==
+          "This ends your game: the digits and notes you entered will be lost.",
+          "Stop playing asked something else")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Stop playing to stop")
+    page.type_text(WIKIPEDIA)
+    page.click("load")
+    page.until_text("error", UNREACHABLE)
+    check(page.in_sight("error"), "on a phone the Load failure is out of sight")
+    check([c["digit"] or "." for c in page.board()] == list(PUZZLE),
+          "a Load with no daemon changed the board")
+    check(page.text("verdict") == "One (unique)" and page.text("rating-level") != "\u2013",
+          "a Load with no daemon dropped the verdict or the rating: %r, %r"
+          % (page.text("verdict"), page.text("rating-level")))
+    check(page.hash() == "#puzzle=" + PUZZLE, "a Load with no daemon left %r" % page.hash())
+    page.driver.execute_script("window.scrollTo(0, document.body.scrollHeight);")
+    page.click("explain")
+    page.until(lambda: page.in_sight("error"), "Explain's failure to come into sight")
+    check(page.text("error") == UNREACHABLE, "Explain with no daemon: %r" % page.text("error"))
+    again = Daemon(args.sudokud, daemon.http_port)
+    page.click("explain")
+    explanation = again.api("/api/explain", {"puzzle": WIKIPEDIA})
+    check_step(page, explanation, 0)
+    check(not page.find("#error").is_displayed(), "the error stays: %r" % page.text("error"))
+    page.until(lambda: page.hash() == "#puzzle=%s&step=0" % WIKIPEDIA,
+               "the address to follow (it is %r)" % page.hash())
+    return again
+
+
+def check_clearing(page, Keys):
+    """Issue 48, item 3: clearing a placed digit gives back the candidates it struck (9 in r5c4,
+    as the README's example puzzle has it), but not one the player struck by hand, nor one a 9
+    elsewhere still rules out; Undo takes all of it back and Redo (Ctrl+Y, Ctrl+Shift+Z, the
+    button) does it again."""
+    start = [c["candidates"] for c in page.board()]
+    r5c4 = cell_index("r5c4")
+    lost = [c for c in peers(r5c4) if "9" in start[c]]
+    check("9" in start[r5c4] and len(lost) == 12, "r5c4 has %r, 12 peers with 9 expected: %r"
+          % (start[r5c4], [cell_name(c) for c in lost]))
+
+    def place(cell, key, said):
+        page.cell(cell).click()
+        page.key(key)
+        page.until_text("play-message", said)
+        return [c["candidates"] for c in page.board()]
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    page.until_text("play-message", "Nothing to redo.")
+    page.key("u")
+    page.until_text("play-message", "Nothing to undo.")
+    check(not page.find("#redo").is_enabled(), "Redo is enabled with nothing to redo")
+    placed = place(r5c4, "9", "9 placed in r5c4.")
+    check(not any("9" in placed[c] for c in lost), "a peer of r5c4 keeps 9")
+    cleared = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check(cleared == start, "clearing r5c4 left %r" % [
+        (cell_name(c), cleared[c], start[c]) for c in range(81) if cleared[c] != start[c]])
+    # Struck by hand: it stays struck.
+    hand = lost[0]
+    page.key("n")
+    place(hand, "9", "Removed candidate 9 in %s." % cell_name(hand))
+    page.key("n")
+    place(r5c4, "9", "9 placed in r5c4.")
+    board = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check("9" not in board[hand] and all("9" in board[c] for c in lost[1:]),
+          "after a 9 struck by hand in %s: %r" % (cell_name(hand), [board[c] for c in lost]))
+    # A 9 in a cell that sees one of them but not r5c4 still rules 9 out there.
+    other, seen = next((c, p) for c in range(81) for p in lost[1:]
+                       if "9" in start[c] and c != r5c4 and c not in peers(r5c4)
+                       and c not in lost and p in peers(c))
+    place(r5c4, "9", "9 placed in r5c4.")
+    place(other, "9", "9 placed in %s." % cell_name(other))
+    board = place(r5c4, Keys.BACKSPACE, "r5c4 cleared.")
+    check("9" not in board[seen], "%s has 9 back beside the 9 in %s" % (
+        cell_name(seen), cell_name(other)))
+    board = place(other, Keys.BACKSPACE, "%s cleared." % cell_name(other))
+    check("9" in board[seen] and "9" in board[r5c4],
+          "with both 9s gone, %s has %r and r5c4 %r" % (cell_name(seen), board[seen],
+                                                       board[r5c4]))
+    # Undo, all nine moves; then Redo by each of its ways, and undone again.
+    page.key("u", 9)
+    page.until_text("play-message", "Undone.")
+    check([c["candidates"] for c in page.board()] == start, "Undo did not restore the start")
+    check(not page.find("#undo").is_enabled(), "Undo is enabled with nothing to undo")
+    ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    page.until_text("play-message", "Redone.")
+    check(page.board()[r5c4]["digit"] == "9", "Ctrl+Y did not place the 9 again")
+    ActionChains(page.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z") \
+        .key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    page.until(lambda: page.board()[r5c4]["digit"] == "", "Ctrl+Shift+Z to clear r5c4 again")
+    check([c["candidates"] for c in page.board()] == start, "Redo's clearing differs")
+    page.click("redo")
+    page.until(lambda: "9" not in page.board()[hand]["candidates"], "the Redo button")
+    page.key("u", 3)
+    page.until(lambda: [c["candidates"] for c in page.board()] == start, "Undo to the start")
+    check(page.find("#redo").is_enabled(), "Redo is not enabled after Undo")
+    highlight_off(page)
+
+
+def highlight_off(page):
+    """A press on a cell with a digit in play highlights that digit: turned off for what
+    follows."""
+    for pressed in page.driver.find_elements(page.By.CSS_SELECTOR,
+                                             '#highlight button[aria-pressed="true"]'):
+        pressed.click()
 
 
 def play(page, daemon, Keys, screenshots, shot, phone=False):
@@ -807,6 +1167,8 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     shown = [c["candidates"] or c["digit"] for c in board]
     check(shown == initial, "play starts from other candidates: %r" % [
         (cell_name(c), shown[c], initial[c]) for c in range(81) if shown[c] != initial[c]][:5])
+    if not phone:
+        check_clearing(page, Keys)
 
     def at(name):
         page.cell(cell_index(name)).click()
@@ -892,8 +1254,45 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
             continue
         page.cell(c).click()
         page.find('#keypad button[aria-label="Enter %s"]' % solution[c]).click()
-    page.until_text("play-message", "Solved: every digit is right.")
+    page.until_text("play-message", SOLVED)
     check("".join(c["digit"] for c in page.board()) == solution, "the played board")
+
+    # Issue 48, item 5: solved, the board is locked; Play starts a new game.
+    last = next(c for c in range(81) if digits[c] == ".")
+    page.cell(last).click()
+    page.key(Keys.BACKSPACE)
+    page.until_text("play-message", LOCKED)
+    page.key("1" if solution[last] != "1" else "2")
+    check(page.board()[last]["digit"] == solution[last], "the solved board took a digit")
+    check(not page.find("#undo").is_enabled() and not page.find("#redo").is_enabled(),
+          "Undo or Redo is enabled on the solved board")
+    page.click("play")
+    page.until(lambda: [c["digit"] or "." for c in page.board()] == list(PUZZLE),
+               "Play on the solved board to start again")
+    page.until_text("play-message", "Fill the board in: a digit places it, Notes (or Shift) "
+                    "toggles a candidate.")
+    # A game in progress is not dropped without asking: Esc, Solve, Explain, Load of another
+    # puzzle each ask, and No keeps it.
+    page.cell(last).click()
+    page.key(solution[last])
+    page.until_text("play-message", "%s placed in %s." % (solution[last], cell_name(last)))
+    for what, action in (("Esc", lambda: page.key(Keys.ESCAPE)),
+                         ("Solve", lambda: page.click("solve")),
+                         ("Explain", lambda: page.click("explain")),
+                         ("Load", lambda: (page.type_text(WIKIPEDIA), page.click("load")))):
+        action()
+        check(page.answer_confirm(False) ==
+              "This ends your game: the digits and notes you entered will be lost.",
+              "%s asked something else" % what)
+        check(page.find("#board").get_attribute("data-mode") == "playing" and
+              page.board()[last]["digit"] == solution[last], "%s dropped the game" % what)
+    page.type_text(PUZZLE)
+    page.cell(last).click()
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+    highlight_off(page)
 
 
 def main():
