@@ -60,9 +60,12 @@ std::string FormatExplanation(const wire::ExplainResponse& response, std::string
     if (json) {
       return JsonLine(verdict == wire::INVALID
                           ? wire::InvalidJson(puzzle, where, response.error().message())
-                          : wire::UnsolvableJson(puzzle));
+                          : wire::UnsolvableJson(puzzle, response.error().message()));
     }
-    if (verdict == wire::UNSOLVABLE) return "unsolvable\n";
+    if (verdict == wire::UNSOLVABLE) {
+      return response.error().message().empty() ? "unsolvable\n"
+                                                : "unsolvable: " + response.error().message() + "\n";
+    }
     return "invalid: " + where + ": " + response.error().message() + "\n";
   }
   if (verdict != wire::SOLVED && verdict != wire::MULTIPLE) {

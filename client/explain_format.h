@@ -16,7 +16,9 @@
 // With candidates, the candidate grid is drawn before each step (DrawCandidates). After the
 // steps: "solution: <81 digits>", "rating: level expert, hardest technique x-wing, 61 steps,
 // 3 guesses by the solver" and "rating: HoDoKu hard (812), SE 3.2" (solver/rating.h). A puzzle
-// that cannot be explained gives one line instead: "unsolvable" or "invalid: WHERE: REASON";
+// that cannot be explained gives one line instead: "unsolvable" (a candidate state that
+// contradicts at sight: "unsolvable: r1c3 holds only 5, as r1c1 does, in row 1") or "invalid:
+// WHERE: REASON";
 // one with several solutions is explained after the line "multiple solutions: where a digit is
 // chosen, the steps follow one solution".
 //

@@ -206,7 +206,16 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   const logic::Explanation explanation =
       pencilmarks ? logic::Explain(candidates) : logic::Explain(grid);
   response->set_verdict(static_cast<wire::Verdict>(explanation.verdict));
-  if (explanation.verdict == Verdict::kUnsolvable) return true;
+  if (explanation.verdict == Verdict::kUnsolvable) {
+    // Notes that contradict at sight are told why, at the cell that shows it.
+    int cell = 0;
+    const std::string reason = pencilmarks ? logic::ImmediateContradiction(candidates, &cell) : "";
+    if (!reason.empty()) {
+      response->mutable_error()->set_position(static_cast<uint32_t>(cell * 9 + 1));
+      response->mutable_error()->set_message(reason);
+    }
+    return true;
+  }
   logic::Technique hardest = logic::Technique::kNakedSingle;
   for (const logic::Step& step : explanation.steps) {
     hardest = std::max(hardest, step.technique);

@@ -403,7 +403,8 @@ class ExplainApiRequest : public ApiRequest {
         Invalid(input_.text, input_.Where(response.error().position()),
                 response.error().message());
       case wire::UNSOLVABLE:
-        return JsonResponse(http::status::ok, wire::UnsolvableJson(input_.text));
+        return JsonResponse(http::status::ok,
+                            wire::UnsolvableJson(input_.text, response.error().message()));
       default:
         return JsonResponse(http::status::ok,
                             wire::ExplanationJson(response, input_.text, /*candidates=*/true));

@@ -171,8 +171,10 @@ OrderedJson InvalidJson(std::string_view puzzle, std::string_view where, std::st
   return out;
 }
 
-OrderedJson UnsolvableJson(std::string_view puzzle) {
-  return OrderedJson{{"puzzle", puzzle}, {"verdict", VerdictName(UNSOLVABLE)}};
+OrderedJson UnsolvableJson(std::string_view puzzle, std::string_view reason) {
+  OrderedJson out{{"puzzle", puzzle}, {"verdict", VerdictName(UNSOLVABLE)}};
+  if (!reason.empty()) out["reason"] = reason;
+  return out;
 }
 
 const OrderedJson& SolveResultJson::Of(const SolveResult& result) {

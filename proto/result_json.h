@@ -106,7 +106,9 @@ class SolveResultJson {
 // "verdict": "unsolvable"} (UnsolvableJson), an INVALID one InvalidJson().
 OrderedJson ExplanationJson(const ExplainResponse& response, std::string_view puzzle,
                             bool candidates);
-OrderedJson UnsolvableJson(std::string_view puzzle);
+// {"puzzle", "verdict": "unsolvable", "reason"}, "reason" only when known (a candidate state
+// that contradicts at sight: ExplainResponse.error).
+OrderedJson UnsolvableJson(std::string_view puzzle, std::string_view reason = {});
 
 }  // namespace sudoku::wire
 

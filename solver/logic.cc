@@ -6,8 +6,10 @@
 
 #include <array>
 #include <bit>
+#include <string>
 #include <utility>
 
+#include "solver/explain_text.h"
 #include "solver/logic_board.h"
 
 namespace sudoku::logic {
@@ -353,6 +355,62 @@ Grid PlacedCells(const CandidateGrid& candidates) {
     if (mask != 0 && (mask & (mask - 1)) == 0) grid[cell] = static_cast<uint8_t>(internal::LowestDigit(mask));
   }
   return grid;
+}
+
+std::string ImmediateContradiction(const CandidateGrid& candidates, int* cell) {
+  const Grid placed = PlacedCells(candidates);
+  const internal::Tables& table = Table();
+  for (int at = 0; at < kCells; ++at) {
+    if (!placed[at]) continue;
+    // The first peer before it with the same digit, by unit: row, column, box.
+    for (int kind = 0; kind < 3; ++kind) {
+      const int unit = table.units[at][kind];
+      for (const uint8_t peer : table.cells[unit]) {
+        if (peer >= at || placed[peer] != placed[at]) continue;
+        *cell = at;
+        std::string text = CellName(at);
+        text += " holds only ";
+        text += static_cast<char>('0' + placed[at]);
+        text += ", as ";
+        text += CellName(peer);
+        text += " does, in ";
+        text += UnitName(internal::UnitOf(unit));
+        return text;
+      }
+    }
+  }
+  for (int at = 0; at < kCells; ++at) {
+    if (placed[at]) continue;
+    uint16_t left = candidates[at];
+    for (const uint8_t peer : table.peers[at]) {
+      if (placed[peer]) left &= static_cast<uint16_t>(~Bit(placed[peer]));
+    }
+    if (left) continue;
+    std::string digits, peers;
+    for (uint16_t d = candidates[at]; d; d = internal::WithoutLowest(d)) {
+      const int digit = internal::LowestDigit(d);
+      for (const uint8_t peer : table.peers[at]) {
+        if (placed[peer] != digit) continue;
+        // Appended piece by piece: g++ 12 draws a false -Wrestrict from "" + std::to_string().
+        if (!digits.empty()) {
+          digits += ' ';
+          peers += ", ";
+        }
+        digits += static_cast<char>('0' + digit);
+        peers += CellName(peer);
+        break;
+      }
+    }
+    *cell = at;
+    std::string text = CellName(at);
+    text += " has no candidate left: ";
+    text += digits;  // two digits or more: a cell with one is placed
+    text += " are placed among its peers (";
+    text += peers;
+    text += ")";
+    return text;
+  }
+  return "";
 }
 
 Candidates InitialCandidates(const CandidateGrid& candidates) {

@@ -299,6 +299,13 @@ Explanation Explain(const CandidateGrid& candidates,
 // The cells of a candidate state with one candidate, as placed digits; 0 elsewhere.
 Grid PlacedCells(const CandidateGrid& candidates);
 
+// Why a candidate state has no solution, where a reader sees it at once: two placed digits
+// alike in a unit ("r1c3 holds only 5, as r1c1 does, in row 1"), or a cell whose candidates its
+// placed peers all take ("r1c3 has no candidate left: 3 5 are placed among its peers (r1c2,
+// r1c1)"); `cell` is the cell named first. Empty when there is no such contradiction
+// (the state may still have no solution, deeper down).
+std::string ImmediateContradiction(const CandidateGrid& candidates, int* cell);
+
 // A candidate state as Candidates, each cell as Explain(candidates) starts from it: a placed
 // cell holds only its digit.
 Candidates InitialCandidates(const CandidateGrid& candidates);

@@ -331,6 +331,25 @@ TEST(FormatExplanation, RejectsResponsesThatDoNotFit) {
   expect_error(response, "unsolvable puzzle with 1 steps");
 }
 
+// An unsolvable candidate state says why where the daemon saw it at once, as text and as JSON.
+TEST(FormatExplanation, UnsolvableSaysWhyWhenTheDaemonSays) {
+  const std::string puzzle(81, '.');
+  const LocateError locate = [](uint32_t) { return std::string("argument"); };
+  wire::ExplainResponse response;
+  response.set_verdict(wire::UNSOLVABLE);
+  EXPECT_EQ(FormatExplanation(response, puzzle, locate, false, false), "unsolvable\n");
+  EXPECT_EQ(FormatExplanation(response, puzzle, locate, false, true),
+            "{\"puzzle\":\"" + puzzle + "\",\"verdict\":\"unsolvable\"}\n");
+  response.mutable_error()->set_position(19);
+  response.mutable_error()->set_message("r1c3 holds only 5, as r1c1 does, in row 1");
+  EXPECT_EQ(FormatExplanation(response, puzzle, locate, false, false),
+            "unsolvable: r1c3 holds only 5, as r1c1 does, in row 1\n");
+  EXPECT_EQ(FormatExplanation(response, puzzle, locate, false, true),
+            "{\"puzzle\":\"" + puzzle +
+                "\",\"verdict\":\"unsolvable\",\"reason\":\"r1c3 holds only 5, as r1c1 does, "
+                "in row 1\"}\n");
+}
+
 // The rating line counts in words: "1 step", "1 guess".
 TEST(FormatExplanation, RatingLineSaysOneGuessAndOneStep) {
   const std::string puzzle =

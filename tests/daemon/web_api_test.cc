@@ -608,11 +608,18 @@ TEST(WebExplain, AnswersUnsolvableAndExplainsPencilmarks) {
   Json from_givens = Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}}).json();
   from_givens["puzzle"] = Pencilmarks(kWikipediaPuzzle);
   EXPECT_EQ(pencilmarks.json(), from_givens);
-  // The solution's 5 struck from r5c5 by hand: the notes leave the puzzle no solution.
+  // The solution's 4 struck from r1c3 by hand: the notes leave the puzzle no solution.
   std::string struck = Pencilmarks(kWikipediaPuzzle);
-  struck[(4 * 9 + 4) * 9 + 4] = '.';
-  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", struck}}).json()["verdict"],
-            "unsolvable");
+  struck[2 * 9 + 3] = '.';
+  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", struck}}).json(),
+            Json({{"puzzle", struck}, {"verdict", "unsolvable"}}));
+  // Notes that contradict at sight are told why: r1c3 noted as 5 alone, as r1c1 is given.
+  std::string clash = Pencilmarks(kWikipediaPuzzle);
+  clash.replace(2 * 9, 9, "....5....");
+  EXPECT_EQ(Post(server.port(), "/api/explain", {{"puzzle", clash}}).json(),
+            Json({{"puzzle", clash},
+                  {"verdict", "unsolvable"},
+                  {"reason", "r1c3 holds only 5, as r1c1 does, in row 1"}}));
   const Reply extra =
       Post(server.port(), "/api/explain", {{"puzzle", kWikipediaPuzzle}, {"rate", true}});
   EXPECT_EQ(extra.status, 400u);

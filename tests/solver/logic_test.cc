@@ -982,10 +982,28 @@ TEST(Logic, ExplainingFromCandidatesPlacesSinglesAndRefusesContradictions) {
   clash[2] = 1u << 4;  // r1c3 holds 5, as r1c1 does
   EXPECT_EQ(Explain(clash).verdict, Verdict::kUnsolvable);
   EXPECT_TRUE(Explain(clash).steps.empty());
+  int cell = -1;
+  EXPECT_EQ(ImmediateContradiction(clash, &cell), "r1c3 holds only 5, as r1c1 does, in row 1");
+  EXPECT_EQ(cell, 2);
   CandidateGrid emptied = state;
   emptied[2] = (1u << 4) | (1u << 2);  // r1c3 holds only 5 and 3, which r1c1 and r1c2 hold
   EXPECT_EQ(Explain(emptied).verdict, Verdict::kUnsolvable);
   EXPECT_EQ(Walk(emptied, Preference::kHodoku, nullptr).verdict, Verdict::kUnsolvable);
+  EXPECT_EQ(ImmediateContradiction(emptied, &cell),
+            "r1c3 has no candidate left: 3 5 are placed among its peers (r1c2, r1c1)");
+  // The solution's 5 struck from r5c5, which the givens leave only 5: seen at once.
+  CandidateGrid struck = state;
+  struck[4 * 9 + 4] &= static_cast<uint16_t>(~(1u << 4));
+  EXPECT_EQ(Explain(struck).verdict, Verdict::kUnsolvable);
+  EXPECT_EQ(ImmediateContradiction(struck, &cell),
+            "r5c5 has no candidate left: 1 2 3 4 6 7 8 9 are placed among its peers (r5c9, r6c5, "
+            "r5c6, r5c1, r4c5, r1c5, r5c4, r2c5)");
+  EXPECT_EQ(cell, 4 * 9 + 4);
+  // The solution's 4 struck from r1c3, which keeps 1 and 2: no solution, nothing seen at once.
+  CandidateGrid deeper = state;
+  deeper[2] &= static_cast<uint16_t>(~(1u << 3));
+  EXPECT_EQ(Explain(deeper).verdict, Verdict::kUnsolvable);
+  EXPECT_EQ(ImmediateContradiction(deeper, &cell), "");
 }
 
 // HoDoKu's order takes a naked triple before a hidden pair; QQWing knows pairs and no triples.
