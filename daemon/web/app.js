@@ -10,8 +10,8 @@
 //            explanation at one step. Left/Right step back and forward, Home/End go to the start
 //            and the end, from anywhere on the page but a text field; the list of steps jumps.
 //   playing  (after Play, until Stop or Esc): the person fills the board in: digits, their own
-//            candidates (Notes, or Shift with a digit), undo, and a hint (the next step, shown on
-//            the board, not applied).
+//            candidates (Notes, or Shift with a digit), undo, and a hint (the next step from their
+//            digits and candidates, in three grades, shown on the board, not applied).
 // The puzzle and the step shown live in the address (#puzzle=...&step=N), so that a reload or a
 // shared link opens the same view; a new puzzle is a new history entry, steps replace it.
 'use strict';
@@ -583,6 +583,7 @@
       solved: false,    // every digit right: the board is locked until a new game
       notes: false,
       hint: null,       // the next step from the player's board, shown until the next change
+      grade: 0,         // how much of the hint shows: 1 where to look, 2 its cells, 3 its result
       wrong: new Set(), // cells a hint found wrong
       message: 'Fill the board in: a digit places it, Notes (or Shift) toggles a candidate.',
     };
@@ -759,11 +760,54 @@
     render();
   }
 
-  // The next step from the player's board, drawn on it and named, not applied. A digit or a
-  // candidate the solution contradicts comes first: no step could follow from it.
+  // The player's board as a 729-character pencilmark puzzle, nine characters a cell: a digit's
+  // cell holds it alone, an empty cell the candidates the player left. The daemon explains from
+  // those candidates, so a hint never repeats what the player's notes already show.
+  function pencilOf(digits, candidates) {
+    let text = '';
+    for (let cell = 0; cell < CELLS; ++cell) {
+      const has = digits[cell] ? String(digits[cell]) : candidates[cell];
+      for (let d = 1; d <= 9; ++d) text += has.includes(String(d)) ? String(d) : '.';
+    }
+    return text;
+  }
+
+  // "an X-Wing", "a Naked Single": the article goes by the sound of the name's first letter.
+  const withArticle = (name) => `${/^[AEIOX]/.test(name) ? 'an' : 'a'} ${name}`;
+
+  // A list of names as written in words: "r3c3, r3c9 and r5c3".
+  const inWords = (names) => names.join(', ').replace(/, ([^,]*)$/, ' and $1');
+
+  // Where a hint's first grade sends the player: the step's first unit, or else the box of the
+  // cell it starts from (a single or a chain names no unit).
+  function hintUnit(next) {
+    if (next.units.length) return next.units[0];
+    const first = next.cells[0] || (next.placements[0] && next.placements[0].cell);
+    const cell = cellIndex(first);
+    return `box ${Math.floor(cell / 27) * 3 + Math.floor((cell % 9) / 3) + 1}`;
+  }
+
+  // What a hint says at each grade: 1 where to look (a unit and the technique), 2 the cells it
+  // rests on, 3 what it places or removes.
+  function hintWords(next, grade) {
+    const name = withArticle(displayName(next.technique, next.hodoku_name));
+    if (grade === 1) return `Look at ${hintUnit(next)}: ${name}. Hint again shows its cells.`;
+    if (grade === 2) return `Look at ${inWords(next.cells)}: ${name}. Hint again shows what it does.`;
+    return `Hint: ${next.text}`;
+  }
+
+  // The next step from the player's board, in three grades (each press of Hint goes one
+  // further), drawn on it and named, not applied. A digit or a candidate the solution
+  // contradicts comes first: no step could follow from it.
   async function hint() {
     if (state.busy) return;
     const p = state.play;
+    if (p.hint && p.grade < 3) {
+      p.grade += 1;
+      playSay(hintWords(p.hint, p.grade));
+      render();
+      return;
+    }
     const solution = state.solution.solution;
     const wrongDigit = p.digits.findIndex((d, c) => d && String(d) !== solution[c]);
     if (wrongDigit >= 0) {
@@ -786,16 +830,27 @@
       render();
       return;
     }
-    const board = lineOf(p.digits);
+    const board = pencilOf(p.digits, p.candidates);
     // A failure is said under the board, beside the keypad the player is using, not in the
     // Puzzle card (a screen away on a phone).
     const answer = await busy('Finding a hint…', () => api('/api/explain', { puzzle: board }),
       (message) => playSay(message));
-    if (!answer || state.mode !== 'playing' || lineOf(state.play.digits) !== board) return;
-    const next = answer.steps[0];
-    p.hint = next;
+    if (!answer || state.mode !== 'playing' ||
+        pencilOf(state.play.digits, state.play.candidates) !== board) return;
     p.wrong = new Set();
-    playSay(`Hint: ${next.text}`);
+    // The checks above leave the daemon little to refuse; it has the last word all the same.
+    if (answer.verdict === 'unsolvable') {
+      p.hint = null;
+      playSay('Your notes leave no solution: a digit you struck or placed is wrong.');
+    } else if (!answer.steps.length) {
+      // The daemon counts a cell with one candidate as placed: nothing is left to explain.
+      p.hint = null;
+      playSay('Hint: every empty cell has one candidate left: place it.');
+    } else {
+      p.hint = answer.steps[0];
+      p.grade = 1;
+      playSay(hintWords(p.hint, p.grade));
+    }
     render();
   }
 
@@ -812,6 +867,7 @@
       kinds: state.givens.map((d) => (d ? 'given' : '')),
       candidates: new Array(CELLS).fill(''),
       marks: null,
+      grade: 3,  // a hint's grade: below 3 the step's result and links stay hidden
     };
     const explanation = state.explanation;
     if (state.mode === 'playing' && state.play) {
@@ -819,7 +875,10 @@
       view.digits = p.digits.slice();
       view.kinds = p.digits.map((d, cell) => (state.givens[cell] ? 'given' : d ? 'player' : ''));
       view.candidates = p.candidates.map((c, cell) => (p.digits[cell] ? '' : c));
-      if (p.hint) view.marks = p.hint;
+      if (p.hint) {
+        view.marks = p.hint;
+        view.grade = p.grade;
+      }
       return view;
     }
     if (state.mode === 'viewing' && explanation) {
@@ -1166,12 +1225,27 @@
     }
   }
 
+  // A hint short of its last grade marks only where to look: at grade 1 the unit it names, at
+  // grade 2 the cells it rests on and their units; what it places, removes or links waits.
+  function gradeMarks(marks, view) {
+    if (!marks || view.grade >= 3) return marks;
+    const unit = view.grade === 1 ? new Set(unitCells(hintUnit(view.marks))) : marks.unitCells;
+    return {
+      ...marks, choice: false, trial: false, tried: 0, triedCell: -1, unitCells: unit,
+      patternCells: view.grade === 1 ? new Set() : marks.patternCells,
+      placements: new Map(), eliminations: new Map(), follows: new Map(), keys: new Map(),
+    };
+  }
+
+  // The step whose links the board draws: none for a hint short of its last grade.
+  const linkedStep = (view) => (view.grade >= 3 ? view.marks : null);
+
   function renderBoard() {
     const view = boardView();
-    const marks = stepMarks(view.marks, view.digits, view.candidates);
+    const marks = gradeMarks(stepMarks(view.marks, view.digits, view.candidates), view);
     const bad = clashes(view);
     for (let cell = 0; cell < CELLS; ++cell) renderCell(cell, view, marks, bad);
-    renderLinks(view.marks);
+    renderLinks(linkedStep(view));
     for (let cell = 0; cell < CELLS; ++cell) {
       cellElements[cell].tabIndex = cell === state.cursor ? 0 : -1;
     }
@@ -1531,7 +1605,7 @@
     $('hint').addEventListener('click', hint);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);
-    window.addEventListener('resize', () => renderLinks(boardView().marks));
+    window.addEventListener('resize', () => renderLinks(linkedStep(boardView())));
     render();
     readAddress();
   }

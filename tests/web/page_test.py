@@ -13,7 +13,8 @@ address holds the puzzle and the step (a reload, a link and Back open the same v
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
 it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
-back, hints, the highlight, solved to the end and locked, the confirm before a game is dropped),
+back, hints in three grades from the player's own candidates, the highlight, solved to the end
+and locked, the confirm before a game is dropped),
 measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
 (candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
 more). It also checks that every button works after an error, that the page's files come
@@ -947,6 +948,7 @@ def run(args, screenshots):
 
         # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
+        hint_grades(page, daemon, Keys)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -1136,6 +1138,83 @@ def check_clearing(page, Keys):
     highlight_off(page)
 
 
+def pencil_of(board):
+    """The page's board as the 729-character pencilmark puzzle a hint sends: a digit's cell
+    holds it alone, an empty cell its candidates."""
+    return "".join("".join(d if d in (c["digit"] or c["candidates"]) else "."
+                           for d in "123456789") for c in board)
+
+
+def start_play(page, puzzle):
+    page.type_text(puzzle)
+    page.click("load")
+    page.until(lambda: page.hash() == "#puzzle=" + puzzle, "the puzzle to load")
+    page.until_text("verdict", "One (unique)")
+    # The same puzzle loaded again: its reading ends before Play can be pressed.
+    page.until(lambda: page.find("#play").is_enabled(), "Play to be enabled")
+    page.click("play")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
+
+
+def hint_grades(page, daemon, Keys):
+    """Issue 48, item A: a hint starts from the player's own candidates and comes in three
+    grades. With every digit before the README's x-wing placed, Hint says where to look (row 3
+    tinted), again the cells (shaded), again what it removes (struck); with the x-wing's 8s
+    struck by hand, the next hint is another step (the daemon counts a cell left with one
+    candidate as placed)."""
+    steps = daemon.api("/api/explain", {"puzzle": PUZZLE})["steps"]
+    xwing = next(i for i, s in enumerate(steps) if s["eliminations"])
+    start_play(page, PUZZLE)
+    for s in steps[:xwing]:
+        for p in s["placements"]:
+            page.cell(cell_index(p["cell"])).click()
+            page.key(str(p["digit"]))
+            page.until_text("play-message", "%d placed in %s." % (p["digit"], p["cell"]))
+    corners = {"r3c3", "r3c9", "r5c3", "r5c9"}
+
+    def marked(kind):
+        return {cell_name(c): b[kind] if kind in b else True
+                for c, b in enumerate(page.board()) if b.get(kind, kind in b["classes"])}
+
+    page.click("hint")
+    page.until_text("play-message", "Look at row 3: an X-Wing. Hint again shows its cells.")
+    check(set(marked("unit")) == {"r3c%d" % c for c in range(1, 10)} and not marked("pattern")
+          and not marked("eliminated") and not marked("keys"),
+          "grade 1 marks %r, %r" % (marked("unit"), marked("eliminated")))
+    page.click("hint")
+    page.until_text("play-message", "Look at r3c3, r3c9, r5c3 and r5c9: an X-Wing. Hint again "
+                    "shows what it does.")
+    check(set(marked("pattern")) == corners and not marked("eliminated") and not marked("keys"),
+          "grade 2 marks %r, %r" % (marked("pattern"), marked("eliminated")))
+    page.key("h")
+    page.until_text("play-message", "Hint: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 "
+                    "(r35c39): removes 8 from r26c9,r4c39")
+    check(marked("eliminated") == {"r2c9": "8", "r4c3": "8", "r4c9": "8", "r6c9": "8"}
+          and set(marked("keys")) == corners, "grade 3 marks %r, %r" % (
+              marked("eliminated"), marked("keys")))
+    # The x-wing's removals, struck by hand: the hint moves on.
+    page.key("n")
+    for name in ("r2c9", "r4c3", "r4c9", "r6c9"):
+        page.cell(cell_index(name)).click()
+        page.key("8")
+        page.until_text("play-message", "Removed candidate 8 in %s." % name)
+    page.key("n")
+    nxt = daemon.api("/api/explain", {"puzzle": pencil_of(page.board())})["steps"][0]
+    check(nxt["technique"] != "x-wing", "the x-wing is offered again: %r" % nxt["text"])
+    page.click("hint")
+    page.until_text("play-message", "Look at box 3: a Naked Single. Hint again shows its cells.")
+    page.click("hint")
+    page.until_text("play-message", "Look at r1c8: a Naked Single. Hint again shows what it does.")
+    check(not page.board()[cell_index("r1c8")]["placed"], "grade 2 shows the digit")
+    page.click("hint")
+    page.until_text("play-message", "Hint: naked single: r1c8 = 5 (its only candidate)")
+    check(page.board()[cell_index("r1c8")]["placed"] == "5", "grade 3 does not show r1c8's 5")
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+
+
 def highlight_off(page):
     """A press on a cell with a digit in play highlights that digit: turned off for what
     follows."""
@@ -1217,9 +1296,15 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     page.until_text("play-message", "Undone.")
     check(page.board()[empty]["digit"] == "", "Undo left the wrong digit")
 
-    # A hint: the next step from the player's board, drawn on it, not applied.
+    # A hint: the next step from the player's board (its candidates), drawn on it, not
+    # applied; where to look first, its cells on a second press, all of it on a third.
     digits = [c["digit"] or "." for c in page.board()]
-    nxt = daemon.api("/api/explain", {"puzzle": "".join(digits)})["steps"][0]
+    nxt = daemon.api("/api/explain", {"puzzle": pencil_of(page.board())})["steps"][0]
+    page.click("hint")
+    page.until(lambda: page.text("play-message").startswith("Look at "), "the hint's first grade")
+    page.click("hint")
+    page.until_text("play-message", "Look at %s: a %s. Hint again shows what it does." % (
+        " and ".join(nxt["cells"]), TECHNIQUE_NAMES[nxt["technique"]]))
     page.click("hint")
     page.until_text("play-message", "Hint: " + nxt["text"])
     board = page.board()
