@@ -298,6 +298,11 @@
       if (params.has('step')) {
         if (!state.explanation && !(await explain())) return;
         step(Number(params.get('step')) || 0);
+      } else if (state.mode === 'playing' && puzzle === currentPuzzleText()) {
+        // The puzzle in play: the game goes on.
+      } else if (keptGame()) {
+        // A game left in play (the page reloaded, or closed and opened again) goes on.
+        await play(true);
       } else if (state.mode !== 'editing') {
         edit();
       }
@@ -551,8 +556,9 @@
 
   // The player's board starts from the givens with every candidate they leave, as a person
   // would pencil them in; each change keeps the board before it for Undo. Play on a solved
-  // board starts a new game.
-  async function play() {
+  // board starts a new game; otherwise a game kept in the browser for this puzzle goes on
+  // (`resumeSolved`: even a solved one, as the page was left).
+  async function play(resumeSolved = false) {
     if (!needPuzzle('play') || !mayDropGame() || !(await ensureLoaded())) return;
     if (state.pencil) {
       showError('Play starts from givens; a pencilmark puzzle can be solved, not played.');
@@ -572,6 +578,8 @@
       return;
     }
     showError('');
+    const kept = state.mode === 'playing' ? null : keptGame();
+    const resume = kept && (resumeSolved === true || !kept.solved);
     state.play = {
       digits: state.givens.slice(),
       candidates: initialCandidates(state.givens),
@@ -586,7 +594,14 @@
       grade: 0,         // how much of the hint shows: 1 where to look, 2 its cells, 3 its result
       wrong: new Set(), // cells a hint found wrong
       message: 'Fill the board in: a digit places it, Notes (or Shift) toggles a candidate.',
+      elapsed: 0,       // the time played in milliseconds, up to `since`
+      since: null,      // when the clock last started (performance.now()), null while it stands
     };
+    if (resume) {
+      for (const key of KEPT) state.play[key] = kept[key];
+      state.play.message = state.play.solved ? SOLVED : 'Your game goes on where you left it.';
+    }
+    if (!state.play.solved) state.play.since = performance.now();
     state.mode = 'playing';
     state.showSolution = false;
     note('');
@@ -604,12 +619,83 @@
 
   // A game in progress (moves made, not solved) that an action would end: asks the player
   // first. True when there is none to lose, or the player lets it go.
+  // A game let go is no longer kept in the browser either (a game that goes on after all is
+  // kept again at its next change).
   function mayDropGame() {
     const p = state.play;
-    // Back or Forward has changed the address already: there is nothing left to ask.
-    if (state.restoring || state.mode !== 'playing' || !p || p.solved) return true;
-    if (!p.history.length && !p.future.length) return true;
-    return window.confirm('This ends your game: the digits and notes you entered will be lost.');
+    // Back or Forward has changed the address already: there is nothing left to ask, and the
+    // game stays kept, to go on when the player comes back to its puzzle.
+    if (state.restoring || state.mode !== 'playing' || !p) return true;
+    if (!p.solved && (p.history.length || p.future.length) &&
+        !window.confirm('This ends your game: the digits and notes you entered will be lost.')) {
+      return false;
+    }
+    forgetGame();
+    return true;
+  }
+
+  // ---- The game kept in the browser ----
+
+  // What of a game localStorage keeps, under its puzzle, so that a reload (or the page closed
+  // and opened again) goes on with it. A hint is not kept: Hint asks again.
+  const KEPT = ['digits', 'candidates', 'struck', 'history', 'future', 'solved', 'notes', 'elapsed'];
+  const gameKey = () => `sudokud.game:${currentPuzzleText()}`;
+
+  // The time played so far, in milliseconds.
+  const elapsedOf = (p) => p.elapsed + (p.since === null ? 0 : performance.now() - p.since);
+
+  function clock(milliseconds) {
+    const seconds = Math.floor(milliseconds / 1000);
+    const pad = (n) => String(n).padStart(2, '0');
+    return `${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`;
+  }
+
+  // Storage may be off or full (a private window): the game then goes on unkept.
+  function saveGame() {
+    const p = state.play;
+    if (state.mode !== 'playing' || !p) return;
+    const kept = {};
+    for (const key of KEPT) kept[key] = p[key];
+    kept.elapsed = elapsedOf(p);
+    try {
+      localStorage.setItem(gameKey(), JSON.stringify(kept));
+    } catch (_) {
+      // Not kept: nothing else to do.
+    }
+  }
+
+  function forgetGame() {
+    try {
+      localStorage.removeItem(gameKey());
+    } catch (_) {
+      // Nothing was kept.
+    }
+  }
+
+  // The game kept for the puzzle shown, or null (none, or not one this page can read).
+  function keptGame() {
+    let kept = null;
+    try {
+      kept = JSON.parse(localStorage.getItem(gameKey()) || 'null');
+    } catch (_) {
+      return null;
+    }
+    const valid = kept && KEPT.every((key) => key in kept) && Array.isArray(kept.digits) &&
+      kept.digits.length === CELLS && Array.isArray(kept.history) && Array.isArray(kept.future);
+    return valid ? kept : null;
+  }
+
+  // The clock runs while the page is in sight: a game left in another tab does not count it.
+  function pauseClock() {
+    const p = state.play;
+    if (!p || p.since === null) return;
+    p.elapsed = elapsedOf(p);
+    p.since = null;
+  }
+
+  function resumeClock() {
+    const p = state.play;
+    if (p && !p.solved && p.since === null) p.since = performance.now();
   }
 
   // The board as it is, for Undo and Redo.
@@ -683,6 +769,7 @@
       for (const peer of PEERS[cell]) p.candidates[peer] = p.candidates[peer].replace(String(digit), '');
       const solution = state.solution.solution;
       p.solved = p.digits.every((d, c) => String(d) === solution[c]);
+      if (p.solved) pauseClock();
       playSay(p.solved ? SOLVED : `${digit} placed in ${cellName(cell)}.`);
     }
     render();
@@ -1467,6 +1554,7 @@
       $('undo').disabled = !p.history.length || p.solved;
       $('redo').disabled = !p.future.length || p.solved;
       $('play-message').textContent = p.message;
+      $('timer').textContent = clock(elapsedOf(p));
     }
     for (let d = 1; d <= 9; ++d) {
       $(`highlight-${d}`).setAttribute('aria-pressed', String(state.highlight === d));
@@ -1490,6 +1578,7 @@
     renderStepList();
     renderSteps();
     renderControls();
+    saveGame();
     if (active && active.disabled && FOCUS_INSTEAD[active.id]) {
       const next = FOCUS_INSTEAD[active.id].map($).find((b) => b && !b.disabled && !b.hidden);
       if (next) next.focus({ preventScroll: true });
@@ -1590,7 +1679,7 @@
     $('generate').addEventListener('click', generate);
     $('solve').addEventListener('click', solve);
     $('explain').addEventListener('click', explain);
-    $('play').addEventListener('click', play);
+    $('play').addEventListener('click', () => play());
     $('edit').addEventListener('click', edit);
     $('first').addEventListener('click', () => step(0));
     $('back').addEventListener('click', () => step(state.position - 1));
@@ -1605,6 +1694,16 @@
     $('hint').addEventListener('click', hint);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);
+    // The time played, each second; kept as the page is left (a reload, a closed tab).
+    setInterval(() => {
+      if (state.mode === 'playing' && state.play) $('timer').textContent = clock(elapsedOf(state.play));
+    }, 1000);
+    document.addEventListener('visibilitychange', () => {
+      if (document.hidden) pauseClock();
+      else resumeClock();
+      saveGame();
+    });
+    window.addEventListener('pagehide', saveGame);
     window.addEventListener('resize', () => renderLinks(linkedStep(boardView())));
     render();
     readAddress();

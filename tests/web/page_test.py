@@ -14,7 +14,8 @@ invalid puzzle shows sudoku-client's exact message and clears the board, verdict
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
 it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
 back, hints in three grades from the player's own candidates, the highlight, solved to the end
-and locked, the confirm before a game is dropped),
+and locked with its timer stopped, the confirm before a game is dropped, a game and its time kept
+over a reload),
 measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
 (candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
 more). It also checks that every button works after an error, that the page's files come
@@ -949,6 +950,7 @@ def run(args, screenshots):
         # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
         hint_grades(page, daemon, Keys)
+        kept_game(page, daemon, Keys)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -1215,6 +1217,54 @@ def hint_grades(page, daemon, Keys):
                "Esc to stop playing")
 
 
+def kept_game(page, daemon, Keys):
+    """Issue 48, item B: a game is kept in the browser under its puzzle. Two moves (a digit and
+    a candidate struck) and a reload: the same digits and candidates, Undo available, the time
+    played going on from where it stood; Undo then takes the strike back."""
+    start_play(page, PUZZLE)
+    page.until_text("timer", "00:00")
+    first = daemon.api("/api/explain", {"puzzle": PUZZLE})["steps"][0]["placements"][0]
+    page.cell(cell_index(first["cell"])).click()
+    page.key(str(first["digit"]))
+    page.until_text("play-message", "%d placed in %s." % (first["digit"], first["cell"]))
+    struck = next(c for c, b in enumerate(page.board()) if len(b["candidates"]) > 1)
+    digit = page.board()[struck]["candidates"][0]
+    page.key("n")
+    page.cell(struck).click()
+    page.key(digit)
+    page.until_text("play-message", "Removed candidate %s in %s." % (digit, cell_name(struck)))
+    page.until(lambda: page.text("timer") >= "00:02", "the timer to reach 00:02")
+    before = [(b["digit"], b["candidates"]) for b in page.board()]
+    page.driver.refresh()
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing",
+               "the game to come back after a reload")
+    page.until_text("play-message", "Your game goes on where you left it.")
+    check([(b["digit"], b["candidates"]) for b in page.board()] == before,
+          "the board after a reload differs")
+    check(page.board()[cell_index(first["cell"])]["classes"].count("player") == 1,
+          "the digit placed is not the player's after a reload")
+    check(page.find("#undo").is_enabled() and not page.find("#redo").is_enabled(),
+          "Undo and Redo after a reload: %r, %r" % (page.find("#undo").is_enabled(),
+                                                    page.find("#redo").is_enabled()))
+    check(page.find("#notes").get_attribute("aria-pressed") == "true", "Notes is off again")
+    shown = page.text("timer")
+    check("00:02" <= shown <= "00:09", "the timer after a reload reads %r" % shown)
+    page.until(lambda: page.text("timer") > shown, "the timer to go on after a reload")
+    page.click("undo")
+    page.until_text("play-message", "Undone.")
+    check(digit in page.board()[struck]["candidates"], "Undo after a reload left the strike")
+    page.key("n")
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+    # A game let go is not kept: a reload stays in editing.
+    page.driver.refresh()
+    page.until_text("verdict", "One (unique)")
+    check(page.find("#board").get_attribute("data-mode") == "editing",
+          "a game stopped came back after a reload")
+
+
 def highlight_off(page):
     """A press on a cell with a digit in play highlights that digit: turned off for what
     follows."""
@@ -1341,6 +1391,11 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
         page.find('#keypad button[aria-label="Enter %s"]' % solution[c]).click()
     page.until_text("play-message", SOLVED)
     check("".join(c["digit"] for c in page.board()) == solution, "the played board")
+    # Solved, the time played stands still.
+    stopped = page.text("timer")
+    time.sleep(1.5)
+    check(page.text("timer") == stopped, "the timer went on after the board was solved: %r, %r"
+          % (stopped, page.text("timer")))
 
     # Issue 48, item 5: solved, the board is locked; Play starts a new game.
     last = next(c for c in range(81) if digits[c] == ".")
