@@ -459,9 +459,16 @@
 
   async function generate() {
     if (!mayDropGame()) return;
+    // A level is QQWing's, or HoDoKu's ("hodoku:hard"); an SE bound left empty is no bound.
+    // The daemon checks them all and says what it refuses, in its words.
     const level = $('level').value;
     const body = { count: 1 };
-    if (level) body.level = level;
+    if (level.startsWith('hodoku:')) body.hodoku_level = level.slice('hodoku:'.length);
+    else if (level) body.level = level;
+    for (const [id, key] of [['se-min', 'se_min'], ['se-max', 'se_max']]) {
+      const text = $(id).value.trim();
+      if (text) body[key] = Number(text);
+    }
     const made = await busy('Generating…', () => api('/api/generate', body));
     if (!made) return;
     if (!made.puzzles.length) {

@@ -12,7 +12,7 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
+it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
 back, hints in three grades from the player's own candidates, the highlight, solved to the end
 and locked with its timer stopped, the confirm before a game is dropped, a game and its time kept
 over a reload),
@@ -922,6 +922,7 @@ def run(args, screenshots):
         check(again["verdict"] == "solved" and again["solutions"] == 1,
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
+        generate_by(page, daemon, Keys)
 
         # Issue 48, item 1: after an error every button still works. Play on a puzzle with
         # several solutions says why it cannot; Explain and Solve then work all the same, and
@@ -984,7 +985,8 @@ def run(args, screenshots):
         page.until_text("board-help", HELP_TOUCH["viewing"])
         check_targets(page, ["#board .cell", ".stepper button", "#step-list .step-link",
                              "#highlight button", "#explain", "#solve", "#play", "#edit",
-                             "#load", "#clear", "#generate", "#level"], "viewing on a phone")
+                             "#load", "#clear", "#generate", "#level", "#se-min", "#se-max"],
+                      "viewing on a phone")
         cut = driver.execute_script("""
             return Array.from(document.querySelectorAll('#step-list .step-link'))
               .filter((b) => getComputedStyle(b).textOverflow === 'ellipsis' ||
@@ -1263,6 +1265,51 @@ def kept_game(page, daemon, Keys):
     page.until_text("verdict", "One (unique)")
     check(page.find("#board").get_attribute("data-mode") == "editing",
           "a game stopped came back after a reload")
+
+
+def generate_by(page, daemon, Keys):
+    """Issue 48, item C: Generate at a HoDoKu level and within an SE range, as the Solve card
+    then shows them; a range the API refuses shows its exact words."""
+    from selenium.webdriver.support.ui import Select
+
+    def generated(what):
+        before = page.find("#puzzle-text").get_attribute("value")
+        page.click("generate")
+        page.until(lambda: re.fullmatch(r"[1-9.]{81}", page.find("#puzzle-text")
+                                        .get_attribute("value") or "") and
+                   page.find("#puzzle-text").get_attribute("value") != before and
+                   page.hash() == "#puzzle=" + page.find("#puzzle-text").get_attribute("value")
+                   and page.text("status") == "", "a puzzle generated " + what)
+        page.until_text("verdict", "One (unique)")
+        return page.find("#puzzle-text").get_attribute("value")
+
+    def rating(puzzle):
+        return daemon.api("/api/solve", {"puzzle": puzzle, "unique": True, "rate": True})["rating"]
+
+    def bounds(low, high):
+        for field, value in (("#se-min", low), ("#se-max", high)):
+            page.find(field).clear()
+            if value:
+                page.find(field).send_keys(value)
+
+    Select(page.find("#level")).select_by_visible_text("HoDoKu hard")
+    puzzle = generated("at HoDoKu hard")
+    page.until(lambda: page.text("rating-hodoku").startswith("hard ("),
+               "the HoDoKu rating to say hard (it says %r)" % page.text("rating-hodoku"))
+    check(rating(puzzle)["hodoku_level"] == "hard", "generated at %r" % rating(puzzle))
+    Select(page.find("#level")).select_by_visible_text("any")
+    bounds("2.0", "2.5")
+    puzzle = generated("with SE 2.0-2.5")
+    se = float(page.text("rating-se").split("/")[0])
+    check(2.0 <= se <= 2.5 and se == rating(puzzle)["se"],
+          "SE 2.0-2.5 gave a puzzle the page rates %r" % page.text("rating-se"))
+    bounds("3.0", "2.0")
+    page.click("generate")
+    page.until_text("error", "'se_min' 3.0 is above 'se_max' 2.0")
+    check(page.find("#puzzle-text").get_attribute("value") == puzzle,
+          "a refused range changed the puzzle")
+    bounds("", "")
+    Select(page.find("#level")).select_by_value("easy")
 
 
 def highlight_off(page):
