@@ -322,11 +322,18 @@
     state.mode = 'editing';
   }
 
+  // The candidates a pencilmark puzzle leaves in `cell`.
+  const pencilCandidates = (cell) => state.pencil.slice(cell * 9, cell * 9 + 9).replace(/[.0]/g, '');
+
   function setPuzzle(text) {
     forgetAnswers();
     if (text.length === 729) {
+      // A cell with one candidate is a given: the daemon counts it as placed too.
       state.pencil = text;
-      state.givens = new Array(CELLS).fill(0);
+      state.givens = Array.from({ length: CELLS }, (_, cell) => {
+        const left = pencilCandidates(cell);
+        return left.length === 1 ? Number(left) : 0;
+      });
     } else {
       state.pencil = null;
       state.givens = Array.from(text, (c) => (c >= '1' && c <= '9' ? Number(c) : 0));
@@ -427,10 +434,6 @@
 
   async function explain() {
     if (!needPuzzle('explain') || !mayDropGame() || !(await ensureLoaded())) return false;
-    if (state.pencil) {
-      showError('Explanations start from givens; a pencilmark puzzle can be solved, not explained.');
-      return false;
-    }
     const puzzle = currentPuzzleText();
     const answer = await busy('Explaining…', async () => {
       const explanation = await api('/api/explain', { puzzle });
@@ -567,10 +570,6 @@
   // (`resumeSolved`: even a solved one, as the page was left).
   async function play(resumeSolved = false) {
     if (!needPuzzle('play') || !mayDropGame() || !(await ensureLoaded())) return;
-    if (state.pencil) {
-      showError('Play starts from givens; a pencilmark puzzle can be solved, not played.');
-      return;
-    }
     if (!state.solution) {
       const answer = await busy('Solving…', () =>
         api('/api/solve', { puzzle: currentPuzzleText(), unique: true, rate: true }));
@@ -587,12 +586,18 @@
     showError('');
     const kept = state.mode === 'playing' ? null : keptGame();
     const resume = kept && (resumeSolved === true || !kept.solved);
+    // A pencilmark puzzle starts from its own candidates: those it lacks and no given rules out
+    // count as struck by hand.
+    const candidates = state.pencil
+      ? state.givens.map((digit, cell) => (digit ? '' : pencilCandidates(cell)))
+      : initialCandidates(state.givens);
+    const possible = initialCandidates(state.givens);
     state.play = {
       digits: state.givens.slice(),
-      candidates: initialCandidates(state.givens),
+      candidates,
       // Per cell, the candidates the player struck by hand (Notes), until noted again: clearing
       // a digit gives back what it struck, never these (see unplace).
-      struck: new Array(CELLS).fill(''),
+      struck: possible.map((left, cell) => [...left].filter((d) => !candidates[cell].includes(d)).join('')),
       history: [],
       future: [],       // the boards Undo went back from, for Redo
       solved: false,    // every digit right: the board is locked until a new game
@@ -1003,7 +1008,7 @@
     }
     if (state.pencil) {
       for (let cell = 0; cell < CELLS; ++cell) {
-        view.candidates[cell] = state.pencil.slice(cell * 9, cell * 9 + 9).replace(/[.0]/g, '');
+        if (!view.digits[cell]) view.candidates[cell] = pencilCandidates(cell);
       }
       return view;
     }
@@ -1344,7 +1349,7 @@
       cellElements[cell].tabIndex = cell === state.cursor ? 0 : -1;
     }
     const board = $('board');
-    board.classList.toggle('editing', state.mode !== 'viewing' && !state.pencil);
+    board.classList.toggle('editing', state.mode === 'playing' || (state.mode === 'editing' && !state.pencil));
     board.dataset.mode = state.mode;
     document.body.classList.toggle('viewing', state.mode === 'viewing');
     document.body.classList.toggle('playing', state.mode === 'playing');
@@ -1542,10 +1547,8 @@
     const last = explanation ? explanation.steps.length : 0;
     const playing = state.mode === 'playing';
     for (const id of ['load', 'generate', 'solve', 'explain', 'clear', 'play']) $(id).disabled = working;
-    $('explain').disabled = working || Boolean(state.pencil);
-    $('explain').title = state.pencil ? 'Explanations start from givens, not pencilmarks' : '';
     // Play while playing only once solved: a new game.
-    $('play').disabled = working || Boolean(state.pencil) || (playing && !state.play.solved);
+    $('play').disabled = working || (playing && !state.play.solved);
     const stepping = state.mode === 'viewing' && explanation;
     $('first').disabled = !stepping || state.position === 0;
     $('back').disabled = !stepping || state.position === 0;
@@ -1553,7 +1556,9 @@
     $('last').disabled = !stepping || state.position >= last;
     $('edit').hidden = state.mode === 'editing';
     $('edit').textContent = playing ? 'Stop playing' : 'Edit puzzle';
-    $('keypad').hidden = state.mode === 'viewing' || Boolean(state.pencil);
+    // A pencilmark puzzle is changed in the text box, not on the board; in play it takes digits.
+    const pencilEditing = Boolean(state.pencil) && state.mode === 'editing';
+    $('keypad').hidden = state.mode === 'viewing' || pencilEditing;
     $('play-tools').hidden = !playing;
     if (playing) {
       const p = state.play;
@@ -1566,7 +1571,7 @@
     for (let d = 1; d <= 9; ++d) {
       $(`highlight-${d}`).setAttribute('aria-pressed', String(state.highlight === d));
     }
-    const help = HELP[state.pencil ? 'pencil' : state.mode];
+    const help = HELP[pencilEditing ? 'pencil' : state.mode];
     $('help-keys').innerHTML = help[0];
     $('help-touch').textContent = help[1];
   }

@@ -12,13 +12,13 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
-back, hints in three grades from the player's own candidates, the highlight, solved to the end
-and locked with its timer stopped, the confirm before a game is dropped, a game and its time kept
-over a reload),
-measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
-(candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
-more). It also checks that every button works after an error, that the page's files come
+it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a
+puzzle (digits, notes, undo and redo, a digit cleared giving its candidates back, hints in three
+grades from the player's own candidates, the highlight, solved to the end and locked with its
+timer stopped, the confirm before a game is dropped, a game and its time kept over a reload),
+loads a pencilmark puzzle (its singles as givens) and explains and plays it, measures the
+board's borders against its cells, and looks at the page on a 390x844 phone screen (candidates'
+size, the strike, touch help, a Load error above the board, every control 40 px or more). It also checks that every button works after an error, that the page's files come
 gzip-compressed and a reload moves headers only, the dark theme's contrast, technique names as
 players write them, the focus on a cell while viewing, and, stopping the daemon and starting it
 again on its port, what the page says and keeps while it cannot be reached. The browser's
@@ -952,6 +952,7 @@ def run(args, screenshots):
         play(page, daemon, Keys, screenshots, "page-play.png")
         hint_grades(page, daemon, Keys)
         kept_game(page, daemon, Keys)
+        pencil_puzzle(page, daemon, Keys)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -1310,6 +1311,62 @@ def generate_by(page, daemon, Keys):
           "a refused range changed the puzzle")
     bounds("", "")
     Select(page.find("#level")).select_by_value("easy")
+
+
+def pencil_puzzle(page, daemon, Keys):
+    """Issue 48, item D: a 729-character pencilmark puzzle (PUZZLE's candidates at its x-wing)
+    shows its single candidates as givens, is explained from its candidates (the x-wing first),
+    solved with no word of Explain being off, and played from its candidates."""
+    explanation = daemon.api("/api/explain", {"puzzle": PUZZLE})
+    xwing = next(i for i, s in enumerate(explanation["steps"]) if s["eliminations"])
+    candidates = explanation["steps"][xwing]["candidates"]
+    digits = step_digits(explanation, xwing)
+    pencil = "".join("".join(d if d in (digits.get(c) or candidates[c]) else "."
+                             for d in "123456789") for c in range(81))
+    page.type_text(pencil)
+    page.click("load")
+    page.until(lambda: page.hash() == "#puzzle=" + pencil, "the pencilmark puzzle to load")
+    page.until_text("verdict", "One (unique)")
+    board = page.board()
+    for cell in range(81):
+        if cell in digits:
+            check(board[cell]["digit"] == digits[cell] and "given" in board[cell]["classes"],
+                  "%s shows %r, not the given %s" % (cell_name(cell), board[cell], digits[cell]))
+        else:
+            check(board[cell]["candidates"] == candidates[cell], "%s shows %r, not %r" % (
+                cell_name(cell), board[cell]["candidates"], candidates[cell]))
+    check(page.find("#explain").is_enabled() and page.find("#play").is_enabled(),
+          "Explain or Play is disabled for a pencilmark puzzle")
+    page.click("explain")
+    page.until(lambda: page.text("step-count").startswith("Step 1 of "), "the explanation")
+    page.until_text("technique", "X-Wing")
+    check(not page.find("#error").is_displayed(), "Explain says %r" % page.text("error"))
+    page.click("edit")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing", "editing")
+    page.until_text("board-help", "A pencilmark puzzle: change it in the text box.")
+    # Solve with no explanation (the text read again, a space added, drops it): the words
+    # point at Explain, which is there to press.
+    page.type_text(pencil + " ")
+    page.click("solve")
+    page.until_text("technique-about",
+                    "The board shows the solution. Press Explain to see how it is reached.")
+    check(page.find("#explain").is_enabled(), "after Solve the page says Press Explain, "
+          "and Explain is disabled")
+    page.click("play")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
+    check(page.visible("keypad"), "no keypad to play a pencilmark puzzle with")
+    board = page.board()
+    check(all(board[c]["candidates"] == candidates[c] for c in range(81) if c not in digits),
+          "play starts from other candidates than the pencilmarks")
+    given = next(iter(digits))
+    page.cell(given).click()
+    page.key("9" if digits[given] != "9" else "1")
+    page.until_text("play-message", "%s is a given: it cannot change." % cell_name(given))
+    page.click("hint")
+    page.until_text("play-message", "Look at row 3: an X-Wing. Hint again shows its cells.")
+    page.key(Keys.ESCAPE)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
 
 
 def highlight_off(page):
