@@ -895,6 +895,40 @@
     return `Hint: ${next.text}`;
   }
 
+  // A digit or a candidate of the player's the solution contradicts (no step could follow from
+  // it), or a board with nothing left to do: said, and true.
+  function sayProblem() {
+    const p = state.play;
+    const solution = state.solution.solution;
+    const wrongDigit = p.digits.findIndex((d, c) => d && String(d) !== solution[c]);
+    const missing = p.digits.findIndex((d, c) => !d && !p.candidates[c].includes(solution[c]));
+    if (wrongDigit >= 0) {
+      p.hint = null;
+      p.wrong = new Set([wrongDigit]);
+      playSay(`Hint: ${cellName(wrongDigit)} holds ${p.digits[wrongDigit]}, which is not its digit: undo it or clear it.`);
+    } else if (missing >= 0) {
+      p.hint = null;
+      p.wrong = new Set([missing]);
+      playSay(`Hint: ${cellName(missing)} lost a candidate it needs: its digit is among those removed there.`);
+    } else if (p.digits.every((d) => d)) {
+      playSay(SOLVED);
+    } else {
+      return false;
+    }
+    render();
+    return true;
+  }
+
+  // The whole explanation from the player's board: it opens as a pencilmark puzzle of its own
+  // (a new entry in the history), while the game stays kept, so that Back goes on with it.
+  async function explainFromHere() {
+    if (state.busy || sayProblem()) return;
+    const p = state.play;
+    saveGame();
+    $('puzzle-text').value = pencilOf(p.digits, p.candidates);
+    if (await load(true)) await explain();
+  }
+
   // The next step from the player's board, in three grades (each press of Hint goes one
   // further), drawn on it and named, not applied. A digit or a candidate the solution
   // contradicts comes first: no step could follow from it.
@@ -907,28 +941,7 @@
       render();
       return;
     }
-    const solution = state.solution.solution;
-    const wrongDigit = p.digits.findIndex((d, c) => d && String(d) !== solution[c]);
-    if (wrongDigit >= 0) {
-      p.hint = null;
-      p.wrong = new Set([wrongDigit]);
-      playSay(`Hint: ${cellName(wrongDigit)} holds ${p.digits[wrongDigit]}, which is not its digit: undo it or clear it.`);
-      render();
-      return;
-    }
-    const missing = p.digits.findIndex((d, c) => !d && !p.candidates[c].includes(solution[c]));
-    if (missing >= 0) {
-      p.hint = null;
-      p.wrong = new Set([missing]);
-      playSay(`Hint: ${cellName(missing)} lost a candidate it needs: its digit is among those removed there.`);
-      render();
-      return;
-    }
-    if (p.digits.every((d) => d)) {
-      playSay(SOLVED);
-      render();
-      return;
-    }
+    if (sayProblem()) return;
     const board = pencilOf(p.digits, p.candidates);
     // A failure is said under the board, beside the keypad the player is using, not in the
     // Puzzle card (a screen away on a phone).
@@ -1565,6 +1578,7 @@
       $('notes').setAttribute('aria-pressed', String(p.notes));
       $('undo').disabled = !p.history.length || p.solved;
       $('redo').disabled = !p.future.length || p.solved;
+      $('explain-here').disabled = working || p.solved;
       $('play-message').textContent = p.message;
       $('timer').textContent = clock(elapsedOf(p));
     }
@@ -1704,6 +1718,7 @@
     $('undo').addEventListener('click', undo);
     $('redo').addEventListener('click', redo);
     $('hint').addEventListener('click', hint);
+    $('explain-here').addEventListener('click', explainFromHere);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);
     // The time played, each second; kept as the page is left (a reload, a closed tab).

@@ -1166,7 +1166,7 @@ def hint_grades(page, daemon, Keys):
     grades. With every digit before the README's x-wing placed, Hint says where to look (row 3
     tinted), again the cells (shaded), again what it removes (struck); with the x-wing's 8s
     struck by hand, the next hint is another step (the daemon counts a cell left with one
-    candidate as placed)."""
+    candidate as placed), and so is Explain from here's first, Back returning to the game."""
     steps = daemon.api("/api/explain", {"puzzle": PUZZLE})["steps"]
     xwing = next(i for i, s in enumerate(steps) if s["eliminations"])
     start_play(page, PUZZLE)
@@ -1214,6 +1214,21 @@ def hint_grades(page, daemon, Keys):
     page.click("hint")
     page.until_text("play-message", "Hint: naked single: r1c8 = 5 (its only candidate)")
     check(page.board()[cell_index("r1c8")]["placed"] == "5", "grade 3 does not show r1c8's 5")
+    # Explain from here: the player's board opens as a pencilmark puzzle of its own, explained
+    # from the candidates left; Back goes on with the game.
+    board = page.board()
+    pencil = pencil_of(board)
+    page.click("explain-here")
+    page.until(lambda: page.hash() == "#puzzle=%s&step=0" % pencil,
+               "the player's board to open as a puzzle (the address is %r)" % page.hash())
+    page.until_text("technique", "Naked Single")
+    page.until_text("step-text", "naked single: r1c8 = 5 (its only candidate)")
+    page.driver.back()
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing",
+               "Back to go on with the game")
+    page.until_text("play-message", "Your game goes on where you left it.")
+    check([(b["digit"], b["candidates"]) for b in page.board()] ==
+          [(b["digit"], b["candidates"]) for b in board], "the game after Back differs")
     page.key(Keys.ESCAPE)
     page.answer_confirm(True)
     page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
