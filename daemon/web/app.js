@@ -1143,6 +1143,8 @@
         : shown.technique === 'trial' ? cellIndex(shown.cells[0]) : -1,
       follows: new Map(),  // removed from the peers by this step's placement
       keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
+      ends: new Map(),     // a chain's two ends: its first node and its last
+      contradiction: -1,   // the cell where a refutation's contradiction shows
     };
     const add = (map, cell, digit) => {
       if (!map.has(cell)) map.set(cell, []);
@@ -1170,6 +1172,19 @@
           }
         }
       }
+    }
+    // The chain's ends; a chain that refutes its own start (a trial, or a branch of one, or a
+    // forcing chain from a candidate) ends where the contradiction shows. A trial with nested
+    // ones shows its contradictions in its branches.
+    const chain = (branch || shown).links || [];
+    if (chain.length) {
+      const first = chain[0].from, last = chain[chain.length - 1].to;
+      for (const node of [first, last]) {
+        for (const name of node.cells) if (!digits[cellIndex(name)]) add(marks.ends, cellIndex(name), node.digit);
+      }
+      const refutes = branch ? !branch.nesting_cell : !(shown.branches || []).length &&
+        shown.eliminations.some((e) => e.cell === first.cells[0] && e.digit === first.digit);
+      if (refutes && last.cells.length === 1) marks.contradiction = cellIndex(last.cells[0]);
     }
     // A nested trial's second cell rests on the digits after the one tried.
     const restsOn = (cell) => (shown.technique !== 'trial' ? shown.digits
@@ -1206,6 +1221,7 @@
     const removed = marks && marks.eliminations.get(cell) || [];
     const follows = marks && marks.follows.get(cell) || [];
     const keys = marks && marks.keys.get(cell) || [];
+    const ends = marks && marks.ends.get(cell) || [];
     let about = '';
     if (marks) {
       if (marks.unitCells.has(cell)) classes.push('unit');
@@ -1219,6 +1235,11 @@
       if (removed.length) about += `; this step removes ${removed.join(', ')} here`;
       if (follows.length) about += `; the placement removes ${follows.join(', ')} here`;
       if (marks.patternCells.has(cell)) about += '; one of the cells the step rests on';
+      if (ends.length) about += `; an end of the chain (${ends.join(', ')})`;
+      if (marks.contradiction === cell) {
+        classes.push('contradiction');
+        about += '; the contradiction shows here';
+      }
     }
     element.className = classes.join(' ');
 
@@ -1252,6 +1273,7 @@
         if (removed.includes(d)) span.classList.add('elim');
         if (follows.includes(d)) span.classList.add('follow');
         if (keys.includes(d)) span.classList.add('key');
+        if (ends.includes(d)) span.classList.add('end');
         if (d === state.highlight) span.classList.add('highlight');
       }
       grid.appendChild(span);
@@ -1288,11 +1310,17 @@
       for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
       return element;
     };
+    // Arrowheads in the board's pixels, sized by the candidates: on a phone's small cells a
+    // head of a fixed size would cover the candidates beside its target. It ends inside the
+    // target's ring, short of its digit, and reaches no further than the ring's width again.
+    const withCandidates = cellElements.findIndex((element) => element.querySelector('.cands'));
+    const radius = candidatePoint(Math.max(0, withCandidates), 1, origin).r;
+    const head = Math.min(10, 0.6 * radius);
     const defs = make('defs', {});
     for (const kind of ['strong', 'weak']) {
       const marker = make('marker', {
-        id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: '9', refY: '5',
-        markerWidth: '5', markerHeight: '5', orient: 'auto-start-reverse',
+        id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: '10', refY: '5', markerUnits: 'userSpaceOnUse',
+        markerWidth: String(head), markerHeight: String(head), orient: 'auto-start-reverse',
       });
       marker.appendChild(make('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `arrow ${kind}` }));
       defs.appendChild(marker);
@@ -1319,19 +1347,28 @@
           rx: pad,
         }));
       }
-      // A gentle arc, so that links along a line pass beside the candidates between.
-      const dx = to.x - from.x, dy = to.y - from.y, length = Math.hypot(dx, dy) || 1;
-      const bend = Math.min(0.2 * length, 40);
-      const cx = (from.x + to.x) / 2 - dy / length * bend, cy = (from.y + to.y) / 2 + dx / length * bend;
-      const trim = (p, r) => {
-        const ax = cx - p.x, ay = cy - p.y, d = Math.hypot(ax, ay) || 1;
-        return { x: p.x + ax / d * r, y: p.y + ay / d * r };
-      };
-      const a = trim(from, from.points.length > 1 ? 0 : from.r), b = trim(to, to.points.length > 1 ? 0 : to.r);
+      // A curve that leaves and enters each candidate between two of its neighbours (along a
+      // diagonal of the cell's 3x3, the one facing the other end), so that neither the line
+      // nor the arrowhead crosses the digits beside it; a link along a line bows out, passing
+      // beside the candidates between. A grouped node is met at its middle.
+      const length = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+      const reach = Math.min(Math.max(0.25 * length, 2 * radius), 40);
+      const diagonal = (p, q) => ({
+        x: (Math.sign(q.x - p.x) || 1) / Math.SQRT2, y: (Math.sign(q.y - p.y) || 1) / Math.SQRT2,
+      });
+      // From a candidate beside its target, the head comes round by the next diagonal: the one
+      // facing the source would lie over it.
+      const near = length < 3.2 * radius;
+      const facing = diagonal(to, from);
+      const da = diagonal(from, to), db = near ? { x: -facing.y, y: facing.x } : facing;
+      const edge = (p, d) => (p.points.length > 1 ? p : { x: p.x + d.x * p.r, y: p.y + d.y * p.r });
+      const a = edge(from, da), b = edge(to, db);
+      const c1 = { x: a.x + da.x * reach, y: a.y + da.y * reach };
+      const c2 = { x: b.x + db.x * reach, y: b.y + db.y * reach };
       const kind = link.strong ? 'strong' : 'weak';
       const name = (node) => `${node.cells.join('+')}:${node.digit}`;
       svg.appendChild(make('path', {
-        class: `link ${kind}`, d: `M ${a.x} ${a.y} Q ${cx} ${cy} ${b.x} ${b.y}`,
+        class: `link ${kind}`, d: `M ${a.x} ${a.y} C ${c1.x} ${c1.y} ${c2.x} ${c2.y} ${b.x} ${b.y}`,
         'marker-end': `url(#arrow-${kind})`, 'data-from': name(link.from), 'data-to': name(link.to),
       }));
     }
@@ -1346,6 +1383,7 @@
       ...marks, choice: false, trial: false, tried: 0, triedCell: -1, unitCells: unit,
       patternCells: view.grade === 1 ? new Set() : marks.patternCells,
       placements: new Map(), eliminations: new Map(), follows: new Map(), keys: new Map(),
+      ends: new Map(), contradiction: -1,
     };
   }
 

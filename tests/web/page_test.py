@@ -6,7 +6,8 @@ It loads the page, asks for a puzzle where Explain and Solve are pressed on an e
 known puzzle (on the board's keys and in the text box), checks that the candidates the board shows
 are those of the explain API, steps through the explanation with the keyboard, the buttons and the
 list of steps (eliminations, the candidates a placement removes and the digits a pattern rests on
-marked, a chain's links drawn, strong and weak) to the end and checks the board against the
+marked, a chain's links drawn, strong and weak, its two ends and a refutation's contradiction
+marked, no arrowhead over a candidate, on a phone too) to the end and checks the board against the
 solution; opens a forcing chain and a trial (the candidate tried, its implications, struck) on two
 hard puzzles by their links; it checks where the focus goes after Load, Generate and End, that the
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
@@ -261,6 +262,7 @@ class Page:
               highlighted: texts(cell, '.cand.highlight'),
               placed: texts(cell, '.cand.place, .cand.chosen'),
               tried: texts(cell, '.cand.tried'),
+              ends: texts(cell, '.cand.end'),
             }));""")
 
     def links(self):
@@ -408,6 +410,51 @@ def check_links(page, step, where):
              node_name(link["to"])] for link in step["links"]]
     page.until(lambda: page.links() == want,
                "%s: the links drawn %r to be the step's %r" % (where, page.links(), want))
+
+
+def check_arrowheads(page, where):
+    """Issue 48, item 10: no arrowhead covers a candidate's digit. A head lies along the end of
+    its link, as long as its marker is; a digit's ink is taken as the middle of its place, 0.55
+    of its font size wide and 0.72 high (a digit's width and cap height)."""
+    covered = page.driver.execute_script("""
+        const svg = document.getElementById('links');
+        const origin = svg.getBoundingClientRect();
+        const marker = svg.querySelector('marker');
+        if (!marker) return [];
+        const head = parseFloat(marker.getAttribute('markerWidth'));
+        const inks = Array.from(document.querySelectorAll('#board .cand'))
+          .filter((c) => c.textContent).map((c) => {
+            const r = c.getBoundingClientRect(), size = parseFloat(getComputedStyle(c).fontSize);
+            const x = r.left + r.width / 2 - origin.left, y = r.top + r.height / 2 - origin.top;
+            return {name: c.closest('.cell').dataset.cell + ':' + c.textContent,
+                    left: x - 0.275 * size, right: x + 0.275 * size,
+                    top: y - 0.36 * size, bottom: y + 0.36 * size};
+          });
+        const found = [];
+        for (const path of svg.querySelectorAll('path.link')) {
+          const length = path.getTotalLength();
+          const tip = path.getPointAtLength(length);
+          const base = path.getPointAtLength(Math.max(0, length - head));
+          const dx = tip.x - base.x, dy = tip.y - base.y, d = Math.hypot(dx, dy) || 1;
+          // The head's outline: its tip and the two corners of its base.
+          const points = [tip, {x: base.x - dy / d * head / 2, y: base.y + dx / d * head / 2},
+                          {x: base.x + dy / d * head / 2, y: base.y - dx / d * head / 2}];
+          for (let i = 0; i <= 10; ++i) {
+            for (let j = 0; i + j <= 10; ++j) {
+              const k = 10 - i - j;
+              const x = (points[0].x * i + points[1].x * j + points[2].x * k) / 10;
+              const y = (points[0].y * i + points[1].y * j + points[2].y * k) / 10;
+              for (const ink of inks) {
+                if (x > ink.left && x < ink.right && y > ink.top && y < ink.bottom &&
+                    !found.includes(path.dataset.to + ' covers ' + ink.name)) {
+                  found.push(path.dataset.to + ' covers ' + ink.name);
+                }
+              }
+            }
+          }
+        }
+        return found;""")
+    check(not covered, "%s: arrowheads cover candidates: %r" % (where, covered))
 
 
 def branch_summary(branch):
@@ -777,6 +824,15 @@ def run(args, screenshots):
         check_step(page, explanation, chain)
         page.until_text("technique", TECHNIQUE_NAMES[steps[chain]["technique"]])
         check_links(page, steps[chain], "step %d" % (chain + 1))
+        # Item 10: the chain's two ends are marked (the skyscraper's 9s at r1c7 and r6c9), no
+        # arrowhead covers a candidate, and no cell shows a contradiction.
+        board = page.board()
+        check({cell_name(c): b["ends"] for c, b in enumerate(board) if b["ends"]} ==
+              {"r1c7": "9", "r6c9": "9"} and
+              not any("contradiction" in b["classes"] for b in board),
+              "the skyscraper's ends: %r" % {cell_name(c): b["ends"] for c, b in enumerate(board)
+                                             if b["ends"]})
+        check_arrowheads(page, "the skyscraper")
         check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
         page.shot(screenshots, "page-chain.png")
         page.click("first")
@@ -854,6 +910,18 @@ def run(args, screenshots):
         check_step(page, forced, chain)
         page.until_text("technique", "Forcing Chain")
         check_links(page, forced["steps"][chain], "the forcing chain")
+        # Item 10: the candidate it starts from and its last implication are its ends; the
+        # contradiction shows in the cell of the last (r2c9 loses 4, column 9's last place).
+        last = forced["steps"][chain]["links"][-1]["to"]["cells"][0]
+        board = page.board()
+        check([cell_name(c) for c, b in enumerate(board) if "contradiction" in b["classes"]] ==
+              [last] == ["r2c9"], "the forcing chain's contradiction is shown at %r" % [
+                  cell_name(c) for c, b in enumerate(board) if "contradiction" in b["classes"]])
+        check(board[cell_index("r1c3")]["ends"] == "2" and board[cell_index(last)]["ends"] == "4",
+              "the forcing chain's ends: %r, %r" % (board[cell_index("r1c3")]["ends"],
+                                                    board[cell_index(last)]["ends"]))
+        check_arrowheads(page, "the forcing chain")
+        forcing = "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain)
         page.shot(screenshots, "page-forcing-chain.png")
 
         # Issue 48, item 11: the names capitals by rule got wrong, as players write them.
@@ -998,6 +1066,10 @@ def run(args, screenshots):
               "the phone's help names keys: %r" % help_text)
         driver.execute_script("window.scrollTo(0, 0);")
         page.shot(screenshots, "page-phone.png")
+        # Item 10: on a phone's small cells no arrowhead covers a candidate either.
+        driver.get(daemon.url + forcing)
+        page.until_text("technique", "Forcing Chain")
+        check_arrowheads(page, "the forcing chain on a phone")
 
         # A Load error on a phone shows above the board, in sight.
         page.click("edit")
