@@ -881,7 +881,8 @@
   // cell it starts from (a single or a chain names no unit).
   function hintUnit(next) {
     if (next.units.length) return next.units[0];
-    const first = next.cells[0] || (next.placements[0] && next.placements[0].cell);
+    const first = next.cells[0] || [...next.placements, ...next.eliminations].map((p) => p.cell)[0];
+    if (!first) return 'the board';
     const cell = cellIndex(first);
     return `box ${Math.floor(cell / 27) * 3 + Math.floor((cell % 9) / 3) + 1}`;
   }
@@ -891,7 +892,8 @@
   function hintWords(next, grade) {
     const name = withArticle(displayName(next.technique, next.hodoku_name));
     if (grade === 1) return `Look at ${hintUnit(next)}: ${name}. Hint again shows its cells.`;
-    if (grade === 2) return `Look at ${inWords(next.cells)}: ${name}. Hint again shows what it does.`;
+    const cells = next.cells.length ? inWords(next.cells) : hintUnit(next);
+    if (grade === 2) return `Look at ${cells}: ${name}. Hint again shows what it does.`;
     return `Hint: ${next.text}`;
   }
 
@@ -1378,7 +1380,8 @@
   // grade 2 the cells it rests on and their units; what it places, removes or links waits.
   function gradeMarks(marks, view) {
     if (!marks || view.grade >= 3) return marks;
-    const unit = view.grade === 1 ? new Set(unitCells(hintUnit(view.marks))) : marks.unitCells;
+    const named = hintUnit(view.marks);
+    const unit = view.grade === 1 && named !== 'the board' ? new Set(unitCells(named)) : marks.unitCells;
     return {
       ...marks, choice: false, trial: false, tried: 0, triedCell: -1, unitCells: unit,
       patternCells: view.grade === 1 ? new Set() : marks.patternCells,
