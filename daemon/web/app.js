@@ -10,8 +10,8 @@
 //            explanation at one step. Left/Right step back and forward, Home/End go to the start
 //            and the end, from anywhere on the page but a text field; the list of steps jumps.
 //   playing  (after Play, until Stop or Esc): the person fills the board in: digits, their own
-//            candidates (Notes, or Shift with a digit), undo, and a hint (the next step, shown on
-//            the board, not applied).
+//            candidates (Notes, or Shift with a digit), undo, and a hint (the next step from their
+//            digits and candidates, in three grades, shown on the board, not applied).
 // The puzzle and the step shown live in the address (#puzzle=...&step=N), so that a reload or a
 // shared link opens the same view; a new puzzle is a new history entry, steps replace it.
 'use strict';
@@ -298,6 +298,11 @@
       if (params.has('step')) {
         if (!state.explanation && !(await explain())) return;
         step(Number(params.get('step')) || 0);
+      } else if (state.mode === 'playing' && puzzle === currentPuzzleText()) {
+        // The puzzle in play: the game goes on.
+      } else if (keptGame()) {
+        // A game left in play (the page reloaded, or closed and opened again) goes on.
+        await play(true);
       } else if (state.mode !== 'editing') {
         edit();
       }
@@ -317,11 +322,18 @@
     state.mode = 'editing';
   }
 
+  // The candidates a pencilmark puzzle leaves in `cell`.
+  const pencilCandidates = (cell) => state.pencil.slice(cell * 9, cell * 9 + 9).replace(/[.0]/g, '');
+
   function setPuzzle(text) {
     forgetAnswers();
     if (text.length === 729) {
+      // A cell with one candidate is a given: the daemon counts it as placed too.
       state.pencil = text;
-      state.givens = new Array(CELLS).fill(0);
+      state.givens = Array.from({ length: CELLS }, (_, cell) => {
+        const left = pencilCandidates(cell);
+        return left.length === 1 ? Number(left) : 0;
+      });
     } else {
       state.pencil = null;
       state.givens = Array.from(text, (c) => (c >= '1' && c <= '9' ? Number(c) : 0));
@@ -422,10 +434,6 @@
 
   async function explain() {
     if (!needPuzzle('explain') || !mayDropGame() || !(await ensureLoaded())) return false;
-    if (state.pencil) {
-      showError('Explanations start from givens; a pencilmark puzzle can be solved, not explained.');
-      return false;
-    }
     const puzzle = currentPuzzleText();
     const answer = await busy('Explaining…', async () => {
       const explanation = await api('/api/explain', { puzzle });
@@ -454,9 +462,16 @@
 
   async function generate() {
     if (!mayDropGame()) return;
+    // A level is QQWing's, or HoDoKu's ("hodoku:hard"); an SE bound left empty is no bound.
+    // The daemon checks them all and says what it refuses, in its words.
     const level = $('level').value;
     const body = { count: 1 };
-    if (level) body.level = level;
+    if (level.startsWith('hodoku:')) body.hodoku_level = level.slice('hodoku:'.length);
+    else if (level) body.level = level;
+    for (const [id, key] of [['se-min', 'se_min'], ['se-max', 'se_max']]) {
+      const text = $(id).value.trim();
+      if (text) body[key] = Number(text);
+    }
     const made = await busy('Generating…', () => api('/api/generate', body));
     if (!made) return;
     if (!made.puzzles.length) {
@@ -551,13 +566,10 @@
 
   // The player's board starts from the givens with every candidate they leave, as a person
   // would pencil them in; each change keeps the board before it for Undo. Play on a solved
-  // board starts a new game.
-  async function play() {
+  // board starts a new game; otherwise a game kept in the browser for this puzzle goes on
+  // (`resumeSolved`: even a solved one, as the page was left).
+  async function play(resumeSolved = false) {
     if (!needPuzzle('play') || !mayDropGame() || !(await ensureLoaded())) return;
-    if (state.pencil) {
-      showError('Play starts from givens; a pencilmark puzzle can be solved, not played.');
-      return;
-    }
     if (!state.solution) {
       const answer = await busy('Solving…', () =>
         api('/api/solve', { puzzle: currentPuzzleText(), unique: true, rate: true }));
@@ -572,20 +584,36 @@
       return;
     }
     showError('');
+    const kept = state.mode === 'playing' ? null : keptGame();
+    const resume = kept && (resumeSolved === true || !kept.solved);
+    // A pencilmark puzzle starts from its own candidates: those it lacks and no given rules out
+    // count as struck by hand.
+    const candidates = state.pencil
+      ? state.givens.map((digit, cell) => (digit ? '' : pencilCandidates(cell)))
+      : initialCandidates(state.givens);
+    const possible = initialCandidates(state.givens);
     state.play = {
       digits: state.givens.slice(),
-      candidates: initialCandidates(state.givens),
+      candidates,
       // Per cell, the candidates the player struck by hand (Notes), until noted again: clearing
       // a digit gives back what it struck, never these (see unplace).
-      struck: new Array(CELLS).fill(''),
+      struck: possible.map((left, cell) => [...left].filter((d) => !candidates[cell].includes(d)).join('')),
       history: [],
       future: [],       // the boards Undo went back from, for Redo
       solved: false,    // every digit right: the board is locked until a new game
       notes: false,
       hint: null,       // the next step from the player's board, shown until the next change
+      grade: 0,         // how much of the hint shows: 1 where to look, 2 its cells, 3 its result
       wrong: new Set(), // cells a hint found wrong
       message: 'Fill the board in: a digit places it, Notes (or Shift) toggles a candidate.',
+      elapsed: 0,       // the time played in milliseconds, up to `since`
+      since: null,      // when the clock last started (performance.now()), null while it stands
     };
+    if (resume) {
+      for (const key of KEPT) state.play[key] = kept[key];
+      state.play.message = state.play.solved ? SOLVED : 'Your game goes on where you left it.';
+    }
+    if (!state.play.solved) state.play.since = performance.now();
     state.mode = 'playing';
     state.showSolution = false;
     note('');
@@ -603,12 +631,83 @@
 
   // A game in progress (moves made, not solved) that an action would end: asks the player
   // first. True when there is none to lose, or the player lets it go.
+  // A game let go is no longer kept in the browser either (a game that goes on after all is
+  // kept again at its next change).
   function mayDropGame() {
     const p = state.play;
-    // Back or Forward has changed the address already: there is nothing left to ask.
-    if (state.restoring || state.mode !== 'playing' || !p || p.solved) return true;
-    if (!p.history.length && !p.future.length) return true;
-    return window.confirm('This ends your game: the digits and notes you entered will be lost.');
+    // Back or Forward has changed the address already: there is nothing left to ask, and the
+    // game stays kept, to go on when the player comes back to its puzzle.
+    if (state.restoring || state.mode !== 'playing' || !p) return true;
+    if (!p.solved && (p.history.length || p.future.length) &&
+        !window.confirm('This ends your game: the digits and notes you entered will be lost.')) {
+      return false;
+    }
+    forgetGame();
+    return true;
+  }
+
+  // ---- The game kept in the browser ----
+
+  // What of a game localStorage keeps, under its puzzle, so that a reload (or the page closed
+  // and opened again) goes on with it. A hint is not kept: Hint asks again.
+  const KEPT = ['digits', 'candidates', 'struck', 'history', 'future', 'solved', 'notes', 'elapsed'];
+  const gameKey = () => `sudokud.game:${currentPuzzleText()}`;
+
+  // The time played so far, in milliseconds.
+  const elapsedOf = (p) => p.elapsed + (p.since === null ? 0 : performance.now() - p.since);
+
+  function clock(milliseconds) {
+    const seconds = Math.floor(milliseconds / 1000);
+    const pad = (n) => String(n).padStart(2, '0');
+    return `${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`;
+  }
+
+  // Storage may be off or full (a private window): the game then goes on unkept.
+  function saveGame() {
+    const p = state.play;
+    if (state.mode !== 'playing' || !p) return;
+    const kept = {};
+    for (const key of KEPT) kept[key] = p[key];
+    kept.elapsed = elapsedOf(p);
+    try {
+      localStorage.setItem(gameKey(), JSON.stringify(kept));
+    } catch (_) {
+      // Not kept: nothing else to do.
+    }
+  }
+
+  function forgetGame() {
+    try {
+      localStorage.removeItem(gameKey());
+    } catch (_) {
+      // Nothing was kept.
+    }
+  }
+
+  // The game kept for the puzzle shown, or null (none, or not one this page can read).
+  function keptGame() {
+    let kept = null;
+    try {
+      kept = JSON.parse(localStorage.getItem(gameKey()) || 'null');
+    } catch (_) {
+      return null;
+    }
+    const valid = kept && KEPT.every((key) => key in kept) && Array.isArray(kept.digits) &&
+      kept.digits.length === CELLS && Array.isArray(kept.history) && Array.isArray(kept.future);
+    return valid ? kept : null;
+  }
+
+  // The clock runs while the page is in sight: a game left in another tab does not count it.
+  function pauseClock() {
+    const p = state.play;
+    if (!p || p.since === null) return;
+    p.elapsed = elapsedOf(p);
+    p.since = null;
+  }
+
+  function resumeClock() {
+    const p = state.play;
+    if (p && !p.solved && p.since === null) p.since = performance.now();
   }
 
   // The board as it is, for Undo and Redo.
@@ -682,6 +781,7 @@
       for (const peer of PEERS[cell]) p.candidates[peer] = p.candidates[peer].replace(String(digit), '');
       const solution = state.solution.solution;
       p.solved = p.digits.every((d, c) => String(d) === solution[c]);
+      if (p.solved) pauseClock();
       playSay(p.solved ? SOLVED : `${digit} placed in ${cellName(cell)}.`);
     }
     render();
@@ -759,43 +859,112 @@
     render();
   }
 
-  // The next step from the player's board, drawn on it and named, not applied. A digit or a
-  // candidate the solution contradicts comes first: no step could follow from it.
-  async function hint() {
-    if (state.busy) return;
+  // The player's board as a 729-character pencilmark puzzle, nine characters a cell: a digit's
+  // cell holds it alone, an empty cell the candidates the player left. The daemon explains from
+  // those candidates, so a hint never repeats what the player's notes already show.
+  function pencilOf(digits, candidates) {
+    let text = '';
+    for (let cell = 0; cell < CELLS; ++cell) {
+      const has = digits[cell] ? String(digits[cell]) : candidates[cell];
+      for (let d = 1; d <= 9; ++d) text += has.includes(String(d)) ? String(d) : '.';
+    }
+    return text;
+  }
+
+  // "an X-Wing", "a Naked Single": the article goes by the sound of the name's first letter.
+  const withArticle = (name) => `${/^[AEIOX]/.test(name) ? 'an' : 'a'} ${name}`;
+
+  // A list of names as written in words: "r3c3, r3c9 and r5c3".
+  const inWords = (names) => names.join(', ').replace(/, ([^,]*)$/, ' and $1');
+
+  // Where a hint's first grade sends the player: the step's first unit, or else the box of the
+  // cell it starts from (a single or a chain names no unit).
+  function hintUnit(next) {
+    if (next.units.length) return next.units[0];
+    const first = next.cells[0] || [...next.placements, ...next.eliminations].map((p) => p.cell)[0];
+    if (!first) return 'the board';
+    const cell = cellIndex(first);
+    return `box ${Math.floor(cell / 27) * 3 + Math.floor((cell % 9) / 3) + 1}`;
+  }
+
+  // What a hint says at each grade: 1 where to look (a unit and the technique), 2 the cells it
+  // rests on, 3 what it places or removes.
+  function hintWords(next, grade) {
+    const name = withArticle(displayName(next.technique, next.hodoku_name));
+    if (grade === 1) return `Look at ${hintUnit(next)}: ${name}. Hint again shows its cells.`;
+    const cells = next.cells.length ? inWords(next.cells) : hintUnit(next);
+    if (grade === 2) return `Look at ${cells}: ${name}. Hint again shows what it does.`;
+    return `Hint: ${next.text}`;
+  }
+
+  // A digit or a candidate of the player's the solution contradicts (no step could follow from
+  // it), or a board with nothing left to do: said, and true.
+  function sayProblem() {
     const p = state.play;
     const solution = state.solution.solution;
     const wrongDigit = p.digits.findIndex((d, c) => d && String(d) !== solution[c]);
+    const missing = p.digits.findIndex((d, c) => !d && !p.candidates[c].includes(solution[c]));
     if (wrongDigit >= 0) {
       p.hint = null;
       p.wrong = new Set([wrongDigit]);
       playSay(`Hint: ${cellName(wrongDigit)} holds ${p.digits[wrongDigit]}, which is not its digit: undo it or clear it.`);
-      render();
-      return;
-    }
-    const missing = p.digits.findIndex((d, c) => !d && !p.candidates[c].includes(solution[c]));
-    if (missing >= 0) {
+    } else if (missing >= 0) {
       p.hint = null;
       p.wrong = new Set([missing]);
       playSay(`Hint: ${cellName(missing)} lost a candidate it needs: its digit is among those removed there.`);
-      render();
-      return;
-    }
-    if (p.digits.every((d) => d)) {
+    } else if (p.digits.every((d) => d)) {
       playSay(SOLVED);
+    } else {
+      return false;
+    }
+    render();
+    return true;
+  }
+
+  // The whole explanation from the player's board: it opens as a pencilmark puzzle of its own
+  // (a new entry in the history), while the game stays kept, so that Back goes on with it.
+  async function explainFromHere() {
+    if (state.busy || sayProblem()) return;
+    const p = state.play;
+    saveGame();
+    $('puzzle-text').value = pencilOf(p.digits, p.candidates);
+    if (await load(true)) await explain();
+  }
+
+  // The next step from the player's board, in three grades (each press of Hint goes one
+  // further), drawn on it and named, not applied. A digit or a candidate the solution
+  // contradicts comes first: no step could follow from it.
+  async function hint() {
+    if (state.busy) return;
+    const p = state.play;
+    if (p.hint && p.grade < 3) {
+      p.grade += 1;
+      playSay(hintWords(p.hint, p.grade));
       render();
       return;
     }
-    const board = lineOf(p.digits);
+    if (sayProblem()) return;
+    const board = pencilOf(p.digits, p.candidates);
     // A failure is said under the board, beside the keypad the player is using, not in the
     // Puzzle card (a screen away on a phone).
     const answer = await busy('Finding a hint…', () => api('/api/explain', { puzzle: board }),
       (message) => playSay(message));
-    if (!answer || state.mode !== 'playing' || lineOf(state.play.digits) !== board) return;
-    const next = answer.steps[0];
-    p.hint = next;
+    if (!answer || state.mode !== 'playing' ||
+        pencilOf(state.play.digits, state.play.candidates) !== board) return;
     p.wrong = new Set();
-    playSay(`Hint: ${next.text}`);
+    // The checks above leave the daemon little to refuse; it has the last word all the same.
+    if (answer.verdict === 'unsolvable') {
+      p.hint = null;
+      playSay('Your notes leave no solution: a digit you struck or placed is wrong.');
+    } else if (!answer.steps.length) {
+      // The daemon counts a cell with one candidate as placed: nothing is left to explain.
+      p.hint = null;
+      playSay('Hint: every empty cell has one candidate left: place it.');
+    } else {
+      p.hint = answer.steps[0];
+      p.grade = 1;
+      playSay(hintWords(p.hint, p.grade));
+    }
     render();
   }
 
@@ -812,6 +981,7 @@
       kinds: state.givens.map((d) => (d ? 'given' : '')),
       candidates: new Array(CELLS).fill(''),
       marks: null,
+      grade: 3,  // a hint's grade: below 3 the step's result and links stay hidden
     };
     const explanation = state.explanation;
     if (state.mode === 'playing' && state.play) {
@@ -819,7 +989,10 @@
       view.digits = p.digits.slice();
       view.kinds = p.digits.map((d, cell) => (state.givens[cell] ? 'given' : d ? 'player' : ''));
       view.candidates = p.candidates.map((c, cell) => (p.digits[cell] ? '' : c));
-      if (p.hint) view.marks = p.hint;
+      if (p.hint) {
+        view.marks = p.hint;
+        view.grade = p.grade;
+      }
       return view;
     }
     if (state.mode === 'viewing' && explanation) {
@@ -850,7 +1023,7 @@
     }
     if (state.pencil) {
       for (let cell = 0; cell < CELLS; ++cell) {
-        view.candidates[cell] = state.pencil.slice(cell * 9, cell * 9 + 9).replace(/[.0]/g, '');
+        if (!view.digits[cell]) view.candidates[cell] = pencilCandidates(cell);
       }
       return view;
     }
@@ -972,6 +1145,8 @@
         : shown.technique === 'trial' ? cellIndex(shown.cells[0]) : -1,
       follows: new Map(),  // removed from the peers by this step's placement
       keys: new Map(),     // the candidates the pattern rests on (the 8s of an x-wing)
+      ends: new Map(),     // a chain's two ends: its first node and its last
+      contradiction: -1,   // the cell where a refutation's contradiction shows
     };
     const add = (map, cell, digit) => {
       if (!map.has(cell)) map.set(cell, []);
@@ -999,6 +1174,19 @@
           }
         }
       }
+    }
+    // The chain's ends; a chain that refutes its own start (a trial, or a branch of one, or a
+    // forcing chain from a candidate) ends where the contradiction shows. A trial with nested
+    // ones shows its contradictions in its branches.
+    const chain = (branch || shown).links || [];
+    if (chain.length) {
+      const first = chain[0].from, last = chain[chain.length - 1].to;
+      for (const node of [first, last]) {
+        for (const name of node.cells) if (!digits[cellIndex(name)]) add(marks.ends, cellIndex(name), node.digit);
+      }
+      const refutes = branch ? !branch.nesting_cell : !(shown.branches || []).length &&
+        shown.eliminations.some((e) => e.cell === first.cells[0] && e.digit === first.digit);
+      if (refutes && last.cells.length === 1) marks.contradiction = cellIndex(last.cells[0]);
     }
     // A nested trial's second cell rests on the digits after the one tried.
     const restsOn = (cell) => (shown.technique !== 'trial' ? shown.digits
@@ -1035,6 +1223,7 @@
     const removed = marks && marks.eliminations.get(cell) || [];
     const follows = marks && marks.follows.get(cell) || [];
     const keys = marks && marks.keys.get(cell) || [];
+    const ends = marks && marks.ends.get(cell) || [];
     let about = '';
     if (marks) {
       if (marks.unitCells.has(cell)) classes.push('unit');
@@ -1048,6 +1237,11 @@
       if (removed.length) about += `; this step removes ${removed.join(', ')} here`;
       if (follows.length) about += `; the placement removes ${follows.join(', ')} here`;
       if (marks.patternCells.has(cell)) about += '; one of the cells the step rests on';
+      if (ends.length) about += `; an end of the chain (${ends.join(', ')})`;
+      if (marks.contradiction === cell) {
+        classes.push('contradiction');
+        about += '; the contradiction shows here';
+      }
     }
     element.className = classes.join(' ');
 
@@ -1081,6 +1275,7 @@
         if (removed.includes(d)) span.classList.add('elim');
         if (follows.includes(d)) span.classList.add('follow');
         if (keys.includes(d)) span.classList.add('key');
+        if (ends.includes(d)) span.classList.add('end');
         if (d === state.highlight) span.classList.add('highlight');
       }
       grid.appendChild(span);
@@ -1117,11 +1312,17 @@
       for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
       return element;
     };
+    // Arrowheads in the board's pixels, sized by the candidates: on a phone's small cells a
+    // head of a fixed size would cover the candidates beside its target. It ends inside the
+    // target's ring, short of its digit, and reaches no further than the ring's width again.
+    const withCandidates = cellElements.findIndex((element) => element.querySelector('.cands'));
+    const radius = candidatePoint(Math.max(0, withCandidates), 1, origin).r;
+    const head = Math.min(10, 0.6 * radius);
     const defs = make('defs', {});
     for (const kind of ['strong', 'weak']) {
       const marker = make('marker', {
-        id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: '9', refY: '5',
-        markerWidth: '5', markerHeight: '5', orient: 'auto-start-reverse',
+        id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: '10', refY: '5', markerUnits: 'userSpaceOnUse',
+        markerWidth: String(head), markerHeight: String(head), orient: 'auto-start-reverse',
       });
       marker.appendChild(make('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `arrow ${kind}` }));
       defs.appendChild(marker);
@@ -1148,35 +1349,61 @@
           rx: pad,
         }));
       }
-      // A gentle arc, so that links along a line pass beside the candidates between.
-      const dx = to.x - from.x, dy = to.y - from.y, length = Math.hypot(dx, dy) || 1;
-      const bend = Math.min(0.2 * length, 40);
-      const cx = (from.x + to.x) / 2 - dy / length * bend, cy = (from.y + to.y) / 2 + dx / length * bend;
-      const trim = (p, r) => {
-        const ax = cx - p.x, ay = cy - p.y, d = Math.hypot(ax, ay) || 1;
-        return { x: p.x + ax / d * r, y: p.y + ay / d * r };
-      };
-      const a = trim(from, from.points.length > 1 ? 0 : from.r), b = trim(to, to.points.length > 1 ? 0 : to.r);
+      // A curve that leaves and enters each candidate between two of its neighbours (along a
+      // diagonal of the cell's 3x3, the one facing the other end), so that neither the line
+      // nor the arrowhead crosses the digits beside it; a link along a line bows out, passing
+      // beside the candidates between. A grouped node is met at its middle.
+      const length = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+      const reach = Math.min(Math.max(0.25 * length, 2 * radius), 40);
+      const diagonal = (p, q) => ({
+        x: (Math.sign(q.x - p.x) || 1) / Math.SQRT2, y: (Math.sign(q.y - p.y) || 1) / Math.SQRT2,
+      });
+      // From a candidate beside its target, the head comes round by the next diagonal: the one
+      // facing the source would lie over it.
+      const near = length < 3.2 * radius;
+      const facing = diagonal(to, from);
+      const da = diagonal(from, to), db = near ? { x: -facing.y, y: facing.x } : facing;
+      const edge = (p, d) => (p.points.length > 1 ? p : { x: p.x + d.x * p.r, y: p.y + d.y * p.r });
+      const a = edge(from, da), b = edge(to, db);
+      const c1 = { x: a.x + da.x * reach, y: a.y + da.y * reach };
+      const c2 = { x: b.x + db.x * reach, y: b.y + db.y * reach };
       const kind = link.strong ? 'strong' : 'weak';
       const name = (node) => `${node.cells.join('+')}:${node.digit}`;
       svg.appendChild(make('path', {
-        class: `link ${kind}`, d: `M ${a.x} ${a.y} Q ${cx} ${cy} ${b.x} ${b.y}`,
+        class: `link ${kind}`, d: `M ${a.x} ${a.y} C ${c1.x} ${c1.y} ${c2.x} ${c2.y} ${b.x} ${b.y}`,
         'marker-end': `url(#arrow-${kind})`, 'data-from': name(link.from), 'data-to': name(link.to),
       }));
     }
   }
 
+  // A hint short of its last grade marks only where to look: at grade 1 the unit it names, at
+  // grade 2 the cells it rests on and their units; what it places, removes or links waits.
+  function gradeMarks(marks, view) {
+    if (!marks || view.grade >= 3) return marks;
+    const named = hintUnit(view.marks);
+    const unit = view.grade === 1 && named !== 'the board' ? new Set(unitCells(named)) : marks.unitCells;
+    return {
+      ...marks, choice: false, trial: false, tried: 0, triedCell: -1, unitCells: unit,
+      patternCells: view.grade === 1 ? new Set() : marks.patternCells,
+      placements: new Map(), eliminations: new Map(), follows: new Map(), keys: new Map(),
+      ends: new Map(), contradiction: -1,
+    };
+  }
+
+  // The step whose links the board draws: none for a hint short of its last grade.
+  const linkedStep = (view) => (view.grade >= 3 ? view.marks : null);
+
   function renderBoard() {
     const view = boardView();
-    const marks = stepMarks(view.marks, view.digits, view.candidates);
+    const marks = gradeMarks(stepMarks(view.marks, view.digits, view.candidates), view);
     const bad = clashes(view);
     for (let cell = 0; cell < CELLS; ++cell) renderCell(cell, view, marks, bad);
-    renderLinks(view.marks);
+    renderLinks(linkedStep(view));
     for (let cell = 0; cell < CELLS; ++cell) {
       cellElements[cell].tabIndex = cell === state.cursor ? 0 : -1;
     }
     const board = $('board');
-    board.classList.toggle('editing', state.mode !== 'viewing' && !state.pencil);
+    board.classList.toggle('editing', state.mode === 'playing' || (state.mode === 'editing' && !state.pencil));
     board.dataset.mode = state.mode;
     document.body.classList.toggle('viewing', state.mode === 'viewing');
     document.body.classList.toggle('playing', state.mode === 'playing');
@@ -1374,10 +1601,8 @@
     const last = explanation ? explanation.steps.length : 0;
     const playing = state.mode === 'playing';
     for (const id of ['load', 'generate', 'solve', 'explain', 'clear', 'play']) $(id).disabled = working;
-    $('explain').disabled = working || Boolean(state.pencil);
-    $('explain').title = state.pencil ? 'Explanations start from givens, not pencilmarks' : '';
     // Play while playing only once solved: a new game.
-    $('play').disabled = working || Boolean(state.pencil) || (playing && !state.play.solved);
+    $('play').disabled = working || (playing && !state.play.solved);
     const stepping = state.mode === 'viewing' && explanation;
     $('first').disabled = !stepping || state.position === 0;
     $('back').disabled = !stepping || state.position === 0;
@@ -1385,19 +1610,23 @@
     $('last').disabled = !stepping || state.position >= last;
     $('edit').hidden = state.mode === 'editing';
     $('edit').textContent = playing ? 'Stop playing' : 'Edit puzzle';
-    $('keypad').hidden = state.mode === 'viewing' || Boolean(state.pencil);
+    // A pencilmark puzzle is changed in the text box, not on the board; in play it takes digits.
+    const pencilEditing = Boolean(state.pencil) && state.mode === 'editing';
+    $('keypad').hidden = state.mode === 'viewing' || pencilEditing;
     $('play-tools').hidden = !playing;
     if (playing) {
       const p = state.play;
       $('notes').setAttribute('aria-pressed', String(p.notes));
       $('undo').disabled = !p.history.length || p.solved;
       $('redo').disabled = !p.future.length || p.solved;
+      $('explain-here').disabled = working || p.solved;
       $('play-message').textContent = p.message;
+      $('timer').textContent = clock(elapsedOf(p));
     }
     for (let d = 1; d <= 9; ++d) {
       $(`highlight-${d}`).setAttribute('aria-pressed', String(state.highlight === d));
     }
-    const help = HELP[state.pencil ? 'pencil' : state.mode];
+    const help = HELP[pencilEditing ? 'pencil' : state.mode];
     $('help-keys').innerHTML = help[0];
     $('help-touch').textContent = help[1];
   }
@@ -1416,6 +1645,7 @@
     renderStepList();
     renderSteps();
     renderControls();
+    saveGame();
     if (active && active.disabled && FOCUS_INSTEAD[active.id]) {
       const next = FOCUS_INSTEAD[active.id].map($).find((b) => b && !b.disabled && !b.hidden);
       if (next) next.focus({ preventScroll: true });
@@ -1516,7 +1746,7 @@
     $('generate').addEventListener('click', generate);
     $('solve').addEventListener('click', solve);
     $('explain').addEventListener('click', explain);
-    $('play').addEventListener('click', play);
+    $('play').addEventListener('click', () => play());
     $('edit').addEventListener('click', edit);
     $('first').addEventListener('click', () => step(0));
     $('back').addEventListener('click', () => step(state.position - 1));
@@ -1529,9 +1759,20 @@
     $('undo').addEventListener('click', undo);
     $('redo').addEventListener('click', redo);
     $('hint').addEventListener('click', hint);
+    $('explain-here').addEventListener('click', explainFromHere);
     document.addEventListener('keydown', onKey);
     window.addEventListener('popstate', readAddress);
-    window.addEventListener('resize', () => renderLinks(boardView().marks));
+    // The time played, each second; kept as the page is left (a reload, a closed tab).
+    setInterval(() => {
+      if (state.mode === 'playing' && state.play) $('timer').textContent = clock(elapsedOf(state.play));
+    }, 1000);
+    document.addEventListener('visibilitychange', () => {
+      if (document.hidden) pauseClock();
+      else resumeClock();
+      saveGame();
+    });
+    window.addEventListener('pagehide', saveGame);
+    window.addEventListener('resize', () => renderLinks(linkedStep(boardView())));
     render();
     readAddress();
   }

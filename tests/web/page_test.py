@@ -6,17 +6,20 @@ It loads the page, asks for a puzzle where Explain and Solve are pressed on an e
 known puzzle (on the board's keys and in the text box), checks that the candidates the board shows
 are those of the explain API, steps through the explanation with the keyboard, the buttons and the
 list of steps (eliminations, the candidates a placement removes and the digits a pattern rests on
-marked, a chain's links drawn, strong and weak) to the end and checks the board against the
+marked, a chain's links drawn, strong and weak, its two ends and a refutation's contradiction
+marked, no arrowhead over a candidate, on a phone too) to the end and checks the board against the
 solution; opens a forcing chain and a trial (the candidate tried, its implications, struck) on two
 hard puzzles by their links; it checks where the focus goes after Load, Generate and End, that the
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique, plays a puzzle (digits, notes, undo and redo, a digit cleared giving its candidates
-back, hints, the highlight, solved to the end and locked, the confirm before a game is dropped),
-measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
-(candidates' size, the strike, touch help, a Load error above the board, every control 40 px or
-more). It also checks that every button works after an error, that the page's files come
+it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a
+puzzle (digits, notes, undo and redo, a digit cleared giving its candidates back, hints in three
+grades from the player's own candidates, the highlight, solved to the end and locked with its
+timer stopped, the confirm before a game is dropped, a game and its time kept over a reload),
+loads a pencilmark puzzle (its singles as givens) and explains and plays it, measures the
+board's borders against its cells, and looks at the page on a 390x844 phone screen (candidates'
+size, the strike, touch help, a Load error above the board, every control 40 px or more). It also checks that every button works after an error, that the page's files come
 gzip-compressed and a reload moves headers only, the dark theme's contrast, technique names as
 players write them, the focus on a cell while viewing, and, stopping the daemon and starting it
 again on its port, what the page says and keeps while it cannot be reached. The browser's
@@ -259,6 +262,7 @@ class Page:
               highlighted: texts(cell, '.cand.highlight'),
               placed: texts(cell, '.cand.place, .cand.chosen'),
               tried: texts(cell, '.cand.tried'),
+              ends: texts(cell, '.cand.end'),
             }));""")
 
     def links(self):
@@ -406,6 +410,51 @@ def check_links(page, step, where):
              node_name(link["to"])] for link in step["links"]]
     page.until(lambda: page.links() == want,
                "%s: the links drawn %r to be the step's %r" % (where, page.links(), want))
+
+
+def check_arrowheads(page, where):
+    """Issue 48, item 10: no arrowhead covers a candidate's digit. A head lies along the end of
+    its link, as long as its marker is; a digit's ink is taken as the middle of its place, 0.55
+    of its font size wide and 0.72 high (a digit's width and cap height)."""
+    covered = page.driver.execute_script("""
+        const svg = document.getElementById('links');
+        const origin = svg.getBoundingClientRect();
+        const marker = svg.querySelector('marker');
+        if (!marker) return [];
+        const head = parseFloat(marker.getAttribute('markerWidth'));
+        const inks = Array.from(document.querySelectorAll('#board .cand'))
+          .filter((c) => c.textContent).map((c) => {
+            const r = c.getBoundingClientRect(), size = parseFloat(getComputedStyle(c).fontSize);
+            const x = r.left + r.width / 2 - origin.left, y = r.top + r.height / 2 - origin.top;
+            return {name: c.closest('.cell').dataset.cell + ':' + c.textContent,
+                    left: x - 0.275 * size, right: x + 0.275 * size,
+                    top: y - 0.36 * size, bottom: y + 0.36 * size};
+          });
+        const found = [];
+        for (const path of svg.querySelectorAll('path.link')) {
+          const length = path.getTotalLength();
+          const tip = path.getPointAtLength(length);
+          const base = path.getPointAtLength(Math.max(0, length - head));
+          const dx = tip.x - base.x, dy = tip.y - base.y, d = Math.hypot(dx, dy) || 1;
+          // The head's outline: its tip and the two corners of its base.
+          const points = [tip, {x: base.x - dy / d * head / 2, y: base.y + dx / d * head / 2},
+                          {x: base.x + dy / d * head / 2, y: base.y - dx / d * head / 2}];
+          for (let i = 0; i <= 10; ++i) {
+            for (let j = 0; i + j <= 10; ++j) {
+              const k = 10 - i - j;
+              const x = (points[0].x * i + points[1].x * j + points[2].x * k) / 10;
+              const y = (points[0].y * i + points[1].y * j + points[2].y * k) / 10;
+              for (const ink of inks) {
+                if (x > ink.left && x < ink.right && y > ink.top && y < ink.bottom &&
+                    !found.includes(path.dataset.to + ' covers ' + ink.name)) {
+                  found.push(path.dataset.to + ' covers ' + ink.name);
+                }
+              }
+            }
+          }
+        }
+        return found;""")
+    check(not covered, "%s: arrowheads cover candidates: %r" % (where, covered))
 
 
 def branch_summary(branch):
@@ -775,6 +824,15 @@ def run(args, screenshots):
         check_step(page, explanation, chain)
         page.until_text("technique", TECHNIQUE_NAMES[steps[chain]["technique"]])
         check_links(page, steps[chain], "step %d" % (chain + 1))
+        # Item 10: the chain's two ends are marked (the skyscraper's 9s at r1c7 and r6c9), no
+        # arrowhead covers a candidate, and no cell shows a contradiction.
+        board = page.board()
+        check({cell_name(c): b["ends"] for c, b in enumerate(board) if b["ends"]} ==
+              {"r1c7": "9", "r6c9": "9"} and
+              not any("contradiction" in b["classes"] for b in board),
+              "the skyscraper's ends: %r" % {cell_name(c): b["ends"] for c, b in enumerate(board)
+                                             if b["ends"]})
+        check_arrowheads(page, "the skyscraper")
         check(page.hash() == "#puzzle=%s&step=%d" % (PUZZLE, chain), "address %r" % page.hash())
         page.shot(screenshots, "page-chain.png")
         page.click("first")
@@ -852,6 +910,18 @@ def run(args, screenshots):
         check_step(page, forced, chain)
         page.until_text("technique", "Forcing Chain")
         check_links(page, forced["steps"][chain], "the forcing chain")
+        # Item 10: the candidate it starts from and its last implication are its ends; the
+        # contradiction shows in the cell of the last (r2c9 loses 4, column 9's last place).
+        last = forced["steps"][chain]["links"][-1]["to"]["cells"][0]
+        board = page.board()
+        check([cell_name(c) for c, b in enumerate(board) if "contradiction" in b["classes"]] ==
+              [last] == ["r2c9"], "the forcing chain's contradiction is shown at %r" % [
+                  cell_name(c) for c, b in enumerate(board) if "contradiction" in b["classes"]])
+        check(board[cell_index("r1c3")]["ends"] == "2" and board[cell_index(last)]["ends"] == "4",
+              "the forcing chain's ends: %r, %r" % (board[cell_index("r1c3")]["ends"],
+                                                    board[cell_index(last)]["ends"]))
+        check_arrowheads(page, "the forcing chain")
+        forcing = "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain)
         page.shot(screenshots, "page-forcing-chain.png")
 
         # Issue 48, item 11: the names capitals by rule got wrong, as players write them.
@@ -920,6 +990,7 @@ def run(args, screenshots):
         check(again["verdict"] == "solved" and again["solutions"] == 1,
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
+        generate_by(page, daemon, Keys)
 
         # Issue 48, item 1: after an error every button still works. Play on a puzzle with
         # several solutions says why it cannot; Explain and Solve then work all the same, and
@@ -947,6 +1018,9 @@ def run(args, screenshots):
 
         # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
+        hint_grades(page, daemon, Keys)
+        kept_game(page, daemon, Keys)
+        pencil_puzzle(page, daemon, Keys)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -980,7 +1054,8 @@ def run(args, screenshots):
         page.until_text("board-help", HELP_TOUCH["viewing"])
         check_targets(page, ["#board .cell", ".stepper button", "#step-list .step-link",
                              "#highlight button", "#explain", "#solve", "#play", "#edit",
-                             "#load", "#clear", "#generate", "#level"], "viewing on a phone")
+                             "#load", "#clear", "#generate", "#level", "#se-min", "#se-max"],
+                      "viewing on a phone")
         cut = driver.execute_script("""
             return Array.from(document.querySelectorAll('#step-list .step-link'))
               .filter((b) => getComputedStyle(b).textOverflow === 'ellipsis' ||
@@ -991,6 +1066,10 @@ def run(args, screenshots):
               "the phone's help names keys: %r" % help_text)
         driver.execute_script("window.scrollTo(0, 0);")
         page.shot(screenshots, "page-phone.png")
+        # Item 10: on a phone's small cells no arrowhead covers a candidate either.
+        driver.get(daemon.url + forcing)
+        page.until_text("technique", "Forcing Chain")
+        check_arrowheads(page, "the forcing chain on a phone")
 
         # A Load error on a phone shows above the board, in sight.
         page.click("edit")
@@ -1136,6 +1215,247 @@ def check_clearing(page, Keys):
     highlight_off(page)
 
 
+def pencil_of(board):
+    """The page's board as the 729-character pencilmark puzzle a hint sends: a digit's cell
+    holds it alone, an empty cell its candidates."""
+    return "".join("".join(d if d in (c["digit"] or c["candidates"]) else "."
+                           for d in "123456789") for c in board)
+
+
+def start_play(page, puzzle):
+    page.type_text(puzzle)
+    page.click("load")
+    page.until(lambda: page.hash() == "#puzzle=" + puzzle, "the puzzle to load")
+    page.until_text("verdict", "One (unique)")
+    # The same puzzle loaded again: its reading ends before Play can be pressed.
+    page.until(lambda: page.find("#play").is_enabled(), "Play to be enabled")
+    page.click("play")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
+
+
+def hint_grades(page, daemon, Keys):
+    """Issue 48, item A: a hint starts from the player's own candidates and comes in three
+    grades. With every digit before the README's x-wing placed, Hint says where to look (row 3
+    tinted), again the cells (shaded), again what it removes (struck); with the x-wing's 8s
+    struck by hand, the next hint is another step (the daemon counts a cell left with one
+    candidate as placed), and so is Explain from here's first, Back returning to the game."""
+    steps = daemon.api("/api/explain", {"puzzle": PUZZLE})["steps"]
+    xwing = next(i for i, s in enumerate(steps) if s["eliminations"])
+    start_play(page, PUZZLE)
+    for s in steps[:xwing]:
+        for p in s["placements"]:
+            page.cell(cell_index(p["cell"])).click()
+            page.key(str(p["digit"]))
+            page.until_text("play-message", "%d placed in %s." % (p["digit"], p["cell"]))
+    corners = {"r3c3", "r3c9", "r5c3", "r5c9"}
+
+    def marked(kind):
+        return {cell_name(c): b[kind] if kind in b else True
+                for c, b in enumerate(page.board()) if b.get(kind, kind in b["classes"])}
+
+    page.click("hint")
+    page.until_text("play-message", "Look at row 3: an X-Wing. Hint again shows its cells.")
+    check(set(marked("unit")) == {"r3c%d" % c for c in range(1, 10)} and not marked("pattern")
+          and not marked("eliminated") and not marked("keys"),
+          "grade 1 marks %r, %r" % (marked("unit"), marked("eliminated")))
+    page.click("hint")
+    page.until_text("play-message", "Look at r3c3, r3c9, r5c3 and r5c9: an X-Wing. Hint again "
+                    "shows what it does.")
+    check(set(marked("pattern")) == corners and not marked("eliminated") and not marked("keys"),
+          "grade 2 marks %r, %r" % (marked("pattern"), marked("eliminated")))
+    page.key("h")
+    page.until_text("play-message", "Hint: x-wing: 8 in rows 3, 5 lies only in columns 3, 9 "
+                    "(r35c39): removes 8 from r26c9,r4c39")
+    check(marked("eliminated") == {"r2c9": "8", "r4c3": "8", "r4c9": "8", "r6c9": "8"}
+          and set(marked("keys")) == corners, "grade 3 marks %r, %r" % (
+              marked("eliminated"), marked("keys")))
+    # The x-wing's removals, struck by hand: the hint moves on.
+    page.key("n")
+    for name in ("r2c9", "r4c3", "r4c9", "r6c9"):
+        page.cell(cell_index(name)).click()
+        page.key("8")
+        page.until_text("play-message", "Removed candidate 8 in %s." % name)
+    page.key("n")
+    nxt = daemon.api("/api/explain", {"puzzle": pencil_of(page.board())})["steps"][0]
+    check(nxt["technique"] != "x-wing", "the x-wing is offered again: %r" % nxt["text"])
+    page.click("hint")
+    page.until_text("play-message", "Look at box 3: a Naked Single. Hint again shows its cells.")
+    page.click("hint")
+    page.until_text("play-message", "Look at r1c8: a Naked Single. Hint again shows what it does.")
+    check(not page.board()[cell_index("r1c8")]["placed"], "grade 2 shows the digit")
+    page.click("hint")
+    page.until_text("play-message", "Hint: naked single: r1c8 = 5 (its only candidate)")
+    check(page.board()[cell_index("r1c8")]["placed"] == "5", "grade 3 does not show r1c8's 5")
+    # Explain from here: the player's board opens as a pencilmark puzzle of its own, explained
+    # from the candidates left; Back goes on with the game.
+    board = page.board()
+    pencil = pencil_of(board)
+    page.click("explain-here")
+    page.until(lambda: page.hash() == "#puzzle=%s&step=0" % pencil,
+               "the player's board to open as a puzzle (the address is %r)" % page.hash())
+    page.until_text("technique", "Naked Single")
+    page.until_text("step-text", "naked single: r1c8 = 5 (its only candidate)")
+    page.driver.back()
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing",
+               "Back to go on with the game")
+    page.until_text("play-message", "Your game goes on where you left it.")
+    check([(b["digit"], b["candidates"]) for b in page.board()] ==
+          [(b["digit"], b["candidates"]) for b in board], "the game after Back differs")
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+
+
+def kept_game(page, daemon, Keys):
+    """Issue 48, item B: a game is kept in the browser under its puzzle. Two moves (a digit and
+    a candidate struck) and a reload: the same digits and candidates, Undo available, the time
+    played going on from where it stood; Undo then takes the strike back."""
+    start_play(page, PUZZLE)
+    page.until_text("timer", "00:00")
+    first = daemon.api("/api/explain", {"puzzle": PUZZLE})["steps"][0]["placements"][0]
+    page.cell(cell_index(first["cell"])).click()
+    page.key(str(first["digit"]))
+    page.until_text("play-message", "%d placed in %s." % (first["digit"], first["cell"]))
+    struck = next(c for c, b in enumerate(page.board()) if len(b["candidates"]) > 1)
+    digit = page.board()[struck]["candidates"][0]
+    page.key("n")
+    page.cell(struck).click()
+    page.key(digit)
+    page.until_text("play-message", "Removed candidate %s in %s." % (digit, cell_name(struck)))
+    page.until(lambda: page.text("timer") >= "00:02", "the timer to reach 00:02")
+    before = [(b["digit"], b["candidates"]) for b in page.board()]
+    page.driver.refresh()
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing",
+               "the game to come back after a reload")
+    page.until_text("play-message", "Your game goes on where you left it.")
+    check([(b["digit"], b["candidates"]) for b in page.board()] == before,
+          "the board after a reload differs")
+    check(page.board()[cell_index(first["cell"])]["classes"].count("player") == 1,
+          "the digit placed is not the player's after a reload")
+    check(page.find("#undo").is_enabled() and not page.find("#redo").is_enabled(),
+          "Undo and Redo after a reload: %r, %r" % (page.find("#undo").is_enabled(),
+                                                    page.find("#redo").is_enabled()))
+    check(page.find("#notes").get_attribute("aria-pressed") == "true", "Notes is off again")
+    shown = page.text("timer")
+    check("00:02" <= shown <= "00:09", "the timer after a reload reads %r" % shown)
+    page.until(lambda: page.text("timer") > shown, "the timer to go on after a reload")
+    page.click("undo")
+    page.until_text("play-message", "Undone.")
+    check(digit in page.board()[struck]["candidates"], "Undo after a reload left the strike")
+    page.key("n")
+    page.key(Keys.ESCAPE)
+    page.answer_confirm(True)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+    # A game let go is not kept: a reload stays in editing.
+    page.driver.refresh()
+    page.until_text("verdict", "One (unique)")
+    check(page.find("#board").get_attribute("data-mode") == "editing",
+          "a game stopped came back after a reload")
+
+
+def generate_by(page, daemon, Keys):
+    """Issue 48, item C: Generate at a HoDoKu level and within an SE range, as the Solve card
+    then shows them; a range the API refuses shows its exact words."""
+    from selenium.webdriver.support.ui import Select
+
+    def generated(what):
+        before = page.find("#puzzle-text").get_attribute("value")
+        page.click("generate")
+        page.until(lambda: re.fullmatch(r"[1-9.]{81}", page.find("#puzzle-text")
+                                        .get_attribute("value") or "") and
+                   page.find("#puzzle-text").get_attribute("value") != before and
+                   page.hash() == "#puzzle=" + page.find("#puzzle-text").get_attribute("value")
+                   and page.text("status") == "", "a puzzle generated " + what)
+        page.until_text("verdict", "One (unique)")
+        return page.find("#puzzle-text").get_attribute("value")
+
+    def rating(puzzle):
+        return daemon.api("/api/solve", {"puzzle": puzzle, "unique": True, "rate": True})["rating"]
+
+    def bounds(low, high):
+        for field, value in (("#se-min", low), ("#se-max", high)):
+            page.find(field).clear()
+            if value:
+                page.find(field).send_keys(value)
+
+    Select(page.find("#level")).select_by_visible_text("HoDoKu hard")
+    puzzle = generated("at HoDoKu hard")
+    page.until(lambda: page.text("rating-hodoku").startswith("hard ("),
+               "the HoDoKu rating to say hard (it says %r)" % page.text("rating-hodoku"))
+    check(rating(puzzle)["hodoku_level"] == "hard", "generated at %r" % rating(puzzle))
+    Select(page.find("#level")).select_by_visible_text("any")
+    bounds("2.0", "2.5")
+    puzzle = generated("with SE 2.0-2.5")
+    se = float(page.text("rating-se").split("/")[0])
+    check(2.0 <= se <= 2.5 and se == rating(puzzle)["se"],
+          "SE 2.0-2.5 gave a puzzle the page rates %r" % page.text("rating-se"))
+    bounds("3.0", "2.0")
+    page.click("generate")
+    page.until_text("error", "'se_min' 3.0 is above 'se_max' 2.0")
+    check(page.find("#puzzle-text").get_attribute("value") == puzzle,
+          "a refused range changed the puzzle")
+    bounds("", "")
+    Select(page.find("#level")).select_by_value("easy")
+
+
+def pencil_puzzle(page, daemon, Keys):
+    """Issue 48, item D: a 729-character pencilmark puzzle (PUZZLE's candidates at its x-wing)
+    shows its single candidates as givens, is explained from its candidates (the x-wing first),
+    solved with no word of Explain being off, and played from its candidates."""
+    explanation = daemon.api("/api/explain", {"puzzle": PUZZLE})
+    xwing = next(i for i, s in enumerate(explanation["steps"]) if s["eliminations"])
+    candidates = explanation["steps"][xwing]["candidates"]
+    digits = step_digits(explanation, xwing)
+    pencil = "".join("".join(d if d in (digits.get(c) or candidates[c]) else "."
+                             for d in "123456789") for c in range(81))
+    page.type_text(pencil)
+    page.click("load")
+    page.until(lambda: page.hash() == "#puzzle=" + pencil, "the pencilmark puzzle to load")
+    page.until_text("verdict", "One (unique)")
+    board = page.board()
+    for cell in range(81):
+        if cell in digits:
+            check(board[cell]["digit"] == digits[cell] and "given" in board[cell]["classes"],
+                  "%s shows %r, not the given %s" % (cell_name(cell), board[cell], digits[cell]))
+        else:
+            check(board[cell]["candidates"] == candidates[cell], "%s shows %r, not %r" % (
+                cell_name(cell), board[cell]["candidates"], candidates[cell]))
+    check(page.find("#explain").is_enabled() and page.find("#play").is_enabled(),
+          "Explain or Play is disabled for a pencilmark puzzle")
+    page.click("explain")
+    page.until(lambda: page.text("step-count").startswith("Step 1 of "), "the explanation")
+    page.until_text("technique", "X-Wing")
+    check(not page.find("#error").is_displayed(), "Explain says %r" % page.text("error"))
+    page.click("edit")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing", "editing")
+    page.until_text("board-help", "A pencilmark puzzle: change it in the text box.")
+    # Solve with no explanation (the text read again, a space added, drops it): the words
+    # point at Explain, which is there to press.
+    page.type_text(pencil + " ")
+    page.click("solve")
+    page.until_text("technique-about",
+                    "The board shows the solution. Press Explain to see how it is reached.")
+    check(page.find("#explain").is_enabled(), "after Solve the page says Press Explain, "
+          "and Explain is disabled")
+    page.click("play")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
+    check(page.visible("keypad"), "no keypad to play a pencilmark puzzle with")
+    board = page.board()
+    check(all(board[c]["candidates"] == candidates[c] for c in range(81) if c not in digits),
+          "play starts from other candidates than the pencilmarks")
+    given = next(iter(digits))
+    page.cell(given).click()
+    page.key("9" if digits[given] != "9" else "1")
+    page.until_text("play-message", "%s is a given: it cannot change." % cell_name(given))
+    page.click("hint")
+    page.until_text("play-message", "Look at row 3: an X-Wing. Hint again shows its cells.")
+    page.key(Keys.ESCAPE)
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
+               "Esc to stop playing")
+
+
 def highlight_off(page):
     """A press on a cell with a digit in play highlights that digit: turned off for what
     follows."""
@@ -1217,9 +1537,15 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     page.until_text("play-message", "Undone.")
     check(page.board()[empty]["digit"] == "", "Undo left the wrong digit")
 
-    # A hint: the next step from the player's board, drawn on it, not applied.
+    # A hint: the next step from the player's board (its candidates), drawn on it, not
+    # applied; where to look first, its cells on a second press, all of it on a third.
     digits = [c["digit"] or "." for c in page.board()]
-    nxt = daemon.api("/api/explain", {"puzzle": "".join(digits)})["steps"][0]
+    nxt = daemon.api("/api/explain", {"puzzle": pencil_of(page.board())})["steps"][0]
+    page.click("hint")
+    page.until(lambda: page.text("play-message").startswith("Look at "), "the hint's first grade")
+    page.click("hint")
+    page.until_text("play-message", "Look at %s: a %s. Hint again shows what it does." % (
+        " and ".join(nxt["cells"]), TECHNIQUE_NAMES[nxt["technique"]]))
     page.click("hint")
     page.until_text("play-message", "Hint: " + nxt["text"])
     board = page.board()
@@ -1256,6 +1582,11 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
         page.find('#keypad button[aria-label="Enter %s"]' % solution[c]).click()
     page.until_text("play-message", SOLVED)
     check("".join(c["digit"] for c in page.board()) == solution, "the played board")
+    # Solved, the time played stands still.
+    stopped = page.text("timer")
+    time.sleep(1.5)
+    check(page.text("timer") == stopped, "the timer went on after the board was solved: %r, %r"
+          % (stopped, page.text("timer")))
 
     # Issue 48, item 5: solved, the board is locked; Play starts a new game.
     last = next(c for c in range(81) if digits[c] == ".")
