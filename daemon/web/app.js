@@ -955,7 +955,10 @@
     // The checks above leave the daemon little to refuse; it has the last word all the same.
     if (answer.verdict === 'unsolvable') {
       p.hint = null;
-      playSay('Your notes leave no solution: a digit you struck or placed is wrong.');
+      // The daemon names what it sees at once ("r1c3 holds only 5, as r1c1 does, in row 1").
+      playSay(answer.reason
+        ? `Your notes leave no solution: ${answer.reason}.`
+        : 'Your notes leave no solution: a digit you struck or placed is wrong.');
     } else if (!answer.steps.length) {
       // The daemon counts a cell with one candidate as placed: nothing is left to explain.
       p.hint = null;
