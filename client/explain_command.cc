@@ -37,14 +37,14 @@ Where none applies, a trial follows a candidate to a contradiction and removes i
 with several solutions may need a digit chosen, and says so. No step reads the solution.
 Ends with the solution and the ratings: QQWing's level (simple, easy, intermediate, expert),
 HoDoKu's level (easy, medium, hard, unfair, extreme) and score, and the Sudoku Explainer rating.
-PUZZLE is 81 characters ('1'-'9' givens, '.', '0', '_' or '-' blanks); FILE (or '-' for
+PUZZLE is 81 characters ('1'-'9' givens, '.', '0', '_', '-' or '*' blanks); FILE (or '-' for
 standard input) holds one puzzle in any layout the solve command reads.
 Exit status: 0 when the puzzle has one solution, 1 when it has several (explained along the
 first), none, or is invalid, 2 on a usage, input or connection error.
 
 Options)";
 
-constexpr std::string_view kPuzzleCharacters = "123456789.0_-";
+constexpr std::string_view kPuzzleCharacters = "123456789.0_-*";
 
 // The puzzle to send and how to name a place in it.
 struct Input {

@@ -56,8 +56,8 @@ Solves the puzzles in each FILE (standard input when there is none, or for '-') 
 sudokud and writes one line per puzzle to standard output, in input order:
   the 81-digit solution, 'multiple', 'unsolvable', or 'invalid: WHERE: REASON'.
 A summary goes to standard error. Input: one 81-character puzzle per line ('1'-'9' givens,
-'.', '0', '_' or '-' blanks), or 9-line grids with spaces, '|' and '+---+' rulers; blank lines
-and '#' comments are skipped.
+'.', '0', '_', '-' or '*' blanks), 9-line grids with spaces, '|' and '+---+' rulers, or
+9-line candidate grids (HoDoKu's "Copy PM grid"); blank lines and '#' comments are skipped.
 Exit status: 0 when every puzzle was solved, 1 when some were not, 2 on a usage, input or
 connection error.
 

@@ -23,7 +23,7 @@
 // schema). Errors are JSON, {"error": MESSAGE}:
 //   400  a puzzle that is not valid, as sudoku-client's JSON says it: {"puzzle", "verdict":
 //        "invalid", "error": "invalid: line 1, column 12: bad character 'x' (expected 1-9, or
-//        . 0 _ - for a blank)", "where": "line 1, column 12", "reason": "bad character ..."}; a
+//        . 0 _ - * for a blank)", "where": "line 1, column 12", "reason": "bad character ..."}; a
 //        body that is not JSON, a field that is unknown or of the wrong kind ("'count' expects a
 //        whole number from 1 to 16, got 0")
 //   403  no verified client certificate where the API requires one (WebApiOptions::

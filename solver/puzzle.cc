@@ -59,7 +59,7 @@ std::string Describe(const PuzzleError& error) {
       return "expected 81 cells, found " + std::to_string(error.found);
     case PuzzleError::Kind::kCharacter:
       return "bad character " + Quote(error.character).append(
-                                    " (expected 1-9, or . 0 _ - for a blank)");
+                                    " (expected 1-9, or . 0 _ - * for a blank)");
     case PuzzleError::Kind::kRowRepeat:
       return Repeat(error, "row", Row(error.position) + 1);
     case PuzzleError::Kind::kColumnRepeat:
@@ -128,7 +128,7 @@ constexpr CharacterTable MakeCharacterTable() {
   CharacterTable t{};
   for (int c = 0; c < 256; ++c) t.value[c] = kBadCharacter;
   for (int d = 1; d <= 9; ++d) t.value['0' + d] = static_cast<uint8_t>(d);
-  for (unsigned char blank : {'.', '0', '_', '-'}) t.value[blank] = 0;
+  for (unsigned char blank : {'.', '0', '_', '-', '*'}) t.value[blank] = 0;
   return t;
 }
 
@@ -174,7 +174,7 @@ PuzzleError FirstError(std::string_view text) {
 // anything else.
 uint8_t ConvertCell(unsigned char c, uint8_t* bad) {
   const bool digit = static_cast<unsigned char>(c - '1') < 9;
-  const bool blank = c == '.' || c == '0' || c == '_' || c == '-';
+  const bool blank = c == '.' || c == '0' || c == '_' || c == '-' || c == '*';
   *bad |= static_cast<uint8_t>(!(digit || blank));
   return digit ? static_cast<uint8_t>(c - '0') : 0;
 }
@@ -189,8 +189,9 @@ inline __m128i ConvertSixteen(__m128i c, __m128i* bad) {
   const __m128i zero_to_nine = _mm_cmpeq_epi8(_mm_min_epu8(value, _mm_set1_epi8(9)), value);
   const __m128i from_dash = _mm_sub_epi8(c, _mm_set1_epi8('-'));
   const __m128i dash_or_dot = _mm_cmpeq_epi8(_mm_min_epu8(from_dash, _mm_set1_epi8(1)), from_dash);
-  const __m128i underscore = _mm_cmpeq_epi8(c, _mm_set1_epi8('_'));
-  const __m128i good = _mm_or_si128(zero_to_nine, _mm_or_si128(dash_or_dot, underscore));
+  const __m128i underscore_or_star = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('_')),
+                                                  _mm_cmpeq_epi8(c, _mm_set1_epi8('*')));
+  const __m128i good = _mm_or_si128(zero_to_nine, _mm_or_si128(dash_or_dot, underscore_or_star));
   *bad = _mm_or_si128(*bad, _mm_andnot_si128(good, _mm_set1_epi8(-1)));
   return _mm_and_si128(value, zero_to_nine);  // '0' is 0, a blank, already
 }

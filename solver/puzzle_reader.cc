@@ -1,6 +1,7 @@
 #include "solver/puzzle_reader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -13,7 +14,7 @@ constexpr size_t kRowCells = 9;
 bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == '|'; }
 // HoDoKu draws its rulers with '.', ':' and '\'' at the corners (".---.---.", ":---+---:",
 // "'---'---'"), SimpleSudoku with '*' ("*-----------*"): joints like '+', except '.', which is
-// also a blank cell (see IsRuler()).
+// also a blank cell, and '*', a joint that is also a blank cell (see IsRuler()).
 bool IsJoint(char c) { return c == '+' || c == '=' || c == ':' || c == '\'' || c == '*'; }
 bool IsRulerChar(char c) { return c == '-' || c == '|' || c == '.' || IsJoint(c); }
 
@@ -26,6 +27,7 @@ struct LineShape {
   bool ruler_chars = true;    // only '-', '|', '.', joints (IsJoint()), spaces and tabs
   bool joints = false;        // has a joint: '+', '=', ':', '\'' or '*'
   bool dots = false;          // has a '.'
+  bool stars = false;         // has a '*'
   bool dashes = false;        // has "--"
   uint32_t cells = 0;         // characters other than spaces, tabs and '|'
   size_t length = 0;          // characters after trimming
@@ -38,13 +40,14 @@ std::string_view TrimRight(std::string_view line) {
 }
 
 // The offset of the first character of `line` that is neither a cell ('1'-'9', or '.', '0', '_',
-// '-' for a blank) nor what lays out a grid (space, tab, '|', '+', '='); npos when there is none.
+// '-', '*' for a blank) nor what lays out a grid (space, tab, '|', '+', '='); npos when there is
+// none.
 // A line of such characters that is not a puzzle is one of the wrong length or shape: a count
 // says more about it than a character would.
 size_t FirstBadCharacter(std::string_view line) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if ((c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-') continue;
+    if ((c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '*') continue;
     if (c == ' ' || c == '\t' || c == '|' || c == '+' || c == '=') continue;
     return i;
   }
@@ -72,6 +75,7 @@ LineShape Shape(std::string_view line) {
     if (!IsRulerChar(c)) shape.ruler_chars = false;
     if (IsJoint(c)) shape.joints = true;
     if (c == '.') shape.dots = true;
+    if (c == '*') shape.stars = true;
   }
   shape.dashes = line.find("--") != std::string_view::npos;
   return shape;
@@ -79,11 +83,65 @@ LineShape Shape(std::string_view line) {
 
 // A ruler is made of '-', '|', '.' and joints only (so that a mistyped row with a digit in it is
 // never skipped) and has a joint, or is not nine cells long: "---------" is a row of nine
-// blanks, "+-------+" a ruler. A '.' is a blank cell too, so a line with one is a ruler only
-// when it also has "--" (HoDoKu's ".-------.-------.-------."), never "........" or ". - . -".
+// blanks, "+-------+" a ruler. A '.' or a '*' is a blank cell too, so a line with one is a ruler
+// only when it also has "--" (HoDoKu's ".-------.-------.-------.", SimpleSudoku's
+// "*-----------*"), never "........", ". - . -" or "*********".
 bool IsRuler(const LineShape& shape) {
-  return shape.ruler_chars && (!shape.dots || shape.dashes) &&
+  return shape.ruler_chars && (!(shape.dots || shape.stars) || shape.dashes) &&
          (shape.joints || shape.cells != kRowCells);
+}
+
+// A ruler that cannot be a line of 81 blanks: one with a joint or a '.' ("---...---" is a puzzle
+// line of 81 blanks, HoDoKu's ".-------.---" or ":----+----:" of 81 characters a candidate
+// grid's ruler).
+bool IsGridRuler(const LineShape& shape) {
+  return IsRuler(shape) && (shape.joints || shape.dots);
+}
+
+// A row of a candidate grid (see the top of puzzle_reader.h): groups separated by spaces, tabs or
+// '|', at least two, together not 9 characters (then it is a plain row: "534 678 912"), no
+// blank ('.', '0', '_', '-', '*': a plain row or a one-line puzzle) among them, and either all
+// of digits 1-9 with one group of two digits or more, or (a row with a mistyped character, for
+// the candidate grid's error to name it) with two such groups. When they are 81 characters, all
+// digits, each group's digits must ascend, as HoDoKu writes a cell's candidates: a puzzle spaced
+// out by rows or boxes ("534678912 672195348 ...") never has them so.
+bool IsCandidateRow(std::string_view line, const LineShape& shape) {
+  if (shape.cells == kRowCells) return false;
+  size_t groups = 0;
+  size_t length = 0;       // of the current group
+  bool digits = true;      // the current group's characters are all digits 1-9
+  size_t long_groups = 0;  // of two digits 1-9 or more
+  bool all_digits = true;
+  bool ascending = true;
+  char previous = 0;
+  for (size_t i = 0; i <= line.size(); ++i) {
+    if (i == line.size() || IsSeparator(line[i])) {
+      if (length >= 2 && digits) ++long_groups;
+      length = 0;
+      continue;
+    }
+    const char c = line[i];
+    if (c == '.' || c == '0' || c == '_' || c == '-' || c == '*') return false;
+    if (length == 0) {
+      ++groups;
+      digits = true;
+    } else if (c <= previous) {
+      ascending = false;
+    }
+    if (c < '1' || c > '9') digits = all_digits = false;
+    previous = c;
+    ++length;
+  }
+  if (groups < 2) return false;
+  if (shape.cells == kCells) return all_digits && ascending && long_groups >= 1;
+  return all_digits ? long_groups >= 1 : long_groups >= 2;
+}
+
+// Whether a line of 81 characters may be a candidate grid's row or ruler rather than a puzzle,
+// for Next() to look at its shape: it has a space, a tab, a '|' or a joint other than '*' (a
+// blank), or starts as HoDoKu's top ruler does.
+bool MayBeGridLine(std::string_view line) {
+  return line.find_first_of(" \t|+=:'") != std::string_view::npos || line.starts_with(".-");
 }
 
 // `line` without a trailing comment: from a '#' after a space or tab ("53..7.... # easy"). A
@@ -125,6 +183,87 @@ void AddRow(std::string_view line, uint64_t number, size_t row, PuzzleRecord* re
     record->columns[cell] = static_cast<uint32_t>(i + 1);
     ++cell;
   }
+}
+
+// The candidates of row `row` of a candidate grid (IsCandidateRow()) into record->pencilmarks,
+// each allowed one's column its digit's, each excluded one's its cell's first digit's. Sets the
+// record's error instead when the row has not 9 cells, or a cell a character other than a digit
+// or a digit twice: the first of those in the row.
+void AddCandidateRow(std::string_view line, uint64_t number, size_t row, PuzzleRecord* record) {
+  // The count first: a row of the wrong count is more likely a plain row ("53..7....") or a cut
+  // line than a cell with a bad character.
+  size_t groups = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (!IsSeparator(line[i]) && (i == 0 || IsSeparator(line[i - 1]))) ++groups;
+  }
+  if (groups != kRowCells) {
+    record->error = {LayoutError::Kind::kCandidateRowLength, number,
+                     static_cast<uint32_t>(groups)};
+    return;
+  }
+  record->row_lines[row] = number;
+  size_t next_cell = row * kRowCells;
+  size_t cell = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (IsSeparator(c)) continue;
+    const auto column = static_cast<uint32_t>(i + 1);
+    if (i == 0 || IsSeparator(line[i - 1])) {
+      cell = next_cell++;
+      std::fill_n(record->columns.begin() + static_cast<std::ptrdiff_t>(kRowCells * cell),
+                  kRowCells, column);
+    }
+    if (c < '1' || c > '9') {
+      record->error = {LayoutError::Kind::kCandidateCharacter, number,
+                       static_cast<unsigned char>(c), 0, column, static_cast<uint32_t>(cell)};
+      return;
+    }
+    const size_t at = kRowCells * cell + static_cast<size_t>(c - '1');
+    if (record->pencilmarks[at] != '.') {
+      record->error = {LayoutError::Kind::kCandidateRepeat, number,
+                       static_cast<uint32_t>(c - '0'), 0, column, static_cast<uint32_t>(cell)};
+      return;
+    }
+    record->pencilmarks[at] = c;
+    record->columns[at] = column;
+  }
+}
+
+// Sets the first error of a record, keeping an earlier one.
+void Fail(PuzzleRecord* record, LayoutError::Kind kind, uint64_t line, size_t found) {
+  if (!record->error) record->error = {kind, line, static_cast<uint32_t>(found)};
+}
+
+// A line of the wrong shape: its first character that no puzzle or row holds is the mistake to
+// name, else its length.
+void Misshapen(PuzzleRecord* record, LayoutError::Kind kind, uint64_t line, size_t found,
+               std::string_view text) {
+  const size_t bad = FirstBadCharacter(text);
+  if (bad == std::string_view::npos) return Fail(record, kind, line, found);
+  if (!record->error) {
+    record->error = {LayoutError::Kind::kBadCharacter, line,
+                     static_cast<unsigned char>(text[bad]), 0, static_cast<uint32_t>(bad + 1)};
+  }
+}
+
+// 'x', '\x07': a character as the solver quotes one (puzzle.cc).
+std::string Quote(uint32_t byte) {
+  char buffer[16];
+  if (byte == '\'' || byte == '\\') {
+    std::snprintf(buffer, sizeof buffer, "'\\%c'", static_cast<char>(byte));
+  } else if (byte >= 0x20 && byte < 0x7f) {
+    std::snprintf(buffer, sizeof buffer, "'%c'", static_cast<char>(byte));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "'\\x%02x'", byte & 0xff);
+  }
+  return buffer;
+}
+
+// "r3c7", as the solver names a cell.
+std::string CellName(uint32_t cell) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "r%uc%u", cell / 9 + 1, cell % 9 + 1);
+  return buffer;
 }
 
 std::string LineText(uint64_t line) { return "line " + std::to_string(line); }
@@ -197,6 +336,9 @@ class PuzzleReader::LineSource {
     size_t ending = 1;
     if (begin[kCells] == '\r' && buffered > kCells + 1) ++ending;
     if (begin[kCells + ending - 1] != '\n') return false;
+    // HoDoKu's top ruler over a candidate grid 81 characters wide is dots and dashes, which
+    // PackPuzzle() would take for blanks: left to Next(), which knows rulers.
+    if (begin[0] == '.' && begin[1] == '-') return false;
     const std::string_view text(begin, kCells);
     if (!PackPuzzle(text, packed)) return false;
     begin_ += kCells + ending;
@@ -306,6 +448,13 @@ std::string Describe(const LayoutError& error) {
       bad.character = static_cast<char>(error.found);
       return Describe(bad);  // the solver's words for the same mistake in a puzzle
     }
+    case LayoutError::Kind::kCandidateRowLength:
+      return "expected 9 cells in a candidate grid row, found " + found;
+    case LayoutError::Kind::kCandidateCharacter:
+      return "bad character " + Quote(error.found) + " in the candidates of " +
+             CellName(error.cell) + " (expected 1-9)";
+    case LayoutError::Kind::kCandidateRepeat:
+      return "digit " + found + " repeated in the candidates of " + CellName(error.cell);
   }
   return "unknown layout error";
 }
@@ -319,7 +468,9 @@ char* PuzzleRecord::TextBuffer(size_t text_size) {
 
 CellSource PuzzleRecord::Source(int cell) const {
   if (layout == Layout::kGrid) {
-    return {row_lines[static_cast<size_t>(cell) / kRowCells], columns[static_cast<size_t>(cell)]};
+    // A row holds 9 characters of text(), or 81 of a candidate grid's.
+    return {row_lines[static_cast<size_t>(cell) / (size / kGridRows)],
+            columns[static_cast<size_t>(cell)]};
   }
   return {first_line, column_offset + static_cast<uint32_t>(cell + 1)};
 }
@@ -375,7 +526,9 @@ std::string Locate(const PuzzleRecord& record, const PuzzleError& error) {
 }
 
 std::string Locate(const LayoutError& error) {
-  if (error.kind == LayoutError::Kind::kBadCharacter) {
+  if (error.kind == LayoutError::Kind::kBadCharacter ||
+      error.kind == LayoutError::Kind::kCandidateCharacter ||
+      error.kind == LayoutError::Kind::kCandidateRepeat) {
     return LineText(error.line) + ", column " + std::to_string(error.column);
   }
   return LineText(error.line);
@@ -444,22 +597,15 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
   if (format_ == InputFormat::kCsv && csv_header_done_) return NextCsv(record, nullptr);
   // Rows of the open grid so far (0 = no grid open). A line inside a grid that is not a row
   // still takes a row's place, so that one mistyped row spoils one grid, not the puzzles after.
+  // The rows are kept (grid_rows_) and read once the grid ends, when it is known whether it is a
+  // candidate grid: its first rows may be plain ones ("| 5 3 4 | 6 7 8 | 9 1 2 |").
   size_t rows = 0;
   uint64_t last_row_line = 0;
   auto fail = [record](LayoutError::Kind kind, uint64_t line, size_t found) {
-    if (!record->error) record->error = {kind, line, static_cast<uint32_t>(found)};
+    Fail(record, kind, line, found);
   };
-  // A line of the wrong shape: its first character that no puzzle or row holds is the mistake
-  // to name, else its length.
-  auto misshapen = [&fail, record](LayoutError::Kind kind, uint64_t line, size_t found,
-                                   std::string_view text) {
-    const size_t bad = FirstBadCharacter(text);
-    if (bad == std::string_view::npos) return fail(kind, line, found);
-    if (!record->error) {
-      record->error = {LayoutError::Kind::kBadCharacter, line,
-                       static_cast<unsigned char>(text[bad]), 0, static_cast<uint32_t>(bad + 1)};
-    }
-  };
+  auto misshapen = [record](LayoutError::Kind kind, uint64_t line, size_t found,
+                            std::string_view text) { Misshapen(record, kind, line, found, text); };
 
   std::string_view raw;
   size_t raw_length = 0;
@@ -474,14 +620,14 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
         fail(LayoutError::Kind::kLineTooLong, number, raw_length);
         return true;
       }
-      fail(LayoutError::Kind::kLineTooLong, number, raw_length);
-      last_row_line = number;
+      KeepRow(rows, number, raw_length, {});
     } else {
       std::string_view line = TrimRight(raw);
       if (format_ != InputFormat::kCsv) line = StripTrailingComment(line);
       if (rows == 0 && line.size() == kCells && line[0] != '#' && format_ != InputFormat::kSdk &&
           format_ != InputFormat::kCsv &&
-          (format_ != InputFormat::kAuto || line.find(',') == std::string_view::npos)) {
+          (format_ != InputFormat::kAuto || line.find(',') == std::string_view::npos) &&
+          !MayBeGridLine(line)) {
         // A line of 81 characters that NextPuzzleLine() did not take (a character other than a
         // digit or blank, trailing spaces, a line cut by the buffer's end), without the
         // character-by-character Shape(): it is a puzzle whatever its characters (the solver
@@ -501,7 +647,12 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
         }
         if (format_ == InputFormat::kCsv) return NextCsv(record, &line);
         const bool lines_allowed = format_ != InputFormat::kSdk;
-        if (lines_allowed && IsPuzzleLength(shape.length) &&
+        const bool candidate_row = format_ != InputFormat::kSdm && IsCandidateRow(line, shape);
+        // A line of 81 characters is a puzzle, unless (outside .sdm files) it is a candidate
+        // grid's row or ruler (MayBeGridLine()).
+        const bool grid_line = format_ != InputFormat::kSdm && shape.length == kCells &&
+                               (candidate_row || IsGridRuler(shape));
+        if (lines_allowed && IsPuzzleLength(shape.length) && !grid_line &&
             (shape.length == kCells || !shape.separated)) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
@@ -509,14 +660,15 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
           return true;
         }
         if (IsRuler(shape) && format_ != InputFormat::kSdm) continue;  // e.g. above a grid
-        if (format_ == InputFormat::kText && shape.separated && shape.cells == kCells) {
+        if (format_ == InputFormat::kText && shape.separated && shape.cells == kCells &&
+            !candidate_row) {
           // 81 cells with blanks between them: one puzzle, each cell located where it is.
           record->layout = PuzzleRecord::Layout::kGrid;
           record->first_line = number;
           AddSpacedLine(line, number, record);
           return true;
         }
-        if (!IsRow(shape) || format_ == InputFormat::kSdm) {
+        if ((!IsRow(shape) && !candidate_row) || format_ == InputFormat::kSdm) {
           record->layout = PuzzleRecord::Layout::kLine;
           record->first_line = number;
           // A spaced line of more cells than two rows hold was meant as a puzzle, not a row.
@@ -532,23 +684,58 @@ bool PuzzleReader::Next(PuzzleRecord* record, std::span<uint8_t, kPackedBytes> p
         record->layout = PuzzleRecord::Layout::kGrid;
         record->first_line = number;
       } else if (shape.blank || shape.comment) {
+        FinishGrid(rows, record);
         fail(LayoutError::Kind::kGridEnds, last_row_line, rows);
         return true;
       } else if (IsRuler(shape)) {
         continue;
       }
-      if (IsRow(shape)) {
-        if (!record->error) AddRow(line, number, rows, record);
-      } else {
-        misshapen(LayoutError::Kind::kRowLength, number, shape.cells, line);
-      }
-      last_row_line = number;
+      KeepRow(rows, number, 0, line);
     }
-    if (++rows == kGridRows) return true;
+    last_row_line = number;
+    if (++rows == kGridRows) {
+      FinishGrid(rows, record);
+      return true;
+    }
   }
   if (rows == 0) return false;
+  FinishGrid(rows, record);
   fail(LayoutError::Kind::kGridEnds, last_row_line, rows);
   return true;
+}
+
+void PuzzleReader::KeepRow(size_t row, uint64_t line, size_t too_long, std::string_view text) {
+  GridRow& kept = grid_rows_[row];
+  kept.line = line;
+  kept.too_long = too_long;
+  kept.text.assign(text);
+}
+
+void PuzzleReader::FinishGrid(size_t rows, PuzzleRecord* record) {
+  bool candidates = false;
+  for (size_t r = 0; r < rows && !candidates; ++r) {
+    const GridRow& row = grid_rows_[r];
+    candidates = row.too_long == 0 && IsCandidateRow(row.text, Shape(row.text));
+  }
+  if (candidates) {
+    record->size = static_cast<uint16_t>(kCandidateChars);
+    record->pencilmarks.assign(kCandidateChars, '.');
+    record->row_lines.resize(kGridRows);
+    record->columns.resize(kCandidateChars);
+  }
+  // Row by row, so that the first error in the grid is the one reported.
+  for (size_t r = 0; r < rows; ++r) {
+    const GridRow& row = grid_rows_[r];
+    if (row.too_long > 0) {
+      Fail(record, LayoutError::Kind::kLineTooLong, row.line, row.too_long);
+    } else if (candidates) {
+      if (!record->error) AddCandidateRow(row.text, row.line, r, record);
+    } else if (const LineShape shape = Shape(row.text); IsRow(shape)) {
+      if (!record->error) AddRow(row.text, row.line, r, record);
+    } else {
+      Misshapen(record, LayoutError::Kind::kRowLength, row.line, shape.cells, row.text);
+    }
+  }
 }
 
 bool PuzzleReader::NextCsv(PuzzleRecord* record, const std::string_view* pending) {

@@ -3,18 +3,36 @@
 //
 // Layouts, any mix of them in one input:
 //   - one puzzle per line: exactly 81 characters once a trailing '\r' and trailing spaces and
-//     tabs are removed; or (kText only, outside a grid) 81 cells with spaces, tabs or '|'
-//     between them ("530070000 600195000 ...", "5 3 0 0 7 ..."), read as a kGrid record so that
-//     each cell keeps its own column;
+//     tabs are removed (unless it is a candidate row, or a ruler with a joint or a '.', as a
+//     candidate grid 81 characters wide has them); or (kText only, outside a grid) 81 cells
+//     with spaces, tabs or '|' between them ("530070000 600195000 ...", "5 3 0 0 7 ..."), read
+//     as a kGrid record so that each cell keeps its own column;
 //   - a 9-line grid: each row a line whose cells, once spaces, tabs and '|' are removed, are
-//     exactly 9 characters ("1 _ 3 | _ _ 6 | _ 8 _", "53..7....", "- - - 4 ..."). Ruler lines
-//     ("+-------+", "------+------", "=====", HoDoKu's ".-------.-------.-------.",
+//     exactly 9 characters ("1 _ 3 | _ _ 6 | _ 8 _", "53..7....", "- - - 4 ...", "53**7****").
+//     Ruler lines ("+-------+", "------+------", "=====", HoDoKu's ".-------.-------.-------.",
 //     ":-------+-------+-------:" and "'-------'-------'-------'", SimpleSudoku's
 //     "*-----------*") are skipped anywhere: a ruler is made of '-', '|', '.', the joints '+',
-//     '=', ':', '\'' and '*', spaces and tabs only, has "--" if it has a '.', and has a joint or
-//     is not 9 cells long, so that "---------" and "........." are rows of nine blanks. Inside a
-//     grid, any other line takes a row's place (spoiling the grid with an error); a blank line, a
-//     comment or the end of the input cuts it short;
+//     '=', ':', '\'' and '*', spaces and tabs only, has "--" if it has a '.' or a '*' (both are
+//     blanks too), and has a joint or is not 9 cells long, so that "---------", "........." and
+//     "*********" are rows of nine blanks. Inside a grid, any other line takes a row's place
+//     (spoiling the grid with an error); a blank line, a comment or the end of the input cuts it
+//     short;
+//   - a 9-line candidate grid, as HoDoKu's "Copy PM grid" writes one (or with SimpleSudoku's
+//     '*' corners): "| 5    3    1249 | 2468 7    2468 | 1489 1249 248  |", rulers as above,
+//     each row 9 cells separated by spaces, tabs or '|', a cell being the digits 1-9 allowed
+//     there (one digit: a given or placed one). It is read as the pencilmark puzzle below, of
+//     729 characters, each cell's nine from its digits. A grid is a candidate grid when one of
+//     its rows is a candidate row: its groups (separated by spaces, tabs or '|') are at least
+//     two, together not 9 characters (a row of 9 digits, however grouped, as in "534 678 912",
+//     is a plain row), hold no blank ('.', '0', '_', '-', '*'), and are all of digits 1-9 with
+//     one of two digits or more, or have two such groups (a row with a mistyped letter still
+//     opens the candidate grid, whose error names the letter); a row of 81 cells is a candidate
+//     row only when they are all digits and those of each group ascend, as HoDoKu writes them
+//     (else it is one puzzle spaced out by rows or boxes, "534678912 672195348 ..."). Its
+//     characters keep their lines and columns: an allowed candidate is located at its digit, an
+//     excluded one at the first digit of its cell. A one-line puzzle of the wrong length whose
+//     groups happen to look like a candidate row opens a candidate grid, and its error is then
+//     the grid's;
 //   - blank lines and lines starting with '#' are skipped outside grids; in every format but
 //     CSV, a '#' after a space or tab starts a trailing comment, which is dropped
 //     ("53..7....6..195... # from Wikipedia");
@@ -85,14 +103,26 @@ struct LayoutError {
     // A line that is not a puzzle, a row or a ruler (what kLineLength and kRowLength describe)
     // and holds a character no puzzle or row has: that one is named instead of the count.
     // `found` = the byte, `column` = where (1-based). "bad character 'x' (expected 1-9, or .
-    // 0 _ - for a blank)", located "line 1, column 1".
+    // 0 _ - * for a blank)", located "line 1, column 1".
     kBadCharacter,
+    // A row of a candidate grid that does not have 9 cells (groups of digits). `found` = its
+    // cells. "expected 9 cells in a candidate grid row, found 8"
+    kCandidateRowLength,
+    // A character other than a digit 1-9 in a cell of a candidate grid. `found` = the byte,
+    // `cell` = the cell (0-80), `column` = where. "bad character '0' in the candidates of r1c3
+    // (expected 1-9)", located "line 2, column 14".
+    kCandidateCharacter,
+    // A digit written twice in one cell of a candidate grid. `found` = the digit (1-9), `cell`
+    // = the cell (0-80), `column` = its second occurrence. "digit 4 repeated in the candidates
+    // of r1c3", located "line 2, column 16".
+    kCandidateRepeat,
   };
   Kind kind = Kind::kNone;
   uint64_t line = 0;
   uint32_t found = 0;
   uint32_t field = 0;
-  uint32_t column = 0;  // kBadCharacter only
+  uint32_t column = 0;  // kBadCharacter and the kCandidate kinds but kCandidateRowLength
+  uint32_t cell = 0;    // kCandidateCharacter and kCandidateRepeat only
 
   explicit operator bool() const { return kind != Kind::kNone; }
 };
@@ -139,10 +169,12 @@ struct alignas(64) PuzzleRecord {
   std::array<char, kCells> cells{};
   // Where Next(record) packs the cells (see `packed_cells`).
   PackedGrid packed{};
-  // The 729 characters of a pencilmark puzzle (valid when !error and size == kCandidateChars).
+  // The 729 characters of a pencilmark puzzle (valid when !error and size == kCandidateChars),
+  // written on one line or read from a candidate grid (a kGrid record).
   std::string pencilmarks;
-  // Grid records only: the line of each row and the column of each cell. Left stale for line
-  // records, so that reading one costs no more than copying its 81 characters.
+  // Grid records only: the line of each row and the column of each character of text() (81,
+  // or 729 for a candidate grid). Left stale for line records, so that reading one costs no
+  // more than copying its 81 characters.
   std::vector<uint64_t> row_lines;
   std::vector<uint32_t> columns;
 
@@ -153,7 +185,8 @@ struct alignas(64) PuzzleRecord {
   }
   // Where `size` characters of text go (81, or 729 for a pencilmark puzzle); sets `size`.
   char* TextBuffer(size_t text_size);
-  // Where character `cell` (0-80, or 0-728 for a pencilmark puzzle) came from.
+  // Where character `cell` (0-80, or 0-728 for a pencilmark puzzle) came from. In a candidate
+  // grid, an excluded candidate (a '.' of text()) comes from the first digit of its cell.
   CellSource Source(int cell) const;
 };
 
@@ -161,11 +194,12 @@ struct alignas(64) PuzzleRecord {
 // about a cell (the cell ParsePuzzle points at: the bad character, or a repeated digit's second
 // occurrence).
 std::string Locate(const PuzzleRecord& record, const PuzzleError& error);
-// "line 12, column 40": where cell `cell` (0-80) came from.
+// "line 12, column 40": where character `cell` of the record's text (0-80, or 0-728) came from.
 std::string LocateCell(const PuzzleRecord& record, int cell);
 // "line 12": where the record starts.
 std::string LocateRecord(const PuzzleRecord& record);
-// "line 7": where a layout error is ("line 7, column 3" for a bad character).
+// "line 7": where a layout error is ("line 7, column 3" for a bad character, in a candidate
+// grid's cell too, and for a digit repeated in one).
 std::string Locate(const LayoutError& error);
 
 // How an input is laid out (see the top of this file).
@@ -220,6 +254,12 @@ class PuzzleReader {
                       bool copy_cells);
   // Next() once the input is known to be CSV; `line` is the first line not yet handled, if any.
   bool NextCsv(PuzzleRecord* record, const std::string_view* line);
+  // Keeps the line read as row `row` of the open grid: its text, or its length when it was too
+  // long to keep (`too_long` > 0).
+  void KeepRow(size_t row, uint64_t line, size_t too_long, std::string_view text);
+  // Reads the `rows` rows kept into `record`, as a candidate grid when one of them is a
+  // candidate row (see the top of this file), else as a plain grid; sets the first error.
+  void FinishGrid(size_t rows, PuzzleRecord* record);
 
   // A CSV field's characters in its line: [begin, end), inside the quotes of a quoted field.
   struct CsvField {
@@ -227,7 +267,15 @@ class PuzzleReader {
     uint32_t end = 0;
   };
 
+  // A row of the open grid, as KeepRow() keeps it.
+  struct GridRow {
+    uint64_t line = 0;
+    size_t too_long = 0;
+    std::string text;
+  };
+
   std::unique_ptr<LineSource> source_;
+  std::array<GridRow, 9> grid_rows_;  // the open grid's, kept for their storage
   InputFormat format_;
   std::vector<CsvField> fields_;  // the current CSV line's, kept for its storage
   std::string narrowed_;          // the current line, full-width digits made ASCII

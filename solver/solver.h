@@ -51,7 +51,7 @@ struct PuzzleError {
 };
 
 // The reason in words, without the location of the puzzle in its input, e.g.
-// "expected 81 cells, found 80", "bad character 'x' (expected 1-9, or . 0 _ - for a blank)",
+// "expected 81 cells, found 80", "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)",
 // "digit 5 repeated in row 3 (r3c2 and r3c7)".
 std::string Describe(const PuzzleError& error);
 
@@ -66,8 +66,8 @@ inline constexpr int kCandidateChars = 9 * kCells;
 // Candidate masks: bit d of cell i is set when digit d+1 is allowed in cell i (0x1ff: any).
 using CandidateGrid = std::array<uint16_t, kCells>;
 
-// Checks an 81-character puzzle text (digits 1-9; '.', '0', '_', '-' for blanks) and converts it.
-// Returns a falsy PuzzleError on success. Finds the first error in text order.
+// Checks an 81-character puzzle text (digits 1-9; '.', '0', '_', '-', '*' for blanks) and
+// converts it. Returns a falsy PuzzleError on success. Finds the first error in text order.
 PuzzleError ParsePuzzle(std::string_view text, Grid* grid) noexcept;
 
 // Checks a 729-character pencilmark text and converts it. Returns a falsy PuzzleError on

@@ -281,6 +281,41 @@ TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
   EXPECT_EQ(exit.status, 1);
 }
 
+// Wikipedia's puzzle with the candidates its givens leave, as HoDoKu's "Copy PM grid" writes it.
+constexpr char kCandidateGrid[] =
+    ".-----------------.--------------.-----------------.\n"
+    "| 5   3    124    | 26   7  2468 | 1489  1249 248  |\n"
+    "| 6   247  247    | 1    9  5    | 3478  234  2478 |\n"
+    "| 12  9    8      | 23   34 24   | 13457 6    247  |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 8   125  1259   | 579  6  147  | 4579  2459 3    |\n"
+    "| 4   25   2569   | 8    5  3    | 579   259  1    |\n"
+    "| 7   15   1359   | 59   2  14   | 4589  459  6    |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 139 6    134579 | 357  35 7    | 2     8    4    |\n"
+    "| 23  278  237    | 4    1  9    | 36    3    5    |\n"
+    "| 123 1245 12345  | 2356 8  26   | 1346  7    9    |\n"
+    "'-----------------'--------------'-----------------'\n";
+
+// A candidate grid and a puzzle with '*' for its blanks are solved as any other; a mistake in
+// the candidate grid is named where it is.
+TEST_F(ClientEndToEnd, SolvesACandidateGridAndStarBlanks) {
+  std::string stars = kWikipediaPuzzle;
+  std::replace(stars.begin(), stars.end(), '.', '*');
+  std::string repeated = kCandidateGrid;
+  repeated.replace(repeated.find("| 6   247  247 "), 15, "| 6   247  2477");
+  const std::string file = WriteTemp("candidates.txt", std::string("# from HoDoKu\n") +
+                                                           kCandidateGrid + stars + "\n" +
+                                                           repeated);  // lines 2, 15, 16
+  const Exit exit = RunClient({"--connect", address(), file});
+  EXPECT_EQ(exit.out, kWikipediaSolution + "\n" + kWikipediaSolution + "\n" +
+                          "invalid: line 18, column 15: digit 7 repeated in the candidates of "
+                          "r2c3\n")
+      << exit.err;
+  ExpectSummary(exit.err, "puzzles 3, solved 2, multiple 0, unsolvable 0, invalid 1, ");
+  EXPECT_EQ(exit.status, 1);
+}
+
 // After a run in which a daemon died: every answer is there, in order, and stderr says that
 // batches were sent again before the summary; the exit status says some puzzles were not solved
 // (the input mixes in unsolvable and invalid ones).
@@ -1053,9 +1088,9 @@ TEST_F(ClientEndToEnd, ExplainJson) {
   EXPECT_EQ(invalid.status, 1);
   EXPECT_EQ(invalid.out, "{\"puzzle\":\"" + std::string(80, '.') +
                              "x\",\"verdict\":\"invalid\",\"error\":\"invalid: argument, "
-                             "column 81: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                             "column 81: bad character 'x' (expected 1-9, or . 0 _ - * for a "
                              "blank)\",\"where\":\"argument, column 81\",\"reason\":\"bad "
-                             "character 'x' (expected 1-9, or . 0 _ - for a blank)\"}\n");
+                             "character 'x' (expected 1-9, or . 0 _ - * for a blank)\"}\n");
   // A puzzle that cannot be read is the same object, without "puzzle".
   const std::string short_file = WriteTemp("short.txt", std::string(80, '.') + "\n");
   const Exit unreadable = RunExplain({"--connect", address(), "--json", short_file});

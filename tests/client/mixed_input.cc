@@ -136,7 +136,7 @@ MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique) {
         out.Line(bad);
         out.Expect("invalid: line " + std::to_string(line) + ", column " +
                    std::to_string(cell + 1) +
-                   ": bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
+                   ": bad character 'x' (expected 1-9, or . 0 _ - * for a blank)");
         ++input.invalid;
         break;
       }

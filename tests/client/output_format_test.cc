@@ -50,7 +50,7 @@ std::string Format(OutputFormat format) {
   wire::PuzzleError* error = response.add_errors();
   error->set_index(2);
   error->set_position(81);
-  error->set_message("bad character '\"' (expected 1-9, or . 0 _ - for a blank)");
+  error->set_message("bad character '\"' (expected 1-9, or . 0 _ - * for a blank)");
   Summary summary;
   std::string out = OutputHeader(format);
   AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, format);
@@ -87,7 +87,7 @@ TEST(OutputFormat, LineIsTheDefault) {
   EXPECT_EQ(Format(OutputFormat::kLine),
             kWikipediaSolution +
                 "\nmultiple\ninvalid: line 3: expected 81 cells, found 5\n"
-                "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a "
+                "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - * for a "
                 "blank)\n");
 }
 
@@ -138,7 +138,7 @@ TEST(OutputFormat, JsonHasOneObjectPerLineAndParses) {
   EXPECT_EQ(parsed[1].get<int>("guesses"), 3);
   EXPECT_EQ(parsed[3].get<std::string>("puzzle"), kBad);
   EXPECT_EQ(parsed[3].get<std::string>("error"),
-            "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - for a "
+            "invalid: line 4, column 81: bad character '\"' (expected 1-9, or . 0 _ - * for a "
             "blank)");
   EXPECT_EQ(parsed[3].get<std::string>("where"), "line 4, column 81");
 }
@@ -229,7 +229,7 @@ TEST(OutputFormat, CsvHasAHeaderAndReadsBackByItsPuzzleColumn) {
                      "\"" +
                      kWikipediaPuzzle.substr(0, 80) +
                      "\"\"\",,invalid,\"line 4, column 81: bad character '\"\"' (expected 1-9, "
-                     "or . 0 _ - for a blank)\",\n");
+                     "or . 0 _ - * for a blank)\",\n");
   const auto records = ReadAll(out);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].text(), kWikipediaPuzzle);

@@ -244,9 +244,9 @@ TEST(SolveCommand, LayoutErrorsNeverReachTheDaemon) {
             "invalid: line 2: expected 9 cells in a grid row, found 3\n" +
                 kWikipediaSolution + "\n" +
                 // A line that is no puzzle and holds a character no puzzle has: that character.
-                "invalid: line 4, column 1: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                "invalid: line 4, column 1: bad character 'x' (expected 1-9, or . 0 _ - * for a "
                 "blank)\n"
-                "invalid: line 5, column 1: bad character 'h' (expected 1-9, or . 0 _ - for a "
+                "invalid: line 5, column 1: bad character 'h' (expected 1-9, or . 0 _ - * for a "
                 "blank)\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(daemon.batch_sizes(), std::vector<size_t>{1});
@@ -264,7 +264,7 @@ TEST(SolveCommand, SeveralFilesAreNamedInErrors) {
       options, "\n\n" + kWikipediaPuzzle.substr(0, 3) + "x" + kWikipediaPuzzle.substr(4) + "\n");
   EXPECT_EQ(run.out, kWikipediaSolution + "\n" +
                          "invalid: stdin, line 3, column 4: bad character 'x' (expected 1-9, or . "
-                         "0 _ - for a blank)\n"
+                         "0 _ - * for a blank)\n"
                          "invalid: " + b + ", line 2: expected 81 cells, found 80\n");
   EXPECT_EQ(run.status, 1);
 }

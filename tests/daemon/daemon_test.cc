@@ -176,7 +176,7 @@ TEST(Daemon, ReportsInvalidPuzzlesMixedIntoABatch) {
   EXPECT_EQ(response.errors(2).index(), 4u);
   EXPECT_EQ(response.errors(2).position(), 81u);
   EXPECT_EQ(response.errors(2).message(),
-            "bad character '?' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '?' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(response.errors(3).ShortDebugString(),
             "index: 9 position: 41 message: \"digit 2 repeated in box 5 (r4c4 and r5c5)\"");
   client.Close();

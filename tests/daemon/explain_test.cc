@@ -84,7 +84,8 @@ TEST(ExplainPuzzle, InvalidAndUnsolvablePuzzles) {
   EXPECT_EQ(response.request_id(), 3u);
   EXPECT_EQ(response.verdict(), wire::INVALID);
   EXPECT_EQ(response.error().position(), 81u);
-  EXPECT_EQ(response.error().message(), "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
+  EXPECT_EQ(response.error().message(),
+            "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(response.steps_size(), 0);
 
   request.set_puzzle("123");

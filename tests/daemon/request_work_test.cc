@@ -190,7 +190,7 @@ TEST(SolveBatch, ReportsInvalidPuzzlesWithoutFailingTheBatch) {
   };
   const std::vector<Expected> expected = {
       {1, 0, "expected 81 cells, found 80"},
-      {2, 6, "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
+      {2, 6, "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)"},
       {3, 25, "digit 5 repeated in row 3 (r3c2 and r3c7)"},
       {5, 49, "digit 7 repeated in column 4 (r1c4 and r6c4)"},
       {6, 41, "digit 2 repeated in box 5 (r4c4 and r5c5)"},

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <future>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,6 +76,21 @@ constexpr char kPastedGrid[] =
     "| . . . | 4 1 9 | . . 5 |\n"
     "| . . . | . 8 . | . 7 9 |\n"
     "+-------+-------+-------+\n";
+// Wikipedia's puzzle with the candidates its givens leave, as HoDoKu's "Copy PM grid" writes it.
+constexpr char kCandidateGrid[] =
+    ".-----------------.--------------.-----------------.\n"
+    "| 5   3    124    | 26   7  2468 | 1489  1249 248  |\n"
+    "| 6   247  247    | 1    9  5    | 3478  234  2478 |\n"
+    "| 12  9    8      | 23   34 24   | 13457 6    247  |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 8   125  1259   | 579  6  147  | 4579  2459 3    |\n"
+    "| 4   25   2569   | 8    5  3    | 579   259  1    |\n"
+    "| 7   15   1359   | 59   2  14   | 4589  459  6    |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 139 6    134579 | 357  35 7    | 2     8    4    |\n"
+    "| 23  278  237    | 4    1  9    | 36    3    5    |\n"
+    "| 123 1245 12345  | 2356 8  26   | 1346  7    9    |\n"
+    "'-----------------'--------------'-----------------'\n";
 const std::string kEmpty(81, '.');
 
 struct Reply {
@@ -418,6 +434,35 @@ TEST(WebSolve, ReadsAPastedGridAndPencilmarks) {
                                 {"guesses", 0}}));
 }
 
+// A candidate grid is read as the pencilmark line of the same candidates, by both endpoints.
+TEST(WebSolve, ReadsAPastedCandidateGrid) {
+  WebServer server;
+  std::string pencilmarks;
+  std::istringstream grid(kCandidateGrid);
+  for (std::string line; std::getline(grid, line);) {
+    if (line[0] != '|') continue;
+    std::istringstream cells(line);
+    for (std::string cell; cells >> cell;) {
+      if (cell == "|") continue;
+      for (char d = '1'; d <= '9'; ++d) pencilmarks += cell.find(d) != std::string::npos ? d : '.';
+    }
+  }
+  ASSERT_EQ(pencilmarks.size(), 729u);
+  const Reply solved =
+      Post(server.port(), "/api/solve", {{"puzzle", kCandidateGrid}, {"unique", true}});
+  ASSERT_EQ(solved.status, 200u) << solved.body;
+  EXPECT_EQ(solved.json(), Json({{"puzzle", pencilmarks},
+                                 {"verdict", "solved"},
+                                 {"solution", kWikipediaSolution},
+                                 {"solutions", 1},
+                                 {"guesses", 0}}));
+  const Reply explained = Post(server.port(), "/api/explain", {{"puzzle", kCandidateGrid}});
+  ASSERT_EQ(explained.status, 200u) << explained.body;
+  EXPECT_EQ(explained.json(),
+            Post(server.port(), "/api/explain", {{"puzzle", pencilmarks}}).json());
+  EXPECT_EQ(explained.json()["solution"], kWikipediaSolution);
+}
+
 TEST(WebSolve, SaysWhenThereAreSeveralSolutionsOrNone) {
   WebServer server;
   const Json multiple =
@@ -462,13 +507,20 @@ std::vector<BadPuzzle> BadPuzzles() {
   repeated[3] = '5';
   std::string grid_row = kPastedGrid;
   grid_row.replace(grid_row.find("| 6 . ."), 7, "| 6 . ");
+  std::string candidate_repeated = kCandidateGrid;
+  candidate_repeated.replace(candidate_repeated.find("| 6   247  247 "), 15, "| 6   247  2477");
+  std::string candidate_row = kCandidateGrid;
+  candidate_row.replace(candidate_row.find(" 1    9  5    |"), 15, " 1    9       |");
   return {
       {bad_character, "line 1, column 12",
-       "bad character 'x' (expected 1-9, or . 0 _ - for a blank)"},
+       "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)"},
       {repeated, "line 1, column 4", "digit 5 repeated in row 1 (r1c1 and r1c4)"},
       {std::string(kWikipediaPuzzle).substr(0, 80), "line 1", "expected 81 cells, found 80",
        false},
       {grid_row, "line 3", "expected 9 cells in a grid row, found 8", false},
+      {candidate_repeated, "line 3, column 15", "digit 7 repeated in the candidates of r2c3",
+       false},
+      {candidate_row, "line 3", "expected 9 cells in a candidate grid row, found 8", false},
       {"\n\n" + std::string(kWikipediaPuzzle).replace(40, 1, "4"), "line 3, column 41",
        "digit 4 repeated in row 5 (r5c1 and r5c5)"},
   };

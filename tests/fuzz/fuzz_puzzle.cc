@@ -20,7 +20,7 @@ namespace {
 
 using sudoku::PuzzleError;
 
-bool IsBlank(char c) { return c == '.' || c == '0' || c == '_' || c == '-'; }
+bool IsBlank(char c) { return c == '.' || c == '0' || c == '_' || c == '-' || c == '*'; }
 bool IsDigit(char c) { return c >= '1' && c <= '9'; }
 
 bool SameUnit(PuzzleError::Kind kind, uint32_t a, uint32_t b) {

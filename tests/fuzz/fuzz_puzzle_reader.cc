@@ -2,13 +2,16 @@
 // grids with spaces, '|' and rulers, comments, blank lines, CRLF).
 //
 // Input: a whole file. Checked: the reader ends; every record is a layout error naming a line
-// it has read, or 81 cells each of which sits in the input at the line and column the record
-// gives for it; records come in input order; every location and description renders; reading
-// packed without cells (as the client does) gives the same records and the same packed bytes.
+// it has read, or a text each character of which sits in the input at the line and column the
+// record gives for it (a candidate grid's: each allowed candidate's digit there, each excluded
+// one's cell starting there without it); records come in input order; every location and
+// description renders; reading packed without cells (as the client does) gives the same records
+// and the same packed bytes.
 //
 // Columns count characters as a person sees them: a UTF-8 byte-order mark opening the file is
 // not one, and a full-width digit (U+FF10-FF19, three bytes) is one. The target rebuilds each
 // line that way on its own, so that it checks the reader rather than repeats it.
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -68,13 +71,51 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     FUZZ_CHECK(record.first_line > last_line && record.first_line <= reader.lines());
     last_line = record.first_line;
-    for (int cell = 0; cell < sudoku::kCells; ++cell) {
+    const std::string_view text = record.text();
+    FUZZ_CHECK(text.size() == record.size);
+    FUZZ_CHECK(record.size == sudoku::kCells || record.size == sudoku::kCandidateChars);
+    // A grid of 729 characters is a candidate grid: nine characters per cell in the input.
+    const bool candidate_grid = record.layout == sudoku::PuzzleRecord::Layout::kGrid &&
+                                record.size == sudoku::kCandidateChars;
+    for (int cell = 0; cell < record.size; ++cell) {
       const sudoku::CellSource source = record.Source(cell);
       FUZZ_CHECK(source.line >= record.first_line && source.line <= reader.lines());
       FUZZ_CHECK(source.line <= lines.size());
       const std::string& line = lines[source.line - 1];
       FUZZ_CHECK(source.column >= 1 && source.column <= line.size());
-      FUZZ_CHECK(line[source.column - 1] == record.text()[static_cast<size_t>(cell)]);
+      const char c = text[static_cast<size_t>(cell)];
+      if (!candidate_grid) {
+        FUZZ_CHECK(line[source.column - 1] == c);
+        continue;
+      }
+      // The cell's nine characters come from one line, where a group of digits starts at the
+      // excluded ones' column (after a space, a tab, a '|' or the start of the line) and holds
+      // each allowed one's digit, and no other digit, at the column given for it.
+      const int first = cell - cell % 9;
+      const sudoku::CellSource start = record.Source(first);
+      uint32_t group = start.column;
+      for (int d = first; d < first + 9; ++d) {
+        FUZZ_CHECK(record.Source(d).line == source.line);
+        group = std::min(group, record.Source(d).column);
+      }
+      FUZZ_CHECK(group == 1 || line[group - 2] == ' ' || line[group - 2] == '\t' ||
+                 line[group - 2] == '|');
+      size_t end = group - 1;
+      while (end < line.size() && line[end] >= '1' && line[end] <= '9') ++end;
+      FUZZ_CHECK(end == line.size() || line[end] == ' ' || line[end] == '\t' || line[end] == '|' ||
+                 line[end] == '\r');
+      const std::string_view digits = std::string_view(line).substr(group - 1, end - (group - 1));
+      const char digit = static_cast<char>('1' + cell % 9);
+      if (c == digit) {
+        FUZZ_CHECK(source.column - 1 < end && line[source.column - 1] == digit);
+      } else {
+        FUZZ_CHECK(c == '.' && source.column == group);
+        FUZZ_CHECK(digits.find(digit) == std::string_view::npos);
+      }
+      if (cell % 9 == 8) {
+        // Every digit of the group is one of the cell's candidates: none was dropped.
+        for (const char d : digits) FUZZ_CHECK(text[static_cast<size_t>(first + (d - '1'))] == d);
+      }
     }
     if (record.packed_cells) {
       // Packed by the reader: the bytes PackPuzzle() writes for the same text.

@@ -63,7 +63,7 @@ TEST(PackPuzzle, PutsEvenCellsInTheLowNibbleAndOddCellsInTheHigh) {
 }
 
 TEST(PackPuzzle, PacksEveryBlankCharacterAsZero) {
-  for (char blank : {'.', '0', '_', '-'}) {
+  for (char blank : {'.', '0', '_', '-', '*'}) {
     std::string text(kWikipediaPuzzle);
     for (char& c : text) {
       if (c == '.') c = blank;
@@ -84,7 +84,7 @@ TEST(PackPuzzle, RefusesWhatIsNotEightyOneDigitsAndBlanks) {
       std::string text(kWikipediaPuzzle);
       text[cell] = static_cast<char>(byte);
       const bool ok = (byte >= '1' && byte <= '9') || byte == '.' || byte == '0' ||
-                      byte == '_' || byte == '-';
+                      byte == '_' || byte == '-' || byte == '*';
       ASSERT_EQ(PackPuzzle(text, packed), ok) << "cell " << cell << ", byte " << byte;
       if (!ok) continue;
       const int nibble = cell % 2 == 0 ? packed[cell / 2] & 0x0f : packed[cell / 2] >> 4;

@@ -37,7 +37,7 @@ TEST(ParsePuzzle, ConvertsDigitsAndBlanks) {
 }
 
 TEST(ParsePuzzle, AcceptsEveryBlankCharacter) {
-  for (char blank : {'.', '0', '_', '-'}) {
+  for (char blank : {'.', '0', '_', '-', '*'}) {
     std::string text(kWikipediaPuzzle);
     for (char& c : text) {
       if (c == '.') c = blank;
@@ -71,26 +71,26 @@ TEST(ParsePuzzle, RejectsBadCharacters) {
   EXPECT_EQ(error.kind, PuzzleError::Kind::kCharacter);
   EXPECT_EQ(error.position, 40u);
   EXPECT_EQ(error.character, 'x');
-  EXPECT_EQ(Describe(error), "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
+  EXPECT_EQ(Describe(error), "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, ' ')),
-            "bad character ' ' (expected 1-9, or . 0 _ - for a blank)");
-  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '*')),
-            "bad character '*' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character ' ' (expected 1-9, or . 0 _ - * for a blank)");
+  EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '#')),
+            "bad character '#' (expected 1-9, or . 0 _ - * for a blank)");
 }
 
 TEST(ParsePuzzle, ShowsUnprintableCharactersAsEscapes) {
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\x07')),
-            "bad character '\\x07' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\x07' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\0')),
-            "bad character '\\x00' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\x00' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\x7f')),
-            "bad character '\\x7f' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\x7f' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\xc3')),
-            "bad character '\\xc3' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\xc3' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\'')),
-            "bad character '\\'' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\'' (expected 1-9, or . 0 _ - * for a blank)");
   EXPECT_EQ(ErrorOf(With(kWikipediaPuzzle, 3, '\\')),
-            "bad character '\\\\' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character '\\\\' (expected 1-9, or . 0 _ - * for a blank)");
 }
 
 TEST(ParsePuzzle, RejectsADigitRepeatedInARow) {
@@ -132,7 +132,7 @@ TEST(ParsePuzzle, ReportsTheFirstErrorInTextOrder) {
             "digit 9 repeated in row 3 (r3c2 and r3c7)");
   // A bad character at cell 10 comes before the repeat at cell 24.
   EXPECT_EQ(ErrorOf(With(With(kWikipediaPuzzle, 24, '9'), 10, 'x')),
-            "bad character 'x' (expected 1-9, or . 0 _ - for a blank)");
+            "bad character 'x' (expected 1-9, or . 0 _ - * for a blank)");
   // A 5 at r1c1; another 5 in the same row and box: the row is named first...
   const std::string five = With(std::string(81, '.'), 0, '5');
   EXPECT_EQ(ErrorOf(With(five, 2, '5')), "digit 5 repeated in row 1 (r1c1 and r1c3)");

@@ -2,6 +2,7 @@
 #include "tests/solver/test_puzzles.h"
 #include "tests/support/puzzles.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@ namespace sudoku {
 namespace {
 
 using ::sudoku::testing::kWikipediaPuzzle;
+using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::ReadAll;
 
 // "line 7: expected 81 cells, found 80", as the client prints a layout error.
@@ -488,6 +490,244 @@ TEST(PuzzleReader, SpacedLineOfAnotherCountIsALengthError) {
             "line 1: expected 81 cells, found 80");
 }
 
+// '*' is a blank as well: a line of stars is a row, and a star-cornered line a ruler only with
+// "--" in it.
+TEST(PuzzleReader, ReadsStarBlanks) {
+  std::string stars(kWikipediaPuzzle);
+  std::replace(stars.begin(), stars.end(), '.', '*');
+  std::string grid = " *-----------*\n";
+  for (int r = 0; r < 9; ++r) {
+    const std::string row = stars.substr(r * 9, 9);
+    grid += " |" + row.substr(0, 3) + "|" + row.substr(3, 3) + "|" + row.substr(6, 3) + "|\n";
+    if (r == 2 || r == 5) grid += " |---+---+---|\n";
+  }
+  grid += " *-----------*\n";
+  std::string blank_rows;
+  for (int r = 0; r < 9; ++r) blank_rows += "*********\n";
+  const auto records = ReadAll(stars + "\n" + grid + blank_rows + "*-*-*-*-*\n\n**\n");
+  ASSERT_EQ(records.size(), 5u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), stars);
+  EXPECT_TRUE(records[0].packed_cells);  // the common line: '*' packs as a blank
+  PackedGrid expected;
+  ASSERT_TRUE(PackPuzzle(kWikipediaPuzzle, expected));
+  EXPECT_EQ(records[0].packed, expected);
+  EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+  EXPECT_EQ(records[1].text(), stars);
+  EXPECT_EQ(records[1].first_line, 3u);
+  EXPECT_EQ(LocateCell(records[1], 2), "line 3, column 5");
+  EXPECT_FALSE(records[2].error) << ErrorText(records[2]);
+  EXPECT_EQ(records[2].text(), std::string(81, '*'));
+  EXPECT_EQ(records[2].first_line, 15u);
+  // Without "--", stars and dashes are cells: a row (whose grid ends), and a short puzzle.
+  EXPECT_EQ(ErrorText(records[3]), "line 24: grid ends after 1 row (expected 9)");
+  EXPECT_EQ(ErrorText(records[4]), "line 26: expected 81 cells, found 2");
+}
+
+// Wikipedia's puzzle with the candidates its givens leave, as HoDoKu's "Copy PM grid" writes it.
+constexpr char kHodokuCandidateGrid[] =
+    ".-----------------.--------------.-----------------.\n"
+    "| 5   3    124    | 26   7  2468 | 1489  1249 248  |\n"
+    "| 6   247  247    | 1    9  5    | 3478  234  2478 |\n"
+    "| 12  9    8      | 23   34 24   | 13457 6    247  |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 8   125  1259   | 579  6  147  | 4579  2459 3    |\n"
+    "| 4   25   2569   | 8    5  3    | 579   259  1    |\n"
+    "| 7   15   1359   | 59   2  14   | 4589  459  6    |\n"
+    ":-----------------+--------------+-----------------:\n"
+    "| 139 6    134579 | 357  35 7    | 2     8    4    |\n"
+    "| 23  278  237    | 4    1  9    | 36    3    5    |\n"
+    "| 123 1245 12345  | 2356 8  26   | 1346  7    9    |\n"
+    "'-----------------'--------------'-----------------'\n";
+
+// Its cells, row by row.
+const std::vector<std::string> kCandidates = {
+    "5",   "3",    "124",    "26",   "7",  "2468", "1489",  "1249", "248",
+    "6",   "247",  "247",    "1",    "9",  "5",    "3478",  "234",  "2478",
+    "12",  "9",    "8",      "23",   "34", "24",   "13457", "6",    "247",
+    "8",   "125",  "1259",   "579",  "6",  "147",  "4579",  "2459", "3",
+    "4",   "25",   "2569",   "8",    "5",  "3",    "579",   "259",  "1",
+    "7",   "15",   "1359",   "59",   "2",  "14",   "4589",  "459",  "6",
+    "139", "6",    "134579", "357",  "35", "7",    "2",     "8",    "4",
+    "23",  "278",  "237",    "4",    "1",  "9",    "36",    "3",    "5",
+    "123", "1245", "12345",  "2356", "8",  "26",   "1346",  "7",    "9",
+};
+
+// The 729-character pencilmark text of `cells` (kCandidateChars: digit k+1 or '.' per cell).
+std::string CandidateText(const std::vector<std::string>& cells) {
+  std::string out;
+  for (const std::string& cell : cells) {
+    for (char d = '1'; d <= '9'; ++d) out += cell.find(d) != std::string::npos ? d : '.';
+  }
+  return out;
+}
+
+// `cells` laid out as HoDoKu lays out a candidate grid: each column as wide as its widest cell.
+std::string HodokuGrid(const std::vector<std::string>& cells) {
+  size_t widths[9] = {};
+  for (size_t i = 0; i < 81; ++i) widths[i % 9] = std::max(widths[i % 9], cells[i].size());
+  auto ruler = [&](char corner, char joint) {
+    std::string line(1, corner);
+    for (int box = 0; box < 3; ++box) {
+      line += std::string(widths[3 * box] + widths[3 * box + 1] + widths[3 * box + 2] + 4, '-');
+      line += box == 2 ? corner : joint;
+    }
+    return line + "\n";
+  };
+  std::string out = ruler('.', '.');
+  for (size_t row = 0; row < 9; ++row) {
+    out += "|";
+    for (size_t column = 0; column < 9; ++column) {
+      const std::string& cell = cells[9 * row + column];
+      out += " " + cell + std::string(widths[column] - cell.size(), ' ');
+      if (column % 3 == 2) out += " |";
+    }
+    out += "\n";
+    if (row == 2 || row == 5) out += ruler(':', '+');
+  }
+  return out + ruler('\'', '\'');
+}
+
+TEST(PuzzleReader, ReadsHodokuCandidateGrid) {
+  ASSERT_EQ(HodokuGrid(kCandidates), kHodokuCandidateGrid);
+  const auto records = ReadAll(std::string(kHodokuCandidateGrid) + kWikipediaPuzzle + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
+  EXPECT_EQ(records[0].size, kCandidateChars);
+  EXPECT_EQ(records[0].text(), CandidateText(kCandidates));
+  EXPECT_EQ(records[0].first_line, 2u);
+  // An allowed candidate comes from its digit, an excluded one from its cell's first digit.
+  EXPECT_EQ(LocateCell(records[0], 4), "line 2, column 3");                // r1c1's 5
+  EXPECT_EQ(LocateCell(records[0], 0), "line 2, column 3");                // r1c1's 1
+  EXPECT_EQ(LocateCell(records[0], 2 * 9 + 3), "line 2, column 14");       // r1c3's 4
+  EXPECT_EQ(LocateCell(records[0], 2 * 9 + 2), "line 2, column 12");       // r1c3's 3
+  EXPECT_EQ(LocateCell(records[0], 40 * 9 + 4), "line 7, column 26");      // r5c5's 5
+  EXPECT_EQ(LocateCell(records[0], 80 * 9 + 8), "line 12, column 47");     // r9c9's 9
+  EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+  EXPECT_EQ(records[1].first_line, 14u);
+  CandidateGrid candidates;
+  EXPECT_FALSE(ParseCandidates(records[0].text(), &candidates));
+}
+
+// SimpleSudoku's layout: '*' corners, every column as wide, '+' in the rulers between bands.
+TEST(PuzzleReader, ReadsStarCorneredCandidateGrid) {
+  const std::string ruler = " *" + std::string(77, '-') + "*\n";
+  const std::string band = " |" + std::string(25, '-') + "+" + std::string(25, '-') + "+" +
+                           std::string(25, '-') + "|\n";
+  std::string grid = ruler;
+  for (size_t row = 0; row < 9; ++row) {
+    grid += " |";
+    for (size_t column = 0; column < 9; ++column) {
+      const std::string& cell = kCandidates[9 * row + column];
+      grid += " " + cell + std::string(7 - cell.size(), ' ');
+      if (column % 3 == 2) grid += " |";
+    }
+    grid += "\n";
+    if (row == 2 || row == 5) grid += band;
+  }
+  grid += ruler;
+  const auto records = ReadAll(grid);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), CandidateText(kCandidates));
+  EXPECT_EQ(LocateCell(records[0], 9 * 9 + 5), "line 3, column 4");  // r2c1's 6
+}
+
+// A grid is a candidate grid when any of its rows is a candidate row: rows of single digits
+// before it ("| 5 3 4 | 6 7 8 | 9 1 2 |") are its rows all the same, as are rows of 81
+// ascending digits (every candidate open).
+TEST(PuzzleReader, CandidateGridMayStartWithRowsOfSingleDigits) {
+  std::vector<std::string> cells = kCandidates;
+  for (size_t i = 0; i < 9; ++i) cells[i] = std::string(1, kWikipediaSolution[i]);
+  for (size_t i = 9; i < 18; ++i) cells[i] = "123456789";
+  const auto records = ReadAll(HodokuGrid(cells));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), CandidateText(cells));
+  EXPECT_EQ(LocateCell(records[0], 9 * 9 + 8), "line 3, column 11");  // r2c1's 9
+  // The same rows of single digits alone make a plain grid.
+  std::string plain;
+  for (int r = 0; r < 9; ++r) {
+    plain += "| " + Spaced(kWikipediaSolution.substr(r * 9, 3), 1, ' ') + " | " +
+             Spaced(kWikipediaSolution.substr(r * 9 + 3, 3), 1, ' ') + " | " +
+             Spaced(kWikipediaSolution.substr(r * 9 + 6, 3), 1, ' ') + " |\n";
+  }
+  const auto solution = ReadAll(plain);
+  ASSERT_EQ(solution.size(), 1u);
+  EXPECT_EQ(solution[0].size, kCells);
+  EXPECT_EQ(solution[0].text(), kWikipediaSolution);
+}
+
+// Nine digits in a row however grouped make a plain row, and 81 in groups that do not ascend a
+// puzzle on one line: neither is a candidate row.
+TEST(PuzzleReader, GroupsOfDigitsThatAreNoCandidates) {
+  std::string boxes;
+  for (int r = 0; r < 9; ++r) boxes += Spaced(kWikipediaSolution.substr(r * 9, 9), 3, ' ') + "\n";
+  const auto records = ReadAll(boxes + Spaced(kWikipediaSolution, 9, ' ') + "\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
+  EXPECT_EQ(records[0].text(), kWikipediaSolution);
+  EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+  EXPECT_EQ(records[1].text(), kWikipediaSolution);
+  EXPECT_EQ(records[1].first_line, 10u);
+}
+
+// HoDoKu draws a grid as wide as its cells need: at 81 characters its rulers and rows are no
+// one-line puzzles, not even the top ruler of dots and dashes.
+TEST(PuzzleReader, CandidateGridEightyOneCharactersWide) {
+  std::vector<std::string> cells(81, "23456789");
+  for (size_t row = 0; row < 9; ++row) {
+    cells[9 * row + 8] = std::string(1, static_cast<char>('1' + row));
+  }
+  const std::string grid = HodokuGrid(cells);
+  ASSERT_EQ(grid.find('\n'), kCells);
+  ASSERT_EQ(grid.find('\n', kCells + 1), 2 * kCells + 1);
+  const auto records = ReadAll(grid + grid);
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& record : records) {
+    EXPECT_FALSE(record.error) << ErrorText(record);
+    EXPECT_EQ(record.text(), CandidateText(cells));
+  }
+  EXPECT_EQ(records[1].first_line, 15u);
+}
+
+// Every mistake spoils its grid alone, named where it is.
+TEST(PuzzleReader, CandidateGridErrors) {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string grid = kHodokuCandidateGrid;
+    grid.replace(grid.find(from), from.size(), to);
+    return grid + kWikipediaPuzzle + "\n";
+  };
+  // Row 8 left out and a blank line for the bottom ruler: the puzzle after is no row.
+  std::string short_grid = with("| 23  278  237    | 4    1  9    | 36    3    5    |\n", "");
+  short_grid.replace(short_grid.find("'-"), 53, "\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {with("| 6   247  247 ", "| 6   247  2477"),
+       "line 3, column 15: digit 7 repeated in the candidates of r2c3"},
+      {with("| 8   125  1259 ", "| 8   125  1209 "),
+       "line 6, column 14: bad character '0' in the candidates of r4c3 (expected 1-9)"},
+      {with("| 5   3    124  ", "| 5   3    124x "),
+       "line 2, column 15: bad character 'x' in the candidates of r1c3 (expected 1-9)"},
+      {with("| 1    9  5    |", "| 1    9       |"),
+       "line 3: expected 9 cells in a candidate grid row, found 8"},
+      {with("| 4   25   2569   | 8", "| 4   25   2569 5 | 8"),
+       "line 7: expected 9 cells in a candidate grid row, found 10"},
+      {with("| 7   15   1359   | 59   2  14   | 4589  459  6    |", "7..2...6."),
+       "line 8: expected 9 cells in a candidate grid row, found 1"},
+      {short_grid, "line 11: grid ends after 8 rows (expected 9)"},
+  };
+  for (const auto& [text, error] : cases) {
+    SCOPED_TRACE(error);
+    const auto records = ReadAll(text);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(ErrorText(records[0]), error);
+    EXPECT_EQ(records[0].first_line, 2u);
+    EXPECT_FALSE(records[1].error) << ErrorText(records[1]);
+    EXPECT_EQ(records[1].text(), kWikipediaPuzzle);
+  }
+}
+
 TEST(PuzzleReader, DropsATrailingComment) {
   const std::string puzzle(kWikipediaPuzzle);
   const auto records = ReadAll(puzzle + " # from Wikipedia\n" + puzzle + "\t#x\n" +
@@ -502,7 +742,7 @@ TEST(PuzzleReader, DropsATrailingComment) {
   const auto glued = ReadAll(puzzle + "#x\n");
   ASSERT_EQ(glued.size(), 1u);
   EXPECT_EQ(ErrorText(glued[0]),
-            "line 1, column 82: bad character '#' (expected 1-9, or . 0 _ - for a blank)");
+            "line 1, column 82: bad character '#' (expected 1-9, or . 0 _ - * for a blank)");
 }
 
 TEST(PuzzleReader, NineCellRulerWithPlusIsARuler) {
@@ -538,7 +778,7 @@ TEST(PuzzleReader, ALineWithAForeignCharacterNamesIt) {
   ASSERT_EQ(records.size(), 5u);
   auto bad = [](const char* where, char c) {
     return std::string(where) + ": bad character '" + c +
-           "' (expected 1-9, or . 0 _ - for a blank)";
+           "' (expected 1-9, or . 0 _ - * for a blank)";
   };
   EXPECT_EQ(ErrorText(records[0]), bad("line 1, column 1", 'x'));
   EXPECT_EQ(ErrorText(records[1]), bad("line 2, column 1", 'h'));
@@ -719,6 +959,17 @@ TEST(PuzzleReader, DescribesEveryLayoutError) {
   EXPECT_EQ(Describe(LayoutError{Kind::kLineTooLong, 3, 70000}),
             "line of 70000 characters is too long (the limit is 65536)");
   EXPECT_EQ(Locate(LayoutError{Kind::kGridEnds, 12, 4}), "line 12");
+  EXPECT_EQ(Describe(LayoutError{Kind::kCandidateRowLength, 3, 8}),
+            "expected 9 cells in a candidate grid row, found 8");
+  EXPECT_EQ(Locate(LayoutError{Kind::kCandidateRowLength, 3, 8}), "line 3");
+  const LayoutError bad{Kind::kCandidateCharacter, 6, '0', 0, 14, 29};
+  EXPECT_EQ(Describe(bad), "bad character '0' in the candidates of r4c3 (expected 1-9)");
+  EXPECT_EQ(Locate(bad), "line 6, column 14");
+  EXPECT_EQ(Describe(LayoutError{Kind::kCandidateCharacter, 6, 7, 0, 14, 80}),
+            "bad character '\\x07' in the candidates of r9c9 (expected 1-9)");
+  const LayoutError repeat{Kind::kCandidateRepeat, 3, 7, 0, 15, 11};
+  EXPECT_EQ(Describe(repeat), "digit 7 repeated in the candidates of r2c3");
+  EXPECT_EQ(Locate(repeat), "line 3, column 15");
 }
 
 TEST(PuzzleReader, LocatesPuzzleErrorsOnLines) {

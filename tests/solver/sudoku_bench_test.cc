@@ -242,7 +242,7 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
   const BenchRun run = Bench("'" + path + "'");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "sudoku-bench: " + path +
-                         " line 4, column 5: bad character 'x' (expected 1-9, or . 0 _ - for a "
+                         " line 4, column 5: bad character 'x' (expected 1-9, or . 0 _ - * for a "
                          "blank)\n");
   std::ofstream(path) << std::string(80, '.') << "\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
@@ -250,7 +250,7 @@ TEST(SudokuBench, RejectsAMalformedPuzzleWithItsLocation) {
   std::ofstream(path) << "hello world\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
             "sudoku-bench: " + path +
-                " line 1, column 1: bad character 'h' (expected 1-9, or . 0 _ - for a blank)\n");
+                " line 1, column 1: bad character 'h' (expected 1-9, or . 0 _ - * for a blank)\n");
   std::ofstream(path) << std::string(729, '1') << "\n";
   EXPECT_EQ(Bench("'" + path + "'").err,
             "sudoku-bench: " + path +

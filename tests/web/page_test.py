@@ -59,7 +59,7 @@ FORCING_PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27.
 NAMES_PUZZLE = "2.8....1....3..4..67...29...5.........4..91...81.4..9...2.34.......8...3...1.7..."
 # Column 12 holds an 'x'.
 BAD_PUZZLE = PUZZLE[:11] + "x" + PUZZLE[12:]
-BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - for a blank)"
+BAD_MESSAGE = "invalid: line 1, column 12: bad character 'x' (expected 1-9, or . 0 _ - * for a blank)"
 # Wikipedia's, in the layouts people paste from other programs.
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 HODOKU_GRID = """.-------.-------.-------.
