@@ -281,21 +281,6 @@ TEST_F(ClientEndToEnd, DaemonErrorsPointIntoGrids) {
   EXPECT_EQ(exit.status, 1);
 }
 
-// Wikipedia's puzzle with the candidates its givens leave, as HoDoKu's "Copy PM grid" writes it.
-constexpr char kCandidateGrid[] =
-    ".-----------------.--------------.-----------------.\n"
-    "| 5   3    124    | 26   7  2468 | 1489  1249 248  |\n"
-    "| 6   247  247    | 1    9  5    | 3478  234  2478 |\n"
-    "| 12  9    8      | 23   34 24   | 13457 6    247  |\n"
-    ":-----------------+--------------+-----------------:\n"
-    "| 8   125  1259   | 579  6  147  | 4579  2459 3    |\n"
-    "| 4   25   2569   | 8    5  3    | 579   259  1    |\n"
-    "| 7   15   1359   | 59   2  14   | 4589  459  6    |\n"
-    ":-----------------+--------------+-----------------:\n"
-    "| 139 6    134579 | 357  35 7    | 2     8    4    |\n"
-    "| 23  278  237    | 4    1  9    | 36    3    5    |\n"
-    "| 123 1245 12345  | 2356 8  26   | 1346  7    9    |\n"
-    "'-----------------'--------------'-----------------'\n";
 
 // A candidate grid and a puzzle with '*' for its blanks are solved as any other; a mistake in
 // the candidate grid is named where it is.

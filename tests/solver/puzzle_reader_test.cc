@@ -15,6 +15,7 @@
 namespace sudoku {
 namespace {
 
+using ::sudoku::testing::kCandidateGrid;
 using ::sudoku::testing::kWikipediaPuzzle;
 using ::sudoku::testing::kWikipediaSolution;
 using ::sudoku::testing::ReadAll;
@@ -524,21 +525,6 @@ TEST(PuzzleReader, ReadsStarBlanks) {
   EXPECT_EQ(ErrorText(records[4]), "line 26: expected 81 cells, found 2");
 }
 
-// Wikipedia's puzzle with the candidates its givens leave, as HoDoKu's "Copy PM grid" writes it.
-constexpr char kHodokuCandidateGrid[] =
-    ".-----------------.--------------.-----------------.\n"
-    "| 5   3    124    | 26   7  2468 | 1489  1249 248  |\n"
-    "| 6   247  247    | 1    9  5    | 3478  234  2478 |\n"
-    "| 12  9    8      | 23   34 24   | 13457 6    247  |\n"
-    ":-----------------+--------------+-----------------:\n"
-    "| 8   125  1259   | 579  6  147  | 4579  2459 3    |\n"
-    "| 4   25   2569   | 8    5  3    | 579   259  1    |\n"
-    "| 7   15   1359   | 59   2  14   | 4589  459  6    |\n"
-    ":-----------------+--------------+-----------------:\n"
-    "| 139 6    134579 | 357  35 7    | 2     8    4    |\n"
-    "| 23  278  237    | 4    1  9    | 36    3    5    |\n"
-    "| 123 1245 12345  | 2356 8  26   | 1346  7    9    |\n"
-    "'-----------------'--------------'-----------------'\n";
 
 // Its cells, row by row.
 const std::vector<std::string> kCandidates = {
@@ -589,8 +575,8 @@ std::string HodokuGrid(const std::vector<std::string>& cells) {
 }
 
 TEST(PuzzleReader, ReadsHodokuCandidateGrid) {
-  ASSERT_EQ(HodokuGrid(kCandidates), kHodokuCandidateGrid);
-  const auto records = ReadAll(std::string(kHodokuCandidateGrid) + kWikipediaPuzzle + "\n");
+  ASSERT_EQ(HodokuGrid(kCandidates), kCandidateGrid);
+  const auto records = ReadAll(std::string(kCandidateGrid) + kWikipediaPuzzle + "\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_FALSE(records[0].error) << ErrorText(records[0]);
   EXPECT_EQ(records[0].layout, PuzzleRecord::Layout::kGrid);
@@ -695,7 +681,7 @@ TEST(PuzzleReader, CandidateGridEightyOneCharactersWide) {
 // Every mistake spoils its grid alone, named where it is.
 TEST(PuzzleReader, CandidateGridErrors) {
   auto with = [](const std::string& from, const std::string& to) {
-    std::string grid = kHodokuCandidateGrid;
+    std::string grid = kCandidateGrid;
     grid.replace(grid.find(from), from.size(), to);
     return grid + kWikipediaPuzzle + "\n";
   };
