@@ -201,15 +201,19 @@ PuzzleInput ReadPuzzle(const Fields& fields) {
   return input;
 }
 
+// Whether `text` is `lower` in any case (header values: "GZIP", "Application/JSON").
+bool EqualsLowerCase(std::string_view text, std::string_view lower) {
+  return text.size() == lower.size() &&
+         std::equal(text.begin(), text.end(), lower.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
 // "application/json; charset=utf-8" and the like.
 bool IsJsonType(std::string_view type) {
   type = type.substr(0, type.find(';'));
   while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
-  constexpr std::string_view kExpected = "application/json";
-  return type.size() == kExpected.size() &&
-         std::equal(type.begin(), type.end(), kExpected.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == b;
-         });
+  return EqualsLowerCase(type, "application/json");
 }
 
 std::string_view ContentTypeOf(std::string_view name) {
@@ -289,13 +293,6 @@ std::vector<std::string_view> ListElements(std::string_view header) {
     if (!element.empty()) elements.push_back(element);
   }
   return elements;
-}
-
-bool EqualsLowerCase(std::string_view text, std::string_view lower) {
-  return text.size() == lower.size() &&
-         std::equal(text.begin(), text.end(), lower.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == b;
-         });
 }
 
 // Whether Accept-Encoding takes gzip: named (or "*" is, and gzip is not) with a q above 0.
