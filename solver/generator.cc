@@ -1,8 +1,11 @@
 #include "solver/generator.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace sudoku {
 namespace {
@@ -137,6 +140,22 @@ Grid RemoveClues(const Grid& solution, int target, bool symmetric, logic::Level 
   return puzzle;
 }
 
+// Whether the puzzle has QQWing's level and its explanation the technique asked for (true when
+// neither is asked): one walk of HoDoKu's path answers both, the walk logic::Rate() takes.
+bool HasLevelAndNeeds(const GenerateOptions& options, const Grid& puzzle) {
+  if (!options.level && !options.needs) return true;
+  bool needed = false;
+  std::function<void(const logic::Step&)> note;  // empty without needs: the walk calls nothing
+  if (options.needs) {
+    note = [&needed, needs = *options.needs](const logic::Step& step) {
+      needed = needed || step.technique == needs;
+    };
+  }
+  const logic::Rating rating = logic::Walk(puzzle, logic::Preference::kHodoku, note);
+  if (options.level && logic::QqwingLevel(puzzle, rating.hardest) != *options.level) return false;
+  return !options.needs || needed;
+}
+
 // Whether the puzzle has the HoDoKu level and SE range asked for (true when none is).
 bool HasScales(const GenerateOptions& options, const Grid& puzzle) {
   if (!options.hodoku_level && options.se_min == 0 && options.se_max == 0) return true;
@@ -156,6 +175,15 @@ logic::Level CeilingOf(const GenerateOptions& options) {
   return singles ? std::min(asked, logic::Level::kEasy) : asked;
 }
 
+// "an x-wing", "a naked single": the article of the name as it is said (x as "ex").
+std::string WithArticle(const char* name) {
+  const bool vowel = std::string_view("aeiox").find(name[0]) != std::string_view::npos;
+  std::string text = vowel ? "an " : "a ";
+  return text.append(name);
+}
+
+// What the options ask for, as the error names it: "expert and symmetric puzzle", "puzzle
+// needing an xy-chain", "unique puzzle" (nothing asked for).
 std::string Wanted(const GenerateOptions& options) {
   std::string what;
   auto add = [&what](const std::string& part) { what += (what.empty() ? "" : " and ") + part; };
@@ -168,10 +196,33 @@ std::string Wanted(const GenerateOptions& options) {
   if (options.symmetric) add("symmetric");
   if (options.minimal) add("minimal");
   if (options.clues > 0) add(std::to_string(options.clues) + "-clue");
-  return what.empty() ? "unique" : what;
+  if (!options.needs) return what.empty() ? "unique puzzle" : what.append(" puzzle");
+  if (!what.empty()) what += ' ';
+  return what.append("puzzle needing ").append(WithArticle(logic::Name(*options.needs)));
 }
 
 }  // namespace
+
+bool Needable(logic::Technique technique) { return technique != logic::Technique::kWxyzWing; }
+
+std::optional<logic::Technique> ParseNeeds(std::string_view text) {
+  const std::optional<logic::Technique> technique = logic::ParseTechnique(text);
+  return technique && Needable(*technique) ? technique : std::nullopt;
+}
+
+std::string NeedsNames() {
+  std::vector<const char*> names;
+  for (int i = 0; i < logic::kTechniqueCount; ++i) {
+    const auto technique = static_cast<logic::Technique>(i);
+    if (Needable(technique)) names.push_back(logic::Name(technique));
+  }
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 == names.size() ? " or " : ", ";
+    text += names[i];
+  }
+  return text;
+}
 
 std::string PuzzleText(const Grid& grid) {
   std::string text(kCells, '.');
@@ -184,6 +235,12 @@ std::string PuzzleText(const Grid& grid) {
 Generated Generate(const GenerateOptions& options, uint64_t index) {
   Random random(options.seed, index);
   Generated best;
+  if (options.needs && !Needable(*options.needs)) {
+    best.error = std::string("no puzzle needs ")
+                     .append(WithArticle(logic::Name(*options.needs)))
+                     .append(": explanations never take one (only the SE rating's path does)");
+    return best;
+  }
   // Once a puzzle meets every option but the clue target, only this many more attempts try to
   // get closer to it: a low target may be out of reach of random removal.
   constexpr uint32_t kCluePatience = 64;
@@ -201,7 +258,7 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
     const Grid puzzle = RemoveClues(solution, options.clues, options.symmetric, ceiling, random);
     const int clues = CountClues(puzzle);
     if (options.minimal && !one_pass_minimal && !Minimal(puzzle)) continue;
-    if (options.level && logic::Rate(puzzle).level != *options.level) continue;
+    if (!HasLevelAndNeeds(options, puzzle)) continue;
     if (!HasScales(options, puzzle)) continue;
     if (!Unique(puzzle)) continue;  // not reached: removal keeps uniqueness; checked regardless
     const bool reached = options.clues == 0 || clues == options.clues;
@@ -219,8 +276,11 @@ Generated Generate(const GenerateOptions& options, uint64_t index) {
     if (++since_best >= kCluePatience) return best;
   }
   if (best.ok) return best;
-  best.error = "no " + Wanted(options) + " puzzle found in " +
-               std::to_string(options.max_attempts) + " attempts";
+  best.error = std::string("no ")
+                   .append(Wanted(options))
+                   .append(" found in ")
+                   .append(std::to_string(options.max_attempts))
+                   .append(" attempts");
   return best;
 }
 

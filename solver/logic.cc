@@ -326,6 +326,14 @@ const char* Name(Level level) {
   return "unknown";
 }
 
+std::optional<Technique> ParseTechnique(std::string_view text) {
+  for (int i = 0; i < kTechniqueCount; ++i) {
+    const auto technique = static_cast<Technique>(i);
+    if (text == Name(technique)) return technique;
+  }
+  return std::nullopt;
+}
+
 std::optional<Level> ParseLevel(std::string_view text) {
   for (Level level : {Level::kSimple, Level::kEasy, Level::kIntermediate, Level::kExpert}) {
     if (text == Name(level)) return level;

@@ -75,6 +75,8 @@ enum class Level : uint8_t { kSimple, kEasy, kIntermediate, kExpert };
 // "x-chain", "xy-chain", "alternating inference chain", "als-xz", "wxyz-wing", "forcing chain",
 // "trial".
 const char* Name(Technique technique);
+// The inverse of Name(Technique), case-sensitive; nullopt for anything else.
+std::optional<Technique> ParseTechnique(std::string_view text);
 // "simple", "easy", "intermediate", "expert".
 const char* Name(Level level);
 // The inverse of Name(Level), case-sensitive; nullopt for anything else.

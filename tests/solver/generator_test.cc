@@ -1,8 +1,10 @@
-// Generate(): uniqueness, determinism, and each option (clue target, symmetry, minimality).
+// Generate(): uniqueness, determinism, and each option (clue target, symmetry, minimality, the
+// levels, a technique the explanation needs).
 #include "solver/generator.h"
 #include "solver/rating.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -153,6 +155,97 @@ TEST(Generate, SaysWhenNoPuzzleOfTheLevelIsFound) {
   EXPECT_FALSE(g.ok);
   EXPECT_EQ(g.attempts, 5u);
   EXPECT_EQ(g.error, "no expert and 70-clue puzzle found in 5 attempts");
+}
+
+// Whether the explanation the page and `sudoku-client explain` show takes a step of `technique`.
+bool ExplanationTakes(const Grid& puzzle, logic::Technique technique) {
+  const logic::Explanation explanation = logic::Explain(puzzle);
+  return std::any_of(explanation.steps.begin(), explanation.steps.end(),
+                     [technique](const logic::Step& step) { return step.technique == technique; });
+}
+
+TEST(Generate, MakesPuzzlesWhoseExplanationTakesTheTechniqueAskedFor) {
+  for (const logic::Technique technique :
+       {logic::Technique::kHiddenPair, logic::Technique::kXWing, logic::Technique::kXYChain}) {
+    for (uint64_t index = 0; index < 2; ++index) {
+      const GenerateOptions options{.seed = 21, .needs = technique};
+      const Generated g = Generate(options, index);
+      ASSERT_TRUE(g.ok) << logic::Name(technique) << ": " << g.error;
+      EXPECT_TRUE(ExplanationTakes(g.puzzle, technique))
+          << logic::Name(technique) << ": " << PuzzleText(g.puzzle);
+      EXPECT_EQ(testing::CountSolutions(PuzzleText(g.puzzle), 2), 1);
+      // The same puzzle again for the same seed and index.
+      EXPECT_EQ(PuzzleText(Generate(options, index).puzzle), PuzzleText(g.puzzle));
+    }
+  }
+}
+
+TEST(Generate, MakesPuzzlesOfTheLevelsAskedForThatNeedTheTechnique) {
+  // The level and the technique from one walk of the explanation; HoDoKu's level beside them.
+  const Generated expert =
+      Generate({.seed = 22, .level = logic::Level::kExpert, .needs = logic::Technique::kXWing}, 0);
+  ASSERT_TRUE(expert.ok) << expert.error;
+  EXPECT_EQ(logic::Rate(expert.puzzle).level, logic::Level::kExpert);
+  EXPECT_TRUE(ExplanationTakes(expert.puzzle, logic::Technique::kXWing))
+      << PuzzleText(expert.puzzle);
+  const Generated hard = Generate({.seed = 22,
+                                   .hodoku_level = rating::HodokuLevel::kHard,
+                                   .needs = logic::Technique::kPointing},
+                                  0);
+  ASSERT_TRUE(hard.ok) << hard.error;
+  EXPECT_EQ(rating::RateGrid(hard.puzzle).scales.hodoku_level, rating::HodokuLevel::kHard);
+  EXPECT_TRUE(ExplanationTakes(hard.puzzle, logic::Technique::kPointing))
+      << PuzzleText(hard.puzzle);
+}
+
+TEST(Generate, NamesTheTechniqueItCouldNotFind) {
+  // Nothing simple takes an x-wing.
+  const Generated simple = Generate({.seed = 2,
+                                     .level = logic::Level::kSimple,
+                                     .needs = logic::Technique::kXWing,
+                                     .max_attempts = 3},
+                                    0);
+  EXPECT_FALSE(simple.ok);
+  EXPECT_EQ(simple.attempts, 3u);
+  EXPECT_EQ(simple.error, "no simple puzzle needing an x-wing found in 3 attempts");
+  // 70 clues leave nothing for a chain to do.
+  const Generated chain =
+      Generate({.seed = 2, .clues = 70, .needs = logic::Technique::kXYChain, .max_attempts = 3}, 0);
+  EXPECT_EQ(chain.error, "no 70-clue puzzle needing an xy-chain found in 3 attempts");
+  const Generated jellyfish =
+      Generate({.seed = 2, .needs = logic::Technique::kJellyfish, .max_attempts = 2}, 0);
+  EXPECT_EQ(jellyfish.error, "no puzzle needing a jellyfish found in 2 attempts");
+  const Generated rectangle = Generate(
+      {.seed = 2, .clues = 70, .needs = logic::Technique::kUniqueRectangle, .max_attempts = 2}, 0);
+  EXPECT_EQ(rectangle.error, "no 70-clue puzzle needing a unique rectangle found in 2 attempts");
+}
+
+TEST(Generate, SaysAtOnceThatNoExplanationTakesSesWing) {
+  const Generated g = Generate({.seed = 2, .needs = logic::Technique::kWxyzWing}, 0);
+  EXPECT_FALSE(g.ok);
+  EXPECT_EQ(g.attempts, 0u);
+  EXPECT_EQ(g.error,
+            "no puzzle needs a wxyz-wing: explanations never take one (only the SE rating's "
+            "path does)");
+}
+
+TEST(Generate, NeedsTakesEveryTechniqueAnExplanationTakes) {
+  for (int i = 0; i < logic::kTechniqueCount; ++i) {
+    const auto technique = static_cast<logic::Technique>(i);
+    EXPECT_EQ(Needable(technique), technique != logic::Technique::kWxyzWing);
+    EXPECT_EQ(ParseNeeds(logic::Name(technique)),
+              Needable(technique) ? std::optional(technique) : std::nullopt);
+  }
+  EXPECT_EQ(ParseNeeds("xy-chain"), logic::Technique::kXYChain);
+  EXPECT_EQ(ParseNeeds("XY-Chain"), std::nullopt);
+  EXPECT_EQ(ParseNeeds(""), std::nullopt);
+  EXPECT_EQ(NeedsNames(),
+            "naked single, hidden single, pointing, claiming, naked pair, hidden pair, naked "
+            "triple, hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish, remote "
+            "pair, skyscraper, two-string kite, turbot fish, empty rectangle, xy-wing, xyz-wing, "
+            "w-wing, simple colouring, multi colours, unique rectangle, hidden rectangle, bug+1, "
+            "finned fish, sashimi fish, sue de coq, x-chain, xy-chain, alternating inference "
+            "chain, als-xz, forcing chain or trial");
 }
 
 TEST(PuzzleText, WritesDotsForBlanks) {

@@ -797,6 +797,22 @@ TEST(Logic, NamesAndLevels) {
 // A naked single in the last open cell of a unit is HoDoKu's full house (variant 1, the unit):
 // the last step of every explanation is one. Each step carries HoDoKu's and Sudoku Explainer's
 // names beside its own.
+TEST(Logic, ParseTechniqueReadsEveryNameBack) {
+  for (int i = 0; i < kTechniqueCount; ++i) {
+    const auto technique = static_cast<Technique>(i);
+    EXPECT_EQ(ParseTechnique(Name(technique)), technique) << Name(technique);
+  }
+  EXPECT_EQ(ParseTechnique("xy-chain"), Technique::kXYChain);
+  EXPECT_EQ(ParseTechnique("alternating inference chain"), Technique::kAic);
+  EXPECT_EQ(ParseTechnique("bug+1"), Technique::kBugPlusOne);
+  // Case-sensitive, and only the names as written.
+  EXPECT_EQ(ParseTechnique("X-Wing"), std::nullopt);
+  EXPECT_EQ(ParseTechnique("xy chain"), std::nullopt);
+  EXPECT_EQ(ParseTechnique("aic"), std::nullopt);
+  EXPECT_EQ(ParseTechnique("unknown"), std::nullopt);
+  EXPECT_EQ(ParseTechnique(""), std::nullopt);
+}
+
 TEST(Logic, FullHouseAndTheOtherProgramsNames) {
   const Explanation explanation = Explain(ParseOrDie(testing::kWikipediaPuzzle));
   ASSERT_FALSE(explanation.steps.empty());
