@@ -311,6 +311,14 @@ std::optional<std::string> CheckGenerateRequest(const wire::GenerateRequest& req
     return what + " asks for se_min " + std::to_string(request.se_min()) + " above se_max " +
            std::to_string(request.se_max());
   }
+  if (request.has_needs()) {
+    const std::optional<logic::Technique> needs = wire::TechniqueFromWire(request.needs());
+    if (!needs) return what + " asks for unknown technique " + std::to_string(request.needs());
+    if (!Needable(*needs)) {
+      return what + " asks for technique " + std::to_string(request.needs()) + " (" +
+             logic::Name(*needs) + "), which no explanation takes (only the SE rating's path does)";
+    }
+  }
   return std::nullopt;
 }
 
@@ -327,6 +335,7 @@ bool GenerateChunk(const wire::GenerateRequest& request, uint32_t begin, uint32_
   }
   options.se_min = request.se_min();
   options.se_max = request.se_max();
+  if (request.has_needs()) options.needs = wire::TechniqueFromWire(request.needs());
   // Polled between attempts too, so that a request no attempt can satisfy stops within a few
   // milliseconds of a cancellation, not after all its attempts.
   options.cancel = &cancel;

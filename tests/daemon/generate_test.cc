@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "solver/generator.h"
+#include "solver/logic.h"
 #include "solver/solver.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
@@ -81,6 +83,18 @@ TEST(CheckGenerateRequest, RefusesEachBadFieldWithItsMessage) {
             "generate request 7 asks for se_min 50 above se_max 40");
   scales.set_se_max(50);
   EXPECT_EQ(CheckGenerateRequest(scales, 100), std::nullopt);
+  wire::GenerateRequest needs = MakeGenerate(8, 1);
+  needs.set_needs(static_cast<wire::Technique>(99));
+  EXPECT_EQ(CheckGenerateRequest(needs, 100), "generate request 8 asks for unknown technique 99");
+  needs.set_needs(wire::WXYZ_WING);
+  EXPECT_EQ(CheckGenerateRequest(needs, 100),
+            "generate request 8 asks for technique 31 (wxyz-wing), which no explanation takes "
+            "(only the SE rating's path does)");
+  for (const wire::Technique technique :
+       {wire::NAKED_SINGLE, wire::XY_CHAIN, wire::TRIAL, wire::MULTI_COLOURS}) {
+    needs.set_needs(technique);
+    EXPECT_EQ(CheckGenerateRequest(needs, 100), std::nullopt) << technique;
+  }
 }
 
 TEST(GenerateChunk, FillsTheRunAndMarksTheLast) {
@@ -120,6 +134,32 @@ TEST(GenerateChunk, ReportsPuzzlesThatCannotBeMade) {
   ASSERT_EQ(response.failures_size(), 2);
   EXPECT_EQ(response.failures(1).index(), 1u);
   EXPECT_EQ(response.failures(1).message(), "no minimal and 60-clue puzzle found in 2000 attempts");
+}
+
+TEST(GenerateChunk, MakesPuzzlesWhoseExplanationTakesTheTechnique) {
+  const std::atomic<bool> cancel{false};
+  wire::GenerateRequest request = MakeGenerate(1, 3, 21);
+  request.set_needs(wire::X_WING);
+  wire::GenerateResponse response;
+  ASSERT_TRUE(GenerateChunk(request, 0, 3, cancel, &response));
+  ASSERT_EQ(response.failures_size(), 0);
+  ExpectUnique(response.puzzles(), 3);
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string puzzle = response.puzzles().substr(i * kCells, kCells);
+    Grid grid;
+    ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
+    const logic::Explanation explanation = logic::Explain(grid);
+    EXPECT_TRUE(std::any_of(
+        explanation.steps.begin(), explanation.steps.end(),
+        [](const logic::Step& step) { return step.technique == logic::Technique::kXWing; }))
+        << puzzle;
+  }
+  // What could not be made names the technique.
+  request.set_clues(70);
+  ASSERT_TRUE(GenerateChunk(request, 0, 1, cancel, &response));
+  ASSERT_EQ(response.failures_size(), 1);
+  EXPECT_EQ(response.failures(0).message(),
+            "no 70-clue puzzle needing an x-wing found in 2000 attempts");
 }
 
 TEST(GenerateChunk, StopsWhenCancelled) {
@@ -226,6 +266,22 @@ TEST(DaemonGenerate, RefusesABadRequestWithAFault) {
   EXPECT_EQ(response->fault().message(),
             "frame 1: generate request 2 asks for 51 puzzles (expected 1 to --max-batch 50)");
   EXPECT_THAT(daemon.WaitForLog("protocol fault"), HasSubstr("BAD_GENERATE_REQUEST"));
+  daemon.Signal(SIGTERM);
+  EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
+}
+
+TEST(DaemonGenerate, RefusesAnUnknownTechniqueWithAFault) {
+  testing::DaemonProcess daemon({"--listen", "127.0.0.1:0"});
+  testing::WireClient client(daemon.port());
+  wire::Request request;
+  *request.mutable_generate() = MakeGenerate(3, 1);
+  request.mutable_generate()->set_needs(static_cast<wire::Technique>(99));
+  client.Send(request);
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_fault());
+  EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::BAD_GENERATE_REQUEST);
+  EXPECT_EQ(response->fault().message(),
+            "frame 1: generate request 3 asks for unknown technique 99");
   daemon.Signal(SIGTERM);
   EXPECT_EQ(daemon.Wait(), 0) << daemon.Log();
 }
