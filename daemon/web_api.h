@@ -12,20 +12,25 @@
 //                             {"puzzle", "verdict", "steps": [{"step", "technique",
 //                              "hodoku_name", "se_name", "text", "placements", "eliminations",
 //                              "units", "cells", "digits", "candidates"}], "solution", "rating"}
-//   POST /api/generate     {"count": N, "level": LEVEL, "clues": K, "symmetric": bool,
+//   POST /api/generate     {"count": N, "level": LEVEL, "hodoku_level": LEVEL, "se_min": R,
+//                           "se_max": R, "needs": TECHNIQUE, "clues": K, "symmetric": bool,
 //                           "minimal": bool, "seed": S}
 //                          -> {"seed", "puzzles": [{"puzzle", "clues"}], "failures":
 //                              [{"index", "message"}]}
 //
 // TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
-// pencilmarks (a candidate state: explained from the candidates it leaves), a CSV line. The answers are the
-// objects sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the
-// schema). Errors are JSON, {"error": MESSAGE}:
+// pencilmarks (a candidate state: explained from the candidates it leaves), a CSV line.
+// TECHNIQUE is a technique as an explanation's steps name it ("x-wing", "xy-chain"): only
+// puzzles whose explanation takes a step of it come back. The answers are the objects
+// sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the schema).
+// Errors are JSON, {"error": MESSAGE}:
 //   400  a puzzle that is not valid, as sudoku-client's JSON says it: {"puzzle", "verdict":
 //        "invalid", "error": "invalid: line 1, column 12: bad character 'x' (expected 1-9, or
 //        . 0 _ - * for a blank)", "where": "line 1, column 12", "reason": "bad character ..."}; a
 //        body that is not JSON, a field that is unknown or of the wrong kind ("'count' expects a
-//        whole number from 1 to 16, got 0")
+//        whole number from 1 to 16, got 0"; "'needs' expects a technique (naked single, hidden
+//        single, ..., forcing chain or trial), got \"xy chain\"": every name an explanation
+//        writes, SE's wxyz-wing not, as no explanation takes it)
 //   403  no verified client certificate where the API requires one (WebApiOptions::
 //        client_certificates: the TCP port takes only clients with one)
 //   404  a path the API does not have; 405 another method than POST (Allow says which)

@@ -18,6 +18,7 @@
 
 #include "daemon/request_work.h"
 #include "daemon/web_assets.h"
+#include "proto/explain_wire.h"
 #include "proto/result_json.h"
 #include "proto/verdicts.h"
 #include "solver/generator.h"
@@ -414,8 +415,8 @@ class ExplainApiRequest : public ApiRequest {
 class GenerateApiRequest : public ApiRequest {
  public:
   GenerateApiRequest(const Json& body, const WebApiOptions& options) {
-    const Fields fields(body, {"count", "level", "hodoku_level", "se_min", "se_max", "clues",
-                               "symmetric", "minimal", "seed"});
+    const Fields fields(body, {"count", "level", "hodoku_level", "se_min", "se_max", "needs",
+                               "clues", "symmetric", "minimal", "seed"});
     wire::GenerateRequest& generate = *request_.mutable_generate();
     generate.set_count(
         static_cast<uint32_t>(fields.Whole("count", 1, options.max_generate).value_or(1)));
@@ -435,6 +436,11 @@ class GenerateApiRequest : public ApiRequest {
     }
     generate.set_se_min(se_min);
     generate.set_se_max(se_max);
+    // A technique by the name the explanation writes (logic::Name), one an explanation takes.
+    const std::string techniques = "a technique (" + NeedsNames() + ")";
+    if (const auto needs = fields.Choice("needs", ParseNeeds, techniques.c_str())) {
+      generate.set_needs(wire::TechniqueToWire(*needs));
+    }
     const std::string clue_range = "17 to 81, or 0 for no target";
     const uint64_t clues = fields.Whole("clues", 0, kCells, clue_range).value_or(0);
     if (clues != 0 && clues < kMinClues) {

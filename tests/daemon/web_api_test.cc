@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -733,8 +734,38 @@ TEST(WebGenerate, MakesPuzzlesOfTheHodokuLevelAndSeRangeAsked) {
   }
 }
 
+TEST(WebGenerate, MakesPuzzlesWhoseExplanationTakesTheTechniqueNamed) {
+  WebServer server;
+  for (const char* technique : {"x-wing", "xy-chain"}) {
+    const Json body = {{"count", 2}, {"needs", technique}, {"seed", 7}};
+    const Reply reply = Post(server.port(), "/api/generate", body);
+    ASSERT_EQ(reply.status, 200u) << reply.body;
+    const Json answer = reply.json();
+    EXPECT_EQ(answer["failures"], Json::array()) << body;
+    ASSERT_EQ(answer["puzzles"].size(), 2u) << body;
+    for (const Json& made : answer["puzzles"]) {
+      // The explanation /api/explain gives takes a step of it, by the same name.
+      const Json explained =
+          Post(server.port(), "/api/explain", {{"puzzle", made["puzzle"]}}).json();
+      ASSERT_EQ(explained["verdict"], "solved") << made;
+      const Json& steps = explained["steps"];
+      EXPECT_TRUE(std::any_of(steps.begin(), steps.end(),
+                              [&](const Json& step) { return step["technique"] == technique; }))
+          << technique << ": " << made;
+    }
+  }
+}
+
 TEST(WebGenerate, RefusesBadFieldsNamingThem) {
   WebServer server;
+  // Every technique an explanation writes, by its name there; not SE's wxyz-wing.
+  const std::string kTechniques =
+      "naked single, hidden single, pointing, claiming, naked pair, hidden pair, naked triple, "
+      "hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish, remote pair, "
+      "skyscraper, two-string kite, turbot fish, empty rectangle, xy-wing, xyz-wing, w-wing, "
+      "simple colouring, multi colours, unique rectangle, hidden rectangle, bug+1, finned fish, "
+      "sashimi fish, sue de coq, x-chain, xy-chain, alternating inference chain, als-xz, forcing "
+      "chain or trial";
   const std::vector<std::pair<Json, std::string>> cases = {
       {{{"count", 0}}, "'count' expects a whole number from 1 to 16, got 0"},
       {{{"count", 17}}, "'count' expects a whole number from 1 to 16, got 17"},
@@ -760,9 +791,15 @@ TEST(WebGenerate, RefusesBadFieldsNamingThem) {
       {{{"se_min", -4}},
        "'se_min' expects a rating from 1.0 to 11.9 with at most one decimal, got -4"},
       {{{"se_min", 5}, {"se_max", 4.5}}, "'se_min' 5.0 is above 'se_max' 4.5"},
+      {{{"needs", "xy chain"}},
+       "'needs' expects a technique (" + kTechniques + "), got \"xy chain\""},
+      {{{"needs", "X-Wing"}}, "'needs' expects a technique (" + kTechniques + "), got \"X-Wing\""},
+      {{{"needs", "wxyz-wing"}},
+       "'needs' expects a technique (" + kTechniques + "), got \"wxyz-wing\""},
+      {{{"needs", 8}}, "'needs' expects a string, got 8"},
       {{{"difficulty", "easy"}},
-       "unknown field 'difficulty' (expected count, level, hodoku_level, se_min, se_max, clues, "
-       "symmetric, minimal, seed)"},
+       "unknown field 'difficulty' (expected count, level, hodoku_level, se_min, se_max, needs, "
+       "clues, symmetric, minimal, seed)"},
   };
   for (const auto& [body, message] : cases) {
     const Reply reply = Post(server.port(), "/api/generate", body);
