@@ -21,6 +21,7 @@
 #include "client/result_format.h"
 #include "client/session.h"
 #include "client/solve_command.h"
+#include "proto/explain_wire.h"
 #include "proto/framing.h"
 #include "solver/generator.h"
 
@@ -101,6 +102,7 @@ class GenerateWork : public SessionWork {
     }
     generate->set_se_min(options.se_min);
     generate->set_se_max(options.se_max);
+    if (options.needs) generate->set_needs(wire::TechniqueToWire(*options.needs));
   }
 
   Session& session() { return session_; }
@@ -225,12 +227,15 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
                           std::ostream& out) {
   std::vector<std::string> connect;
   std::string count = std::to_string(options->count), seed, clues, difficulty, hodoku_level,
-              se_min, se_max;
+              se_min, se_max, needs;
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   // The defaults in the descriptions are the options' own, so that --help cannot drift from them.
   const std::string connect_help =
       "where sudokud listens (default " + std::string(kDefaultEndpoint) + ")";
   const std::string count_help = "puzzles to make (default " + count + ")";
+  const std::string needs_help =
+      "only puzzles whose explanation takes a step of TECHNIQUE, as explain names it: " +
+      NeedsNames();
   po::options_description flags(kUsage);
   flags.add_options()("connect", po::value(&connect)->value_name("HOST:PORT"),
                       connect_help.c_str())(
@@ -244,6 +249,7 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
       "only puzzles rated R or more on the Sudoku Explainer scale (1.0-11.9)")(
       "se-max", po::value(&se_max)->value_name("R"),
       "only puzzles rated R or less on the Sudoku Explainer scale (1.0-11.9)")(
+      "needs", po::value(&needs)->value_name("TECHNIQUE"), needs_help.c_str())(
       "clues", po::value(&clues)->value_name("K"),
       "remove clues down to K (17-81), or as close as removal gets")(
       "symmetric", "clues symmetric about the centre (180-degree rotation)")(
@@ -293,6 +299,12 @@ bool ParseGenerateOptions(const std::vector<std::string>& args, GenerateCommandO
   if (options->se_min != 0 && options->se_max != 0 && options->se_min > options->se_max) {
     throw ClientError("--se-min " + rating::SeText(options->se_min) + " is above --se-max " +
                       rating::SeText(options->se_max));
+  }
+  if (values.count("needs")) {
+    options->needs = ParseNeeds(needs);
+    if (!options->needs) {
+      throw ClientError("--needs expects a technique (" + NeedsNames() + "), got " + Quoted(needs));
+    }
   }
   return true;
 }

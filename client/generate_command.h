@@ -39,6 +39,7 @@ struct GenerateCommandOptions : CommandSessionOptions {
   std::optional<rating::HodokuLevel> hodoku_level;
   uint32_t se_min = 0;  // SE rating in tenths; 0: no bound
   uint32_t se_max = 0;
+  std::optional<logic::Technique> needs;  // a technique the explanation must take
 };
 
 // Parses the arguments after "generate". Returns false after printing help to `out` (--help);

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,12 +45,13 @@ TEST(GenerateOptions, Defaults) {
   EXPECT_FALSE(options.symmetric);
   EXPECT_FALSE(options.minimal);
   EXPECT_FALSE(options.difficulty);
+  EXPECT_FALSE(options.needs);
 }
 
 TEST(GenerateOptions, EveryFlag) {
-  const GenerateCommandOptions options =
-      Parse({"--connect", "[::1]:7000", "--count", "12", "--seed", "18446744073709551615",
-             "--clues", "25", "--symmetric", "--minimal", "--difficulty", "intermediate"});
+  const GenerateCommandOptions options = Parse(
+      {"--connect", "[::1]:7000", "--count", "12", "--seed", "18446744073709551615", "--clues",
+       "25", "--symmetric", "--minimal", "--difficulty", "intermediate", "--needs", "xy-chain"});
   EXPECT_EQ(options.endpoint.ToString(), "[::1]:7000");
   EXPECT_EQ(options.count, 12u);
   EXPECT_EQ(options.seed, 18446744073709551615u);
@@ -57,6 +59,11 @@ TEST(GenerateOptions, EveryFlag) {
   EXPECT_TRUE(options.symmetric);
   EXPECT_TRUE(options.minimal);
   EXPECT_EQ(options.difficulty, logic::Level::kIntermediate);
+  EXPECT_EQ(options.needs, logic::Technique::kXYChain);
+  // Each name as the explanation writes it, spaces and all.
+  EXPECT_EQ(Parse({"--needs", "alternating inference chain"}).needs, logic::Technique::kAic);
+  EXPECT_EQ(Parse({"--needs", "bug+1"}).needs, logic::Technique::kBugPlusOne);
+  EXPECT_EQ(Parse({"--needs=trial"}).needs, logic::Technique::kTrial);
 }
 
 TEST(GenerateOptions, HelpPrintsUsage) {
@@ -64,6 +71,7 @@ TEST(GenerateOptions, HelpPrintsUsage) {
   std::ostringstream out;
   EXPECT_FALSE(ParseGenerateOptions({"--help"}, &options, out));
   EXPECT_NE(out.str().find("usage: sudoku-client generate [options]"), std::string::npos);
+  EXPECT_NE(out.str().find("--needs TECHNIQUE"), std::string::npos) << out.str();
 }
 
 TEST(GenerateOptions, UsageErrors) {
@@ -87,6 +95,22 @@ TEST(GenerateOptions, UsageErrors) {
             "--se-min expects a rating from 1.0 to 11.9 with at most one decimal, got ''");
   EXPECT_EQ(UsageError({"--se-min", "5", "--se-max", "4.9"}),
             "--se-min 5.0 is above --se-max 4.9");
+  const std::string techniques =
+      "naked single, hidden single, pointing, claiming, naked pair, hidden pair, naked triple, "
+      "hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish, remote pair, "
+      "skyscraper, two-string kite, turbot fish, empty rectangle, xy-wing, xyz-wing, w-wing, "
+      "simple colouring, multi colours, unique rectangle, hidden rectangle, bug+1, finned fish, "
+      "sashimi fish, sue de coq, x-chain, xy-chain, alternating inference chain, als-xz, forcing "
+      "chain or trial";
+  EXPECT_EQ(UsageError({"--needs", "xy chain"}),
+            "--needs expects a technique (" + techniques + "), got 'xy chain'");
+  EXPECT_EQ(UsageError({"--needs", "X-Wing"}),
+            "--needs expects a technique (" + techniques + "), got 'X-Wing'");
+  // SE's wing: no explanation takes it.
+  EXPECT_EQ(UsageError({"--needs", "wxyz-wing"}),
+            "--needs expects a technique (" + techniques + "), got 'wxyz-wing'");
+  EXPECT_EQ(UsageError({"--needs", ""}),
+            "--needs expects a technique (" + techniques + "), got ''");
   EXPECT_EQ(UsageError({"--connect", "a:1,b:2"}), "generate uses one daemon; --connect names 2");
   EXPECT_EQ(UsageError({"--frobnicate"}),
             "unrecognised option '--frobnicate' (see: sudoku-client generate --help)");
@@ -164,6 +188,32 @@ TEST_F(GenerateRun, MakesPuzzlesOfTheHodokuLevelAndSeRangeAskedFor) {
     EXPECT_GE(tenths, 26u) << puzzle;
     EXPECT_LE(tenths, 40u) << puzzle;
   }
+}
+
+TEST_F(GenerateRun, MakesPuzzlesWhoseExplanationTakesTheTechniqueNamed) {
+  const Run run = Generate({"--count", "3", "--seed", "5", "--needs", "xy-chain"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  ASSERT_EQ(run.lines.size(), 3u);
+  ExpectUnique(run.lines);
+  for (const std::string& puzzle : run.lines) {
+    Grid grid;
+    ASSERT_FALSE(ParsePuzzle(puzzle, &grid));
+    const logic::Explanation explanation = logic::Explain(grid);
+    EXPECT_TRUE(std::any_of(
+        explanation.steps.begin(), explanation.steps.end(),
+        [](const logic::Step& step) { return step.technique == logic::Technique::kXYChain; }))
+        << puzzle;
+  }
+  EXPECT_EQ(Generate({"--count", "3", "--seed", "5", "--needs", "xy-chain"}).lines, run.lines);
+  // A puzzle that cannot be made says which technique it lacked.
+  const Run none = Generate({"--count", "1", "--seed", "5", "--needs", "x-wing", "--clues", "70"});
+  EXPECT_EQ(none.status, 1);
+  EXPECT_TRUE(none.lines.empty());
+  EXPECT_EQ(none.err.rfind("sudoku-client: puzzle 1: no 70-clue puzzle needing an x-wing found in "
+                           "2000 attempts\ngenerated 0, failed 1, seed 5, ",
+                           0),
+            0u)
+      << none.err;
 }
 
 TEST_F(GenerateRun, WritesUniquePuzzlesAndTheSeedReproducesThem) {
