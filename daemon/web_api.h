@@ -2,7 +2,7 @@
 // metrics. The API takes one puzzle per request, as people paste it, and answers with the same
 // code, verdicts and messages as the protocol and sudoku-client:
 //
-//   GET  /                 the page (and /style.css, /app.js)
+//   GET  /                 the page (and /style.css, /main.js and the modules it imports)
 //   GET  /metrics          Prometheus text, as --metrics serves it
 //   POST /api/solve        {"puzzle": TEXT, "unique": bool, "limit": N, "rate": bool}
 //                          -> {"puzzle", "verdict", "solution", "solutions", "guesses",
