@@ -8,6 +8,9 @@ import { focusCell, renderBoard } from './board.js';
 import { renderStepList, renderSteps } from './explain.js';
 import { clock, elapsedOf } from './play.js';
 
+// What Explain from here does, said in the help of play rather than in a tooltip.
+const EXPLAIN_HERE = 'Explain from here explains your board from your digits and notes; Back returns to the game.';
+
 const HELP = {
   editing: [
     'Editing: click a cell, then <kbd>1</kbd>–<kbd>9</kbd> enter a digit, <kbd>0</kbd> or <kbd>⌫</kbd> clear it, arrow keys move.',
@@ -18,8 +21,8 @@ const HELP = {
     'Viewing the explanation: the arrows under Explanation step, the list of steps jumps, Edit puzzle changes it.',
   ],
   playing: [
-    'Playing: <kbd>1</kbd>–<kbd>9</kbd> place a digit (with Notes on, or <kbd>Shift</kbd>, toggle a candidate), <kbd>⌫</kbd> clear, <kbd>N</kbd> notes, <kbd>U</kbd> undo, <kbd>Ctrl</kbd>+<kbd>Y</kbd> redo, <kbd>H</kbd> hint, <kbd>Esc</kbd> stop.',
-    'Playing: tap a cell, then a digit below; with Notes on, a digit toggles a candidate.',
+    'Playing: <kbd>1</kbd>–<kbd>9</kbd> place a digit (with Notes on, or <kbd>Shift</kbd>, toggle a candidate), <kbd>⌫</kbd> clear, <kbd>N</kbd> notes, <kbd>U</kbd> or <kbd>Ctrl</kbd>+<kbd>Z</kbd> undo, <kbd>Ctrl</kbd>+<kbd>Y</kbd> or <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Z</kbd> redo, <kbd>H</kbd> hint, <kbd>Esc</kbd> stop. ' + EXPLAIN_HERE,
+    'Playing: tap a cell, then a digit below; with Notes on, a digit toggles a candidate. ' + EXPLAIN_HERE,
   ],
   pencil: [
     'A pencilmark puzzle: change it in the text box.',

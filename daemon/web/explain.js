@@ -140,7 +140,6 @@ export function renderStepList() {
     button.type = 'button';
     button.className = 'step-link';
     button.textContent = text;
-    button.title = text;
     button.dataset.position = String(position);
     button.addEventListener('click', () => step(position));
     item.appendChild(button);
