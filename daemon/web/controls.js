@@ -7,6 +7,7 @@ import { renderVerdict } from './puzzle.js';
 import { focusCell, renderBoard } from './board.js';
 import { renderStepList, renderSteps } from './explain.js';
 import { clock, elapsedOf } from './play.js';
+import { renderCopy } from './copy.js';
 
 // What Explain from here does, said in the help of play rather than in a tooltip.
 const EXPLAIN_HERE = 'Explain from here explains your board from your digits and notes; Back returns to the game.';
@@ -80,6 +81,7 @@ export function render() {
   renderStepList();
   renderSteps();
   renderControls();
+  renderCopy();
   saveGame();
   if (active && active.disabled && FOCUS_INSTEAD[active.id]) {
     const next = FOCUS_INSTEAD[active.id].map($).find((b) => b && !b.disabled && !b.hidden);

@@ -29,6 +29,7 @@
 //   hint.js        hints in three grades, and Explain from here
 //   controls.js    render(): the page drawn from the state; which buttons work; the help
 //   keys.js        the keyboard
+//   copy.js        Copy as PM grid: the board as HoDoKu's candidate grid, on the clipboard
 
 import { $, state } from './state.js';
 import { readAddress, saveGame } from './address.js';
@@ -39,6 +40,7 @@ import { clock, elapsedOf, pauseClock, play, redo, resumeClock, toggleNotes, und
 import { explainFromHere, hint } from './hint.js';
 import { render } from './controls.js';
 import { onKey } from './keys.js';
+import { copyPmGrid } from './copy.js';
 
 function start() {
   buildBoard();
@@ -65,6 +67,7 @@ function start() {
   $('redo').addEventListener('click', redo);
   $('hint').addEventListener('click', hint);
   $('explain-here').addEventListener('click', explainFromHere);
+  $('copy-pm').addEventListener('click', copyPmGrid);
   document.addEventListener('keydown', onKey);
   window.addEventListener('popstate', readAddress);
   // The time played, each second; kept as the page is left (a reload, a closed tab).

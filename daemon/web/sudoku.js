@@ -1,5 +1,5 @@
 // The board's geometry and the puzzle's texts: cells and their names (r1c1), units, peers, the
-// candidates digits leave, and a board as the daemon reads it (81 characters, 729 pencilmarks).
+// candidates digits leave, and a board as text: 81 characters, 729 pencilmarks, HoDoKu's PM grid.
 
 export const CELLS = 81;
 
@@ -57,4 +57,29 @@ export function pencilOf(digits, candidates) {
     for (let d = 1; d <= 9; ++d) text += has.includes(String(d)) ? String(d) : '.';
   }
   return text;
+}
+
+// The board as HoDoKu's PM grid, as its "Copy PM grid" writes one (and sudoku-client reads one):
+// a cell's digit, or else its candidates, each column as wide as its widest cell and a space
+// between cells, '|' between the boxes, rulers of '-' with '.' above, ':' and '+' between the
+// bands and '\'' below. `digits` (0 for none) and `candidates` per cell; null when an empty
+// cell has no candidate left, which a PM grid cannot show.
+export function pmGridOf(digits, candidates) {
+  const cells = digits.map((digit, cell) => (digit ? String(digit) : candidates[cell]));
+  if (cells.some((text) => !text)) return null;
+  const widths = Array.from({ length: 9 }, (_, col) =>
+    Math.max(...Array.from({ length: 9 }, (_, row) => cells[row * 9 + col].length)));
+  const BOXES = [0, 3, 6];
+  // A box's columns, the spaces between them and one space each side.
+  const ruler = (edge, joint) => edge +
+    BOXES.map((c) => '-'.repeat(widths[c] + widths[c + 1] + widths[c + 2] + 4)).join(joint) + edge;
+  const lines = [ruler('.', '.')];
+  for (let row = 0; row < 9; ++row) {
+    if (row === 3 || row === 6) lines.push(ruler(':', '+'));
+    const boxes = BOXES.map((c) => [c, c + 1, c + 2]
+      .map((col) => cells[row * 9 + col].padEnd(widths[col])).join(' '));
+    lines.push(`| ${boxes.join(' | ')} |`);
+  }
+  lines.push(ruler('\'', '\''));
+  return `${lines.join('\n')}\n`;
 }

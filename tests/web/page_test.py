@@ -17,8 +17,10 @@ it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range re
 puzzle (digits, notes, undo and redo, a digit cleared giving its candidates back, hints in three
 grades from the player's own candidates, the highlight, solved to the end and locked with its
 timer stopped, the confirm before a game is dropped, a game and its time kept over a reload),
-loads a pencilmark puzzle (its singles as givens) and explains and plays it, measures the
-board's borders against its cells, and looks at the page on a 390x844 phone screen
+loads a pencilmark puzzle (its singles as givens) and explains and plays it, copies the board
+as HoDoKu's PM grid (Wikipedia's puzzle exactly as HoDoKu writes it, a game as it shows, the box
+to copy by hand where the clipboard is refused) and loads that text back to the same board,
+measures the board's borders against its cells, and looks at the page on a 390x844 phone screen
 (candidates' size, the strike, touch help, a Load error above the board, every control 44 px or
 more, the cells as large as the screen allows, 40). It also checks that every button works
 after an error, that the page's files (index.html, style.css and every module) come
@@ -78,6 +80,26 @@ HODOKU_GRID = """.-------.-------.-------.
 | . . . | 4 1 9 | . . 5 |
 | . . . | . 8 . | . 7 9 |
 '-------'-------'-------'"""
+# HoDoKu's "Copy PM grid" of Wikipedia's puzzle (tests/support/puzzles.h, kCandidateGrid): what
+# Copy as PM grid writes for it.
+WIKIPEDIA_PM_GRID = """.-----------------.--------------.-----------------.
+| 5   3    124    | 26   7  2468 | 1489  1249 248  |
+| 6   247  247    | 1    9  5    | 3478  234  2478 |
+| 12  9    8      | 23   34 24   | 13457 6    247  |
+:-----------------+--------------+-----------------:
+| 8   125  1259   | 579  6  147  | 4579  2459 3    |
+| 4   25   2569   | 8    5  3    | 579   259  1    |
+| 7   15   1359   | 59   2  14   | 4589  459  6    |
+:-----------------+--------------+-----------------:
+| 139 6    134579 | 357  35 7    | 2     8    4    |
+| 23  278  237    | 4    1  9    | 36    3    5    |
+| 123 1245 12345  | 2356 8  26   | 1346  7    9    |
+'-----------------'--------------'-----------------'
+"""
+COPIED = ("Copied as a PM grid: paste it into HoDoKu, or into the text box here to load this "
+          "board.")
+COPY_BY_HAND = ("The browser does not let the page copy: the PM grid is below, selected, to copy "
+                "yourself.")
 SPACED_LINE = " ".join(WIKIPEDIA[i:i + 9].replace(".", "0") for i in range(0, 81, 9))
 COMMENTED_LINE = WIKIPEDIA + "  # Wikipedia's example"
 
@@ -1066,6 +1088,7 @@ def run(args, screenshots):
         hint_grades(page, daemon, Keys)
         kept_game(page, daemon, Keys)
         pencil_puzzle(page, daemon, Keys)
+        pm_grid(page, daemon)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -1098,8 +1121,9 @@ def run(args, screenshots):
               "on a phone a struck candidate is drawn %r" % styles)
         page.until_text("board-help", HELP_TOUCH["viewing"])
         check_targets(page, [".stepper button", "#step-list .step-link", "#highlight button",
-                             "#explain", "#solve", "#play", "#edit", "#load", "#clear",
-                             "#generate", "#level", "#se-min", "#se-max"], "viewing on a phone")
+                             "#copy-pm", "#explain", "#solve", "#play", "#edit", "#load",
+                             "#clear", "#generate", "#level", "#se-min", "#se-max"],
+                      "viewing on a phone")
         # The cells share the screen's width: nine of 44 px and the board's borders would take
         # 400 px, more than the phone's 390. They are as large as the screen allows, 40 px.
         check_targets(page, ["#board .cell"], "viewing on a phone", least=40)
@@ -1136,7 +1160,8 @@ def run(args, screenshots):
 
         # Play on a phone: the touch help, and a screenshot.
         play(page, daemon, Keys, screenshots, "page-phone-play.png", phone=True)
-        check_targets(page, ["#play-tools button", "#keypad button"], "playing on a phone")
+        check_targets(page, ["#play-tools button", "#keypad button", "#copy-pm"],
+                      "playing on a phone")
 
         # Issue 48, item 2: with the daemon down, nothing of the puzzle is lost and the page
         # says so in words, where the player looks. The requests that find no daemon are the
@@ -1505,6 +1530,115 @@ def pencil_puzzle(page, daemon, Keys):
     page.key(Keys.ESCAPE)
     page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing",
                "Esc to stop playing")
+
+
+def pm_grid_of(board):
+    """The board (Page.board()) as HoDoKu's PM grid: a cell's digit or its candidates, each
+    column as wide as its widest cell, '|' between the boxes, HoDoKu's rulers."""
+    cells = [cell["digit"] or cell["candidates"] for cell in board]
+    widths = [max(len(cells[row * 9 + col]) for row in range(9)) for col in range(9)]
+
+    def ruler(edge, joint):
+        return edge + joint.join("-" * (sum(widths[box:box + 3]) + 4)
+                                 for box in (0, 3, 6)) + edge
+    lines = [ruler(".", ".")]
+    for row in range(9):
+        if row in (3, 6):
+            lines.append(ruler(":", "+"))
+        lines.append("| " + " | ".join(" ".join(cells[row * 9 + col].ljust(widths[col])
+                                                 for col in range(box, box + 3))
+                                        for box in (0, 3, 6)) + " |")
+    lines.append(ruler("'", "'"))
+    return "\n".join(lines) + "\n"
+
+
+def givens_of(pencil):
+    """The 81 characters of a pencilmark puzzle's givens: its cells with one candidate."""
+    cells = [pencil[cell * 9:cell * 9 + 9].replace(".", "") for cell in range(81)]
+    return "".join(cell if len(cell) == 1 else "." for cell in cells)
+
+
+def pm_grid(page, daemon):
+    """Copy as PM grid: Wikipedia's puzzle copies as HoDoKu's PM grid of it, exactly; where the
+    browser refuses the clipboard, the grid shows in a box, selected, to copy by hand. A game
+    (a digit placed, a candidate struck) copies as the board shows it, and that text loaded
+    gives the same board, which copies as the same text again and is explained from its
+    candidates."""
+    driver = page.driver
+    origin = daemon.url.rstrip("/")
+
+    def clipboard(setting):
+        for name in ("clipboard-read", "clipboard-write"):
+            driver.execute_cdp_cmd("Browser.setPermission", {
+                "permission": {"name": name}, "setting": setting, "origin": origin})
+
+    def pasted():
+        return driver.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], "
+            "(e) => arguments[0]('not read: ' + e));")
+
+    def copy(expected):
+        page.click("copy-pm")
+        page.until_text("copy-message", COPIED)
+        check(not page.visible("pm-grid"), "the grid to copy by hand shows after a copy")
+        text = pasted()
+        check(text == expected, "Copy as PM grid copied\n%s\nnot\n%s" % (text, expected))
+        return text
+
+    clipboard("granted")
+    page.type_text(WIKIPEDIA)
+    page.click("load")
+    page.until(lambda: page.hash() == "#puzzle=" + WIKIPEDIA, "Wikipedia's puzzle to load")
+    page.until_text("verdict", "One (unique)")
+    check(pm_grid_of(page.board()) == WIKIPEDIA_PM_GRID, "the test's PM grid differs from HoDoKu's")
+    copy(WIKIPEDIA_PM_GRID)
+    # Refused: the grid below the button, whole, selected, with the focus, to copy by hand.
+    clipboard("denied")
+    page.click("copy-pm")
+    page.until_text("copy-message", COPY_BY_HAND)
+    box = driver.execute_script("""
+        const box = document.getElementById('pm-grid');
+        return [box.value, box.selectionStart, box.selectionEnd, document.activeElement === box];""")
+    check(page.visible("pm-grid") and box[0] == WIKIPEDIA_PM_GRID and box[1] == 0 and
+          box[2] == len(WIKIPEDIA_PM_GRID) and box[3],
+          "the grid to copy by hand: %r" % box)
+    clipboard("granted")
+    # A game: a digit placed and a candidate struck by hand, copied as the board shows them.
+    page.click("play")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
+    page.cell(cell_index("r1c3")).click()
+    page.key("4")
+    page.until_text("play-message", "4 placed in r1c3.")
+    page.until(lambda: page.text("copy-message") == "" and not page.visible("pm-grid"),
+               "what the copy said to go once the board changed")
+    page.key("n")
+    page.cell(cell_index("r1c6")).click()
+    page.key("2")
+    page.until_text("play-message", "Removed candidate 2 in r1c6.")
+    page.key("n")
+    highlight_off(page)
+    board = page.board()
+    text = copy(pm_grid_of(board))
+    # Loaded back: the same board (a cell left one candidate shows it as a given), the same
+    # grid copied again.
+    page.type_text(text)
+    page.click("load")
+    check(page.answer_confirm(True) ==
+          "This ends your game: the digits and notes you entered will be lost.",
+          "Load of the PM grid asked something else")
+    page.until(lambda: page.hash() == "#puzzle=" + pencil_of(board),
+               "the PM grid to load as the game's pencilmarks (the address is %r)" % page.hash())
+    page.until_text("verdict", "One (unique)")
+    check(pencil_of(page.board()) == pencil_of(board), "the PM grid loaded shows another board")
+    copy(text)
+    # Explained from the candidates it holds.
+    steps = daemon.api("/api/explain", {"puzzle": text})["steps"]
+    check(steps and steps[0]["candidates"][cell_index("r1c6")] == "68",
+          "the API explains the PM grid from %r" % (steps and steps[0]["candidates"][5]))
+    page.click("explain")
+    check_step(page, {"puzzle": givens_of(pencil_of(board)), "steps": steps}, 0)
+    page.click("edit")
+    page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing", "editing")
 
 
 def highlight_off(page):
