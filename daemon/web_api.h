@@ -7,7 +7,7 @@
 //   POST /api/solve        {"puzzle": TEXT, "unique": bool, "limit": N, "rate": bool}
 //                          -> {"puzzle", "verdict", "solution", "solutions", "guesses",
 //                              "rating": {"level", "hardest", "steps", ...}}
-//   POST /api/explain      {"puzzle": TEXT}
+//   POST /api/explain      {"puzzle": TEXT} (TEXT may be a candidate state, see below)
 //                          -> the object of `sudoku-client explain --json --candidates`:
 //                             {"puzzle", "verdict", "steps": [{"step", "technique",
 //                              "hodoku_name", "se_name", "text", "placements", "eliminations",
@@ -17,10 +17,11 @@
 //                          -> {"seed", "puzzles": [{"puzzle", "clues"}], "failures":
 //                              [{"index", "message"}]}
 //
-// TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
-// pencilmarks (a candidate state: explained from the candidates it leaves), a CSV line. The answers are the
-// objects sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the
-// schema). Errors are JSON, {"error": MESSAGE}:
+// TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, a candidate
+// state (729 pencilmarks, or HoDoKu's PM grid as its "Copy PM grid" writes it and the page's
+// Copy as PM grid does: explained from the candidates it leaves), a CSV line. The answers are
+// the objects sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is
+// the schema). Errors are JSON, {"error": MESSAGE}:
 //   400  a puzzle that is not valid, as sudoku-client's JSON says it: {"puzzle", "verdict":
 //        "invalid", "error": "invalid: line 1, column 12: bad character 'x' (expected 1-9, or
 //        . 0 _ - * for a blank)", "where": "line 1, column 12", "reason": "bad character ..."}; a

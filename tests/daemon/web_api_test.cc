@@ -619,9 +619,11 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
        "'unique' expects true or false, got \"yes\""},
       {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
       {{{"rate", true}},
-       "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)"},
+       "missing 'puzzle': the puzzle text (81 characters, a 9-line grid, a 729-character "
+       "candidate state or HoDoKu's PM grid)"},
       {{{"puzzle", "\n# a comment\n\n"}},
-       "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)"},
+       "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid, a 729-character "
+       "candidate state or HoDoKu's PM grid)"},
       {{{"puzzle", std::string(kWikipediaPuzzle) + "\n\n" + kWikipediaSolution}},
        "'puzzle' holds more than one puzzle (the second starts at line 3); give one at a time"},
       {Json::array({1, 2}), "the body must be a JSON object, got [1,2]"},
