@@ -24,15 +24,19 @@ measures the board's borders against its cells, and looks at the page on a 390x8
 (candidates' size, the strike, touch help, a Load error above the board, every control 44 px or
 more, the cells as large as the screen allows, 40). It also checks that every button works
 after an error, that the page's files (index.html, style.css and every module) come
-gzip-compressed and a reload moves headers only, the dark theme's contrast, technique names as
-players write them, that no words are only in a tooltip, the focus on a cell while viewing,
-and, stopping the daemon and starting it again on its port, what the page says and keeps while
-it cannot be reached. The browser's console must stay free of errors but the 400s the invalid
-puzzles draw (and the refused connections while the daemon is stopped). Screenshots go to
---screenshots: page-start.png, page-step.png (the x-wing, as the README shows it),
-page-chain.png (a skyscraper), page-forcing-chain.png, page-trial.png, page-trial-branch.png (a
-trial's branch and one nested in it, open), page-solved.png, page-play.png, page-phone.png and
-page-phone-play.png.
+gzip-compressed and a reload moves headers only, the dark theme's contrast, on a phone too,
+technique names as players write them, that no words are only in a tooltip, the focus on a cell
+while viewing, and, stopping the daemon and starting it again on its port, what the page says
+and keeps while it cannot be reached. The browser's console must stay free of errors but the
+400s the invalid puzzles draw (and the refused connections while the daemon is stopped).
+Screenshots go to --screenshots: page-start.png, page-step.png (the x-wing, as the README shows
+it), page-dark.png (the same, dark), page-chain.png (a skyscraper), page-forcing-chain.png,
+page-trial.png, page-trial-branch.png (a trial's branch and one nested in it, open),
+page-solved.png, page-generate-se.png (generated within SE 2.0-2.5), page-play.png,
+page-hint.png (a hint at its third grade: the x-wing from the player's notes),
+page-play-restored.png (a game after a reload), page-pm-grid.png (a game copied as a PM grid,
+loaded and explained), page-phone.png, page-phone-dark.png, page-phone-play.png and
+page-phone-hint.png.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no browser, driver or Selenium on this machine:
 install chromium, chromium-driver and python3-selenium; tests/run_all.sh does).
@@ -621,11 +625,12 @@ def contrast(one, other):
     return (light + 0.05) / (dark + 0.05)
 
 
-def check_dark(page, where):
+def check_dark(page, where, screenshots, shot):
     """Issue 48, item 12: under a dark preference (Chromium's emulation) the page is dark, and
     what the board shows at the x-wing, 8 highlighted, reads at 4.5:1 or more against what it
     sits on: givens, digits placed, candidates plain and in shaded cells, the struck, the ringed,
-    the highlighted, the step's words. Back to light, the paper is #f5f4ef again."""
+    the highlighted, the step's words (screenshot `shot`). Back to light, the paper is #f5f4ef
+    again."""
     driver = page.driver
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
         "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
@@ -662,6 +667,8 @@ def check_dark(page, where):
             return seen[0] == before
         page.until(settled, "the dark colours to settle")
         colours = seen[0]
+        driver.execute_script("window.scrollTo(0, 0);")
+        page.shot(screenshots, shot)
     finally:
         page.click("highlight-8")
     check(colours[0] == [20, 24, 29], "%s: the dark page's background is %r" % (
@@ -846,7 +853,7 @@ def run(args, screenshots):
         page.until_text("technique", "X-Wing")
         page.until_text("step-text", steps[eliminating]["text"])
         page.shot(screenshots, "page-step.png")
-        check_dark(page, "the x-wing")
+        check_dark(page, "the x-wing", screenshots, "page-dark.png")
         # Issue 48, item 8: a cell pressed while viewing has the focus and shows it, and the
         # arrows then move between cells rather than step; the step stays.
         page.cell(cell_index("r5c5")).click()
@@ -1057,7 +1064,7 @@ def run(args, screenshots):
         check(again["verdict"] == "solved" and again["solutions"] == 1,
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
-        generate_by(page, daemon, Keys)
+        generate_by(page, daemon, Keys, screenshots)
 
         # Issue 48, item 1: after an error every button still works. Play on a puzzle with
         # several solutions says why it cannot; Explain and Solve then work all the same, and
@@ -1085,10 +1092,10 @@ def run(args, screenshots):
 
         # Item 9: play (it ends with Esc, stopping the game).
         play(page, daemon, Keys, screenshots, "page-play.png")
-        hint_grades(page, daemon, Keys)
-        kept_game(page, daemon, Keys)
+        hint_grades(page, daemon, Keys, screenshots)
+        kept_game(page, daemon, Keys, screenshots)
         pencil_puzzle(page, daemon, Keys)
-        pm_grid(page, daemon)
+        pm_grid(page, daemon, screenshots)
 
         # A phone-sized screen: nothing wider than the screen, the board whole and its borders
         # shown, candidates readable, the strike a bar, the help for touch.
@@ -1129,6 +1136,7 @@ def run(args, screenshots):
         check_targets(page, ["#board .cell"], "viewing on a phone", least=40)
         check_steps_whole(page, "on a phone")
         check_no_tooltips(page, "viewing on a phone")
+        check_dark(page, "the x-wing on a phone", screenshots, "page-phone-dark.png")
         help_text = page.text("board-help")
         check(not any(k in help_text for k in ("\u2190", "Home", "Esc")),
               "the phone's help names keys: %r" % help_text)
@@ -1308,7 +1316,7 @@ def start_play(page, puzzle):
     page.until(lambda: page.find("#board").get_attribute("data-mode") == "playing", "play mode")
 
 
-def hint_grades(page, daemon, Keys):
+def hint_grades(page, daemon, Keys, screenshots):
     """Issue 48, item A: a hint starts from the player's own candidates and comes in three
     grades. With every digit before the README's x-wing placed, Hint says where to look (row 3
     tinted), again the cells (shaded), again what it removes (struck); with the x-wing's 8s
@@ -1345,6 +1353,7 @@ def hint_grades(page, daemon, Keys):
           and set(marked("keys")) == corners, "grade 3 marks %r, %r" % (
               marked("eliminated"), marked("keys")))
     check_no_tooltips(page, "playing")
+    page.shot(screenshots, "page-hint.png")
     # The x-wing's removals, struck by hand: the hint moves on.
     page.key("n")
     for name in ("r2c9", "r4c3", "r4c9", "r6c9"):
@@ -1383,7 +1392,7 @@ def hint_grades(page, daemon, Keys):
                "Esc to stop playing")
 
 
-def kept_game(page, daemon, Keys):
+def kept_game(page, daemon, Keys, screenshots):
     """Issue 48, item B: a game is kept in the browser under its puzzle. Two moves (a digit and
     a candidate struck) and a reload: the same digits and candidates, Undo available, the time
     played going on from where it stood; Undo then takes the strike back."""
@@ -1416,6 +1425,7 @@ def kept_game(page, daemon, Keys):
     shown = page.text("timer")
     check("00:02" <= shown <= "00:09", "the timer after a reload reads %r" % shown)
     page.until(lambda: page.text("timer") > shown, "the timer to go on after a reload")
+    page.shot(screenshots, "page-play-restored.png")
     page.click("undo")
     page.until_text("play-message", "Undone.")
     check(digit in page.board()[struck]["candidates"], "Undo after a reload left the strike")
@@ -1431,7 +1441,7 @@ def kept_game(page, daemon, Keys):
           "a game stopped came back after a reload")
 
 
-def generate_by(page, daemon, Keys):
+def generate_by(page, daemon, Keys, screenshots):
     """Issue 48, item C: Generate at a HoDoKu level and within an SE range, as the Solve card
     then shows them; a range the API refuses shows its exact words."""
     from selenium.webdriver.support.ui import Select
@@ -1467,6 +1477,7 @@ def generate_by(page, daemon, Keys):
     se = float(page.text("rating-se").split("/")[0])
     check(2.0 <= se <= 2.5 and se == rating(puzzle)["se"],
           "SE 2.0-2.5 gave a puzzle the page rates %r" % page.text("rating-se"))
+    page.shot(screenshots, "page-generate-se.png")
     bounds("3.0", "2.0")
     page.click("generate")
     page.until_text("error", "'se_min' 3.0 is above 'se_max' 2.0")
@@ -1558,12 +1569,12 @@ def givens_of(pencil):
     return "".join(cell if len(cell) == 1 else "." for cell in cells)
 
 
-def pm_grid(page, daemon):
+def pm_grid(page, daemon, screenshots):
     """Copy as PM grid: Wikipedia's puzzle copies as HoDoKu's PM grid of it, exactly; where the
     browser refuses the clipboard, the grid shows in a box, selected, to copy by hand. A game
     (a digit placed, a candidate struck) copies as the board shows it, and that text loaded
     gives the same board, which copies as the same text again and is explained from its
-    candidates."""
+    candidates (page-pm-grid.png)."""
     driver = page.driver
     origin = daemon.url.rstrip("/")
 
@@ -1637,6 +1648,7 @@ def pm_grid(page, daemon):
           "the API explains the PM grid from %r" % (steps and steps[0]["candidates"][5]))
     page.click("explain")
     check_step(page, {"puzzle": givens_of(pencil_of(board)), "steps": steps}, 0)
+    page.shot(screenshots, "page-pm-grid.png")
     page.click("edit")
     page.until(lambda: page.find("#board").get_attribute("data-mode") == "editing", "editing")
 
@@ -1733,6 +1745,9 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
         " and ".join(nxt["cells"]), TECHNIQUE_NAMES[nxt["technique"]]))
     page.click("hint")
     page.until_text("play-message", "Hint: " + nxt["text"])
+    if phone:
+        page.driver.execute_script("document.querySelector('.board-frame').scrollIntoView();")
+        page.shot(screenshots, "page-phone-hint.png")
     board = page.board()
     for p in nxt["placements"]:
         target = cell_index(p["cell"])
