@@ -1,5 +1,5 @@
 # Writes a C++ source that holds files as byte arrays, for daemon/web_assets.h.
-#   cmake -DOUTPUT=web_assets.cc -DINPUTS="a/index.html;a/app.js" -P embed_assets.cmake
+#   cmake -DOUTPUT=web_assets.cc -DINPUTS="a/index.html;a/main.js" -P embed_assets.cmake
 # Bytes rather than string literals: any file content is safe, and no delimiter can clash.
 if(NOT OUTPUT OR NOT INPUTS)
   message(FATAL_ERROR "embed_assets.cmake needs -DOUTPUT=... and -DINPUTS=...")

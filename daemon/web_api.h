@@ -2,12 +2,12 @@
 // metrics. The API takes one puzzle per request, as people paste it, and answers with the same
 // code, verdicts and messages as the protocol and sudoku-client:
 //
-//   GET  /                 the page (and /style.css, /app.js)
+//   GET  /                 the page (and /style.css, /main.js and the modules it imports)
 //   GET  /metrics          Prometheus text, as --metrics serves it
 //   POST /api/solve        {"puzzle": TEXT, "unique": bool, "limit": N, "rate": bool}
 //                          -> {"puzzle", "verdict", "solution", "solutions", "guesses",
 //                              "rating": {"level", "hardest", "steps", ...}}
-//   POST /api/explain      {"puzzle": TEXT}
+//   POST /api/explain      {"puzzle": TEXT} (TEXT may be a candidate state, see below)
 //                          -> the object of `sudoku-client explain --json --candidates`:
 //                             {"puzzle", "verdict", "steps": [{"step", "technique",
 //                              "hodoku_name", "se_name", "text", "placements", "eliminations",
@@ -18,8 +18,9 @@
 //                          -> {"seed", "puzzles": [{"puzzle", "clues"}], "failures":
 //                              [{"index", "message"}]}
 //
-// TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, 729
-// pencilmarks (a candidate state: explained from the candidates it leaves), a CSV line.
+// TEXT is any one puzzle sudoku-client reads: 81 characters, a pasted 9-line grid, a candidate
+// state (729 pencilmarks, or HoDoKu's PM grid as its "Copy PM grid" writes it and the page's
+// Copy as PM grid does: explained from the candidates it leaves), a CSV line.
 // TECHNIQUE is a technique as an explanation's steps name it ("x-wing", "xy-chain"): only
 // puzzles whose explanation takes a step of it come back. The answers are the objects
 // sudoku-client writes for the same puzzle (proto/result_json.h; proto/README.md is the schema).

@@ -11,7 +11,7 @@
 namespace sudoku::daemon {
 
 struct WebAsset {
-  std::string_view name;     // the file's name in daemon/web/, e.g. "app.js"
+  std::string_view name;     // the file's name in daemon/web/, e.g. "main.js"
   std::string_view content;  // its bytes
 };
 

@@ -182,14 +182,16 @@ PuzzleInput ReadPuzzle(const Fields& fields) {
   const std::optional<std::string> text = fields.String("puzzle");
   if (!text) {
     BadRequest(
-        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)");
+        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid, a 729-character "
+        "candidate state or HoDoKu's PM grid)");
   }
   std::istringstream in(*text);
   PuzzleReader reader(&in);
   PuzzleInput input;
   if (!reader.Next(&input.record)) {
     BadRequest(
-        "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)");
+        "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid, a 729-character "
+        "candidate state or HoDoKu's PM grid)");
   }
   PuzzleRecord second;
   if (reader.Next(&second)) {

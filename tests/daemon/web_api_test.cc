@@ -13,7 +13,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <future>
 #include <memory>
 #include <sstream>
@@ -37,6 +40,7 @@
 #include "daemon/pool.h"
 #include "daemon/request_handler.h"
 #include "daemon/web_api.h"
+#include "daemon/web_assets.h"
 #include "solver/explain_text.h"
 #include "solver/logic.h"
 #include "solver/rating.h"
@@ -203,18 +207,70 @@ TEST(WebPage, ServesTheEmbeddedFiles) {
   EXPECT_EQ(page.status, 200u);
   EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
   EXPECT_THAT(page.body, HasSubstr("<title>sudokud"));
-  EXPECT_THAT(page.body, HasSubstr("<script src=\"app.js\" defer></script>"));
+  EXPECT_THAT(page.body, HasSubstr("<script type=\"module\" src=\"main.js\"></script>"));
   EXPECT_THAT(page.csp, StartsWith("default-src 'self'"));
-  const Reply script = Send(server.port(), http::verb::get, "/app.js", "", "");
+  // A module is run only when it comes as JavaScript.
+  const Reply script = Send(server.port(), http::verb::get, "/main.js", "", "");
   EXPECT_EQ(script.status, 200u);
   EXPECT_EQ(script.content_type, "text/javascript; charset=utf-8");
-  EXPECT_THAT(script.body, HasSubstr("/api/explain"));
+  EXPECT_THAT(script.body, HasSubstr("import "));
+  EXPECT_THAT(script.csp, StartsWith("default-src 'self'"));
+  const Reply api = Send(server.port(), http::verb::get, "/api.js", "", "");
+  EXPECT_EQ(api.status, 200u);
+  EXPECT_EQ(api.content_type, "text/javascript; charset=utf-8");
+  EXPECT_THAT(api.body, HasSubstr("fetch("));
   const Reply style = Send(server.port(), http::verb::get, "/style.css?v=2", "", "");
   EXPECT_EQ(style.status, 200u);
   EXPECT_EQ(style.content_type, "text/css; charset=utf-8");
   // The files are byte for byte those of daemon/web/.
-  std::ifstream file(testing::TestPath("SUDOKU_WEB_DIR") + "/app.js", std::ios::binary);
+  std::ifstream file(testing::TestPath("SUDOKU_WEB_DIR") + "/main.js", std::ios::binary);
   EXPECT_EQ(script.body, std::string(std::istreambuf_iterator<char>(file), {}));
+}
+
+// The page's files in daemon/web/: its HTML, CSS and JavaScript modules.
+std::set<std::string> PageFiles() {
+  std::set<std::string> names;
+  const std::string directory = testing::TestPath("SUDOKU_WEB_DIR");
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    const std::string extension = entry.path().extension().string();
+    if (extension == ".html" || extension == ".css" || extension == ".js") {
+      names.insert(entry.path().filename().string());
+    }
+  }
+  return names;
+}
+
+// Every module the page runs is built in (daemon/CMakeLists.txt's SUDOKU_WEB_FILES): those of
+// daemon/web/, each served as JavaScript, and every one main.js or another imports, and the
+// page preloads, is among them.
+TEST(WebPage, EmbedsEveryFileOfThePage) {
+  std::set<std::string> embedded;
+  for (const WebAsset& asset : WebAssets()) embedded.insert(std::string(asset.name));
+  EXPECT_EQ(embedded, PageFiles());
+  WebServer server;
+  std::set<std::string> modules;
+  for (const std::string& name : embedded) {
+    if (!name.ends_with(".js")) continue;
+    modules.insert(name);
+    const Reply reply = Send(server.port(), http::verb::get, "/" + name, "", "");
+    EXPECT_EQ(reply.status, 200u) << name;
+    EXPECT_EQ(reply.content_type, "text/javascript; charset=utf-8") << name;
+    const std::regex import("from '\\./([a-z-]+\\.js)';");
+    for (std::sregex_iterator it(reply.body.begin(), reply.body.end(), import), end; it != end;
+         ++it) {
+      EXPECT_TRUE(embedded.contains((*it)[1].str())) << name << " imports " << (*it)[1].str();
+    }
+  }
+  EXPECT_GE(modules.size(), 2u);
+  // index.html runs main.js and preloads the others, so that they come at once.
+  const std::string page = Send(server.port(), http::verb::get, "/", "", "").body;
+  std::set<std::string> named;
+  const std::regex reference(
+      "(?:<script type=\"module\" src|<link rel=\"modulepreload\" href)=\"([a-z-]+\\.js)\"");
+  for (std::sregex_iterator it(page.begin(), page.end(), reference), end; it != end; ++it) {
+    named.insert((*it)[1].str());
+  }
+  EXPECT_EQ(named, modules);
 }
 
 // The bytes of daemon/web/`name`.
@@ -262,12 +318,14 @@ http::response<http::string_body> Get(uint16_t port, const std::string& target,
 
 TEST(WebPage, ServesTheFilesGzipCompressedToABrowserThatTakesIt) {
   WebServer server;
-  for (const char* name : {"index.html", "app.js", "style.css"}) {
+  size_t bytes = 0;
+  size_t compressed = 0;
+  for (const std::string& name : PageFiles()) {
     const std::string file = WebFile(name);
     const std::string etag = "\"" + Fnv1a(file) + "\"";
     for (const char* accepts : {"gzip, deflate, br, zstd", "gzip", "br;q=1.0, gzip;q=0.8", "*",
                                 "deflate, x-gzip"}) {
-      const auto page = Get(server.port(), "/" + std::string(name), {{"Accept-Encoding", accepts}});
+      const auto page = Get(server.port(), "/" + name, {{"Accept-Encoding", accepts}});
       EXPECT_EQ(page.result_int(), 200u) << name << ", " << accepts;
       EXPECT_EQ(page[http::field::content_encoding], "gzip") << name << ", " << accepts;
       EXPECT_EQ(page[http::field::etag], "\"" + Fnv1a(file) + "-gzip\"") << name;
@@ -275,16 +333,21 @@ TEST(WebPage, ServesTheFilesGzipCompressedToABrowserThatTakesIt) {
       EXPECT_EQ(page[http::field::cache_control], "no-cache");
       EXPECT_EQ(page[http::field::content_length], std::to_string(page.body().size()));
       EXPECT_EQ(Gunzip(page.body()), file) << name;
-      // Compressed, the text is under a third of its size.
-      EXPECT_LT(page.body().size(), file.size() / 3) << name;
+      // Compressed, every file is under half its size (the small modules' share of gzip's
+      // header and dictionary is the largest).
+      EXPECT_LT(page.body().size(), file.size() / 2) << name;
+      if (std::string(accepts) == "gzip") {
+        bytes += file.size();
+        compressed += page.body().size();
+      }
     }
     // No Accept-Encoding, gzip refused, or codings the daemon does not make: the bytes as
     // they are, with the ETag of that form.
     for (const char* accepts : {"", "identity", "gzip;q=0", "gzip;q=0.000, br", "*;q=0", "br",
                                 "deflate"}) {
       const auto page =
-          accepts[0] ? Get(server.port(), "/" + std::string(name), {{"Accept-Encoding", accepts}})
-                     : Get(server.port(), "/" + std::string(name), {});
+          accepts[0] ? Get(server.port(), "/" + name, {{"Accept-Encoding", accepts}})
+                     : Get(server.port(), "/" + name, {});
       EXPECT_EQ(page.result_int(), 200u) << name << ", " << accepts;
       EXPECT_EQ(page.count(http::field::content_encoding), 0u) << name << ", " << accepts;
       EXPECT_EQ(page[http::field::etag], etag) << name;
@@ -292,10 +355,12 @@ TEST(WebPage, ServesTheFilesGzipCompressedToABrowserThatTakesIt) {
       EXPECT_EQ(page.body(), file) << name << ", " << accepts;
     }
   }
+  // The page as a whole moves under 40% of its bytes.
+  EXPECT_LT(compressed * 10, bytes * 4) << compressed << " of " << bytes;
   // HEAD says the length of the compressed GET.
   const Headers gzip = {{"Accept-Encoding", "gzip"}};
-  const auto get = Get(server.port(), "/app.js", gzip);
-  const auto head = Get(server.port(), "/app.js", gzip, http::verb::head);
+  const auto get = Get(server.port(), "/board.js", gzip);
+  const auto head = Get(server.port(), "/board.js", gzip, http::verb::head);
   EXPECT_EQ(head.result_int(), 200u);
   EXPECT_EQ(head[http::field::content_encoding], "gzip");
   EXPECT_EQ(head[http::field::content_length], std::to_string(get.body().size()));
@@ -322,6 +387,18 @@ TEST(WebPage, AnswersARevisitWithNotModified) {
       EXPECT_EQ(again[http::field::content_encoding], "gzip");
     }
   }
+  // Every file of the page, the modules too: the tag it came with gets a 304, of its type.
+  for (const std::string& name : PageFiles()) {
+    const std::string file_tag = "\"" + Fnv1a(WebFile(name)) + "-gzip\"";
+    const auto first = Get(server.port(), "/" + name, {{"Accept-Encoding", "gzip"}});
+    EXPECT_EQ(first.result_int(), 200u) << name;
+    EXPECT_EQ(first[http::field::etag], file_tag) << name;
+    const auto again = Get(server.port(), "/" + name,
+                           {{"Accept-Encoding", "gzip"}, {"If-None-Match", file_tag}});
+    EXPECT_EQ(again.result_int(), 304u) << name;
+    EXPECT_EQ(again.body(), "") << name;
+    EXPECT_EQ(again[http::field::content_type], first[http::field::content_type]) << name;
+  }
   const auto plain = Get(server.port(), "/", {{"If-None-Match", tag}});
   EXPECT_EQ(plain.result_int(), 304u);
   EXPECT_EQ(plain[http::field::etag], tag);
@@ -329,7 +406,7 @@ TEST(WebPage, AnswersARevisitWithNotModified) {
   // Another file's tag, the other form's (the compressed copy, to a client that no longer takes
   // gzip), or a tag from an older daemon: the file, whole.
   for (const auto& [held, accepts] :
-       {std::pair<std::string, std::string>{"\"" + Fnv1a(WebFile("app.js")) + "-gzip\"", "gzip"},
+       {std::pair<std::string, std::string>{"\"" + Fnv1a(WebFile("main.js")) + "-gzip\"", "gzip"},
         {gzip_tag, "identity"},
         {tag, "gzip"},
         {"\"0000000000000000-gzip\"", "gzip"}}) {
@@ -352,7 +429,8 @@ TEST(WebPage, HeadAnswersWithTheLengthOfGet) {
 TEST(WebPage, OtherPathsAreNotFoundAndOtherMethodsNotAllowed) {
   WebServer server;
   // "?api/explain" is no path at all (found by fuzz_http: it used to end in 500).
-  for (const char* target : {"/index", "/app.jsx", "/web/app.js", "/favicon.ico", "?api/explain"}) {
+  for (const char* target : {"/index", "/main.jsx", "/web/main.js", "/app.js", "/favicon.ico",
+                             "?api/explain"}) {
     const Reply reply = Send(server.port(), http::verb::get, target, "", "");
     EXPECT_EQ(reply.status, 404u) << target;
     EXPECT_EQ(reply.body, "not found: " + std::string(target) + " (the page is at /)\n");
@@ -542,9 +620,11 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
        "'unique' expects true or false, got \"yes\""},
       {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
       {{{"rate", true}},
-       "missing 'puzzle': the puzzle text (81 characters, a 9-line grid or 729 pencilmarks)"},
+       "missing 'puzzle': the puzzle text (81 characters, a 9-line grid, a 729-character "
+       "candidate state or HoDoKu's PM grid)"},
       {{{"puzzle", "\n# a comment\n\n"}},
-       "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid or 729 pencilmarks)"},
+       "'puzzle' holds no puzzle (expected 81 characters, a 9-line grid, a 729-character "
+       "candidate state or HoDoKu's PM grid)"},
       {{{"puzzle", std::string(kWikipediaPuzzle) + "\n\n" + kWikipediaSolution}},
        "'puzzle' holds more than one puzzle (the second starts at line 3); give one at a time"},
       {Json::array({1, 2}), "the body must be a JSON object, got [1,2]"},
