@@ -97,6 +97,13 @@ std::pair<HodokuLevel, uint16_t> FinnedFishWorth(Technique technique, int size) 
   }
 }
 
+// Whether a chain has a grouped node (HoDoKu's grouped nice loops and AICs).
+bool IsGrouped(const Step& step) {
+  return std::any_of(step.links.begin(), step.links.end(), [](const logic::Link& link) {
+    return link.from.cells.size() > 1 || link.to.cells.size() > 1;
+  });
+}
+
 // HoDoKu's ceilings: a score above a level's ceiling moves the puzzle up a level.
 constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
 
@@ -190,6 +197,11 @@ void Rater::Add(const Step& step) {
     // HoDoKu's Locked Pair and Locked Triple: 40 and 60 points, medium.
     score_ += step.technique == Technique::kNakedPair ? 40 : 60;
     level_ = std::max(level_, kMedium);
+  } else if (step.technique == Technique::kAic && path_ == logic::Preference::kHodoku &&
+             IsGrouped(step)) {
+    // HoDoKu's grouped nice loops and AICs: 300 points, unfair.
+    score_ += 300;
+    level_ = std::max(level_, kUnfair);
   } else {
     score_ += worth.score;
     level_ = std::max(level_, worth.level);
