@@ -397,13 +397,10 @@ std::string HodokuName(const Step& step) {
     case Technique::kXYChain: return "XY-Chain";
     case Technique::kAic: {
       // HoDoKu's nice loops (variants 1 and 2) and AICs, "Grouped" with a grouped node.
-      const bool grouped = std::any_of(step.links.begin(), step.links.end(), [](const Link& l) {
-        return l.from.cells.size() > 1 || l.to.cells.size() > 1;
-      });
       const char* kind = step.variant == 1   ? "Continuous Nice Loop"
                          : step.variant == 2 ? "Discontinuous Nice Loop"
                                              : "AIC";
-      return std::string(grouped ? "Grouped " : "") + kind;
+      return std::string(HasGroupedNode(step) ? "Grouped " : "") + kind;
     }
     case Technique::kAlsXz:
     case Technique::kWxyzWing: return "Almost Locked Set XZ-Rule";  // HoDoKu finds it so

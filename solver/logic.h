@@ -359,6 +359,10 @@ Rating Walk(const CandidateGrid& candidates, Preference preference,
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);
 
+// Whether a chain step has a grouped node (a node of two or three cells): HoDoKu's grouped
+// nice loops and AICs.
+bool HasGroupedNode(const Step& step);
+
 }  // namespace sudoku::logic
 
 #endif  // SUDOKU_SOLVER_LOGIC_H_

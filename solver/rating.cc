@@ -97,13 +97,6 @@ std::pair<HodokuLevel, uint16_t> FinnedFishWorth(Technique technique, int size) 
   }
 }
 
-// Whether a chain has a grouped node (HoDoKu's grouped nice loops and AICs).
-bool IsGrouped(const Step& step) {
-  return std::any_of(step.links.begin(), step.links.end(), [](const logic::Link& link) {
-    return link.from.cells.size() > 1 || link.to.cells.size() > 1;
-  });
-}
-
 // HoDoKu's ceilings: a score above a level's ceiling moves the puzzle up a level.
 constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
 
@@ -198,7 +191,7 @@ void Rater::Add(const Step& step) {
     score_ += step.technique == Technique::kNakedPair ? 40 : 60;
     level_ = std::max(level_, kMedium);
   } else if (step.technique == Technique::kAic && path_ == logic::Preference::kHodoku &&
-             IsGrouped(step)) {
+             logic::HasGroupedNode(step)) {
     // HoDoKu's grouped nice loops and AICs: 300 points, unfair.
     score_ += 300;
     level_ = std::max(level_, kUnfair);
