@@ -395,7 +395,13 @@ std::string HodokuName(const Step& step) {
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
     case Technique::kXChain: return "X-Chain";
     case Technique::kXYChain: return "XY-Chain";
-    case Technique::kAic: return "AIC";
+    case Technique::kAic: {
+      // HoDoKu's nice loops (variants 1 and 2) and AICs, "Grouped" with a grouped node.
+      const char* kind = step.variant == 1   ? "Continuous Nice Loop"
+                         : step.variant == 2 ? "Discontinuous Nice Loop"
+                                             : "AIC";
+      return std::string(HasGroupedNode(step) ? "Grouped " : "") + kind;
+    }
     case Technique::kAlsXz:
     case Technique::kWxyzWing: return "Almost Locked Set XZ-Rule";  // HoDoKu finds it so
     case Technique::kForcingChain:
@@ -555,9 +561,20 @@ std::string Describe(const Step& step) {
     case Technique::kBugPlusOne:
       return name + ": " + Placement(step.placements[0]) +
              " (every other open cell holds two candidates: without it, two solutions)";
+    case Technique::kAic:
+      if (step.variant == 1) {
+        return "continuous nice loop: " + WholeChain(step.links) +
+               " (a loop: each weak link holds both ways): " + Removals(step.eliminations);
+      }
+      if (step.variant == 2) {
+        const Node& start = step.links.front().from;
+        return "discontinuous nice loop: " + WholeChain(step.links) + " (" + NodeName(start) +
+               (step.links.front().strong ? " false leads to it true" : " true leads to it false") +
+               "): " + Removals(step.eliminations);
+      }
+      [[fallthrough]];
     case Technique::kXChain:
     case Technique::kXYChain:
-    case Technique::kAic:
       return name + ": " + WholeChain(step.links) + ": " + Removals(step.eliminations);
     case Technique::kAlsXz: {
       const size_t a = step.variant;

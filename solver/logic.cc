@@ -4,6 +4,7 @@
 // kernel.inc). State lives per call.
 #include "solver/logic.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <string>
@@ -345,6 +346,12 @@ std::string CellName(int cell) {
   // Built from characters: rows and columns are 1-9. (snprintf into a small buffer draws a
   // false -Wformat-truncation from g++ 12 at -O0.)
   return {'r', static_cast<char>('1' + RowOf(cell)), 'c', static_cast<char>('1' + ColumnOf(cell))};
+}
+
+bool HasGroupedNode(const Step& step) {
+  return std::any_of(step.links.begin(), step.links.end(), [](const Link& link) {
+    return link.from.cells.size() > 1 || link.to.cells.size() > 1;
+  });
 }
 
 Candidates InitialCandidates(const Grid& grid) {

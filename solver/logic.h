@@ -216,7 +216,17 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  that column}
 //   kBugPlusOne:   placements = {the cell, the digit}; cells = {the cell}; digits = {the digit}
 //   kXChain/kXYChain/kAic: links = the chain, strong first and last; eliminations what sees both
-//                  ends (or, ends in one cell, that cell's other candidates)
+//                  ends (or, ends in one cell, that cell's other candidates). On HoDoKu's path
+//                  only, kAic has HoDoKu's nice loops too, its links a loop (the last link's
+//                  node is the first's): variant 1, a continuous nice loop (links alternating
+//                  strong and weak all round: every weak link holds both ways, so a digit
+//                  leaves the cells off the loop seeing both nodes of a weak link between two
+//                  cells, and a cell loses its other candidates where a weak link is within
+//                  it); variant 2, a discontinuous nice loop (the first node leads round to
+//                  itself: strong first and last, it is true and its cell loses the other
+//                  candidates; weak first and last, it goes). Variant 0 there is HoDoKu's AIC:
+//                  its ends two candidates in two cells, of one digit removing two or more, or
+//                  of two digits seeing each other, each removed from the other's cell
 //   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
 //                  restricted common digit, z the digit removed
 //   kWxyzWing:     SE's WXYZ-, VWXYZ- and UVWXYZ-wing: cells = the set's three, four or five,
@@ -350,6 +360,10 @@ Rating Walk(const CandidateGrid& candidates, Preference preference,
 
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);
+
+// Whether a chain step has a grouped node (a node of two or three cells): HoDoKu's grouped
+// nice loops and AICs.
+bool HasGroupedNode(const Step& step);
 
 }  // namespace sudoku::logic
 

@@ -8,6 +8,8 @@
 // Breadth first finds each start's shortest such chain; the step keeps the shortest of all, or,
 // on HoDoKu's path, the one HoDoKu's sort puts first: most removals (MostRemovingChain), so
 // that one chain does what several shorter ones would, as in the path HoDoKu's users see.
+// There, after its x- and xy-chains, HoDoKu's nice loops and AICs (NiceLoopStep) take the
+// place of the alternating inference chains.
 //
 // Most starts have no chain, and most steps that get here find none, so the search is in two
 // parts: Layers (logic_chain_layers.h) learns a start's shortest chain length a layer at a time
@@ -278,6 +280,303 @@ bool ChainStep(Board& board, Step* step, const ChainGraph& graph, Layers<W>& lay
   return true;
 }
 
+// HoDoKu's nice loops and AICs (its TablingSolver), the chains its path takes after its x- and
+// xy-chains: every start's shortest chain to each end, and its shortest loops back to its own
+// cell, each counted as HoDoKu counts it. A continuous nice loop (an alternating cycle: each
+// node has a strong link and a weak one, so that every weak link of the loop becomes strong)
+// removes along each weak link: a digit seeing both nodes of a weak link between cells (the
+// loop's cells kept), a cell's other candidates where the loop's weak link is within it. A
+// discontinuous nice loop proves or disproves its start: a candidate off that leads back to
+// itself on is placed (its cell's other candidates go); one on that leads to itself off, or to
+// another candidate of its cell on, goes. An AIC removes what sees both its ends: HoDoKu's
+// when its ends are candidates of two cells, with the same digit and two removals or more
+// (type 1), or with two digits, each end's cell holding the other's digit, and seeing each other
+// (type 2); any other chain removes only one candidate, as the discontinuous loop through it.
+// HoDoKu takes the one that removes most, then the one it sorts first (Offer).
+enum class Variant : uint8_t { kAic = 0, kContinuous = 1, kDiscontinuous = 2 };
+
+// The one-cell node of `digit` in `cell`, or -1.
+int FindSingle(const ChainGraph& graph, int cell, int digit) {
+  for (size_t n = 0; n < graph.single_nodes; ++n) {
+    if (graph.nodes[n].list[0] == cell && graph.nodes[n].digit == digit) {
+      return static_cast<int>(n);
+    }
+  }
+  return -1;
+}
+
+struct LoopFound {
+  Variant variant = Variant::kAic;
+  std::vector<int> nodes;     // for loops the first node again at the end
+  std::vector<bool> strong;   // per link
+  std::vector<int> keys;      // removals, cell * 10 + digit, as HoDoKu lists them
+  // Where HoDoKu finds it first, of those it sorts alike: its loops by their start candidate
+  // (cell * 10 + digit), then its AICs by theirs.
+  int order = 0;
+};
+
+// The states of the last search on the way to `state`, from the start.
+std::vector<int> PathTo(const Search& search, int state) {
+  std::vector<int> states;
+  for (int s = state; s >= 0; s = search.parent[s]) states.push_back(s);
+  std::reverse(states.begin(), states.end());
+  return states;
+}
+
+// Whether a chain through `nodes` comes back to a cell it left (a lasso, which HoDoKu
+// rejects): two nodes may share a cell only when they follow each other, both one-cell nodes.
+// For a loop (its first node again at the end), the last and the first follow each other.
+bool IsLasso(const ChainGraph& graph, std::vector<int> nodes, bool loop) {
+  if (loop) nodes.pop_back();
+  const size_t m = nodes.size();
+  for (size_t i = 0; i < m; ++i) {
+    const ChainNode& a = graph.nodes[nodes[i]];
+    for (size_t j = i + 1; j < m; ++j) {
+      const ChainNode& b = graph.nodes[nodes[j]];
+      if ((a.cells & b.cells).Empty()) continue;
+      const bool next = j == i + 1 || (loop && i == 0 && j == m - 1);
+      if (!next || a.size != 1 || b.size != 1) return true;
+    }
+  }
+  return false;
+}
+
+// What a continuous loop through `nodes` (first again at the end, links alternating as
+// `strong` says) removes.
+std::vector<int> ContinuousRemovals(const ChainGraph& graph, const Board& board,
+                                    const std::vector<int>& nodes,
+                                    const std::vector<bool>& strong) {
+  CellSet loop_cells;
+  for (const int n : nodes) loop_cells = loop_cells | graph.nodes[n].cells;
+  std::vector<int> keys;
+  for (size_t i = 0; i + 1 < nodes.size(); ++i) {
+    if (strong[i]) continue;
+    const ChainNode& a = graph.nodes[nodes[i]];
+    const ChainNode& b = graph.nodes[nodes[i + 1]];
+    if (a.digit != b.digit) {
+      // Within a cell: one of the two is its digit.
+      const int cell = a.list[0];
+      for (uint16_t d = board.open[cell] & ~Bit(a.digit) & ~Bit(b.digit); d;
+           d = WithoutLowest(d)) {
+        keys.push_back(cell * 10 + LowestDigit(d));
+      }
+      continue;
+    }
+    const CellSet seeing =
+        (WeakTargets(board, a)[a.digit] & WeakTargets(board, b)[a.digit]).Without(loop_cells);
+    seeing.ForEach([&](int cell) { keys.push_back(cell * 10 + a.digit); });
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// Breadth first from `start` (off) over the nodes `allowed` keeps, up to `longest` links, as
+// ChainsFrom; `blocked` nodes are never entered, but `on_blocked(from_state, node, on)` sees
+// each link to one. `on_state(state)` sees each state reached.
+template <typename Allowed, typename Blocked, typename OnState, typename OnBlocked>
+void Explore(int start, int longest, Search& search, const Allowed& allowed,
+             const Blocked& blocked, const OnState& on_state, const OnBlocked& on_blocked) {
+  for (int state : search.queue) search.parent[state] = -2;
+  search.queue.clear();
+  search.queue.push_back(start * 2);
+  search.parent[start * 2] = -1;
+  search.depth[start * 2] = 0;
+  for (size_t head = 0; head < search.queue.size(); ++head) {
+    const int state = search.queue[head];
+    const int node = state / 2;
+    const bool on = state % 2;
+    if (search.depth[state] >= longest) break;
+    const Adjacency& links = on ? search.weak : search.strong;
+    for (int i = links.offsets[node]; i < links.offsets[node + 1]; ++i) {
+      const int next = links.targets[i];
+      if (!allowed(next)) continue;
+      if (blocked(next)) {
+        on_blocked(state, next, !on);
+        continue;
+      }
+      const int next_state = next * 2 + !on;
+      if (search.parent[next_state] != -2) continue;
+      search.parent[next_state] = state;
+      search.depth[next_state] = search.depth[state] + 1;
+      search.queue.push_back(next_state);
+      on_state(next_state);
+    }
+  }
+}
+
+// LoopFound::order of an AIC: after every loop.
+constexpr int kAicOrder = 1000;
+
+// HoDoKu's sum of a step's removals, which sorts steps that remove as many but not the same:
+// each removal's cell, times 1, 81, 161, ... in the order it lists them, plus its digit.
+int IndexSum(const std::vector<int>& keys) {
+  int sum = 0, weight = 1;
+  for (const int key : keys) {
+    sum += key / 10 * weight + key % 10;
+    weight += 80;
+  }
+  return sum;
+}
+
+// Offers `found` to `best`, as HoDoKu sorts its nice loops and AICs: most removals first; then,
+// removing others, the lowest IndexSum (the first found where even); then the shortest.
+void Offer(LoopFound&& found, LoopFound* best) {
+  if (found.keys.empty()) return;
+  if (!best->nodes.empty()) {
+    if (found.keys.size() != best->keys.size()) {
+      if (found.keys.size() < best->keys.size()) return;
+    } else {
+      std::vector<int> a = found.keys, b = best->keys;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      if (a != b || found.variant != best->variant) {
+        const int found_sum = IndexSum(found.keys), best_sum = IndexSum(best->keys);
+        if (found_sum > best_sum || (found_sum == best_sum && found.order >= best->order)) {
+          return;
+        }
+      } else if (found.nodes.size() > best->nodes.size() ||
+                 (found.nodes.size() == best->nodes.size() && found.order >= best->order)) {
+        return;
+      }
+    }
+  }
+  *best = std::move(found);
+}
+
+// HoDoKu's best nice loop or AIC on the graph's one-cell nodes (or, `grouped`, on every node).
+LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped, Search& search) {
+  const int longest = kChainRounds.back();
+  LoopFound best;
+  const auto allowed = [&](int node) {
+    return grouped || static_cast<size_t>(node) < graph.single_nodes;
+  };
+  for (size_t s = 0; s < graph.single_nodes; ++s) {
+    const int start = static_cast<int>(s);
+    const ChainNode& first = graph.nodes[start];
+    const int start_cell = first.list[0];
+    if (search.strong.Empty(start)) continue;
+    const std::array<CellSet, 10> start_targets = WeakTargets(board, first);
+    // Chains to other cells: AICs, or the discontinuous loops through what they remove.
+    Explore(
+        start, longest, search, allowed, [](int) { return false; },
+        [&](int state) {
+          if (state % 2 == 0) return;
+          const int end = state / 2;
+          const ChainNode& last = graph.nodes[end];
+          if (last.cells.Has(start_cell)) return;
+          const std::array<CellSet, 10> end_targets = WeakTargets(board, last);
+          std::vector<int> keys;
+          for (int d = 1; d <= 9; ++d) {
+            (start_targets[d] & end_targets[d]).ForEach([&](int c) { keys.push_back(c * 10 + d); });
+          }
+          if (keys.empty()) return;
+          std::sort(keys.begin(), keys.end());
+          std::vector<int> nodes;
+          for (const int st : PathTo(search, state)) nodes.push_back(st / 2);
+          if (nodes.size() < 4 || IsLasso(graph, nodes, false)) return;
+          const bool single_end = last.size == 1;
+          const bool type1 = single_end && last.digit == first.digit && keys.size() >= 2;
+          const bool type2 = single_end && last.digit != first.digit && keys.size() == 2;
+          if (type1 || type2) {
+            // HoDoKu lists a type 2's removal from the start's cell first.
+            if (type2 && keys[0] / 10 != start_cell) std::swap(keys[0], keys[1]);
+            LoopFound found{Variant::kAic, nodes, {}, keys,
+                            kAicOrder + std::min(start_cell * 10 + first.digit,
+                                                 last.list[0] * 10 + last.digit)};
+            for (size_t i = 0; i + 1 < nodes.size(); ++i) found.strong.push_back(i % 2 == 0);
+            Offer(std::move(found), &best);
+            return;
+          }
+          // Each removal is a discontinuous loop of its own (where the loop comes back to no
+          // cell of its): HoDoKu takes the first it sorts.
+          if (!best.nodes.empty() && best.keys.size() > 1) return;
+          std::sort(keys.begin(), keys.end(), [](int a, int b) {
+            return std::pair(a / 10 + a % 10, a) < std::pair(b / 10 + b % 10, b);
+          });
+          LoopFound found;
+          for (const int key : keys) {
+            const int target = FindSingle(graph, key / 10, key % 10);
+            if (target < 0) continue;
+            found = LoopFound{Variant::kDiscontinuous, {target}, {false}, {key}, key};
+            for (size_t i = 0; i < nodes.size(); ++i) {
+              found.nodes.push_back(nodes[i]);
+              found.strong.push_back(i + 1 < nodes.size() ? i % 2 == 0 : false);
+            }
+            found.nodes.push_back(target);
+            if (!IsLasso(graph, found.nodes, true)) break;
+            found.nodes.clear();
+          }
+          if (found.nodes.empty()) return;
+          Offer(std::move(found), &best);
+        },
+        [](int, int, bool) {});
+    // Loops back to the start's cell, which no other link enters: to the start on (a
+    // discontinuous loop that places it) or off by a weak link, or to another candidate of its
+    // cell on (continuous loops: every weak link of the loop holds both ways).
+    const auto blocked = [&](int node) { return graph.nodes[node].cells.Has(start_cell); };
+    Explore(
+        start, longest, search, allowed, blocked, [](int) {},
+        [&](int from_state, int node, bool on) {
+          const ChainNode& last = graph.nodes[node];
+          if (last.size != 1 || (node != start && !on)) return;
+          std::vector<int> nodes;
+          for (const int st : PathTo(search, from_state)) nodes.push_back(st / 2);
+          if (nodes.size() < 3) return;
+          nodes.push_back(node);
+          if (node != start) nodes.push_back(start);
+          if (IsLasso(graph, nodes, true)) return;
+          std::vector<bool> strong;
+          for (size_t i = 0; i + 1 < nodes.size(); ++i) strong.push_back(i % 2 == 0);
+          if (node == start && on) {
+            std::vector<int> keys;
+            for (uint16_t d = board.open[start_cell] & ~Bit(first.digit); d;
+                 d = WithoutLowest(d)) {
+              keys.push_back(start_cell * 10 + LowestDigit(d));
+            }
+            Offer(LoopFound{Variant::kDiscontinuous, std::move(nodes), std::move(strong),
+                            std::move(keys), start_cell * 10 + first.digit},
+                  &best);
+            return;
+          }
+          std::vector<int> keys = ContinuousRemovals(graph, board, nodes, strong);
+          int order = kAicOrder;
+          for (const int n : nodes) {
+            const ChainNode& each = graph.nodes[n];
+            if (each.size == 1) order = std::min(order, each.list[0] * 10 + each.digit);
+          }
+          Offer(LoopFound{Variant::kContinuous, std::move(nodes), std::move(strong),
+                          std::move(keys), order},
+                &best);
+        });
+  }
+  return best;
+}
+
+// The HoDoKu step of its nice loops and AICs: on the one-cell nodes first, then (HoDoKu's
+// grouped nice loops, searched only when those found none) on every node.
+bool NiceLoopStep(Board& board, Step* step, const ChainGraph& graph) {
+  Search search(ChainKind::kAic, graph, board);
+  LoopFound best = BestNiceLoop(graph, board, false, search);
+  if (best.nodes.empty() && graph.nodes.size() > graph.single_nodes) {
+    best = BestNiceLoop(graph, board, true, search);
+  }
+  if (best.nodes.empty()) return false;
+  Step found;
+  found.technique = Technique::kAic;
+  found.variant = static_cast<uint8_t>(best.variant);
+  for (size_t i = 0; i + 1 < best.nodes.size(); ++i) {
+    found.links.push_back(Link{PublicNode(graph.nodes[best.nodes[i]]),
+                               PublicNode(graph.nodes[best.nodes[i + 1]]), best.strong[i]});
+  }
+  // Digit by digit, as the other chains list their removals.
+  std::sort(best.keys.begin(), best.keys.end(),
+            [](int a, int b) { return a % 10 * 100 + a / 10 < b % 10 * 100 + b / 10; });
+  for (const int key : best.keys) Eliminate(board, &found, key / 10, Bit(key % 10));
+  *step = std::move(found);
+  return true;
+}
+
 // The chain steps on `graph`, with node sets W words wide.
 template <size_t W>
 bool ChainsOn(Board& board, Step* step, const ChainGraph& graph, bool most_removals) {
@@ -297,8 +596,9 @@ bool ChainsOn(Board& board, Step* step, const ChainGraph& graph, bool most_remov
                    most_removals) ||
          ChainStep(board, step, graph, layers, aic_links, ChainKind::kXY, Technique::kXYChain,
                    most_removals) ||
-         ChainStep(board, step, graph, layers, aic_links, ChainKind::kAic, Technique::kAic,
-                   most_removals);
+         (most_removals ? NiceLoopStep(board, step, graph)
+                        : ChainStep(board, step, graph, layers, aic_links, ChainKind::kAic,
+                                    Technique::kAic, most_removals));
 }
 
 }  // namespace

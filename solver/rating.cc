@@ -190,6 +190,11 @@ void Rater::Add(const Step& step) {
     // HoDoKu's Locked Pair and Locked Triple: 40 and 60 points, medium.
     score_ += step.technique == Technique::kNakedPair ? 40 : 60;
     level_ = std::max(level_, kMedium);
+  } else if (step.technique == Technique::kAic && path_ == logic::Preference::kHodoku &&
+             logic::HasGroupedNode(step)) {
+    // HoDoKu's grouped nice loops and AICs: 300 points, unfair.
+    score_ += 300;
+    level_ = std::max(level_, kUnfair);
   } else {
     score_ += worth.score;
     level_ = std::max(level_, worth.level);

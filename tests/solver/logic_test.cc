@@ -649,6 +649,62 @@ TEST(Logic, ANestedTrialShowsEachBranchToItsContradiction) {
   EXPECT_EQ(UnprovenByShownLinks(cut, grid, candidates), "no branches");
 }
 
+// HoDoKu's nice loops on its path: each case is the step HoDoKu 2.2.4's path takes there (its
+// solution path, /vp, quoted), the same loop read the other way round at most.
+TEST(Logic, HodokuPathTakesHodokusNiceLoops) {
+  struct Case {
+    const char* puzzle;
+    size_t index;
+    uint8_t variant;
+    const char* hodoku;  // HoDoKu's step
+    const char* expected;
+  };
+  const Case cases[] = {
+      // Continuous Nice Loop: 4/7/8 8= r2c5 =7= r1c5 -7- r1c3 -8- r2c2 =8= r2c5 =7
+      //   => r2c5<>4, r1c179<>7, r13c1,r3c23<>8
+      {".9.2.6.5.5.13.92.6..........5.....8..26.9.43...3.1.6.............45.79..9.5.2.8.4", 13,
+       1, "Continuous Nice Loop",
+       "alternating inference chain p= e=r2c5#4,r1c1#7,r1c7#7,r1c9#7,r1c1#8,r3c1#8,r3c2#8,"
+       "r3c3#8, u= c= d= v=1 l=(7)r1c5=(7)r2c5-(8)r2c5=(8)r2c2-(8)r1c3=(7)r1c3-(7)r1c5"},
+      // Discontinuous Nice Loop: 1 r1c9 -1- r4c9 =1= r6c7 =8= r3c7 =3= r1c9 => r1c9<>1
+      {"......2..3...8..49.....4.67.4.26..7.9.......4.7..49.3.85.1.....43..2...8..6......", 25,
+       2, "Discontinuous Nice Loop",
+       "alternating inference chain p= e=r1c9#1, u= c= d= v=2 l=(1)r1c9-(3)r1c9=(3)r3c7-"
+       "(8)r3c7=(8)r6c7-(1)r6c7=(1)r4c9-(1)r1c9"},
+      // Discontinuous Nice Loop: 4/8 r9c3 =1= r9c2 -1- r5c2 -6- r3c2 =6= r2c3 =1= r9c3
+      //   => r9c3<>4, r9c3<>8
+      {"....16..5.8.....9.7....2..8.5.2....1..29.34..3....1.8.9..1....4.7.....1.6..53....", 8,
+       2, "Discontinuous Nice Loop",
+       "alternating inference chain p= e=r9c3#4,r9c3#8, u= c= d= v=2 l=(1)r9c3=(1)r2c3-"
+       "(6)r2c3=(6)r3c2-(6)r5c2=(1)r5c2-(1)r9c2=(1)r9c3"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.puzzle);
+    const Explanation explanation = Explain(ParseOrDie(c.puzzle));
+    ASSERT_LT(c.index, explanation.steps.size());
+    const Step& step = explanation.steps[c.index];
+    EXPECT_EQ(step.technique, Technique::kAic);
+    EXPECT_EQ(step.variant, c.variant);
+    EXPECT_EQ(HodokuName(step), c.hodoku);
+    EXPECT_EQ(Compact(step), c.expected);
+    ASSERT_FALSE(step.links.empty());
+    EXPECT_EQ(step.links.front().from, step.links.back().to) << "a loop";
+    const Result solved = SolveGrid(ParseOrDie(c.puzzle), Limits{.max_solutions = 2});
+    ASSERT_EQ(solved.verdict, Verdict::kSolved);
+    ExpectSoundReplay(c.puzzle, std::string(solved.solution.data(), kCells), explanation);
+  }
+  // Its texts: what the loop proves.
+  const Explanation continuous = Explain(ParseOrDie(cases[0].puzzle));
+  EXPECT_EQ(Describe(continuous.steps[cases[0].index]),
+            "continuous nice loop: (7)r1c5=(7)r2c5-(8)r2c5=(8)r2c2-(8)r1c3=(7)r1c3-(7)r1c5 (a "
+            "loop: each weak link holds both ways): removes 4 from r2c5; 7 from r1c179; 8 from "
+            "r1c1,r3c123");
+  const Explanation placing = Explain(ParseOrDie(cases[2].puzzle));
+  EXPECT_EQ(Describe(placing.steps[cases[2].index]),
+            "discontinuous nice loop: (1)r9c3=(1)r2c3-(6)r2c3=(6)r3c2-(6)r5c2=(1)r5c2-(1)r9c2="
+            "(1)r9c3 ((1)r9c3 false leads to it true): removes 4 from r9c3; 8 from r9c3");
+}
+
 TEST(Logic, EachTechniqueIsTheExpectedStepOnItsFixture) {
   const std::string path = testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/logic_steps.txt";
   std::ifstream in(path);

@@ -26,6 +26,8 @@ namespace {
 
 using logic::Step;
 using logic::Technique;
+using logic::Link;
+using logic::Node;
 using logic::Unit;
 
 // A step of `technique`; a single places a digit (the rest eliminate, which the scales ignore
@@ -92,6 +94,26 @@ TEST(Rating, PearlAndDiamondAreTheHardestBeforeThePlacementAndTheFirstStep) {
   // A path that never places (a test's few steps): its pearl is its rating.
   EXPECT_EQ(RateSteps(std::vector<Step>{Of(Technique::kPointing), Of(Technique::kXWing)}),
             (Scales{HodokuLevel::kHard, 190, 32, 32, 26}));
+}
+
+// HoDoKu scores its nice loops and AICs 280 points, and 300 with a grouped node; SE's rating of
+// the chain does not change, nor its HoDoKu points on SE's path.
+TEST(Rating, GroupedNiceLoopsScoreAsHodokusGroupedOnes) {
+  Step loop = Of(Technique::kAic);
+  loop.variant = 1;
+  loop.links = {Link{Node{5, {0}}, Node{5, {4}}, true},
+                Link{Node{5, {4}}, Node{5, {30, 31}}, false},
+                Link{Node{5, {30, 31}}, Node{5, {27}}, true},
+                Link{Node{5, {27}}, Node{5, {0}}, false}};
+  const Scales grouped = RateSteps(std::vector<Step>{loop});
+  EXPECT_EQ(grouped.hodoku_score, 300u);
+  EXPECT_EQ(grouped.hodoku_level, HodokuLevel::kUnfair);
+  EXPECT_EQ(RateSteps(std::vector<Step>{loop}, logic::Preference::kEasiestSe).hodoku_score, 280u);
+  loop.links[1].to.cells = {31};
+  loop.links[2].from.cells = {31};
+  const Scales plain = RateSteps(std::vector<Step>{loop});
+  EXPECT_EQ(plain.hodoku_score, 280u);
+  EXPECT_EQ(plain.se_tenths, grouped.se_tenths);
 }
 
 TEST(Rating, ScoreAboveTheCeilingRaisesTheLevel) {
