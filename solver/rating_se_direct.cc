@@ -65,38 +65,29 @@ constexpr int Count(uint16_t bits) { return kCounts[bits & 0x1ff]; }
 
 constexpr uint16_t Bit(int digit) { return static_cast<uint16_t>(1u << (digit - 1)); }
 
-// The placed digits and, for each open cell, the digits its placed peers allow; and for each
-// unit, its open cells and each digit's places in it, kept up to date as digits are placed.
+// The placed digits and, for each open cell, the digits its placed peers allow, kept up to date
+// as digits are placed; each unit's open cells; and each digit's places in each unit, computed
+// on demand (ComputePlaces): hidden singles, SE's most frequent step, need only the candidates.
 class DirectBoard {
  public:
-  // As if each given were placed in turn, but built in three passes: the givens' cells, what
-  // they leave their peers, and from that each digit's places.
+  // The givens' cells, then what they leave the other cells.
   explicit DirectBoard(const Grid& puzzle) {
-    candidates_.fill(0x1ff);
+    std::array<std::array<uint16_t, kSize>, 3> placed_digits{};
     for (auto& units : open_) units.fill(kSize);
     for (int cell = 0; cell < kCells; ++cell) {
       if (!puzzle[cell]) continue;
       ++placed_;
-      candidates_[cell] = 0;
-      for (UnitKind kind : {kBox, kColumn, kRow}) --open_[kind][UnitOf(kind, cell)];
-    }
-    for (int cell = 0; cell < kCells; ++cell) {
-      if (!puzzle[cell]) continue;
       for (UnitKind kind : {kBox, kColumn, kRow}) {
-        const int unit = UnitOf(kind, cell);
-        for (int i = 0; i < kSize; ++i) {
-          candidates_[CellOf(kind, unit, i)] &= static_cast<uint16_t>(~Bit(puzzle[cell]));
-        }
+        --open_[kind][UnitOf(kind, cell)];
+        placed_digits[kind][UnitOf(kind, cell)] |= Bit(puzzle[cell]);
       }
     }
     for (int cell = 0; cell < kCells; ++cell) {
-      for (uint16_t digits = candidates_[cell]; digits; digits &= digits - 1) {
-        const int digit = std::countr_zero(digits) + 1;
-        for (UnitKind kind : {kBox, kColumn, kRow}) {
-          places_[kind][UnitOf(kind, cell)][digit] |=
-              static_cast<uint16_t>(1u << PositionOf(kind, cell));
-        }
-      }
+      if (puzzle[cell]) continue;
+      candidates_[cell] = static_cast<uint16_t>(
+          0x1ff & ~(placed_digits[kBox][UnitOf(kBox, cell)] |
+                    placed_digits[kColumn][UnitOf(kColumn, cell)] |
+                    placed_digits[kRow][UnitOf(kRow, cell)]));
     }
   }
 
@@ -104,25 +95,26 @@ class DirectBoard {
 
   void Place(int cell, int digit) {
     ++placed_;
-    // The cell leaves every digit's places in its units.
+    candidates_[cell] = 0;
     for (UnitKind kind : {kBox, kColumn, kRow}) {
       const int unit = UnitOf(kind, cell);
       --open_[kind][unit];
-      const uint16_t position = static_cast<uint16_t>(1u << PositionOf(kind, cell));
-      for (int d = 1; d <= 9; ++d) places_[kind][unit][d] &= static_cast<uint16_t>(~position);
-    }
-    candidates_[cell] = 0;
-    // The digit leaves its peers, and with them its places in their units.
-    for (UnitKind kind : {kBox, kColumn, kRow}) {
-      const int unit = UnitOf(kind, cell);
-      places_[kind][unit][digit] = 0;
       for (int i = 0; i < kSize; ++i) {
-        const int peer = CellOf(kind, unit, i);
-        if (!(candidates_[peer] & Bit(digit))) continue;
-        candidates_[peer] &= static_cast<uint16_t>(~Bit(digit));
-        for (UnitKind other : {kBox, kColumn, kRow}) {
-          places_[other][UnitOf(other, peer)][digit] &=
-              static_cast<uint16_t>(~(1u << PositionOf(other, peer)));
+        candidates_[CellOf(kind, unit, i)] &= static_cast<uint16_t>(~Bit(digit));
+      }
+    }
+  }
+
+  // Each digit's places in each unit, as the candidates are now: Places() reads them until the
+  // next Place().
+  void ComputePlaces() {
+    places_ = {};
+    for (int cell = 0; cell < kCells; ++cell) {
+      for (uint16_t digits = candidates_[cell]; digits; digits &= digits - 1) {
+        const int digit = std::countr_zero(digits) + 1;
+        for (UnitKind kind : {kBox, kColumn, kRow}) {
+          places_[kind][UnitOf(kind, cell)][digit] |=
+              static_cast<uint16_t>(1u << PositionOf(kind, cell));
         }
       }
     }
@@ -176,6 +168,20 @@ Single DirectIntersection(const DirectBoard& board) {
   return {};
 }
 
+// Calls `visit` with each subset of `bits` that has `size` members, largest first (so in the
+// order a walk down every subset, `set = (set - 1) & bits`, meets them, without the walk's
+// hundreds of other subsets), until `visit` returns true; returns whether one did.
+template <typename Visit>
+bool FirstSubset(uint16_t bits, int size, uint16_t chosen, const Visit& visit) {
+  if (size == 0) return visit(chosen);
+  for (uint16_t rest = bits; Count(rest) >= size;) {
+    const uint16_t highest = static_cast<uint16_t>(1u << (31 - std::countl_zero(uint32_t{rest})));
+    rest = static_cast<uint16_t>(rest & ~highest);
+    if (FirstSubset(rest, size - 1, static_cast<uint16_t>(chosen | highest), visit)) return true;
+  }
+  return false;
+}
+
 // `size` digits whose places in a unit are `size` cells, after which another digit has one
 // place left in the unit (a hidden pair 2.0, a hidden triple 2.5).
 Single DirectHiddenSet(const DirectBoard& board, int size) {
@@ -189,25 +195,24 @@ Single DirectHiddenSet(const DirectBoard& board, int size) {
         const int count = Count(places[digit]);
         if (count >= 2 && count <= size) eligible |= Bit(digit);
       }
-      if (Count(eligible) < size) continue;
-      for (uint16_t set = eligible; set; set = static_cast<uint16_t>((set - 1) & eligible)) {
-        if (Count(set) != size) continue;
+      Single single;
+      FirstSubset(eligible, size, 0, [&](uint16_t set) {
         uint16_t cells = 0;
-        bool each_placed = true;
-        for (int digit = 1; digit <= 9; ++digit) {
-          if (!(set & Bit(digit))) continue;
-          each_placed &= places[digit] != 0;
-          cells |= places[digit];
+        for (uint16_t digits = set; digits; digits &= digits - 1) {
+          cells |= places[std::countr_zero(digits) + 1];
         }
-        if (!each_placed || Count(cells) != size) continue;
+        if (Count(cells) != size) return false;
         for (int digit = 1; digit <= 9; ++digit) {
           if ((set & Bit(digit)) || Count(places[digit]) < 2) continue;
           const uint16_t left = static_cast<uint16_t>(places[digit] & ~cells);
           if (Count(left) == 1) {
-            return {CellOf(kind, unit, std::countr_zero(left)), digit, size == 2 ? 20u : 25u};
+            single = {CellOf(kind, unit, std::countr_zero(left)), digit, size == 2 ? 20u : 25u};
+            return true;
           }
         }
-      }
+        return false;
+      });
+      if (single.cell >= 0) return single;
     }
   }
   return {};
@@ -222,6 +227,7 @@ Single NakedSingle(const DirectBoard& board) {
 }
 
 // SE's next direct step past the hidden singles, in its order; cell -1 when none applies.
+// `board` has its places computed.
 Single NextDirect(const DirectBoard& board) {
   for (const auto& find : {+[](const DirectBoard& b) { return DirectIntersection(b); },
                            +[](const DirectBoard& b) { return DirectHiddenSet(b, 2); },
@@ -245,15 +251,24 @@ int EasiestHiddenSingles(const DirectBoard& board, std::array<Single, kCells>* s
       const bool alone = board.OpenCells(kind, unit) == 1;
       const int rank = alone ? 0 : kind == kBox ? 1 : 2;
       if (rank > easiest) continue;
-      for (int digit = 1; digit <= 9; ++digit) {
-        const uint16_t places = board.Places(kind, unit, digit);
-        if (Count(places) != 1) continue;
+      // The digits that one of the unit's cells allows, and those that more than one does.
+      uint16_t once = 0;
+      uint16_t more = 0;
+      for (int i = 0; i < kSize; ++i) {
+        const uint16_t digits = board.Candidates(CellOf(kind, unit, i));
+        more |= static_cast<uint16_t>(once & digits);
+        once |= digits;
+      }
+      for (uint16_t single = once & ~more; single; single &= single - 1) {
+        const int digit = std::countr_zero(single) + 1;
+        int position = 0;
+        while (!(board.Candidates(CellOf(kind, unit, position)) & Bit(digit))) ++position;
         if (rank < easiest) {
           easiest = rank;
           count = 0;
         }
         const uint32_t tenths = alone ? 10 : kind == kBox ? 12 : 15;
-        (*singles)[count++] = {CellOf(kind, unit, std::countr_zero(places)), digit, tenths};
+        (*singles)[count++] = {CellOf(kind, unit, position), digit, tenths};
       }
     }
   }
@@ -270,6 +285,7 @@ std::optional<SeDirect> SeDirectTenths(const Grid& puzzle) {
   while (!board.Solved()) {
     int count = EasiestHiddenSingles(board, &singles);
     if (count == 0) {
+      board.ComputePlaces();
       singles[0] = NextDirect(board);
       if (singles[0].cell < 0) return std::nullopt;
       count = 1;
