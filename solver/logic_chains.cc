@@ -207,26 +207,20 @@ std::vector<int> RemovalKeys(const std::array<CellSet, 10>& removes) {
   return keys;
 }
 
-// Whether a chain removing `a` (of `a_links` links) comes before one removing `b`, as HoDoKu
-// sorts the chains it found: most removals first; then, for its x- and xy-chains, the lowest
-// sum of the removals' cells, for its AICs the lowest removals one by one; then the shortest.
-bool HodokuPrefers(ChainKind kind, const std::vector<int>& a, size_t a_links,
-                   const std::vector<int>& b, size_t b_links) {
+// Whether an x- or xy-chain removing `a` (of `a_links` links) comes before one removing `b`, as
+// HoDoKu sorts the chains it found: most removals first; then the lowest sum of the removals'
+// cells; then the shortest. (Its AICs and nice loops are sorted by NiceLoopStep's Offer.)
+bool HodokuPrefers(const std::vector<int>& a, size_t a_links, const std::vector<int>& b,
+                   size_t b_links) {
   if (a.size() != b.size()) return a.size() > b.size();
-  if (a != b) {
-    if (kind != ChainKind::kAic) {
-      int a_sum = 0, b_sum = 0;
-      for (const int key : a) a_sum += key / 10;
-      for (const int key : b) b_sum += key / 10;
-      if (a_sum != b_sum) return a_sum < b_sum;
-    } else {
-      return a < b;
-    }
-  }
+  int a_sum = 0, b_sum = 0;
+  for (const int key : a) a_sum += key / 10;
+  for (const int key : b) b_sum += key / 10;
+  if (a_sum != b_sum) return a_sum < b_sum;
   return a_links < b_links;
 }
 
-// The chain of `kind` HoDoKu would take: of every start's shortest chain to each end, up to the
+// The x- or xy-chain HoDoKu would take: of every start's shortest chain to each end, up to the
 // last round's links, the one it sorts first (HodokuPrefers).
 template <size_t W>
 Chain MostRemovingChain(ChainKind kind, const ChainGraph& graph, const Board& board,
@@ -249,7 +243,7 @@ Chain MostRemovingChain(ChainKind kind, const ChainGraph& graph, const Board& bo
                  const size_t links = static_cast<size_t>(search->depth[end_state]);
                  if (keys.empty() ||
                      (!best.nodes.empty() &&
-                      !HodokuPrefers(kind, keys, links, best_keys, best.nodes.size() - 1))) {
+                      !HodokuPrefers(keys, links, best_keys, best.nodes.size() - 1))) {
                    return false;
                  }
                  best = ChainTo(*search, end_state, removes);
