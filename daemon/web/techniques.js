@@ -85,5 +85,9 @@ const NAMES = {
 
 export const displayName = (technique, hodokuName) => NAMES[technique] || hodokuName || technique;
 
+// The techniques Generate's "Needs" offers, as /api/generate's "needs" takes them: every one an
+// explanation takes a step of (Sudoku Explainer's wxyz-wing is only on its rating's path).
+export const NEEDABLE = Object.keys(NAMES).filter((t) => t !== 'wxyz-wing');
+
 // The step's kind for the words and marks: a trial that places a digit is a choice.
 export const kindOf = (s) => (s.technique === 'trial' && s.placements.length ? 'choice' : s.technique);

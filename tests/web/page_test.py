@@ -13,7 +13,8 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a
+it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused; needing
+an x-wing, which its list of steps then shows), plays a
 puzzle (digits, notes, undo and redo, a digit cleared giving its candidates back, hints in three
 grades from the player's own candidates, the highlight, solved to the end and locked with its
 timer stopped, the confirm before a game is dropped, a game and its time kept over a reload),
@@ -1129,7 +1130,7 @@ def run(args, screenshots):
         page.until_text("board-help", HELP_TOUCH["viewing"])
         check_targets(page, [".stepper button", "#step-list .step-link", "#highlight button",
                              "#copy-pm", "#explain", "#solve", "#play", "#edit", "#load",
-                             "#clear", "#generate", "#level", "#se-min", "#se-max"],
+                             "#clear", "#generate", "#level", "#needs", "#se-min", "#se-max"],
                       "viewing on a phone")
         # The cells share the screen's width: nine of 44 px and the board's borders would take
         # 400 px, more than the phone's 390. They are as large as the screen allows, 40 px.
@@ -1484,6 +1485,25 @@ def generate_by(page, daemon, Keys, screenshots):
     check(page.find("#puzzle-text").get_attribute("value") == puzzle,
           "a refused range changed the puzzle")
     bounds("", "")
+    # A technique needed: the puzzle's explanation takes an X-Wing step, in the list of steps
+    # as a player reads it. The select offers only names the API takes, "any technique" none.
+    offered = [o.get_attribute("value") for o in Select(page.find("#needs")).options]
+    check(offered[0] == "" and Select(page.find("#needs")).options[0].text == "any technique"
+          and set(offered[1:]) == set(TECHNIQUE_NAMES) - {"wxyz-wing"},
+          "Needs offers %r" % offered)
+    Select(page.find("#level")).select_by_visible_text("any")
+    Select(page.find("#needs")).select_by_visible_text("X-Wing")
+    puzzle = generated("needing an X-Wing")
+    page.click("explain")
+    page.until(lambda: page.text("step-count").startswith("Step 1 of "), "the explanation")
+    entries = [e.text for e in page.driver.find_elements(page.By.CSS_SELECTOR,
+                                                         "#step-list .step-link")]
+    check(any(re.match(r"\d+\. x-wing: ", e) for e in entries),
+          "no X-Wing step in the list of the puzzle generated needing one: %r" % entries)
+    check(any(s["technique"] == "x-wing"
+              for s in daemon.api("/api/explain", {"puzzle": puzzle})["steps"]),
+          "the puzzle generated needing an X-Wing has none: %s" % puzzle)
+    Select(page.find("#needs")).select_by_index(0)
     Select(page.find("#level")).select_by_value("easy")
 
 
