@@ -41,9 +41,12 @@ import { explainFromHere, hint } from './hint.js';
 import { render } from './controls.js';
 import { onKey } from './keys.js';
 import { copyPmGrid } from './copy.js';
+import { NEEDABLE, displayName } from './techniques.js';
 
 function start() {
   buildBoard();
+  // Generate's "Needs": the techniques /api/generate takes, as players write them.
+  for (const technique of NEEDABLE) $('needs').add(new Option(displayName(technique), technique));
   // After Load, the board takes the keys; after a refusal, the text box, to correct it.
   $('load').addEventListener('click', async () => {
     if (await load()) focusCell(state.cursor);

@@ -163,7 +163,8 @@ export async function explain() {
 
 export async function generate() {
   if (!mayDropGame()) return;
-  // A level is QQWing's, or HoDoKu's ("hodoku:hard"); an SE bound left empty is no bound.
+  // A level is QQWing's, or HoDoKu's ("hodoku:hard"); an SE bound left empty is no bound; a
+  // technique needed, one the explanation takes a step of ("any technique" sends none).
   // The daemon checks them all and says what it refuses, in its words.
   const level = $('level').value;
   const body = { count: 1 };
@@ -173,6 +174,7 @@ export async function generate() {
     const text = $(id).value.trim();
     if (text) body[key] = Number(text);
   }
+  if ($('needs').value) body.needs = $('needs').value;
   const made = await busy('Generating…', () => api('/api/generate', body));
   if (!made) return;
   if (!made.puzzles.length) {

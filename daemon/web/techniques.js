@@ -82,8 +82,17 @@ const NAMES = {
   'trial': 'Trial',
 };
 // A technique the table does not know yet goes by HoDoKu's name for the step, else as sent.
+// An alternating inference chain goes by HoDoKu's name for it, which tells its kind: "AIC",
+// "Continuous Nice Loop" or "Discontinuous Nice Loop", "Grouped " in front of a grouped one.
 
-export const displayName = (technique, hodokuName) => NAMES[technique] || hodokuName || technique;
+const BY_HODOKU_NAME = new Set(['alternating inference chain']);
+
+export const displayName = (technique, hodokuName) =>
+  (BY_HODOKU_NAME.has(technique) && hodokuName) || NAMES[technique] || hodokuName || technique;
+
+// The techniques Generate's "Needs" offers, as /api/generate's "needs" takes them: every one an
+// explanation takes a step of (Sudoku Explainer's wxyz-wing is only on its rating's path).
+export const NEEDABLE = Object.keys(NAMES).filter((t) => t !== 'wxyz-wing');
 
 // The step's kind for the words and marks: a trial that places a digit is a choice.
 export const kindOf = (s) => (s.technique === 'trial' && s.placements.length ? 'choice' : s.technique);

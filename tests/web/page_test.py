@@ -13,7 +13,8 @@ hard puzzles by their links; it checks where the focus goes after Load, Generate
 address holds the puzzle and the step (a reload, a link and Back open the same view), that an
 invalid puzzle shows sudoku-client's exact message and clears the board, verdict, rating and steps,
 that HoDoKu grids, spaced lines and trailing comments are read, generates a puzzle and checks that
-it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused), plays a
+it is unique (at QQWing's level, at HoDoKu's, within an SE range, and a range refused; needing
+an x-wing, which its list of steps then shows), names a nice loop by its own name, plays a
 puzzle (digits, notes, undo and redo, a digit cleared giving its candidates back, hints in three
 grades from the player's own candidates, the highlight, solved to the end and locked with its
 timer stopped, the confirm before a game is dropped, a game and its time kept over a reload),
@@ -147,6 +148,20 @@ TECHNIQUE_NAMES = {
     "alternating inference chain": "Alternating Inference Chain", "als-xz": "ALS-XZ",
     "wxyz-wing": "WXYZ-Wing", "forcing chain": "Forcing Chain", "trial": "Trial",
 }
+
+
+# A puzzle whose explanation takes a continuous nice loop at step 14 (index 13), as HoDoKu 2.2.4's
+# path does there: 4/7/8 8= r2c5 =7= r1c5 -7- r1c3 -8- r2c2 =8= r2c5 =7 (the first case of
+# tests/solver/logic_test.cc's HodokuPathTakesHodokusNiceLoops).
+NICE_LOOP = ".9.2.6.5.5.13.92.6..........5.....8..26.9.43...3.1.6.............45.79..9.5.2.8.4"
+
+
+def shown_name(step):
+    """A step's technique as the page heads it: an alternating inference chain by HoDoKu's name
+    for its kind (AIC, Continuous or Discontinuous Nice Loop, Grouped or not)."""
+    if step["technique"] == "alternating inference chain":
+        return step["hodoku_name"]
+    return TECHNIQUE_NAMES[step["technique"]]
 
 
 class Failure(Exception):
@@ -381,7 +396,7 @@ def check_step(page, explanation, position):
         step["hodoku_name"], step["se_name"] or "none of its own (found by its chains)"))
     # Its own name as players write it (a trial's heading says what it does instead).
     if step["technique"] != "trial":
-        page.until_text("technique", TECHNIQUE_NAMES[step["technique"]])
+        page.until_text("technique", shown_name(step))
     board = page.board()
     digits = step_digits(explanation, position)
     for cell in range(81):
@@ -896,7 +911,7 @@ def run(args, screenshots):
         check(not any(s["technique"] == "guess" for s in steps), "a guess among the steps")
         page.find('#step-list .step-link[data-position="%d"]' % chain).click()
         check_step(page, explanation, chain)
-        page.until_text("technique", TECHNIQUE_NAMES[steps[chain]["technique"]])
+        page.until_text("technique", shown_name(steps[chain]))
         check_links(page, steps[chain], "step %d" % (chain + 1))
         # Item 10: the chain's two ends are marked (the skyscraper's 9s at r1c7 and r6c9), no
         # arrowhead covers a candidate, and no cell shows a contradiction.
@@ -1065,6 +1080,7 @@ def run(args, screenshots):
               "the generated puzzle is not unique: %r" % again)
         check(again["rating"]["level"] == "intermediate", "generated at %r" % again["rating"])
         generate_by(page, daemon, Keys, screenshots)
+        nice_loop(page, daemon)
 
         # Issue 48, item 1: after an error every button still works. Play on a puzzle with
         # several solutions says why it cannot; Explain and Solve then work all the same, and
@@ -1129,7 +1145,7 @@ def run(args, screenshots):
         page.until_text("board-help", HELP_TOUCH["viewing"])
         check_targets(page, [".stepper button", "#step-list .step-link", "#highlight button",
                              "#copy-pm", "#explain", "#solve", "#play", "#edit", "#load",
-                             "#clear", "#generate", "#level", "#se-min", "#se-max"],
+                             "#clear", "#generate", "#level", "#needs", "#se-min", "#se-max"],
                       "viewing on a phone")
         # The cells share the screen's width: nine of 44 px and the board's borders would take
         # 400 px, more than the phone's 390. They are as large as the screen allows, 40 px.
@@ -1484,7 +1500,48 @@ def generate_by(page, daemon, Keys, screenshots):
     check(page.find("#puzzle-text").get_attribute("value") == puzzle,
           "a refused range changed the puzzle")
     bounds("", "")
+    # A technique needed: the puzzle's explanation takes an X-Wing step, in the list of steps
+    # as a player reads it. The select offers only names the API takes, "any technique" none.
+    offered = [o.get_attribute("value") for o in Select(page.find("#needs")).options]
+    check(offered[0] == "" and Select(page.find("#needs")).options[0].text == "any technique"
+          and set(offered[1:]) == set(TECHNIQUE_NAMES) - {"wxyz-wing"},
+          "Needs offers %r" % offered)
+    Select(page.find("#level")).select_by_visible_text("any")
+    Select(page.find("#needs")).select_by_visible_text("X-Wing")
+    puzzle = generated("needing an X-Wing")
+    page.click("explain")
+    page.until(lambda: page.text("step-count").startswith("Step 1 of "), "the explanation")
+    entries = [e.text for e in page.driver.find_elements(page.By.CSS_SELECTOR,
+                                                         "#step-list .step-link")]
+    check(any(re.match(r"\d+\. x-wing: ", e) for e in entries),
+          "no X-Wing step in the list of the puzzle generated needing one: %r" % entries)
+    check(any(s["technique"] == "x-wing"
+              for s in daemon.api("/api/explain", {"puzzle": puzzle})["steps"]),
+          "the puzzle generated needing an X-Wing has none: %s" % puzzle)
+    Select(page.find("#needs")).select_by_index(0)
     Select(page.find("#level")).select_by_value("easy")
+
+
+def nice_loop(page, daemon):
+    """A nice loop is headed by its own name, HoDoKu's, not as any alternating inference chain."""
+    explanation = daemon.api("/api/explain", {"puzzle": NICE_LOOP})
+    steps = explanation["steps"]
+    loop = next((i for i, s in enumerate(steps) if "Nice Loop" in s["hodoku_name"]), None)
+    check(loop is not None, "no nice loop in NICE_LOOP's explanation")
+    check(steps[loop]["technique"] == "alternating inference chain", "%r" % steps[loop])
+    page.type_text(NICE_LOOP)
+    page.click("load")
+    page.until_text("verdict", "One (unique)")
+    page.click("explain")
+    page.until(lambda: page.text("step-count").startswith("Step 1 of "), "the explanation")
+    page.find('#step-list .step-link[data-position="%d"]' % loop).click()
+    check_step(page, explanation, loop)
+    page.until_text("technique", steps[loop]["hodoku_name"])
+    check(page.text("technique") in ("Continuous Nice Loop", "Discontinuous Nice Loop",
+                                     "Grouped Continuous Nice Loop",
+                                     "Grouped Discontinuous Nice Loop"),
+          "the nice loop is headed %r" % page.text("technique"))
+    check_links(page, steps[loop], "the nice loop")
 
 
 def pencil_puzzle(page, daemon, Keys):
@@ -1742,7 +1799,7 @@ def play(page, daemon, Keys, screenshots, shot, phone=False):
     page.until(lambda: page.text("play-message").startswith("Look at "), "the hint's first grade")
     page.click("hint")
     page.until_text("play-message", "Look at %s: a %s. Hint again shows what it does." % (
-        " and ".join(nxt["cells"]), TECHNIQUE_NAMES[nxt["technique"]]))
+        " and ".join(nxt["cells"]), shown_name(nxt)))
     page.click("hint")
     page.until_text("play-message", "Hint: " + nxt["text"])
     if phone:
