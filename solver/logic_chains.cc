@@ -83,6 +83,15 @@ struct Search {
       (is_strong ? strong : weak).Build(graph.nodes.size(), links);
     }
   }
+
+  // Forgets the last search (only the states it reached) and queues `start` off, at depth 0.
+  void Restart(int start) {
+    for (int state : queue) parent[state] = -2;
+    queue.clear();
+    queue.push_back(start * 2);
+    parent[start * 2] = -1;
+    depth[start * 2] = 0;
+  }
 };
 
 // Breadth first from `start` (off), up to `longest` links: `on_end(state, removes)` sees each
@@ -93,11 +102,7 @@ void ChainsFrom(const ChainGraph& graph, const Board& board, int start, int long
                 const Useful& useful, Search& search, const OnEnd& on_end) {
   if (search.strong.Empty(start)) return;
   const std::array<CellSet, 10> start_targets = WeakTargets(board, graph.nodes[start]);
-  for (int state : search.queue) search.parent[state] = -2;
-  search.queue.clear();
-  search.queue.push_back(start * 2);
-  search.parent[start * 2] = -1;
-  search.depth[start * 2] = 0;
+  search.Restart(start);
   for (size_t head = 0; head < search.queue.size(); ++head) {
     const int state = search.queue[head];
     const int node = state / 2;
@@ -371,11 +376,7 @@ std::vector<int> ContinuousRemovals(const ChainGraph& graph, const Board& board,
 template <typename Allowed, typename Blocked, typename OnState, typename OnBlocked>
 void Explore(int start, int longest, Search& search, const Allowed& allowed,
              const Blocked& blocked, const OnState& on_state, const OnBlocked& on_blocked) {
-  for (int state : search.queue) search.parent[state] = -2;
-  search.queue.clear();
-  search.queue.push_back(start * 2);
-  search.parent[start * 2] = -1;
-  search.depth[start * 2] = 0;
+  search.Restart(start);
   for (size_t head = 0; head < search.queue.size(); ++head) {
     const int state = search.queue[head];
     const int node = state / 2;
