@@ -56,9 +56,10 @@ TEST(DescribeStep, EachTechniqueOnItsFixture) {
       {"unique rectangle",
        "unique rectangle type 1: r8c2,r9c27 hold only 1 2, so r8c7 must not (else two solutions): "
        "removes 1 from r8c7; 2 from r8c7"},
+      // HoDoKu's path takes a grouped discontinuous nice loop there, as HoDoKu does.
       {"alternating inference chain",
-       "alternating inference chain: "
-       "(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4=(9)r13c4: removes 9 from r1c6"},
+       "discontinuous nice loop: (9)r1c6-(9)r1c9=(9)r2c9-(4)r2c9=(4)r2c6-(4)r3c4=(4)r5c4-(9)r5c4="
+       "(9)r56c6-(9)r1c6 ((9)r1c6 true leads to it false): removes 9 from r1c6"},
       {"forcing chain",
        "forcing chain: r1c3 = 2 leads to (2)r1c3-(2)r2c3=(1)r2c3-(1)r4c3; "
        "(2)r1c3-(1)r1c3=(1)r1c6-(1)r4c6; (1)r4c3=(1)r4c1; (1)r4c6=(1)r4c1-(3)r4c1; "
