@@ -228,32 +228,26 @@ export function playClear(cell) {
   render();
 }
 
-export function undo() {
-  const p = state.play;
-  if (p.solved) {
+// Undo and redo: the state goes back (or forward) one move, the one left kept for the way back.
+function travel(from, to, nothing, done) {
+  if (state.play.solved) {
     playSay(LOCKED);
-  } else if (!p.history.length) {
-    playSay('Nothing to undo.');
+  } else if (!from.length) {
+    playSay(nothing);
   } else {
-    p.future.push(snapshot());
-    restore(p.history.pop());
-    playSay('Undone.');
+    to.push(snapshot());
+    restore(from.pop());
+    playSay(done);
   }
   render();
 }
 
+export function undo() {
+  travel(state.play.history, state.play.future, 'Nothing to undo.', 'Undone.');
+}
+
 export function redo() {
-  const p = state.play;
-  if (p.solved) {
-    playSay(LOCKED);
-  } else if (!p.future.length) {
-    playSay('Nothing to redo.');
-  } else {
-    p.history.push(snapshot());
-    restore(p.future.pop());
-    playSay('Redone.');
-  }
-  render();
+  travel(state.play.future, state.play.history, 'Nothing to redo.', 'Redone.');
 }
 
 export function toggleNotes() {
