@@ -173,13 +173,16 @@ if ((sanitizers)); then
   # Nor, under ASan, the deploy and page tests (labels deploy, web: HAProxy, the unit files, a
   # browser), which drive the daemon as its own suite does, through the same code (TSan runs
   # the same selection).
+  # Each sanitizer build compiles only the test executables its run selects: the same label
+  # lists go to cmake (SUDOKU_TEST_LABELS, SUDOKU_TEST_EXCLUDED_LABELS) and to ctest (-L, -LE).
   sanitized_args="-DSUDOKU_BUILD_BENCHMARKS=OFF -DSUDOKU_WERROR=ON"
+  asan_excluded="package;boot;container;deploy;web"
   asan_dir=$build_dir-asan
-  if build asan+ubsan "$asan_dir" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined $sanitized_args"; then
+  if build asan+ubsan "$asan_dir" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=address,undefined \
+    -DSUDOKU_TEST_EXCLUDED_LABELS=$asan_excluded $sanitized_args"; then
     for_real_done
     run_ctest "$asan_dir" "$asan_dir/ctest-output.log" -E '^Package[.]' \
-      -LE '^(package|boot|container|deploy|web)$'
+      -LE "^(${asan_excluded//;/|})$"
     record_ctest asan+ubsan "$asan_dir" "$asan_dir/ctest-output.log" $?
   fi
   for_real_done
@@ -188,9 +191,11 @@ if ((sanitizers)); then
   # tests that call it from several threads (label threads). The rest of the solver's tests run
   # one thread (and TSan cannot see into oneTBB's workers anyway: tests/tsan.supp), and the
   # deploy and page tests drive the same daemon as the daemon's suite.
-  build_and_test tsan "$build_dir-tsan" \
-    "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread $sanitized_args" \
-    -E '^Package[.]' -L '^(daemon|client|threads)$' -LE '^(package|boot|container)$'
+  tsan_labels="daemon;client;threads"
+  tsan_excluded="package;boot;container"
+  build_and_test tsan "$build_dir-tsan" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread \
+    -DSUDOKU_TEST_LABELS=$tsan_labels -DSUDOKU_TEST_EXCLUDED_LABELS=$tsan_excluded \
+    $sanitized_args" -E '^Package[.]' -L "^(${tsan_labels//;/|})$" -LE "^(${tsan_excluded//;/|})$"
   unset UBSAN_OPTIONS ASAN_OPTIONS TSAN_OPTIONS SUDOKU_TEST_PUBLIC_STRIDE
 fi
 for_real_done
