@@ -17,6 +17,7 @@
 #include "solver/solver.h"
 #include "tests/client/client_error_of.h"
 #include "tests/daemon/wire_client.h"
+#include "tests/support/technique_names.h"
 
 namespace sudoku::client {
 namespace {
@@ -95,13 +96,7 @@ TEST(GenerateOptions, UsageErrors) {
             "--se-min expects a rating from 1.0 to 11.9 with at most one decimal, got ''");
   EXPECT_EQ(UsageError({"--se-min", "5", "--se-max", "4.9"}),
             "--se-min 5.0 is above --se-max 4.9");
-  const std::string techniques =
-      "naked single, hidden single, pointing, claiming, naked pair, hidden pair, naked triple, "
-      "hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish, remote pair, "
-      "skyscraper, two-string kite, turbot fish, empty rectangle, xy-wing, xyz-wing, w-wing, "
-      "simple colouring, multi colours, unique rectangle, hidden rectangle, bug+1, finned fish, "
-      "sashimi fish, sue de coq, x-chain, xy-chain, alternating inference chain, als-xz, forcing "
-      "chain or trial";
+  const std::string techniques(sudoku::testing::kNeedableTechniqueNames);
   EXPECT_EQ(UsageError({"--needs", "xy chain"}),
             "--needs expects a technique (" + techniques + "), got 'xy chain'");
   EXPECT_EQ(UsageError({"--needs", "X-Wing"}),

@@ -48,6 +48,7 @@
 #include "tests/daemon/http_client.h"
 #include "tests/daemon/wire_client.h"
 #include "tests/support/puzzles.h"
+#include "tests/support/technique_names.h"
 #include "tests/support/paths.h"
 
 namespace sudoku::daemon {
@@ -838,14 +839,7 @@ TEST(WebGenerate, MakesPuzzlesWhoseExplanationTakesTheTechniqueNamed) {
 
 TEST(WebGenerate, RefusesBadFieldsNamingThem) {
   WebServer server;
-  // Every technique an explanation writes, by its name there; not SE's wxyz-wing.
-  const std::string kTechniques =
-      "naked single, hidden single, pointing, claiming, naked pair, hidden pair, naked triple, "
-      "hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish, remote pair, "
-      "skyscraper, two-string kite, turbot fish, empty rectangle, xy-wing, xyz-wing, w-wing, "
-      "simple colouring, multi colours, unique rectangle, hidden rectangle, bug+1, finned fish, "
-      "sashimi fish, sue de coq, x-chain, xy-chain, alternating inference chain, als-xz, forcing "
-      "chain or trial";
+  const std::string kTechniques(sudoku::testing::kNeedableTechniqueNames);
   const std::vector<std::pair<Json, std::string>> cases = {
       {{{"count", 0}}, "'count' expects a whole number from 1 to 16, got 0"},
       {{{"count", 17}}, "'count' expects a whole number from 1 to 16, got 17"},
