@@ -233,8 +233,10 @@ void Rater::Add(const Step& step) {
       default: se = 66; break;                                                 // UVWXYZ
     }
   }
-  // A chain's length is its links (a forcing chain's: every branch's).
+  // A chain's length is its links (a forcing chain's: every branch's). SE's own forcing chains
+  // come rated.
   if (worth.chain) se += LengthBonus(step.links.size());
+  if (step.se_tenths != 0) se = step.se_tenths;
   se_tenths_ = std::max(se_tenths_, se);
   NoteSe(se, step);
 }
