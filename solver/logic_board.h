@@ -145,6 +145,7 @@ enum class Search : uint8_t {
   kSimpleColouring,
   kSueDeCoq,  // by a line and a box it crosses: searched again where either changed
   kMultiColours,
+  kSeNishio,  // SE's Nishio chains read one digit each: searched again in the digits that changed
   kCount
 };
 constexpr Search Sized(Search first, int size) {
@@ -312,6 +313,8 @@ bool ForcingChain(Board& board, Step* step);
 // step rated as SE rates it (Step::se_tenths). Only on the path rated for SE
 // (Preference::kEasiestSe).
 bool SeChains(Board& board, Step* step);
+// SeChains' first producer alone, Nishio's chains (for the test of their memo, Search::kSeNishio).
+bool SeNishioChains(Board& board, Step* step);
 // The last resort: always takes a step on a board that is open and has a solution. With
 // `show_branches`, a nested trial's step carries its whole refutation (Step::branches), within
 // kMaxTrialBranches and kMaxTrialLinks; a rating needs none of it.

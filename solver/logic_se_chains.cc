@@ -88,6 +88,22 @@ struct Grid9 {
 // SE's units for a cell, in the order its rules read them: box, row, column.
 constexpr std::array<int, 3> kUnitOrder = {2, 0, 1};
 
+// Per cell and unit (row, column, box), the positions of the unit that are neither the cell nor,
+// for a line, in the cell's box: the peers a rule reads there after the box's.
+struct Outside {
+  std::array<std::array<uint16_t, 3>, kCells> masks{};
+  constexpr Outside() {
+    for (int cell = 0; cell < kCells; ++cell) {
+      const int band_of_row = ColumnOf(cell) / 3 * 3, band_of_column = RowOf(cell) / 3 * 3;
+      masks[cell][0] = static_cast<uint16_t>(0x1ff & ~(7u << band_of_row));
+      masks[cell][1] = static_cast<uint16_t>(0x1ff & ~(7u << band_of_column));
+      masks[cell][2] = static_cast<uint16_t>(0x1ff & ~(1u << kTables.positions[cell][2]));
+    }
+  }
+  constexpr const std::array<uint16_t, 3>& operator[](int cell) const { return masks[cell]; }
+};
+constexpr Outside kOutside{};
+
 // How a propagation derives: the rules within a cell (all chains but Nishio's), dynamically
 // (each off leaves the grid), and at level 1 (dynamic forcing chains "+") also by SE's
 // pointing and claiming, hidden and naked pairs and x-wings wherever singles run out. From the
@@ -165,15 +181,14 @@ class Implications {
             if (DeriveOff(Off(cell, LowestDigit(d)), parents.data())) return;
           }
         }
-        CellSet added;
-        added.Add(cell);
+        // Each peer once: the box's, then the row's and the column's outside the box.
         for (const int k : kUnitOrder) {
           const int unit = Table().units[cell][k];
-          for (uint16_t at = grid.places[unit][digit - 1]; at; at = WithoutLowest(at)) {
-            const int other = Table().cells[unit][std::countr_zero(at)];
-            if (added.Has(other)) continue;
-            added.Add(other);
-            if (DeriveOff(Off(other, digit), parents.data())) return;
+          for (uint16_t at = grid.places[unit][digit - 1] & kOutside[cell][k]; at;
+               at = WithoutLowest(at)) {
+            if (DeriveOff(Off(Table().cells[unit][std::countr_zero(at)], digit), parents.data())) {
+              return;
+            }
           }
         }
         continue;
@@ -513,12 +528,15 @@ class Searcher {
     scratch_.done.fill(false);
   }
 
-  Best Search() {
+  // `searched`: the digits to start from. Nishio's chains, which follow one digit, need only
+  // those whose candidates changed since they last found nothing (the others find nothing
+  // again); the rest start from every digit.
+  Best Search(uint16_t searched = kEveryDigit) {
     for (int cell = 0; cell < kCells; ++cell) {
       const uint16_t digits = source_.open[cell];
       const int cardinality = Count(digits);
       if (cardinality < (producer_ == Producer::kMultiple ? 3 : 2)) continue;
-      for (uint16_t d = digits; d; d = WithoutLowest(d)) {
+      for (uint16_t d = digits & searched; d; d = WithoutLowest(d)) {
         const int digit = LowestDigit(d);
         const Implications& on = ChainOn(cell, digit);
         if (producer_ != Producer::kMultiple) {
@@ -641,34 +659,45 @@ int BaseTenths(Producer producer) {
   return 85;
 }
 
+// The step `producer` finds, SE's first, taken; false when it finds none.
+bool ProducerStep(Producer producer, Board& board, Step* step) {
+  thread_local Scratch scratch;
+  const bool nishio = producer == Producer::kNishio;
+  const Best best = Searcher(board, producer, &scratch)
+                        .Search(nishio ? board.DigitsToSearch(Search::kSeNishio) : kEveryDigit);
+  if (best.complexity == INT_MAX) return nishio ? board.NothingFound(Search::kSeNishio) : false;
+  step->technique = Technique::kForcingChain;
+  step->variant = best.variant;
+  step->se_tenths = static_cast<uint8_t>(BaseTenths(producer) + LengthBonus(best.complexity - 2));
+  step->cells.push_back(best.cell);
+  if (best.digit != 0) {
+    step->digits.push_back(best.digit);
+  } else {
+    AddDigits(step, board.open[best.cell]);
+  }
+  if (best.unit >= 0) step->units.push_back(UnitOf(best.unit));
+  const int cell = CellOf(best.target), digit = DigitOf(best.target);
+  if (IsOn(best.target)) {
+    step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
+    PlayPlacements(board, *step);
+  } else {
+    Eliminate(board, step, cell, Bit(digit));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool SeChains(Board& board, Step* step) {
-  thread_local Scratch scratch;
   for (const Producer producer :
        {Producer::kNishio, Producer::kMultiple, Producer::kDynamic, Producer::kDynamicPlus}) {
-    const Best best = Searcher(board, producer, &scratch).Search();
-    if (best.complexity == INT_MAX) continue;
-    step->technique = Technique::kForcingChain;
-    step->variant = best.variant;
-    step->se_tenths = static_cast<uint8_t>(BaseTenths(producer) + LengthBonus(best.complexity - 2));
-    step->cells.push_back(best.cell);
-    if (best.digit != 0) {
-      step->digits.push_back(best.digit);
-    } else {
-      AddDigits(step, board.open[best.cell]);
-    }
-    if (best.unit >= 0) step->units.push_back(UnitOf(best.unit));
-    const int cell = CellOf(best.target), digit = DigitOf(best.target);
-    if (IsOn(best.target)) {
-      step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
-      PlayPlacements(board, *step);
-    } else {
-      Eliminate(board, step, cell, Bit(digit));
-    }
-    return true;
+    if (ProducerStep(producer, board, step)) return true;
   }
   return false;
+}
+
+bool SeNishioChains(Board& board, Step* step) {
+  return ProducerStep(Producer::kNishio, board, step);
 }
 
 }  // namespace sudoku::logic::internal
