@@ -176,8 +176,9 @@ bool HodokuStep(Board& board, Step* step) {
 
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
 // takes them: its rating is the hardest step of that path. Those it lacks come where their
-// rating puts them, but the hidden rectangle and the w-wing (SE 1.18.1 ships its w-wing
-// switched off), which its chains find. SE's "direct" techniques come first: an intersection
+// rating puts them, but the hidden rectangle, the w-wing (SE 1.18.1 ships its w-wing
+// switched off) and the als-xz, which its chains find (taking an als-xz at 7.0 there kept the
+// path off the multiple forcing chains serate takes: 8.x puzzles rated 7.x). SE's "direct" techniques come first: an intersection
 // or hidden subset after which a digit has one place left (1.7-2.5), as SE looks for them
 // before the rest, its naked single (2.3) among them. Past its alternating chains, SE's own
 // forcing chains in its order (Nishio, multiple, dynamic, dynamic "+": SeChains), where our
@@ -195,7 +196,7 @@ bool EasiestSeStep(Board& board, Step* step) {
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
          SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
          SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
-         Chains(board, step) || AlsXz(board, step) || SeChains(board, step) ||
+         Chains(board, step) || SeChains(board, step) ||
          ForcingChain(board, step);
 }
 
