@@ -284,7 +284,37 @@ std::string DescribeMultiColours(const Step& step) {
          Removals(step.eliminations);
 }
 
+// SE's own forcing chains (variants 3-9): where they start and what they conclude.
+std::string DescribeSeChain(const Step& step) {
+  std::string text = SeName(step) + ": ";
+  const std::string assumed = CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]);
+  switch (step.variant) {
+    case 3:
+    case 6:
+    case 10:
+      // Its conclusion is the opposite of what led to the contradiction.
+      text += step.placements.empty() ? assumed + " leads to a contradiction"
+                                      : "removing " + std::to_string(step.digits[0]) + " from " +
+                                            CellName(step.cells[0]) + " leads to a contradiction";
+      break;
+    case 7:
+    case 11: text += assumed + " and its removal lead to the same"; break;
+    case 4:
+    case 8:
+    case 12: text += "each candidate of " + CellName(step.cells[0]) + " (" +
+                    DigitList(step.digits) + ") leads to the same";
+      break;
+    default: text += "each place of " + std::to_string(step.digits[0]) + " in " +
+                     UnitName(step.units[0]) + " leads to the same";
+      break;
+  }
+  text += ": ";
+  return text + (step.placements.empty() ? Removals(step.eliminations)
+                                         : Placement(step.placements[0]));
+}
+
 std::string DescribeForcingChain(const Step& step) {
+  if (step.variant >= 3) return DescribeSeChain(step);
   const std::string name = std::string(Name(step.technique)) + ": ";
   if (step.variant == 0) {
     return name + CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]) + " leads to " +
@@ -405,7 +435,9 @@ std::string HodokuName(const Step& step) {
     case Technique::kAlsXz:
     case Technique::kWxyzWing: return "Almost Locked Set XZ-Rule";  // HoDoKu finds it so
     case Technique::kForcingChain:
-      return step.variant == 0 ? "Forcing Chain Contradiction" : "Forcing Chain Verity";
+      return step.variant == 0 || step.variant == 3 || step.variant == 6 || step.variant == 10
+                 ? "Forcing Chain Contradiction"
+                 : "Forcing Chain Verity";
     // HoDoKu has no trial: a contradiction by singles is its forcing net; nesting, brute force.
     case Technique::kTrial: return step.variant == 1 ? "Forcing Net Contradiction" : "Brute Force";
   }
@@ -441,9 +473,22 @@ std::string SeName(const Step& step) {
     case Technique::kAic: return "Forcing Chain";
     // Singles followed from an assumption, each with what came before: SE's dynamic chains.
     case Technique::kForcingChain:
-      return step.variant == 0   ? "Dynamic Contradiction Forcing Chains"
-             : step.variant == 1 ? "Dynamic Cell Forcing Chains"
-                                 : "Dynamic Region Forcing Chains";
+      switch (step.variant) {
+        case 0:
+        case 6: return "Dynamic Contradiction Forcing Chains";
+        case 1:
+        case 8: return "Dynamic Cell Forcing Chains";
+        case 3: return "Nishio Forcing Chains";
+        case 4: return "Cell Forcing Chains";
+        case 5: return "Region Forcing Chains";
+        case 7: return "Dynamic Double Forcing Chains";
+        case 2:
+        case 9: return "Dynamic Region Forcing Chains";
+        case 10: return "Dynamic Contradiction Forcing Chains (+)";
+        case 11: return "Dynamic Double Forcing Chains (+)";
+        case 12: return "Dynamic Cell Forcing Chains (+)";
+        default: return "Dynamic Region Forcing Chains (+)";
+      }
     case Technique::kTrial:
       return step.variant == 1 ? "Dynamic Contradiction Forcing Chains" : "Nested Forcing Chains";
     case Technique::kRemotePair:

@@ -176,10 +176,14 @@ bool HodokuStep(Board& board, Step* step) {
 
 // The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
 // takes them: its rating is the hardest step of that path. Those it lacks come where their
-// rating puts them, but the hidden rectangle and the w-wing (SE 1.18.1 ships its w-wing
-// switched off), which its chains find. SE's "direct" techniques come first: an intersection
+// rating puts them, but the hidden rectangle, the w-wing (SE 1.18.1 ships its w-wing
+// switched off) and the als-xz, which its chains find (taking an als-xz at 7.0 there kept the
+// path off the multiple forcing chains serate takes: 8.x puzzles rated 7.x). SE's "direct" techniques come first: an intersection
 // or hidden subset after which a digit has one place left (1.7-2.5), as SE looks for them
-// before the rest, its naked single (2.3) among them.
+// before the rest, its naked single (2.3) among them. Past its alternating chains, SE's own
+// forcing chains in its order (Nishio, multiple, dynamic, dynamic "+": SeChains), where our
+// forcing chain and trial would rate a step by other rules; ours remain for what SE's find
+// nothing in (SE's nested chains, 9.5 and up).
 bool EasiestSeStep(Board& board, Step* step) {
   return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
          HiddenSubset(board, step, 2, true) || NakedSingle(board, step) ||
@@ -192,7 +196,8 @@ bool EasiestSeStep(Board& board, Step* step) {
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
          SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
          SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
-         Chains(board, step) || AlsXz(board, step) || ForcingChain(board, step);
+         Chains(board, step) || SeChains(board, step) ||
+         ForcingChain(board, step);
 }
 
 bool LogicalStep(Board& board, Step* step, Preference preference) {
@@ -252,6 +257,7 @@ Result Run(const Start& start, Preference preference, bool show_trial_branches, 
   while (board.open_cells > 0) {
     step.technique = Technique::kNakedSingle;
     step.variant = 0;
+    step.se_tenths = 0;
     step.placements.clear();
     step.eliminations.clear();
     step.units.clear();

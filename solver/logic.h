@@ -242,7 +242,19 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  variant 2: both places of a digit in a unit (units = {it}; cells = the two;
 //                  digits = {the digit}) agree. links = every implication the conclusion
 //                  rests on, branch after branch: a net, each single after every removal that
-//                  left it one, so that the links alone prove the step
+//                  left it one, so that the links alone prove the step. Variants 3-13, only
+//                  on the path rated for SE (Preference::kEasiestSe): Sudoku Explainer's forcing
+//                  chains by its rules (logic_se_chains.cc), rated as SE rates them (se_tenths),
+//                  without links: 3, Nishio (a candidate, or its removal, leads to a
+//                  contradiction along one digit); 4 and 5, multiple forcing chains: every
+//                  candidate of a cell (4), every place of a digit in a unit (5) implies the
+//                  conclusion; 6-9, dynamic forcing chains: a contradiction (6), a candidate and
+//                  its removal both imply it (7), a cell's candidates (8), a unit's places (9);
+//                  10-13, the same (in that order) at level 1 ("+": SE's pointing and
+//                  claiming, hidden and naked pairs and x-wings within the chains).
+//                  cells = {the cell the chains start from}; digits = {the digit assumed} (a
+//                  cell's chains: its candidates); units = {the unit} (a unit's chains). The
+//                  conclusion is a placement or an elimination
 //   kTrial:        cells = {the cell}; digits = {the digit tried}. variant >= 1: the trial that
 //                  led to a contradiction (variant 1: by singles alone; more: nested trials as
 //                  deep); eliminations = the candidate. Variant 1: links (and units) as a
@@ -262,6 +274,9 @@ struct Step {
   std::vector<uint8_t> cells;
   std::vector<uint8_t> digits;
   uint8_t variant = 0;      // per technique, as above; 0 where unused
+  // SE's difficulty in tenths where the step is rated by SE's own rules as it is found (SE's
+  // forcing chains, kForcingChain variants 3-13); 0 elsewhere: the rating's table rates it.
+  uint8_t se_tenths = 0;
   std::vector<Link> links;  // the chain, in chain order; empty for non-chain techniques
   // A nested trial's refutation, depth first (a branch before those nested in it); else empty.
   std::vector<TrialBranch> branches;

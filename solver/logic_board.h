@@ -8,6 +8,7 @@
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
 //   logic_als.cc       als-xz, SE's wxyz-wings, HoDoKu's sue de coq
 //   logic_trial.cc     forcing chains and trials
+//   logic_se_chains.cc Sudoku Explainer's forcing chains, for its rating's path
 // Each technique looks for its step on the board; when it finds one it fills the step, plays it
 // on the board and returns true, and otherwise leaves the board as it was.
 //
@@ -144,6 +145,7 @@ enum class Search : uint8_t {
   kSimpleColouring,
   kSueDeCoq,  // by a line and a box it crosses: searched again where either changed
   kMultiColours,
+  kSeNishio,  // SE's Nishio chains read one digit each: searched again in the digits that changed
   kCount
 };
 constexpr Search Sized(Search first, int size) {
@@ -306,6 +308,13 @@ bool SueDeCoq(Board& board, Step* step);
 bool SeWing(Board& board, Step* step, int size);
 
 bool ForcingChain(Board& board, Step* step);
+// Sudoku Explainer's Nishio, multiple, dynamic and dynamic "+" (level 1) forcing chains, by its
+// rules and in its order (the first of them that finds any step gives the one SE applies), each
+// step rated as SE rates it (Step::se_tenths). Only on the path rated for SE
+// (Preference::kEasiestSe).
+bool SeChains(Board& board, Step* step);
+// SeChains' first producer alone, Nishio's chains (for the test of their memo, Search::kSeNishio).
+bool SeNishioChains(Board& board, Step* step);
 // The last resort: always takes a step on a board that is open and has a solution. With
 // `show_branches`, a nested trial's step carries its whole refutation (Step::branches), within
 // kMaxTrialBranches and kMaxTrialLinks; a rating needs none of it.

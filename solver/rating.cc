@@ -36,8 +36,9 @@ using enum HodokuLevel;
 //   wings, uniqueness and chains as its documentation lists them (x-chain 6.5, xy-chain 6.6,
 //   AIC 7.0). Patterns SE does not name are rated as the SE rule that
 //   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
-//   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ as a forcing chain
-//   (7.0), our forcing chains as SE's cell and region forcing chains (8.2), a finned or sashimi
+//   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ (HoDoKu's path
+//   only) as a forcing chain (7.0), our forcing chains as SE's cell and region forcing chains
+//   (8.2; on SE's path its own chains come rated, Step::se_tenths), a finned or sashimi
 //   fish (SE has none) as the forcing x-chain that finds it (6.5). SE's wings are its own
 //   (WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6: Rater::Add), on SE's path only.
 // A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
@@ -77,7 +78,7 @@ constexpr std::array<Worth, 36> kWorth = {{
     {"x-chain",           kUnfair, 260,  65, true},
     {"xy-chain",          kUnfair, 260,  66, true},
     {"aic",               kUnfair, 280,  70, true},
-    {"als-xz",            kUnfair, 300,  70, false},
+    {"als-xz",            kUnfair, 300,  70, false},  // HoDoKu's path only; SE: its chains
     {"wxyz-wing",         kUnfair, 300,  55, false},  // never on HoDoKu's path: its als-xz's
     {"forcing chain",     kExtreme, 500, 82, true},
     {"trial",             kExtreme,  0,   0, false},
@@ -233,8 +234,10 @@ void Rater::Add(const Step& step) {
       default: se = 66; break;                                                 // UVWXYZ
     }
   }
-  // A chain's length is its links (a forcing chain's: every branch's).
+  // A chain's length is its links (a forcing chain's: every branch's). SE's own forcing chains
+  // come rated.
   if (worth.chain) se += LengthBonus(step.links.size());
+  if (step.se_tenths != 0) se = step.se_tenths;
   se_tenths_ = std::max(se_tenths_, se);
   NoteSe(se, step);
 }

@@ -917,6 +917,15 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
        "Dynamic Contradiction Forcing Chains"},
       {Technique::kForcingChain, 1, "Forcing Chain Verity", "Dynamic Cell Forcing Chains"},
       {Technique::kForcingChain, 2, "Forcing Chain Verity", "Dynamic Region Forcing Chains"},
+      // SE's own chains, on its path only.
+      {Technique::kForcingChain, 3, "Forcing Chain Contradiction", "Nishio Forcing Chains"},
+      {Technique::kForcingChain, 4, "Forcing Chain Verity", "Cell Forcing Chains"},
+      {Technique::kForcingChain, 5, "Forcing Chain Verity", "Region Forcing Chains"},
+      {Technique::kForcingChain, 6, "Forcing Chain Contradiction",
+       "Dynamic Contradiction Forcing Chains"},
+      {Technique::kForcingChain, 7, "Forcing Chain Verity", "Dynamic Double Forcing Chains"},
+      {Technique::kForcingChain, 9, "Forcing Chain Verity", "Dynamic Region Forcing Chains"},
+      {Technique::kForcingChain, 12, "Forcing Chain Verity", "Dynamic Cell Forcing Chains (+)"},
       {Technique::kTrial, 1, "Forcing Net Contradiction", "Dynamic Contradiction Forcing Chains"},
       {Technique::kTrial, 4, "Brute Force", "Nested Forcing Chains"},
   };

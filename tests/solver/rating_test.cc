@@ -199,6 +199,21 @@ TEST(Rating, ChainsAddSeLengthBonus) {
   Step forcing = Of(Technique::kForcingChain);
   forcing.links.resize(10);
   EXPECT_EQ(RateSteps(std::vector<Step>{forcing}), (Scales{HodokuLevel::kExtreme, 500, 85, 85, 85}));
+  // SE's own forcing chains come rated by SE's rules (their complexity, not their links): a
+  // dynamic contradiction at 9.3, its links none; a multiple chain's placement sets the pearl.
+  Step dynamic = Of(Technique::kForcingChain);
+  dynamic.variant = 6;
+  dynamic.se_tenths = 93;
+  dynamic.eliminations.push_back({0, 1});
+  EXPECT_EQ(RateSteps(std::vector<Step>{dynamic}, logic::Preference::kEasiestSe).se_tenths, 93u);
+  Step multiple = dynamic;
+  multiple.variant = 4;
+  multiple.se_tenths = 84;
+  multiple.eliminations.clear();
+  multiple.placements.push_back({0, 1});
+  EXPECT_EQ(RateSteps(std::vector<Step>{dynamic, multiple, Of(Technique::kHiddenSingle)},
+                      logic::Preference::kEasiestSe),
+            (Scales{HodokuLevel::kExtreme, 1014, 93, 93, 93}));
 }
 
 TEST(Rating, EachTechniqueHasItsLevel) {
@@ -312,16 +327,19 @@ TEST(Rating, SeDirectTechniquesRateAsSeDoes) {
             std::make_tuple(26u, 15u, 15u));
 }
 
-// Fresh puzzles serate rated, two or more of each rating from 1.2 to 7.4 (serate_ratings.txt
-// says how they were made): the SE rating, pearl and diamond equal serate's ("ER/EP/ED").
-TEST(Rating, SeEqualsSerateOnItsFixtures) {
-  std::ifstream in(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/serate_ratings.txt");
-  ASSERT_TRUE(in);
+// The puzzles of a file of serate's ratings ("puzzle ER/EP/ED" lines): how many there are, each
+// rated as serate rates it.
+int ExpectSerateRatings(const std::string& file_name) {
+  std::ifstream in(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/" + file_name);
+  EXPECT_TRUE(in) << file_name;
   int puzzles = 0;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     Grid grid{};
-    ASSERT_FALSE(ParsePuzzle(line.substr(0, 81), &grid)) << line;
+    if (ParsePuzzle(line.substr(0, 81), &grid)) {
+      ADD_FAILURE() << file_name << ": " << line;
+      continue;
+    }
     const Scales scales = RateGrid(grid).scales;
     EXPECT_EQ(SeText(scales.se_tenths) + '/' + SeText(scales.se_pearl_tenths) + '/' +
                   SeText(scales.se_diamond_tenths),
@@ -329,7 +347,19 @@ TEST(Rating, SeEqualsSerateOnItsFixtures) {
         << line.substr(0, 81);
     ++puzzles;
   }
-  EXPECT_EQ(puzzles, 55);
+  return puzzles;
+}
+
+// Fresh puzzles serate rated, two or more of each rating from 1.2 to 7.4 (serate_ratings.txt
+// says how they were made): the SE rating, pearl and diamond equal serate's ("ER/EP/ED").
+TEST(Rating, SeEqualsSerateOnItsFixtures) {
+  EXPECT_EQ(ExpectSerateRatings("serate_ratings.txt"), 55);
+}
+
+// Puzzles SE rates by its forcing chains, multiple (8.x) and dynamic (9.x): SE's own chains on
+// its path (logic_se_chains.cc) give its rating, its pearl and its diamond.
+TEST(Rating, SeEqualsSerateOnItsChains) {
+  EXPECT_EQ(ExpectSerateRatings("serate_chain_ratings.txt"), 9);
 }
 
 }  // namespace

@@ -56,12 +56,14 @@ std::vector<std::pair<std::string, SearchFunction>> MemoizedSearches() {
   searches.emplace_back("simple colouring", SimpleColouring);
   searches.emplace_back("sue de coq", SueDeCoq);
   searches.emplace_back("multi colours", MultiColours);
+  searches.emplace_back("SE's Nishio chains", SeNishioChains);
   return searches;
 }
 
 void ExpectSameStep(const Step& with_memo, const Step& without, const std::string& where) {
   EXPECT_EQ(with_memo.technique, without.technique) << where;
   EXPECT_EQ(with_memo.variant, without.variant) << where;
+  EXPECT_EQ(with_memo.se_tenths, without.se_tenths) << where;
   EXPECT_EQ(with_memo.placements, without.placements) << where;
   EXPECT_EQ(with_memo.eliminations, without.eliminations) << where;
   EXPECT_EQ(with_memo.units, without.units) << where;
