@@ -170,7 +170,7 @@ bool HodokuStep(Board& board, Step* step) {
          UniqueRectangle(board, step, /*hodoku_order=*/true) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) || SueDeCoq(board, step) ||
          SimpleColouring(board, step) || MultiColours(board, step) ||
-         Chains(board, step, /*most_removals=*/true) ||
+         Chains(board, step, /*hodoku=*/true) ||
          AlsXz(board, step) || ForcingChain(board, step);
 }
 

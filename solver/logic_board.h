@@ -294,10 +294,11 @@ bool UniqueRectangle(Board& board, Step* step, bool hodoku_order = false);
 bool HiddenRectangle(Board& board, Step* step);
 bool BugPlusOne(Board& board, Step* step);
 
-// X-chains, then xy-chains, then alternating inference chains: the shortest chain of the first
-// kind that has one, or with `most_removals` the one of that kind HoDoKu takes (most removals,
-// then the lowest, then the shortest).
-bool Chains(Board& board, Step* step, bool most_removals = false);
+// X-chains, then xy-chains, then alternating inference chains: of the first kind that has one,
+// by HoDoKu's rules (`hodoku`: grouped nodes too, the chain HoDoKu takes: most removals, then the
+// lowest, then the shortest; its nice loops) or else by SE's (one-cell nodes only, as SE's
+// chains have no groups; the shortest).
+bool Chains(Board& board, Step* step, bool hodoku = false);
 bool AlsXz(Board& board, Step* step);
 // HoDoKu's Sue de Coq, the first as it finds them (rows, then columns, by box). On HoDoKu's
 // path only.

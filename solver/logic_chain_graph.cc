@@ -121,7 +121,7 @@ std::array<CellSet, 10> WeakTargets(const Board& board, const ChainNode& node) {
   return targets;
 }
 
-ChainGraph BuildGraph(const Board& board) {
+ChainGraph BuildGraph(const Board& board, bool grouped) {
   ChainGraph graph;
   graph.nodes.reserve(400);
   std::array<DigitNodes, 10> by_digit;
@@ -132,7 +132,7 @@ ChainGraph BuildGraph(const Board& board) {
     }
   }
   graph.single_nodes = graph.nodes.size();
-  for (int digit = 1; digit <= 9; ++digit) {
+  for (int digit = 1; digit <= 9 && grouped; ++digit) {
     const size_t first = graph.nodes.size();
     AddGroups(board, graph, digit);
     by_digit[digit].groups = {static_cast<int>(first), graph.nodes.size() - first};

@@ -46,8 +46,8 @@ std::array<CellSet, 10> WeakTargets(const Board& board, const ChainNode& node);
 // side by side, by digit), then the grouped nodes, digit by digit. Strong links: digit by digit,
 // a unit whose places split into two nodes; then a bivalue cell's two candidates. Weak links:
 // digit by digit, disjoint nodes whose cells all see each other; then any two candidates of a
-// cell.
-ChainGraph BuildGraph(const Board& board);
+// cell. Without `grouped`, the one-cell nodes alone.
+ChainGraph BuildGraph(const Board& board, bool grouped = true);
 
 // Whether `kind`'s chains use `node`: x-chains the one-cell nodes, xy-chains the one-cell nodes
 // of bivalue cells, alternating inference chains every node.

@@ -598,9 +598,10 @@ bool ChainsOn(Board& board, Step* step, const ChainGraph& graph, bool most_remov
 
 }  // namespace
 
-bool Chains(Board& board, Step* step, bool most_removals) {
+bool Chains(Board& board, Step* step, bool hodoku) {
   // One graph for the three kinds: the x- and xy-chains' are parts of the AIC graph.
-  const ChainGraph graph = BuildGraph(board);
+  const ChainGraph graph = BuildGraph(board, /*grouped=*/hodoku);
+  const bool most_removals = hodoku;
   // The least width of those compiled that holds the nodes: each width is one more copy of
   // the searches, so the widths are dense where graphs are common and sparse above.
   const size_t words = (graph.nodes.size() + 63) / 64;

