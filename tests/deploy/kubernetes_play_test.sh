@@ -227,8 +227,10 @@ with open(sys.argv[1], "w") as f:
     f.writelines(grids[i % 2000].translate(labels[i // 2000]) + "\n" for i in range(200000))
 PY
 total=$(wc -l <"$work/puzzles.txt")
-# feed FILE: FILE's lines on standard output, 2000 every 40 ms (a client streaming for 4 s, not
-# a file solved in half a second: the pod is stopped and killed mid-run on any machine).
+# feed FILE: FILE's lines on standard output, 2000 every 100 ms (a client streaming for 10 s, not
+# a file solved in half a second: the pod is stopped and killed mid-run on any machine; at 40 ms,
+# 4 s in all, a machine busy compiling answered the whole file between the 50,000th answer and
+# the pod's stop).
 feed() {
   python3 -c '
 import sys, time
@@ -237,7 +239,7 @@ try:
     for i in range(0, len(lines), 2000):
         sys.stdout.writelines(lines[i:i + 2000])
         sys.stdout.flush()
-        time.sleep(0.04)
+        time.sleep(0.1)
 except BrokenPipeError:
     pass' "$1" 2>/dev/null
 }
