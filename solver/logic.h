@@ -376,6 +376,10 @@ Rating Walk(const CandidateGrid& candidates, Preference preference,
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);
 
+// SE's length bonus, in tenths, for a chain of `length`: 0.1 each time the length passes a
+// threshold, the thresholds growing by 3/2 and 4/3 in turn (4, 6, 8, 12, 16, 24, 32, ...).
+int SeLengthBonus(int length);
+
 // Whether a chain step has a grouped node (a node of two or three cells): HoDoKu's grouped
 // nice loops and AICs.
 bool HasGroupedNode(const Step& step);

@@ -59,18 +59,6 @@ constexpr int CellOf(uint16_t potential) { return potential / 2 / 9; }
 constexpr int DigitOf(uint16_t potential) { return potential / 2 % 9 + 1; }
 constexpr bool IsOn(uint16_t potential) { return potential & 1; }
 
-// SE's length bonus: 0.1 each time the length passes a threshold, the thresholds growing by
-// 3/2 and 4/3 in turn (4, 6, 8, 12, 16, 24, ...).
-int LengthBonus(int length) {
-  int bonus = 0;
-  int threshold = 4;
-  for (bool half = true; length > threshold; half = !half) {
-    ++bonus;
-    threshold = half ? threshold * 3 / 2 : threshold * 4 / 3;
-  }
-  return bonus;
-}
-
 // A grid's candidates, with each unit's places of each digit (bit: position in the unit).
 struct Grid9 {
   std::array<uint16_t, kCells> open{};
@@ -668,7 +656,8 @@ bool ProducerStep(Producer producer, Board& board, Step* step) {
   if (best.complexity == INT_MAX) return nishio ? board.NothingFound(Search::kSeNishio) : false;
   step->technique = Technique::kForcingChain;
   step->variant = best.variant;
-  step->se_tenths = static_cast<uint8_t>(BaseTenths(producer) + LengthBonus(best.complexity - 2));
+  step->se_tenths =
+      static_cast<uint8_t>(BaseTenths(producer) + SeLengthBonus(best.complexity - 2));
   step->cells.push_back(best.cell);
   if (best.digit != 0) {
     step->digits.push_back(best.digit);
@@ -701,3 +690,17 @@ bool SeNishioChains(Board& board, Step* step) {
 }
 
 }  // namespace sudoku::logic::internal
+
+namespace sudoku::logic {
+
+int SeLengthBonus(int length) {
+  int bonus = 0;
+  int threshold = 4;
+  for (bool half = true; length > threshold; half = !half) {
+    ++bonus;
+    threshold = half ? threshold * 3 / 2 : threshold * 4 / 3;
+  }
+  return bonus;
+}
+
+}  // namespace sudoku::logic

@@ -16,7 +16,7 @@ using logic::Step;
 using logic::Technique;
 
 // One technique on both scales. HoDoKu's level, its points per step, and SE's difficulty in
-// tenths; chains add SE's length bonus to their base (see LengthBonus).
+// tenths; chains add SE's length bonus to their base (logic::SeLengthBonus).
 struct Worth {
   const char* technique;  // logic::Name(), for the reader of the table
   HodokuLevel level;
@@ -100,18 +100,6 @@ std::pair<HodokuLevel, uint16_t> FinnedFishWorth(Technique technique, int size) 
 
 // HoDoKu's ceilings: a score above a level's ceiling moves the puzzle up a level.
 constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
-
-// SE's bonus for a chain of `length` links: 0.1 each time the length passes a threshold, the
-// thresholds growing by 3/2 and 4/3 in turn (4, 6, 8, 12, 16, 24, 32, ...).
-uint32_t LengthBonus(size_t length) {
-  uint32_t bonus = 0;
-  size_t threshold = 4;
-  for (bool half = true; length > threshold; half = !half) {
-    ++bonus;
-    threshold = half ? threshold * 3 / 2 : threshold * 4 / 3;
-  }
-  return bonus;
-}
 
 // What the trials of a path are worth. Neither program has a trial: HoDoKu goes on with forcing
 // nets (700 points, extreme), SE with nested forcing chains (9.5 and up). On the reference
@@ -236,7 +224,9 @@ void Rater::Add(const Step& step) {
   }
   // A chain's length is its links (a forcing chain's: every branch's). SE's own forcing chains
   // come rated.
-  if (worth.chain) se += LengthBonus(step.links.size());
+  if (worth.chain) {
+    se += static_cast<uint32_t>(logic::SeLengthBonus(static_cast<int>(step.links.size())));
+  }
   if (step.se_tenths != 0) se = step.se_tenths;
   se_tenths_ = std::max(se_tenths_, se);
   NoteSe(se, step);
