@@ -588,12 +588,15 @@ TEST(NetworkSafety, ARatedApiRequestWhoseClientLeftIsDroppedBeforeItStarts) {
   const uint16_t http = PortAfter(daemon, "serving the page on http://127.0.0.1:");
   // The one long-work thread, busy counting empty grids' solutions to the cap: eight of them,
   // over two seconds of a core where one can take under 0.3 s (AVX-512), longer than the client
-  // below stays and the listener takes to see it gone. Admitted (in flight) before the API
-  // request is sent, so queued for that thread before it.
+  // below stays and the listener takes to see it gone. Started on that thread before the API
+  // request is sent: admitted is not enough, as the two jobs would then both wait for the
+  // thread (nice 19, slow to run on a busy machine), and the API request's account, having
+  // used less, would go first.
   WireClient holder(daemon.port());
   holder.SendSolve(1, std::vector<std::string>(8, std::string(81, '.')),
                    wire::kMaxSolutionLimit);
   ASSERT_EQ(WaitForMetric(metrics, "sudokud_puzzles_in_flight", 8), 8);
+  daemon.WaitForThreadToRun("sudokud-long");
   {
     asio::io_context io;
     tcp::socket leaver(io);

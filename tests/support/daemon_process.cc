@@ -10,7 +10,10 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 #include "tests/support/paths.h"
@@ -174,6 +177,37 @@ std::string DaemonProcess::WaitForLog(std::string_view text,
       throw std::runtime_error("sudokud did not log '" + std::string(text) +
                                "' in time; its log:\n" + log_);
     }
+  }
+}
+
+void DaemonProcess::WaitForThreadToRun(std::string_view thread,
+                                       std::chrono::milliseconds timeout) const {
+  const auto deadline = Clock::now() + timeout;
+  const std::filesystem::path tasks = "/proc/" + std::to_string(pid_) + "/task";
+  for (;;) {
+    // /proc/PID/task/TID/stat: "TID (NAME) STATE ..." with utime and stime the 14th and 15th
+    // fields; the name may hold spaces, so the fields are counted from its closing parenthesis.
+    std::error_code error;
+    for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+      std::ifstream in(task.path() / "stat");
+      const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const size_t open = stat.find('('), close = stat.rfind(')');
+      if (open == std::string::npos || close == std::string::npos) continue;
+      if (std::string_view(stat).substr(open + 1, close - open - 1) != thread) continue;
+      std::istringstream fields(stat.substr(close + 2));
+      std::string field;
+      uint64_t utime = 0, stime = 0;
+      for (int i = 3; i <= 15 && fields >> field; ++i) {
+        if (i == 14) utime = std::stoull(field);
+        if (i == 15) stime = std::stoull(field);
+      }
+      if (utime + stime > 0) return;
+    }
+    if (Clock::now() >= deadline) {
+      throw std::runtime_error("sudokud's " + std::string(thread) +
+                               " threads did not run in time; its log:\n" + Log());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
 

@@ -56,6 +56,12 @@ class DaemonProcess {
   // Waits for a stderr line that contains `text` and returns it; throws on timeout or exit.
   std::string WaitForLog(std::string_view text,
                          std::chrono::milliseconds timeout = kReplyTimeout) const;
+  // Waits until the daemon's threads named `thread` (as top -H shows them: "sudokud-long") have
+  // used CPU time between them, which they do only once a job has started on one of them: a job
+  // queued is not yet one started, and a nice-19 thread on a busy machine can wait long before
+  // it runs. Throws on timeout.
+  void WaitForThreadToRun(std::string_view thread,
+                          std::chrono::milliseconds timeout = kReplyTimeout) const;
 
  private:
   void Drain(int fd);
