@@ -848,8 +848,30 @@ class CycleSearcher {
   }
 
   void Cycles(uint16_t start) {
+    if (!Hopeful(true, 4)) return;
+    // The offs that lead back to the start: its cell's other digit where it has two (Y links),
+    // the digit's other place in a unit where it has two (X links). An off derived again from
+    // another on matters only if it is one of them: the ons it leads to are known already.
+    std::array<uint16_t, 4> back;
+    int back_count = 0;
+    const int cell = CellOf(start), digit = DigitOf(start);
+    if (y_ && Count(grid_.open[cell]) == 2) {
+      back[back_count++] =
+          Off(cell, LowestDigit(grid_.open[cell] & static_cast<uint16_t>(~Bit(digit))));
+    }
+    if (x_) {
+      for (const int k : kUnitOrder) {
+        const int unit = Table().units[cell][k];
+        const uint16_t others = grid_.places[unit][digit - 1] &
+                                static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
+        if (others != 0 && WithoutLowest(others) == 0) {
+          back[back_count++] = Off(Table().cells[unit][std::countr_zero(others)], digit);
+        }
+      }
+    }
     nodes_.clear();
     on_seen_.fill(0);
+    off_seen_.fill(0);
     Mark(on_seen_, start);
     std::vector<int>& pending_on = pending_on_;
     std::vector<int>& pending_off = pending_off_;
@@ -863,9 +885,12 @@ class CycleSearcher {
       pending_off.clear();
       for (const int node : pending_on) {
         OffsOf(nodes_[node].potential, [&](uint16_t off) {
+          const auto back_end = back.begin() + back_count;
+          if (Seen(off_seen_, off) && std::find(back.begin(), back_end, off) == back_end) return;
           for (int at = nodes_[node].parent; at >= 0; at = nodes_[at].parent) {
             if (nodes_[at].potential == off) return;
           }
+          Mark(off_seen_, off);
           pending_off.push_back(AddNode(off, node));
         });
       }
