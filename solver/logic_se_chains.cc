@@ -699,13 +699,11 @@ bool ProducerStep(Producer producer, Board& board, Step* step) {
 
 enum class LinkKind : uint8_t { kX, kY, kXY };
 
+// SE's difficulty of a chain: its base plus SE's length bonus, the tenths added one at a time in
+// a double, as SE adds them.
 double SeDifficulty(double base, int complexity) {
   double added = 0.0;
-  int threshold = 4;
-  for (bool half = true; complexity - 2 > threshold; half = !half) {
-    added += 0.1;
-    threshold = half ? threshold * 3 / 2 : threshold * 4 / 3;
-  }
+  for (int tenth = SeLengthBonus(complexity - 2); tenth > 0; --tenth) added += 0.1;
   return base + added;
 }
 
@@ -757,7 +755,9 @@ class CycleSearcher {
           Cycles(On(cell, digit));
           if (x_) {
             Forcing(On(cell, digit));
-            Forcing(Off(cell, digit));
+            // From its removal to it on: only through an off that implies it.
+            std::array<uint16_t, 4> back;
+            if (OffsBackTo(On(cell, digit), &back) != 0) Forcing(Off(cell, digit));
           }
         }
       }
@@ -847,16 +847,13 @@ class CycleSearcher {
     std::reverse(chain->begin(), chain->end());
   }
 
-  void Cycles(uint16_t start) {
-    if (!Hopeful(true, 4)) return;
-    // The offs that lead back to the start: its cell's other digit where it has two (Y links),
-    // the digit's other place in a unit where it has two (X links). An off derived again from
-    // another on matters only if it is one of them: the ons it leads to are known already.
-    std::array<uint16_t, 4> back;
-    int back_count = 0;
-    const int cell = CellOf(start), digit = DigitOf(start);
+  // The offs that imply `on` (stored in `back`, counted): its cell's other digit where it has
+  // two (Y links), the digit's other place in a unit where it has two (X links).
+  int OffsBackTo(uint16_t on, std::array<uint16_t, 4>* back) const {
+    int count = 0;
+    const int cell = CellOf(on), digit = DigitOf(on);
     if (y_ && Count(grid_.open[cell]) == 2) {
-      back[back_count++] =
+      (*back)[count++] =
           Off(cell, LowestDigit(grid_.open[cell] & static_cast<uint16_t>(~Bit(digit))));
     }
     if (x_) {
@@ -865,10 +862,20 @@ class CycleSearcher {
         const uint16_t others = grid_.places[unit][digit - 1] &
                                 static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
         if (others != 0 && WithoutLowest(others) == 0) {
-          back[back_count++] = Off(Table().cells[unit][std::countr_zero(others)], digit);
+          (*back)[count++] = Off(Table().cells[unit][std::countr_zero(others)], digit);
         }
       }
     }
+    return count;
+  }
+
+  void Cycles(uint16_t start) {
+    if (!Hopeful(true, 4)) return;
+    // An off derived again from another on matters only if it leads back to the start: the ons
+    // it leads to are known already. Without one, there is no cycle.
+    std::array<uint16_t, 4> back;
+    const int back_count = OffsBackTo(start, &back);
+    if (back_count == 0) return;
     nodes_.clear();
     on_seen_.fill(0);
     off_seen_.fill(0);
