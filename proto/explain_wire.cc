@@ -258,7 +258,7 @@ bool ShapeFits(const Step& step) {
     case kHiddenRectangle: return plain && n.units == 2 && n.cells == 4 && n.digits == 2;
     case kBugPlusOne: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
     case kXChain:
-    case kXYChain: return n.variant == 0 && n.links >= 1;
+    case kXYChain:  // variants 1 and 2: SE's cycles and forcing chains, on its path
     case kAic: return n.variant <= 2 && n.links >= 1;
     case kAlsXz: return n.units == 2 && n.digits == 2 && n.variant >= 1 && n.variant < n.cells;
     case kWxyzWing:

@@ -423,8 +423,12 @@ std::string HodokuName(const Step& step) {
     case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
     case Technique::kHiddenRectangle: return "Hidden Rectangle";
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
-    case Technique::kXChain: return "X-Chain";
-    case Technique::kXYChain: return "XY-Chain";
+    case Technique::kXChain:
+    case Technique::kXYChain:
+      // SE's cycles and forcing chains (variants 1 and 2) are HoDoKu's nice loops.
+      if (step.variant == 1) return "Continuous Nice Loop";
+      if (step.variant == 2) return "Discontinuous Nice Loop";
+      return step.technique == Technique::kXChain ? "X-Chain" : "XY-Chain";
     case Technique::kAic: {
       // HoDoKu's nice loops (variants 1 and 2) and AICs, "Grouped" with a grouped node.
       const char* kind = step.variant == 1   ? "Continuous Nice Loop"
@@ -443,6 +447,32 @@ std::string HodokuName(const Step& step) {
   }
   return "";
 }
+
+namespace {
+
+// SE's names of its cycles and forcing chains (variants 1 and 2 on its path, rated by SE's
+// rules: se_tenths), by their links: X, Y or both. A cycle of X links through four cells is its
+// generalized x-wing, a forcing X-chain of five links its turbot fish. An alternating chain
+// found otherwise goes by the name SE gives the chain it would find instead.
+std::string SeChainName(const Step& step) {
+  const bool se = step.se_tenths != 0;
+  switch (step.technique) {
+    case Technique::kXChain:
+      if (se && step.variant == 1) {
+        std::vector<uint8_t> cells;
+        for (const Link& link : step.links) cells.push_back(link.to.cells[0]);
+        std::sort(cells.begin(), cells.end());
+        const auto distinct = std::unique(cells.begin(), cells.end()) - cells.begin();
+        return distinct == 4 ? "Generalized X-Wing" : "Bidirectional X-Cycle";
+      }
+      return se && step.variant == 2 && step.links.size() == 5 ? "Turbot Fish" : "Forcing X-Chain";
+    case Technique::kXYChain:
+      return se && step.variant == 1 ? "Bidirectional Y-Cycle" : "Forcing Y-Chain";
+    default: return se && step.variant == 1 ? "Bidirectional Cycle" : "Forcing Chain";
+  }
+}
+
+}  // namespace
 
 std::string SeName(const Step& step) {
   switch (step.technique) {
@@ -468,9 +498,9 @@ std::string SeName(const Step& step) {
     case Technique::kUniqueRectangle:  // SE has types 1-4
       return step.variant <= 4 ? "Unique Rectangle type " + std::to_string(step.variant) : "";
     case Technique::kBugPlusOne: return "BUG type 1";
-    case Technique::kXChain: return "Forcing X-Chain";
-    case Technique::kXYChain: return "Forcing Y-Chain";
-    case Technique::kAic: return "Forcing Chain";
+    case Technique::kXChain:
+    case Technique::kXYChain:
+    case Technique::kAic: return SeChainName(step);
     // Singles followed from an assumption, each with what came before: SE's dynamic chains.
     case Technique::kForcingChain:
       switch (step.variant) {
@@ -606,6 +636,8 @@ std::string Describe(const Step& step) {
     case Technique::kBugPlusOne:
       return name + ": " + Placement(step.placements[0]) +
              " (every other open cell holds two candidates: without it, two solutions)";
+    case Technique::kXChain:
+    case Technique::kXYChain:
     case Technique::kAic:
       if (step.variant == 1) {
         return "continuous nice loop: " + WholeChain(step.links) +
@@ -617,9 +649,6 @@ std::string Describe(const Step& step) {
                (step.links.front().strong ? " false leads to it true" : " true leads to it false") +
                "): " + Removals(step.eliminations);
       }
-      [[fallthrough]];
-    case Technique::kXChain:
-    case Technique::kXYChain:
       return name + ": " + WholeChain(step.links) + ": " + Removals(step.eliminations);
     case Technique::kAlsXz: {
       const size_t a = step.variant;

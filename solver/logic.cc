@@ -196,7 +196,7 @@ bool EasiestSeStep(Board& board, Step* step) {
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
          SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
          SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
-         Chains(board, step) || SeChains(board, step) ||
+         SeCycles(board, step) || SeChains(board, step) ||
          ForcingChain(board, step);
 }
 

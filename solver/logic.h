@@ -227,6 +227,15 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  candidates; weak first and last, it goes). Variant 0 there is HoDoKu's AIC:
 //                  its ends two candidates in two cells, of one digit removing two or more, or
 //                  of two digits seeing each other, each removed from the other's cell
+//                  On the path rated for SE (Preference::kEasiestSe), SE's cycles and forcing
+//                  chains instead (logic_se_chains.cc, rated by SE's rules: se_tenths), by the
+//                  links they follow: kXChain, X links (a digit's places in a unit); kXYChain,
+//                  Y links (within bivalue cells, and between a digit's places on to off);
+//                  kAic, both. Variant 1, a cycle (links a loop from a candidate on back to it:
+//                  a digit leaves the cells off the loop that see one of its ons and one of its
+//                  offs of that digit); variant 2, a forcing chain (from a candidate on to its
+//                  removal, which goes; or from its removal to it on: its cell loses the other
+//                  candidates)
 //   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
 //                  restricted common digit, z the digit removed
 //   kWxyzWing:     SE's WXYZ-, VWXYZ- and UVWXYZ-wing: cells = the set's three, four or five,

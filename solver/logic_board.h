@@ -309,6 +309,11 @@ bool SueDeCoq(Board& board, Step* step);
 bool SeWing(Board& board, Step* step, int size);
 
 bool ForcingChain(Board& board, Step* step);
+// Sudoku Explainer's cycles and forcing chains of X links, Y links (cycles only) and both, by its
+// rules: the step it applies, rated as SE rates it (Step::se_tenths): kXChain (X links),
+// kXYChain (Y links) or kAic (both), variant 1 a cycle, 2 a forcing chain (logic.h). Only on
+// the path rated for SE (Preference::kEasiestSe), where it takes the place of Chains().
+bool SeCycles(Board& board, Step* step);
 // Sudoku Explainer's Nishio, multiple, dynamic and dynamic "+" (level 1) forcing chains, by its
 // rules and in its order (the first of them that finds any step gives the one SE applies), each
 // step rated as SE rates it (Step::se_tenths). Only on the path rated for SE

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -675,7 +676,384 @@ bool ProducerStep(Producer producer, Board& board, Step* step) {
   return true;
 }
 
+// SE's cycles and forcing chains (its "ForcingChainCycle" producer, 6.5-7.x), before its
+// Nishio chains. Its chains are static (the grid is read as it was) and follow links of three
+// kinds, each search in turn: X (a digit's other places in a unit: on to off, and off to on where
+// two are left), Y (on to off within the cell too, and off to on in a bivalue cell, but none
+// between places of a unit: the chains through bivalue cells), and both. From each candidate on
+// (Y: in a bivalue cell only), SE looks for cycles back to it; with X links, it also follows the
+// candidate on to its own removal (it is false) and its removal to itself on (it is true): a
+// forcing chain. SE has no forcing chain of Y links alone (its length would be odd and even).
+//
+// Each potential derived has one parent, so a chain is the path back to its start. Forcing
+// chains derive each potential once, the first way found; cycles derive each on once but every
+// off again from each on that leads to it (unless it is among that on's ancestors), so that
+// every loop back to the start is found. A cycle (four links or more) removes a digit from
+// the cells off it that see one of its ons and one of its offs of that digit; a forcing chain
+// removes its start, or its start's cell's other digits. A step's complexity is its chain's
+// distinct potentials; its difficulty is 6.5 (cycles of X or Y links), 6.6 (forcing X-chains)
+// or 7.0 (both kinds) plus the length bonus, summed in doubles as SE does: SE compares the sums,
+// and 6.5 + 0.2 is not 6.6 + 0.1 there. Of all the steps, SE applies the least difficult, then
+// the least complex, then X before Y before both, then the first found; where it has one,
+// a search stops as soon as what it could still find would come after.
+
+enum class LinkKind : uint8_t { kX, kY, kXY };
+
+// SE's difficulty of a chain: its base plus SE's length bonus, the tenths added one at a time in
+// a double, as SE adds them.
+double SeDifficulty(double base, int complexity) {
+  double added = 0.0;
+  for (int tenth = SeLengthBonus(complexity - 2); tenth > 0; --tenth) added += 0.1;
+  return base + added;
+}
+
+// The step found so far: its order (difficulty, complexity, kind), its chain from the start,
+// and its removals per cell.
+struct CycleBest {
+  double difficulty = 1e9;
+  int complexity = INT_MAX;
+  LinkKind kind = LinkKind::kX;
+  bool cycle = false;
+  std::vector<uint16_t> chain;
+  std::array<uint16_t, kCells> removals{};
+
+  // Whether a step of this order would come before the best.
+  bool Before(double new_difficulty, int new_complexity, LinkKind new_kind) const {
+    if (new_difficulty != difficulty) return new_difficulty < difficulty;
+    if (new_complexity != complexity) return new_complexity < complexity;
+    return new_kind < kind;
+  }
+};
+
+class CycleSearcher {
+ public:
+  explicit CycleSearcher(const Board& board) {
+    for (int cell = 0; cell < kCells; ++cell) {
+      grid_.open[cell] = board.open[cell];
+      if (board.values[cell]) grid_.open[cell] = 0;
+      for (uint16_t d = grid_.open[cell]; d; d = WithoutLowest(d)) {
+        const int digit = LowestDigit(d);
+        for (int k = 0; k < 3; ++k) {
+          grid_.places[Table().units[cell][k]][digit - 1] |=
+              static_cast<uint16_t>(1u << Table().positions[cell][k]);
+        }
+      }
+    }
+    nodes_.reserve(4096);
+  }
+
+  const CycleBest& Search() {
+    for (const LinkKind kind : {LinkKind::kX, LinkKind::kY, LinkKind::kXY}) {
+      kind_ = kind;
+      y_ = kind != LinkKind::kX;
+      x_ = kind != LinkKind::kY;
+      for (int cell = 0; cell < kCells; ++cell) {
+        const int cardinality = Count(grid_.open[cell]);
+        if (cardinality < 2 || (!x_ && cardinality > 2)) continue;
+        for (uint16_t d = grid_.open[cell]; d; d = WithoutLowest(d)) {
+          const int digit = LowestDigit(d);
+          Cycles(On(cell, digit));
+          if (x_) {
+            Forcing(On(cell, digit));
+            // From its removal to it on: only through an off that implies it.
+            std::array<uint16_t, 4> back;
+            if (OffsBackTo(On(cell, digit), &back) != 0) Forcing(Off(cell, digit));
+          }
+        }
+      }
+    }
+    return best_;
+  }
+
+ private:
+  struct ChainNode {
+    uint16_t potential;
+    int32_t parent;  // the node it came from; -1 at the start
+  };
+
+  double Base(bool cycle) const {
+    if (kind_ == LinkKind::kXY) return 7.0;
+    return cycle ? 6.5 : 6.6;
+  }
+
+  // The offs an on implies: its cell's other digits (Y links), then its digit's other places in
+  // its box, row and column (each cell once).
+  template <typename F>
+  void OffsOf(uint16_t on, F&& each) const {
+    const int cell = CellOf(on), digit = DigitOf(on);
+    if (y_) {
+      for (uint16_t d = grid_.open[cell] & static_cast<uint16_t>(~Bit(digit)); d;
+           d = WithoutLowest(d)) {
+        each(Off(cell, LowestDigit(d)));
+      }
+    }
+    for (const int k : kUnitOrder) {
+      const int unit = Table().units[cell][k];
+      for (uint16_t at = grid_.places[unit][digit - 1] & kOutside[cell][k]; at;
+           at = WithoutLowest(at)) {
+        each(Off(Table().cells[unit][std::countr_zero(at)], digit));
+      }
+    }
+  }
+
+  // The ons an off implies: a bivalue cell's other digit (Y links), then the digit's one other
+  // place in its box, row or column (X links), each once.
+  template <typename F>
+  void OnsOf(uint16_t off, bool x, F&& each) const {
+    const int cell = CellOf(off), digit = DigitOf(off);
+    std::array<uint16_t, 4> made;
+    int count = 0;
+    if (y_ && Count(grid_.open[cell]) == 2) {
+      made[count++] = On(cell, LowestDigit(grid_.open[cell] & static_cast<uint16_t>(~Bit(digit))));
+    }
+    if (x) {
+      for (const int k : kUnitOrder) {
+        const int unit = Table().units[cell][k];
+        const uint16_t others = grid_.places[unit][digit - 1] &
+                                static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
+        if (others == 0 || WithoutLowest(others) != 0) continue;
+        const uint16_t on = On(Table().cells[unit][std::countr_zero(others)], digit);
+        if (std::find(made.begin(), made.begin() + count, on) == made.begin() + count) {
+          made[count++] = on;
+        }
+      }
+    }
+    for (int i = 0; i < count; ++i) each(made[i]);
+  }
+
+  bool Seen(const std::array<uint64_t, (kPotentials + 63) / 64>& set, uint16_t p) const {
+    return (set[p / 64] >> (p % 64)) & 1;
+  }
+  static void Mark(std::array<uint64_t, (kPotentials + 63) / 64>& set, uint16_t p) {
+    set[p / 64] |= uint64_t{1} << (p % 64);
+  }
+
+  int AddNode(uint16_t potential, int parent) {
+    nodes_.push_back({potential, parent});
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+  // Whether a chain of `links` links from here on could still come before the best (a cycle's
+  // complexity is its links, a forcing chain's one more).
+  bool Hopeful(bool cycle, int links) const {
+    const int complexity = cycle ? links : links + 1;
+    return best_.Before(SeDifficulty(Base(cycle), complexity), complexity, kind_);
+  }
+
+  // The chain ending at node `end`, from the start.
+  void ChainTo(int end, std::vector<uint16_t>* chain) const {
+    chain->clear();
+    for (int at = end; at >= 0; at = nodes_[at].parent) chain->push_back(nodes_[at].potential);
+    std::reverse(chain->begin(), chain->end());
+  }
+
+  // The offs that imply `on` (stored in `back`, counted): its cell's other digit where it has
+  // two (Y links), the digit's other place in a unit where it has two (X links).
+  int OffsBackTo(uint16_t on, std::array<uint16_t, 4>* back) const {
+    int count = 0;
+    const int cell = CellOf(on), digit = DigitOf(on);
+    if (y_ && Count(grid_.open[cell]) == 2) {
+      (*back)[count++] =
+          Off(cell, LowestDigit(grid_.open[cell] & static_cast<uint16_t>(~Bit(digit))));
+    }
+    if (x_) {
+      for (const int k : kUnitOrder) {
+        const int unit = Table().units[cell][k];
+        const uint16_t others = grid_.places[unit][digit - 1] &
+                                static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
+        if (others != 0 && WithoutLowest(others) == 0) {
+          (*back)[count++] = Off(Table().cells[unit][std::countr_zero(others)], digit);
+        }
+      }
+    }
+    return count;
+  }
+
+  void Cycles(uint16_t start) {
+    if (!Hopeful(true, 4)) return;
+    // An off derived again from another on matters only if it leads back to the start: the ons
+    // it leads to are known already. Without one, there is no cycle.
+    std::array<uint16_t, 4> back;
+    const int back_count = OffsBackTo(start, &back);
+    if (back_count == 0) return;
+    nodes_.clear();
+    on_seen_.fill(0);
+    off_seen_.fill(0);
+    Mark(on_seen_, start);
+    std::vector<int>& pending_on = pending_on_;
+    std::vector<int>& pending_off = pending_off_;
+    pending_on.assign(1, AddNode(start, -1));
+    pending_off.clear();
+    int length = 0;
+    while (!pending_on.empty() || !pending_off.empty()) {
+      // The ons derived below are `length` + 2 links from the start; cycles need four.
+      if (length + 2 >= 4 && !Hopeful(true, length + 2)) return;
+      ++length;
+      pending_off.clear();
+      for (const int node : pending_on) {
+        OffsOf(nodes_[node].potential, [&](uint16_t off) {
+          const auto back_end = back.begin() + back_count;
+          if (Seen(off_seen_, off) && std::find(back.begin(), back_end, off) == back_end) return;
+          for (int at = nodes_[node].parent; at >= 0; at = nodes_[at].parent) {
+            if (nodes_[at].potential == off) return;
+          }
+          Mark(off_seen_, off);
+          pending_off.push_back(AddNode(off, node));
+        });
+      }
+      ++length;
+      pending_on.clear();
+      for (const int node : pending_off) {
+        OnsOf(nodes_[node].potential, x_, [&](uint16_t on) {
+          if (length >= 4 && on == start) Cycle(AddNode(on, node), length);
+          if (Seen(on_seen_, on)) return;
+          Mark(on_seen_, on);
+          pending_on.push_back(AddNode(on, node));
+        });
+      }
+    }
+  }
+
+  void Forcing(uint16_t start) {
+    nodes_.clear();
+    on_seen_.fill(0);
+    off_seen_.fill(0);
+    const uint16_t target = Conjugate(start);
+    std::vector<int>& pending_on = pending_on_;
+    std::vector<int>& pending_off = pending_off_;
+    pending_on.clear();
+    pending_off.clear();
+    if (IsOn(start)) {
+      Mark(on_seen_, start);
+      pending_on.push_back(AddNode(start, -1));
+    } else {
+      Mark(off_seen_, start);
+      pending_off.push_back(AddNode(start, -1));
+    }
+    int links = 0;  // of the potentials pending
+    while (!pending_on.empty() || !pending_off.empty()) {
+      if (!Hopeful(false, links + 1)) return;
+      if (!pending_on.empty()) {
+        pending_off.clear();
+        for (const int node : pending_on) {
+          bool found = false;
+          OffsOf(nodes_[node].potential, [&](uint16_t off) {
+            if (found || Seen(off_seen_, off)) return;
+            Mark(off_seen_, off);
+            const int added = AddNode(off, node);
+            if (off == target) {
+              Found(added);
+              found = true;
+            }
+            pending_off.push_back(added);
+          });
+          if (found) return;
+        }
+        pending_on.clear();
+      } else {
+        pending_on.clear();
+        for (const int node : pending_off) {
+          bool found = false;
+          OnsOf(nodes_[node].potential, true, [&](uint16_t on) {
+            if (found || Seen(on_seen_, on)) return;
+            Mark(on_seen_, on);
+            const int added = AddNode(on, node);
+            if (on == target) {
+              Found(added);
+              found = true;
+            }
+            pending_on.push_back(added);
+          });
+          if (found) return;
+        }
+        pending_off.clear();
+      }
+      ++links;
+    }
+  }
+
+  // A forcing chain to its start's conjugate, at node `end`.
+  void Found(int end) {
+    ChainTo(end, &chain_);
+    const int complexity = static_cast<int>(chain_.size());
+    const double difficulty = SeDifficulty(Base(false), complexity);
+    if (!best_.Before(difficulty, complexity, kind_)) return;
+    const uint16_t start = chain_.front();
+    const int cell = CellOf(start);
+    best_.removals.fill(0);
+    best_.removals[cell] = IsOn(start)
+                               ? Bit(DigitOf(start))
+                               : grid_.open[cell] & static_cast<uint16_t>(~Bit(DigitOf(start)));
+    Take(difficulty, complexity, false);
+  }
+
+  // A cycle back to its start, at node `end`, `links` links long.
+  void Cycle(int end, int links) {
+    const int complexity = links;  // its start, at both ends, counted once
+    const double difficulty = SeDifficulty(Base(true), complexity);
+    if (!best_.Before(difficulty, complexity, kind_)) return;
+    ChainTo(end, &chain_);
+    CellSet on_loop{};
+    for (const uint16_t p : chain_) on_loop.Add(CellOf(p));
+    std::array<uint16_t, kCells> seen_on{}, seen_off{};
+    for (size_t i = 1; i < chain_.size(); ++i) {
+      const uint16_t p = chain_[i];
+      const int digit = DigitOf(p);
+      std::array<uint16_t, kCells>& seen = IsOn(p) ? seen_on : seen_off;
+      Table().peer_set[CellOf(p)].ForEach([&](int peer) {
+        if (!on_loop.Has(peer) && (grid_.open[peer] & Bit(digit))) seen[peer] |= Bit(digit);
+      });
+    }
+    bool any = false;
+    std::array<uint16_t, kCells> removals;
+    for (int cell = 0; cell < kCells; ++cell) {
+      removals[cell] = seen_on[cell] & seen_off[cell];
+      any |= removals[cell] != 0;
+    }
+    if (!any) return;
+    best_.removals = removals;
+    Take(difficulty, complexity, true);
+  }
+
+  void Take(double difficulty, int complexity, bool cycle) {
+    best_.difficulty = difficulty;
+    best_.complexity = complexity;
+    best_.kind = kind_;
+    best_.cycle = cycle;
+    best_.chain = chain_;
+  }
+
+  Grid9 grid_;
+  LinkKind kind_ = LinkKind::kX;
+  bool x_ = true, y_ = false;
+  std::vector<ChainNode> nodes_;
+  std::vector<int> pending_on_, pending_off_;
+  std::vector<uint16_t> chain_;
+  std::array<uint64_t, (kPotentials + 63) / 64> on_seen_{}, off_seen_{};
+  CycleBest best_;
+};
+
 }  // namespace
+
+bool SeCycles(Board& board, Step* step) {
+  CycleSearcher searcher(board);
+  const CycleBest& best = searcher.Search();
+  if (best.chain.empty()) return false;
+  step->technique = best.kind == LinkKind::kX   ? Technique::kXChain
+                    : best.kind == LinkKind::kY ? Technique::kXYChain
+                                                : Technique::kAic;
+  step->variant = best.cycle ? 1 : 2;
+  step->se_tenths = static_cast<uint8_t>(std::lround(best.difficulty * 10));
+  for (size_t i = 1; i < best.chain.size(); ++i) {
+    const uint16_t from = best.chain[i - 1], to = best.chain[i];
+    step->links.push_back(
+        MakeLink(CellOf(from), DigitOf(from), CellOf(to), DigitOf(to), /*strong=*/!IsOn(from)));
+  }
+  for (int cell = 0; cell < kCells; ++cell) {
+    if (best.removals[cell]) Eliminate(board, step, cell, best.removals[cell]);
+  }
+  return true;
+}
 
 bool SeChains(Board& board, Step* step) {
   for (const Producer producer :

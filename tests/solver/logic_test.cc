@@ -1107,7 +1107,8 @@ TEST(Logic, QqwingLevelIsWhatItsPairsSolve) {
 // The path rated for SE takes Sudoku Explainer's wings as serate 1.18.1 does on these puzzles
 // ("WXYZ-Wing 139: Cells r3c7,r8c7,r9c7,r1c9 on value 3", then 138 on 5, then "137: Cells
 // r1c4,r2c6,r3c6,r4c6 on value 8", the bivalue cell last: SE's easiest first, then the one
-// removing most, then the greater name, then the first cells); HoDoKu's never does.
+// removing most, then the greater name, then the first cells; then, past its 7.1 forcing chain,
+// "VWXYZ-Wing 1310: Cells r2c6,r3c6,r4c6,r8c6,r7c4 on value 4"); HoDoKu's never does.
 TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
   const std::string puzzle =
       "6....97.........1...83.........4...21895...367.2............251.5..........2.7.8.";
@@ -1125,7 +1126,9 @@ TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
                        "wxyz-wing: r1c23,r2c3 in box 1 and r2c6, restricted common 4, both "
                        "holding 5: removes 5 from r2c1",
                        "wxyz-wing: r1c4,r23c6 in box 2 and r4c6, restricted common 1, both "
-                       "holding 8: removes 8 from r6c4"}));
+                       "holding 8: removes 8 from r6c4",
+                       "vwxyz-wing: r2348c6 in column 6 and r7c4, restricted common 6, both "
+                       "holding 4: removes 4 from r1c4,r7c6"}));
   for (const Step& step : Explain(grid).steps) EXPECT_NE(step.technique, Technique::kWxyzWing);
   // A set of four cells: serate's "VWXYZ-Wing 1412: Cells r7c7,r8c7,r8c8,r8c9,r7c2 on value 8".
   const std::string vwxyz =

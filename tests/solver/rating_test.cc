@@ -375,5 +375,12 @@ TEST(Rating, SeEqualsSerateOnItsChains) {
   EXPECT_EQ(ExpectSerateRatings("serate_chain_ratings.txt"), 9);
 }
 
+// Puzzles SE rates by its cycles and forcing chains of X and Y links (6.5-7.x): SE's producer
+// of them on its path (SeCycles), where an xy-chain is SE's forcing chain unless it closes a
+// Y-cycle, gives its rating.
+TEST(Rating, SeEqualsSerateOnItsCycles) {
+  EXPECT_EQ(ExpectSerateRatings("serate_cycle_ratings.txt"), 13);
+}
+
 }  // namespace
 }  // namespace sudoku::rating
