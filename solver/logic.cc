@@ -174,16 +174,19 @@ bool HodokuStep(Board& board, Step* step) {
          AlsXz(board, step) || ForcingChain(board, step);
 }
 
-// The same techniques, the easiest on Sudoku Explainer's scale first (rating.cc's table), as SE
-// takes them: its rating is the hardest step of that path. Those it lacks come where their
-// rating puts them, but the hidden rectangle, the w-wing (SE 1.18.1 ships its w-wing
-// switched off) and the als-xz, which its chains find (taking an als-xz at 7.0 there kept the
-// path off the multiple forcing chains serate takes: 8.x puzzles rated 7.x). SE's "direct" techniques come first: an intersection
-// or hidden subset after which a digit has one place left (1.7-2.5), as SE looks for them
-// before the rest, its naked single (2.3) among them. Past its alternating chains, SE's own
-// forcing chains in its order (Nishio, multiple, dynamic, dynamic "+": SeChains), where our
-// forcing chain and trial would rate a step by other rules; ours remain for what SE's find
-// nothing in (SE's nested chains, 9.5 and up).
+// The same techniques, in Sudoku Explainer's order, as SE takes them: the first of its rules
+// that finds anything gives the step, and its rating is the hardest step of that path. Mostly
+// the easiest on SE's scale first (rating.cc's table), but not always: the empty rectangle is
+// one of the grouped patterns of SE's turbot fish rule (4.3), which SE tries before its xy-wing
+// (4.2). Those SE lacks come where their rating puts them, but the hidden rectangle, the w-wing
+// (SE 1.18.1 ships its w-wing switched off) and the als-xz, which its chains find (taking an
+// als-xz at 7.0 there kept the path off the multiple forcing chains serate takes: 8.x puzzles
+// rated 7.x). SE's "direct" techniques come first: an intersection or hidden subset after which
+// a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked single
+// (2.3) among them. SE's cycles and forcing X- and XY-chains (SeCycles) take the place of our
+// alternating chains; past them, SE's own forcing chains in its order (Nishio, multiple,
+// dynamic, dynamic "+": SeChains), where our forcing chain and trial would rate a step by other
+// rules; ours remain for what SE's find nothing in (SE's nested chains, 9.5 and up).
 bool EasiestSeStep(Board& board, Step* step) {
   return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
          HiddenSubset(board, step, 2, true) || NakedSingle(board, step) ||
@@ -191,8 +194,8 @@ bool EasiestSeStep(Board& board, Step* step) {
          Intersection(board, step, true) || Intersection(board, step, false) ||
          NakedSubset(board, step, 2) || Fish(board, step, 2) || HiddenSubset(board, step, 2) ||
          NakedSubset(board, step, 3) || Fish(board, step, 3) || HiddenSubset(board, step, 3) ||
-         Skyscraper(board, step) || TwoStringKite(board, step) || XYWing(board, step) ||
-         EmptyRectangle(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
+         Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
+         XYWing(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
          SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
          SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
