@@ -752,13 +752,10 @@ class CycleSearcher {
         if (cardinality < 2 || (!x_ && cardinality > 2)) continue;
         for (uint16_t d = grid_.open[cell]; d; d = WithoutLowest(d)) {
           const int digit = LowestDigit(d);
-          Cycles(On(cell, digit));
-          if (x_) {
-            Forcing(On(cell, digit));
-            // From its removal to it on: only through an off that implies it.
-            std::array<uint16_t, 4> back;
-            if (OffsBackTo(On(cell, digit), &back) != 0) Forcing(Off(cell, digit));
-          }
+          CyclesAndForcingChain(On(cell, digit));
+          // From its removal to it on: only through an off that implies it.
+          std::array<uint16_t, 4> back;
+          if (x_ && OffsBackTo(On(cell, digit), &back) != 0) Forcing(Off(cell, digit));
         }
       }
     }
@@ -869,13 +866,20 @@ class CycleSearcher {
     return count;
   }
 
-  void Cycles(uint16_t start) {
-    if (!Hopeful(true, 4)) return;
-    // An off derived again from another on matters only if it leads back to the start: the ons
-    // it leads to are known already. Without one, there is no cycle.
+  // From `start` on: the cycles back to it and, with X links, the forcing chain to its own
+  // removal (it is false), in one search. Both follow the same tree (each potential derived
+  // the first way found); the cycles also derive again an off that leads back to the start, from
+  // each on that reaches it (not from its own descendants), and such an off leads to no new on.
+  // The forcing chain is offered after the cycles, as SE looks for it after them: of two steps
+  // in the same order, the one found first is kept.
+  void CyclesAndForcingChain(uint16_t start) {
     std::array<uint16_t, 4> back;
     const int back_count = OffsBackTo(start, &back);
-    if (back_count == 0) return;
+    bool cycles = back_count > 0 && Hopeful(true, 4);  // none without an off back to the start
+    bool forcing = x_;  // SE has no forcing chain of Y links alone
+    if (!cycles && !forcing) return;
+    const uint16_t target = Conjugate(start);
+    int forcing_end = -1;  // the node at which the forcing chain reached `target`
     nodes_.clear();
     on_seen_.fill(0);
     off_seen_.fill(0);
@@ -883,37 +887,47 @@ class CycleSearcher {
     std::vector<int>& pending_on = pending_on_;
     std::vector<int>& pending_off = pending_off_;
     pending_on.assign(1, AddNode(start, -1));
-    pending_off.clear();
-    int length = 0;
-    while (!pending_on.empty() || !pending_off.empty()) {
-      // The ons derived below are `length` + 2 links from the start; cycles need four.
-      if (length + 2 >= 4 && !Hopeful(true, length + 2)) return;
+    int length = 0;  // links from the start to the ons pending
+    while (!pending_on.empty()) {
+      // The offs derived next are `length` + 1 links from the start, the ons after them
+      // `length` + 2: a cycle needs four.
+      cycles = cycles && (length + 2 < 4 || Hopeful(true, length + 2));
+      forcing = forcing && forcing_end < 0 && Hopeful(false, length + 1);
+      if (!cycles && !forcing) break;
       ++length;
       pending_off.clear();
       for (const int node : pending_on) {
         OffsOf(nodes_[node].potential, [&](uint16_t off) {
-          const auto back_end = back.begin() + back_count;
-          if (Seen(off_seen_, off) && std::find(back.begin(), back_end, off) == back_end) return;
-          for (int at = nodes_[node].parent; at >= 0; at = nodes_[at].parent) {
-            if (nodes_[at].potential == off) return;
+          if (Seen(off_seen_, off)) {
+            const auto back_end = back.begin() + back_count;
+            if (!cycles || std::find(back.begin(), back_end, off) == back_end) return;
+            for (int at = nodes_[node].parent; at >= 0; at = nodes_[at].parent) {
+              if (nodes_[at].potential == off) return;
+            }
+            pending_off.push_back(AddNode(off, node));
+            return;
           }
           Mark(off_seen_, off);
-          pending_off.push_back(AddNode(off, node));
+          const int added = AddNode(off, node);
+          if (forcing && forcing_end < 0 && off == target) forcing_end = added;
+          pending_off.push_back(added);
         });
       }
       ++length;
       pending_on.clear();
       for (const int node : pending_off) {
         OnsOf(nodes_[node].potential, x_, [&](uint16_t on) {
-          if (length >= 4 && on == start) Cycle(AddNode(on, node), length);
+          if (cycles && length >= 4 && on == start) Cycle(AddNode(on, node), length);
           if (Seen(on_seen_, on)) return;
           Mark(on_seen_, on);
           pending_on.push_back(AddNode(on, node));
         });
       }
     }
+    if (forcing_end >= 0) Found(forcing_end);
   }
 
+  // From `start` (an off: the candidate's removal) to its conjugate, the forcing chain.
   void Forcing(uint16_t start) {
     nodes_.clear();
     on_seen_.fill(0);
