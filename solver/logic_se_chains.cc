@@ -755,7 +755,7 @@ class CycleSearcher {
           CyclesAndForcingChain(On(cell, digit));
           // From its removal to it on: only through an off that implies it.
           std::array<uint16_t, 4> back;
-          if (x_ && OffsBackTo(On(cell, digit), &back) != 0) Forcing(Off(cell, digit));
+          if (x_ && OffsBackTo(On(cell, digit), &back) != 0) ForcingChainFromRemoval(Off(cell, digit));
         }
       }
     }
@@ -927,41 +927,28 @@ class CycleSearcher {
     if (forcing_end >= 0) Found(forcing_end);
   }
 
-  // From `start` (an off: the candidate's removal) to its conjugate, the forcing chain.
-  void Forcing(uint16_t start) {
+  // From `removal` (an off) to the same candidate on, the forcing chain (the candidate is true).
+  void ForcingChainFromRemoval(uint16_t removal) {
     nodes_.clear();
     on_seen_.fill(0);
     off_seen_.fill(0);
-    const uint16_t target = Conjugate(start);
+    const uint16_t target = Conjugate(removal);
     std::vector<int>& pending_on = pending_on_;
     std::vector<int>& pending_off = pending_off_;
     pending_on.clear();
-    pending_off.clear();
-    if (IsOn(start)) {
-      Mark(on_seen_, start);
-      pending_on.push_back(AddNode(start, -1));
-    } else {
-      Mark(off_seen_, start);
-      pending_off.push_back(AddNode(start, -1));
-    }
+    Mark(off_seen_, removal);
+    pending_off.assign(1, AddNode(removal, -1));
     int links = 0;  // of the potentials pending
     while (!pending_on.empty() || !pending_off.empty()) {
       if (!Hopeful(false, links + 1)) return;
       if (!pending_on.empty()) {
         pending_off.clear();
         for (const int node : pending_on) {
-          bool found = false;
           OffsOf(nodes_[node].potential, [&](uint16_t off) {
-            if (found || Seen(off_seen_, off)) return;
+            if (Seen(off_seen_, off)) return;
             Mark(off_seen_, off);
-            const int added = AddNode(off, node);
-            if (off == target) {
-              Found(added);
-              found = true;
-            }
-            pending_off.push_back(added);
+            pending_off.push_back(AddNode(off, node));
           });
-          if (found) return;
         }
         pending_on.clear();
       } else {
