@@ -72,6 +72,17 @@ struct Grid9 {
           static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
     }
   }
+
+  // The one other place of `digit` than `cell` in the cell's unit k (0 row, 1 column, 2 box),
+  // or -1 when the digit has none there or more than one: where an off of the digit in `cell`
+  // implies it on (an X link).
+  int OtherPlace(int cell, int k, int digit) const {
+    const int unit = Table().units[cell][k];
+    const uint16_t others =
+        places[unit][digit - 1] & static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
+    if (others == 0 || (others & (others - 1)) != 0) return -1;
+    return Table().cells[unit][std::countr_zero(others)];
+  }
 };
 
 // SE's units for a cell, in the order its rules read them: box, row, column.
@@ -201,11 +212,10 @@ class Implications {
           made[count++] = on;
         }
         for (const int k : kUnitOrder) {
+          const int other = grid.OtherPlace(cell, k, digit);
+          if (other < 0) continue;
           const int unit = Table().units[cell][k];
-          const uint16_t others = grid.places[unit][digit - 1] &
-                                  static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
-          if (others == 0 || WithoutLowest(others) != 0) continue;
-          const uint16_t on = On(Table().cells[unit][std::countr_zero(others)], digit);
+          const uint16_t on = On(other, digit);
           if (std::find(made.begin(), made.begin() + count, on) != made.begin() + count) continue;
           made_parents[count] = static_cast<uint32_t>(pool_.size());
           pool_.push_back(p);
@@ -805,11 +815,9 @@ class CycleSearcher {
     }
     if (x) {
       for (const int k : kUnitOrder) {
-        const int unit = Table().units[cell][k];
-        const uint16_t others = grid_.places[unit][digit - 1] &
-                                static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
-        if (others == 0 || WithoutLowest(others) != 0) continue;
-        const uint16_t on = On(Table().cells[unit][std::countr_zero(others)], digit);
+        const int other = grid_.OtherPlace(cell, k, digit);
+        if (other < 0) continue;
+        const uint16_t on = On(other, digit);
         if (std::find(made.begin(), made.begin() + count, on) == made.begin() + count) {
           made[count++] = on;
         }
@@ -855,12 +863,8 @@ class CycleSearcher {
     }
     if (x_) {
       for (const int k : kUnitOrder) {
-        const int unit = Table().units[cell][k];
-        const uint16_t others = grid_.places[unit][digit - 1] &
-                                static_cast<uint16_t>(~(1u << Table().positions[cell][k]));
-        if (others != 0 && WithoutLowest(others) == 0) {
-          (*back)[count++] = Off(Table().cells[unit][std::countr_zero(others)], digit);
-        }
+        const int other = grid_.OtherPlace(cell, k, digit);
+        if (other >= 0) (*back)[count++] = Off(other, digit);
       }
     }
     return count;
