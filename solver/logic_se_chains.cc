@@ -762,10 +762,11 @@ class CycleSearcher {
         if (cardinality < 2 || (!x_ && cardinality > 2)) continue;
         for (uint16_t d = grid_.open[cell]; d; d = WithoutLowest(d)) {
           const int digit = LowestDigit(d);
-          CyclesAndForcingChain(On(cell, digit));
-          // From its removal to it on: only through an off that implies it.
           std::array<uint16_t, 4> back;
-          if (x_ && OffsBackTo(On(cell, digit), &back) != 0) ForcingChainFromRemoval(Off(cell, digit));
+          const int back_count = OffsBackTo(On(cell, digit), &back);
+          CyclesAndForcingChain(On(cell, digit), back, back_count);
+          // From its removal to it on: only through an off that implies it.
+          if (x_ && back_count != 0) ForcingChainFromRemoval(Off(cell, digit));
         }
       }
     }
@@ -875,10 +876,9 @@ class CycleSearcher {
   // the first way found); the cycles also derive again an off that leads back to the start, from
   // each on that reaches it (not from its own descendants), and such an off leads to no new on.
   // The forcing chain is offered after the cycles, as SE looks for it after them: of two steps
-  // in the same order, the one found first is kept.
-  void CyclesAndForcingChain(uint16_t start) {
-    std::array<uint16_t, 4> back;
-    const int back_count = OffsBackTo(start, &back);
+  // in the same order, the one found first is kept. `back` holds the start's OffsBackTo().
+  void CyclesAndForcingChain(uint16_t start, const std::array<uint16_t, 4>& back,
+                             int back_count) {
     bool cycles = back_count > 0 && Hopeful(true, 4);  // none without an off back to the start
     bool forcing = x_;  // SE has no forcing chain of Y links alone
     if (!cycles && !forcing) return;
