@@ -96,6 +96,15 @@ std::string Placement(const CellDigit& placement) {
   return CellName(placement.cell) + " = " + std::to_string(placement.digit);
 }
 
+// What an intersection or hidden subset concludes: its removals, or, of SE's direct kind
+// (variant 1), the single they leave, placed (the last unit), the removals left undone.
+std::string Outcome(const Step& step) {
+  if (step.variant != 1) return Removals(step.eliminations);
+  const CellDigit& single = step.placements[0];
+  return "so " + std::to_string(single.digit) + " has one place left in " +
+         UnitName(step.units.back()) + ": " + Placement(single);
+}
+
 std::string Cells(const Step& step, size_t from, size_t count) {
   return CellList(std::vector<uint8_t>(step.cells.begin() + static_cast<long>(from),
                                        step.cells.begin() + static_cast<long>(from + count)));
@@ -554,7 +563,7 @@ std::string Describe(const Step& step) {
     case Technique::kClaiming:
       return name + ": " + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
              " lies only in " + UnitName(step.units[1]) + " (" + CellList(step.cells) +
-             "): " + Removals(step.eliminations);
+             "): " + Outcome(step);
     case Technique::kNakedPair:
     case Technique::kNakedTriple:
     case Technique::kNakedQuad:
@@ -570,7 +579,7 @@ std::string Describe(const Step& step) {
     case Technique::kHiddenTriple:
     case Technique::kHiddenQuad:
       return name + ": " + DigitList(step.digits) + " go only in " + CellList(step.cells) + " in " +
-             UnitName(step.units[0]) + ": " + Removals(step.eliminations);
+             UnitName(step.units[0]) + ": " + Outcome(step);
     case Technique::kFinnedFish:
     case Technique::kSashimiFish: return DescribeFinnedFish(step);
     case Technique::kXWing:

@@ -146,7 +146,8 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //   kPointing:     units = {the box, the line}; digits = {the digit}; cells = where it sits.
 //                  Variant 1 (pointing, claiming, hidden pair and triple), only on the path
 //                  rated for SE (Preference::kEasiestSe): SE's "direct" kind, which leaves a
-//                  digit one place in a unit
+//                  digit one place in a unit: placements = {that single}; units gain that
+//                  unit (last); no eliminations: SE places the single and removes nothing
 //   kClaiming:     units = {the line, the box}; digits, cells as kPointing
 //   pairs/triples/quads: units = {the unit}; cells = the pattern's cells; digits = its digits
 //   kXWing/kSwordfish/kJellyfish: units = the base lines (where the digit is confined), then the

@@ -163,27 +163,49 @@ int PlacesNow(const Board& board, int unit, int digit) {
   return count;
 }
 
-// After an intersection of `digit` in `unit` and `other` removed its candidates: has another
-// unit of `unit`'s kind crossing `other` one place left for the digit?
-bool LeavesSingle(const Board& board, int unit, int other, int digit) {
+// The one place left for `digit` in `unit` (PlacesNow() == 1).
+int OnlyPlaceNow(const Board& board, int unit, int digit) {
+  for (uint8_t cell : Table().cells[unit]) {
+    if (board.open[cell] & Bit(digit)) return cell;
+  }
+  return -1;
+}
+
+// SE's direct kind of a step: the hidden single it leaves, placed, with the removals that led
+// to it restored, as SE removes nothing then (its direct hints only place). `unit`: where the
+// digit has that one place.
+void TakeDirectSingle(Board& board, Step* step, int unit, int digit) {
+  const int cell = OnlyPlaceNow(board, unit, digit);
+  Restore(board, *step);
+  step->eliminations.clear();
+  step->variant = 1;
+  step->units.push_back(UnitOf(unit));
+  step->placements.push_back({static_cast<uint8_t>(cell), static_cast<uint8_t>(digit)});
+  board.Place(cell, digit);
+}
+
+// After an intersection of `digit` in `unit` and `other` removed its candidates: the first
+// other unit of `unit`'s kind crossing `other` with one place left for the digit, or -1.
+int LeavesSingle(const Board& board, int unit, int other, int digit) {
   const Tables& table = Table();
   const int first = unit < 9 ? 0 : unit < 18 ? 9 : 18;
   for (int third = first; third < first + 9; ++third) {
     if (third == unit || (table.unit_set[third] & table.unit_set[other]).Empty()) continue;
-    if (Count(board.Places(third, digit)) >= 2 && PlacesNow(board, third, digit) == 1) return true;
+    if (Count(board.Places(third, digit)) >= 2 && PlacesNow(board, third, digit) == 1) return third;
   }
-  return false;
+  return -1;
 }
 
-// After a hidden subset of `digits` in `unit` removed the other candidates of its cells: has
-// another digit one place left in the unit? (`places`: each digit's places before.)
-bool LeavesSingleIn(const Board& board, int unit, uint16_t digits,
-                    const std::array<uint16_t, 10>& places) {
+// After a hidden subset of `digits` in `unit` removed the other candidates of its cells: the
+// first other digit with one place left in the unit, or 0. (`places`: each digit's places
+// before.)
+int LeavesSingleIn(const Board& board, int unit, uint16_t digits,
+                   const std::array<uint16_t, 10>& places) {
   for (int digit = 1; digit <= 9; ++digit) {
     if ((digits & Bit(digit)) || Count(places[digit]) < 2) continue;
-    if (PlacesNow(board, unit, digit) == 1) return true;
+    if (PlacesNow(board, unit, digit) == 1) return digit;
   }
-  return false;
+  return 0;
 }
 
 }  // namespace
@@ -319,13 +341,14 @@ bool Intersection(Board& board, Step* step, bool pointing, bool direct) {
         if (!in_unit) Eliminate(board, &found, cell, Bit(digit));
       }
       if (found.eliminations.empty()) continue;
-      if (direct && !LeavesSingle(board, unit, other, digit)) {
+      const int single_unit = direct ? LeavesSingle(board, unit, other, digit) : -1;
+      if (direct && single_unit < 0) {
         Restore(board, found);
         continue;
       }
-      found.variant = direct ? 1 : 0;
       found.technique = pointing ? Technique::kPointing : Technique::kClaiming;
       found.units = {UnitOf(unit), UnitOf(other)};
+      if (direct) TakeDirectSingle(board, &found, single_unit, digit);
       found.digits.push_back(static_cast<uint8_t>(digit));
       for (uint16_t p = places; p; p &= static_cast<uint16_t>(p - 1)) {
         found.cells.push_back(table.cells[unit][std::countr_zero(p)]);
@@ -448,11 +471,11 @@ bool HiddenSubset(Board& board, Step* step, int size, bool direct) {
         Eliminate(board, &found_step, cell, static_cast<uint16_t>(kAllDigits & ~digits));
       }
       if (found_step.eliminations.empty()) return false;
-      if (direct && !LeavesSingleIn(board, unit, digits, places)) {
+      const int single_digit = direct ? LeavesSingleIn(board, unit, digits, places) : 0;
+      if (direct && single_digit == 0) {
         Restore(board, found_step);
         return false;
       }
-      found_step.variant = direct ? 1 : 0;
       for (uint16_t p = positions; p; p &= static_cast<uint16_t>(p - 1)) {
         found_step.cells.push_back(cells[std::countr_zero(p)]);
       }
@@ -460,6 +483,7 @@ bool HiddenSubset(Board& board, Step* step, int size, bool direct) {
                               : size == 3 ? Technique::kHiddenTriple
                                           : Technique::kHiddenQuad;
       found_step.units.push_back(UnitOf(unit));
+      if (direct) TakeDirectSingle(board, &found_step, unit, single_digit);
       AddDigits(&found_step, digits);
       *step = std::move(found_step);
       return true;

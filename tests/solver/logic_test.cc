@@ -58,8 +58,30 @@ CandidateSet AsSet(const std::vector<CellDigit>& list) {
   return set;
 }
 
+// SE's direct kind of an intersection or hidden subset (logic.h: variant 1).
+bool IsSeDirect(const Step& step) {
+  return step.variant == 1 &&
+         (step.technique == Technique::kPointing || step.technique == Technique::kClaiming ||
+          step.technique == Technique::kHiddenPair || step.technique == Technique::kHiddenTriple);
+}
+
+// A direct step removes nothing and places the single that the pattern's removals (`removable`)
+// would leave: its digit's one place in the step's last unit.
+void ExpectDirectSingle(const Step& step, const Grid& grid, const Candidates& candidates,
+                        const CandidateSet& removable) {
+  EXPECT_TRUE(step.eliminations.empty());
+  ASSERT_EQ(step.placements.size(), 1u);
+  const CellDigit single = step.placements[0];
+  for (int cell : CellsOf(step.units.back())) {
+    const bool left = grid[cell] == 0 && Has(candidates, cell, single.digit) &&
+                      !removable.count({cell, single.digit});
+    EXPECT_EQ(left, cell == single.cell) << CellName(cell);
+  }
+}
+
 // Checks that `step` is what its technique says, on the grid and candidates before it: the
-// pattern holds, and the eliminations are exactly the candidates the pattern removes.
+// pattern holds, and the eliminations are exactly the candidates the pattern removes (of SE's
+// direct kind: none, and the single they would leave placed).
 void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& candidates) {
   const auto open = [&](int cell) { return grid[cell] == 0; };
   CandidateSet expected;
@@ -78,7 +100,7 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
     }
     case Technique::kPointing:
     case Technique::kClaiming: {
-      ASSERT_EQ(step.units.size(), 2u);
+      ASSERT_EQ(step.units.size(), step.variant == 1 ? 3u : 2u);
       EXPECT_EQ(step.units[0].kind == Unit::Kind::kBox, step.technique == Technique::kPointing);
       const int digit = step.digits.at(0);
       const std::vector<int> first = CellsOf(step.units[0]), second = CellsOf(step.units[1]);
@@ -273,6 +295,10 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       return;
   }
   EXPECT_FALSE(expected.empty());
+  if (IsSeDirect(step)) {
+    ExpectDirectSingle(step, grid, candidates, expected);
+    return;
+  }
   EXPECT_EQ(AsSet(step.eliminations), expected);
 }
 
@@ -1143,6 +1169,31 @@ TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
   EXPECT_EQ(larger, (std::vector<std::string>{
                         "vwxyz-wing: r7c7,r8c789 in box 9 and r7c2, restricted common 3, both "
                         "holding 8: removes 8 from r7c8,r8c2"}));
+}
+
+// SE's direct techniques place the single they leave and remove nothing, as serate 1.18.1
+// does ("Direct Hidden Triplet: Cells r5c6,r6c5,r6c6: 2,4,7 in block", then "Claiming: Cells
+// r4c5,r4c6: 5 in row and block", its 2.8): had the triple's removals been made, 5 would have
+// left box 5's other cells before, and the path would have gone on by a pointing (2.6).
+TEST(Logic, SePathsDirectStepsPlaceTheirSingleAndRemoveNothing) {
+  const std::string puzzle =
+      ".........496...2...2....867..46..172.1..8..........9..8.......6.42..9.5.....2879.";
+  const Grid grid = ParseOrDie(puzzle);
+  const Explanation se_path = Explain(grid, Preference::kEasiestSe);
+  ExpectSoundReplay(puzzle, std::string(SolveGrid(grid).solution.data(), kCells), se_path);
+  std::vector<std::string> past_singles;
+  for (const Step& step : se_path.steps) {
+    if (step.technique > Technique::kHiddenSingle) past_singles.push_back(Describe(step));
+    if (step.variant == 1 && step.technique == Technique::kHiddenTriple) {
+      EXPECT_TRUE(step.eliminations.empty());
+      EXPECT_EQ(step.placements, (std::vector<CellDigit>{{5 * 9 + 3, 1}}));
+    }
+  }
+  EXPECT_EQ(past_singles,
+            (std::vector<std::string>{
+                "hidden triple: 2 4 7 go only in r5c6,r6c56 in box 5: so 1 has one place left "
+                "in box 5: r6c4 = 1",
+                "claiming: 5 in row 4 lies only in box 5 (r4c56): removes 5 from r5c46,r6c56"}));
 }
 
 TEST(Logic, RateAgreesWithExplain) {
