@@ -24,14 +24,13 @@ struct SeLink {
   bool grouped = false;
   CellSet places;               // the digit's places in the unit
   std::array<CellSet, 2> ends;  // as SE takes them, the crossing cell included
+  std::array<uint32_t, 2> within{};  // the units (bit u) holding all of each end
 };
 
 struct SeLinks {
   std::array<SeLink, 2 * kUnits> list;
   int count = 0;
-  void Add(int unit, bool grouped, CellSet places, CellSet first, CellSet second) {
-    list[count++] = {unit, grouped, places, {first, second}};
-  }
+  void Add(int unit, bool grouped, CellSet places, CellSet first, CellSet second);
 };
 
 CellSet CellsAt(int unit, uint16_t positions) {
@@ -42,8 +41,29 @@ CellSet CellsAt(int unit, uint16_t positions) {
   return cells;
 }
 
-int FirstCell(const CellSet& cells) {
-  return cells.low ? std::countr_zero(cells.low) : 64 + std::countr_zero(cells.high);
+// The units (bit u) holding every cell of `cells`.
+uint32_t UnitsHolding(const CellSet& cells) {
+  uint32_t units = kEveryUnit;
+  cells.ForEach([&](int cell) {
+    const auto& of = Table().units[cell];
+    units &= (1u << of[0]) | (1u << of[1]) | (1u << of[2]);
+  });
+  return units;
+}
+
+// The unit two ends share, as SE looks for it (a column, a row, then a box), from the units
+// holding each; -1 if none.
+int SharedUnit(uint32_t a, uint32_t b) {
+  const uint32_t both = a & b;
+  if (!both) return -1;
+  constexpr uint32_t kColumns = 0777u << 9, kRows = 0777u;
+  const uint32_t first = both & kColumns ? both & kColumns : both & kRows ? both & kRows : both;
+  return std::countr_zero(first);
+}
+
+void SeLinks::Add(int unit, bool grouped, CellSet places, CellSet first, CellSet second) {
+  list[count++] = {unit, grouped, places, {first, second},
+                   {UnitsHolding(first), UnitsHolding(second)}};
 }
 
 // A line's places in two of its three boxes: the two box segments, SE's grouped line link.
@@ -131,16 +151,6 @@ SeLinks LinksOf(const Board& board, int digit) {
   return links;
 }
 
-// The unit two ends share, as SE looks for it (a column, a row, then a box); -1 if none.
-int SharedUnit(const CellSet& a, const CellSet& b) {
-  const CellSet both = a | b;
-  const auto& units = Table().units[FirstCell(both)];
-  for (int k : {1, 0, 2}) {
-    if (both.Without(Table().unit_set[units[k]]).Empty()) return units[k];
-  }
-  return -1;
-}
-
 CellSet SeeingAll(const CellSet& cells) {
   CellSet seeing{~uint64_t{0}, (1u << (kCells - 64)) - 1};
   cells.ForEach([&](int cell) { seeing = seeing & Table().peer_set[cell]; });
@@ -177,22 +187,10 @@ class ChainSearch {
     if (links_.count < size_) return;
     with_ = board_.CellsWith(digit);
     for (int i = 0; i < links_.count; ++i) {
-      for (int j = 0; j < links_.count; ++j) {
-        for (int a = 0; a < 2; ++a) {
-          for (int b = 0; b < 2; ++b) {
-            const bool apart = links_.list[i].unit != links_.list[j].unit &&
-                               (links_.list[i].places & links_.list[j].places).Empty();
-            shared_[i][a][j][b] =
-                apart ? SharedUnit(links_.list[i].ends[a], links_.list[j].ends[b]) : -1;
-          }
-        }
-      }
-    }
-    for (int i = 0; i < links_.count; ++i) {
       for (int entry = 0; entry < 2; ++entry) {
         chain_.link[0] = i;
         chain_.entry[0] = entry;
-        Extend(1);
+        Extend(1, 1u << links_.list[i].unit, links_.list[i].places);
       }
     }
   }
@@ -200,23 +198,28 @@ class ChainSearch {
   const SeChain* best() const { return found_ ? &best_ : nullptr; }
 
  private:
-  void Extend(int depth) {
+  // Links in distinct units, none sharing a place with another (SE's rule): `units` and
+  // `places` those of the chain so far.
+  void Extend(int depth, uint32_t units, const CellSet& places) {
     if (depth == size_) return Evaluate();
-    const int last = chain_.link[depth - 1], out = 1 - chain_.entry[depth - 1];
+    const SeLink& last = links_.list[chain_.link[depth - 1]];
+    const uint32_t out = last.within[1 - chain_.entry[depth - 1]];
     for (int j = 0; j < links_.count; ++j) {
-      bool used = false;
-      for (int k = 0; k < depth; ++k) {
-        used |= links_.list[chain_.link[k]].unit == links_.list[j].unit ||
-                !(links_.list[chain_.link[k]].places & links_.list[j].places).Empty();
-      }
-      if (used) continue;
+      const SeLink& next = links_.list[j];
+      if ((units >> next.unit) & 1 || !(places & next.places).Empty()) continue;
       for (int entry = 0; entry < 2; ++entry) {
-        if (shared_[last][out][j][entry] < 0) continue;
+        if (!(out & next.within[entry])) continue;
         chain_.link[depth] = j;
         chain_.entry[depth] = entry;
-        Extend(depth + 1);
+        Extend(depth + 1, units | 1u << next.unit, places | next.places);
       }
     }
+  }
+
+  // The unit joining link k to the next.
+  int Joint(int k) const {
+    return SharedUnit(links_.list[chain_.link[k]].within[1 - chain_.entry[k]],
+                      links_.list[chain_.link[k + 1]].within[chain_.entry[k + 1]]);
   }
 
   const CellSet& End(int k, bool entry) const {
@@ -230,7 +233,8 @@ class ChainSearch {
     const CellSet& end = End(n - 1, false);
     CellSet base;
     for (int k = 0; k < n; ++k) base = base | Table().unit_set[links_.list[chain_.link[k]].unit];
-    const bool loop = SharedUnit(start, end) >= 0;
+    const bool loop = (links_.list[chain_.link[0]].within[chain_.entry[0]] &
+                       links_.list[chain_.link[n - 1]].within[1 - chain_.entry[n - 1]]) != 0;
     CellSet victims;
     int removals = 0;
     if (loop) {
@@ -251,9 +255,7 @@ class ChainSearch {
       if (chain_.link[0] > chain_.link[n - 1]) return;
       CellSet shared;
       for (int k = 0; k + 1 < n; ++k) {
-        shared = shared |
-                 Table().unit_set[shared_[chain_.link[k]][1 - chain_.entry[k]][chain_.link[k + 1]]
-                                         [chain_.entry[k + 1]]];
+        shared = shared | Table().unit_set[Joint(k)];
       }
       victims = (SeeingAll(start | end) & with_).Without(base).Without(shared);
       removals = victims.Count();
@@ -288,8 +290,6 @@ class ChainSearch {
   int digit_ = 0;
   SeLinks links_;
   CellSet with_;
-  // The unit where link i's end a meets link j's end b (-1: none, or the links overlap).
-  std::array<std::array<std::array<std::array<int8_t, 2>, 2 * kUnits>, 2>, 2 * kUnits> shared_;
   SeChain chain_;
   SeChain best_;
   bool found_ = false;
@@ -359,9 +359,13 @@ bool SeStrongLinks(Board& board, Step* step, int size) {
   };
   for (int k = 0; k < size; ++k) step->units.push_back(UnitOf(links.list[best->link[k]].unit));
   for (int k = 0; k + 1 < size; ++k) {
-    step->units.push_back(UnitOf(SharedUnit(end(k, false), end(k + 1, true))));
+    step->units.push_back(UnitOf(SharedUnit(UnitsHolding(end(k, false)),
+                                            UnitsHolding(end(k + 1, true)))));
   }
-  if (best->loop) step->units.push_back(UnitOf(SharedUnit(end(size - 1, false), end(0, true))));
+  if (best->loop) {
+    step->units.push_back(
+        UnitOf(SharedUnit(UnitsHolding(end(size - 1, false)), UnitsHolding(end(0, true)))));
+  }
   for (int k = 0; k < size; ++k) {
     step->links.push_back({NodeOf(end(k, true), places, best->digit),
                            NodeOf(end(k, false), places, best->digit), true});
