@@ -160,7 +160,6 @@ CellSet SeeingAll(const CellSet& cells) {
 // A chain found: its links in order, each entered by end `entry[i]`.
 struct SeChain {
   int digit = 0;
-  int size = 0;
   std::array<int, 6> link{};
   std::array<int, 6> entry{};
   bool loop = false;
@@ -269,7 +268,6 @@ class ChainSearch {
     }
     SeChain candidate = chain_;
     candidate.digit = digit_;
-    candidate.size = n;
     candidate.loop = loop;
     candidate.tenths = SeLinksTenths(kinds.data(), n, grouped);
     candidate.removals = removals;
