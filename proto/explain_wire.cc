@@ -257,7 +257,12 @@ bool ShapeFits(const Step& step) {
               (n.variant == 6 && n.cells == 4 && n.digits == 2 && n.units == 4));
     case kHiddenRectangle: return plain && n.units == 2 && n.cells == 4 && n.digits == 2;
     case kBugPlusOne: return plain && n.placements == 1 && n.cells == 1 && n.digits == 1;
-    case kXChain:
+    case kXChain:  // variants 3 and 4: SE's strong links, a chain or a loop, on its path: a
+                   // unit for each link
+      if (n.variant == 3 || n.variant == 4) {
+        return n.digits == 1 && n.placements == 0 && n.links >= 3 && n.units == n.links;
+      }
+      [[fallthrough]];
     case kXYChain:  // variants 1 and 2: SE's cycles and forcing chains, on its path
     case kAic: return n.variant <= 2 && n.links >= 1;
     case kAlsXz: return n.units == 2 && n.digits == 2 && n.variant >= 1 && n.variant < n.cells;

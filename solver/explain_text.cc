@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "solver/logic_board.h"
+
 namespace sudoku::logic {
 namespace {
 
@@ -434,8 +436,9 @@ std::string HodokuName(const Step& step) {
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
     case Technique::kXChain:
     case Technique::kXYChain:
-      // SE's cycles and forcing chains (variants 1 and 2) are HoDoKu's nice loops.
-      if (step.variant == 1) return "Continuous Nice Loop";
+      // SE's cycles and forcing chains (variants 1 and 2) and X-loops (4) are HoDoKu's nice
+      // loops.
+      if (step.variant == 1 || step.variant == 4) return "Continuous Nice Loop";
       if (step.variant == 2) return "Discontinuous Nice Loop";
       return step.technique == Technique::kXChain ? "X-Chain" : "XY-Chain";
     case Technique::kAic: {
@@ -459,6 +462,45 @@ std::string HodokuName(const Step& step) {
 
 namespace {
 
+// SE's name of its strong links (kXChain variants 3 and 4, on its path), its suffix after it:
+// how many links are grouped, then the kinds of their units (0 a box, 1 a row, 2 a column).
+// Parallel lines alone are skyscrapers, a row's and a column's links with no box's a string kite
+// (to three links), a loop back to the start an X-loop.
+std::string SeLinksName(const Step& step) {
+  const bool loop = step.variant == 4;
+  const size_t size = loop ? step.units.size() / 2 : (step.units.size() + 1) / 2;
+  std::array<int, 6> kinds{};
+  int grouped = 0;
+  for (size_t k = 0; k < size; ++k) {
+    const Unit::Kind kind = step.units[k].kind;
+    kinds[k] = kind == Unit::Kind::kBox ? 0 : kind == Unit::Kind::kRow ? 1 : 2;
+    const Link& link = step.links[2 * k];
+    grouped += link.from.cells.size() > 1 || link.to.cells.size() > 1;
+  }
+  const int links = static_cast<int>(size);
+  const std::string suffix = internal::SeLinksSuffix(kinds.data(), links, grouped);
+  const std::string count = std::to_string(links);
+  if (loop) {
+    return "(" + count + " Strong Links) " + (grouped ? "Grouped " : "") + "X-Loop " + suffix;
+  }
+  const bool box = suffix.find('0', 1) != std::string::npos;
+  const bool crossed = suffix.find('2', 1) != std::string::npos;
+  const std::string name = !box && !crossed ? (links < 3 ? "Skyscraper" : count + " Skyscrapers")
+                           : !box && links < 4 ? count + "-String Kite"
+                                               : count + " Strong links";
+  return (grouped ? "Grouped " : "") + name + " " + suffix;
+}
+
+std::string DescribeSeLinks(const Step& step) {
+  const size_t size = step.variant == 4 ? step.units.size() / 2 : (step.units.size() + 1) / 2;
+  std::string units;
+  for (size_t k = 0; k < size; ++k) units += (k ? ", " : "") + UnitName(step.units[k]);
+  return SeLinksName(step) + ": " + std::to_string(step.digits[0]) + " in " + units + ": " +
+         WholeChain(step.links) +
+         (step.variant == 4 ? " (a loop: each weak link holds both ways)" : "") + ": " +
+         Removals(step.eliminations);
+}
+
 // SE's names of its cycles and forcing chains (variants 1 and 2 on its path, rated by SE's
 // rules: se_tenths), by their links: X, Y or both. A cycle of X links through four cells is its
 // generalized x-wing, a forcing X-chain of five links its turbot fish. An alternating chain
@@ -467,6 +509,7 @@ std::string SeChainName(const Step& step) {
   const bool se = step.se_tenths != 0;
   switch (step.technique) {
     case Technique::kXChain:
+      if (step.variant >= 3) return SeLinksName(step);
       if (se && step.variant == 1) {
         std::vector<uint8_t> cells;
         for (const Link& link : step.links) cells.push_back(link.to.cells[0]);
@@ -648,6 +691,7 @@ std::string Describe(const Step& step) {
     case Technique::kXChain:
     case Technique::kXYChain:
     case Technique::kAic:
+      if (step.technique == Technique::kXChain && step.variant >= 3) return DescribeSeLinks(step);
       if (step.variant == 1) {
         return "continuous nice loop: " + WholeChain(step.links) +
                " (a loop: each weak link holds both ways): " + Removals(step.eliminations);

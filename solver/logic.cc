@@ -176,9 +176,11 @@ bool HodokuStep(Board& board, Step* step) {
 
 // The same techniques, in Sudoku Explainer's order, as SE takes them: the first of its rules
 // that finds anything gives the step, and its rating is the hardest step of that path. Mostly
-// the easiest on SE's scale first (rating.cc's table), but not always: the empty rectangle is
-// one of the grouped patterns of SE's turbot fish rule (4.3), which SE tries before its xy-wing
-// (4.2). Those SE lacks come where their rating puts them, but the hidden rectangle, the w-wing
+// the easiest on SE's scale first (rating.cc's table), but not always: SE's strong links
+// (SeStrongLinks: 2 of them, its turbot fish rule, skyscrapers, kites and grouped links, the
+// empty rectangle among them, 4.0-4.3) come before its xy-wing (4.2), and its rules of 3 to 6
+// links (5.4-6.9) between its quads and wings as its own order has them. Those SE lacks come
+// where their rating puts them, but the hidden rectangle, the w-wing
 // (SE 1.18.1 ships its w-wing switched off) and the als-xz, which its chains find (taking an
 // als-xz at 7.0 there kept the path off the multiple forcing chains serate takes: 8.x puzzles
 // rated 7.x). SE's "direct" techniques come first: an intersection or hidden subset after which
@@ -194,12 +196,14 @@ bool EasiestSeStep(Board& board, Step* step) {
          Intersection(board, step, true) || Intersection(board, step, false) ||
          NakedSubset(board, step, 2) || Fish(board, step, 2) || HiddenSubset(board, step, 2) ||
          NakedSubset(board, step, 3) || Fish(board, step, 3) || HiddenSubset(board, step, 3) ||
-         Skyscraper(board, step) || TwoStringKite(board, step) || EmptyRectangle(board, step) ||
+         SeStrongLinks(board, step, 2) ||
          XYWing(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
-         SeWing(board, step, 3) || BugPlusOne(board, step) || SeWing(board, step, 4) ||
-         SeWing(board, step, 5) || SimpleColouring(board, step) || FinnedFishes(board, step) ||
-         SeCycles(board, step) || SeChains(board, step) ||
+         SeStrongLinks(board, step, 3) || SeWing(board, step, 3) || BugPlusOne(board, step) ||
+         SeStrongLinks(board, step, 4) || SeWing(board, step, 4) ||
+         SeStrongLinks(board, step, 5) || SeWing(board, step, 5) ||
+         SeStrongLinks(board, step, 6) || SimpleColouring(board, step) ||
+         FinnedFishes(board, step) || SeCycles(board, step) || SeChains(board, step) ||
          ForcingChain(board, step);
 }
 

@@ -236,7 +236,17 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  a digit leaves the cells off the loop that see one of its ons and one of its
 //                  offs of that digit); variant 2, a forcing chain (from a candidate on to its
 //                  removal, which goes; or from its removal to it on: its cell loses the other
-//                  candidates)
+//                  candidates). Variants 3 and 4, kXChain on that path only: SE's strong
+//                  links (logic_se_links.cc), 2 to 6 of them, of one digit, each in a unit of its
+//                  own (a conjugate pair, or grouped: a line's places in two of its boxes, a
+//                  box's in two of its lines), an end of each sharing a unit with the next's;
+//                  units = the links' units in chain order, then the units joining them; links
+//                  = strong, weak, ..., strong. Variant 3, a chain: the digit leaves what sees
+//                  both ends outside all those units; variant 4, an X-loop (its ends share a
+//                  unit too, the last unit and weak link, back to the start): it leaves what
+//                  sees both nodes of a weak link outside the links' units. Rated as SE rates
+//                  them (se_tenths: 4.0, 5.4, 5.8, 6.2, 6.6 by the links, +0.3 grouped, else
+//                  +0.1 with a box's link, +0.1 with a row's and a column's)
 //   kAlsXz:        cells = set A then set B; variant = A's size; digits = {x, z}: x the
 //                  restricted common digit, z the digit removed
 //   kWxyzWing:     SE's WXYZ-, VWXYZ- and UVWXYZ-wing: cells = the set's three, four or five,

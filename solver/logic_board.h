@@ -20,6 +20,7 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 
 #include "solver/logic.h"
 
@@ -146,6 +147,7 @@ enum class Search : uint8_t {
   kSueDeCoq,  // by a line and a box it crosses: searched again where either changed
   kMultiColours,
   kSeNishio,  // SE's Nishio chains read one digit each: searched again in the digits that changed
+  kSeLinks2, kSeLinks3, kSeLinks4, kSeLinks5, kSeLinks6,  // SE's strong links: one digit each
   kCount
 };
 constexpr Search Sized(Search first, int size) {
@@ -307,6 +309,14 @@ bool SueDeCoq(Board& board, Step* step);
 // cell, by its rules: of all, the easiest on its scale, then the one removing most. Only on the
 // path rated for SE (Preference::kEasiestSe).
 bool SeWing(Board& board, Step* step, int size);
+// SE's strong links of one digit, `size` of them (2-6), as its rule of that size takes them
+// (logic_se_links.cc): a kXChain step, variant 3 a chain, 4 an X-loop, rated in se_tenths.
+bool SeStrongLinks(Board& board, Step* step, int size);
+// SE's rating of such a chain, in tenths, and its suffix (the grouped links, then the kinds of
+// unit in chain order: 0 a box, 1 a row, 2 a column, as SE normalises them), by the kinds of its
+// links' units in chain order and how many of the links are grouped.
+int SeLinksTenths(const int* kinds, int size, int grouped);
+std::string SeLinksSuffix(const int* kinds, int size, int grouped);
 
 bool ForcingChain(Board& board, Step* step);
 // Sudoku Explainer's cycles and forcing chains of X links, Y links (cycles only) and both, by its

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,23 @@ TEST(ExplainWire, EveryStepOfAnExplanationComesBackUnchanged) {
       ExpectSameStep(StepFromWire(wire_step), step);
     }
   }
+}
+
+// SE's strong links (kXChain variants 3 and 4, on the path rated for SE): a unit for each link,
+// grouped nodes among them. This puzzle's path takes both, a grouped X-loop among its chains.
+TEST(ExplainWire, SesStrongLinksComeBackUnchanged) {
+  Grid grid;
+  ASSERT_FALSE(ParsePuzzle(
+      "...4...23.......8.1.7..8.....5...16.42.............9.238..162..6..2....8..4.3....", &grid));
+  std::set<int> variants;
+  for (const logic::Step& step : logic::Explain(grid, logic::Preference::kEasiestSe).steps) {
+    if (step.technique != logic::Technique::kXChain || step.variant < 3) continue;
+    variants.insert(step.variant);
+    ExplainStep wire_step;
+    StepToWire(step, &wire_step);
+    ExpectSameStep(StepFromWire(wire_step), step);
+  }
+  EXPECT_EQ(variants, (std::set<int>{3, 4}));
 }
 
 TEST(ExplainWire, NumbersAreTheProtocols) {

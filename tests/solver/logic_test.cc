@@ -1196,6 +1196,94 @@ TEST(Logic, SePathsDirectStepsPlaceTheirSingleAndRemoveNothing) {
                 "claiming: 5 in row 4 lies only in box 5 (r4c56): removes 5 from r5c46,r6c56"}));
 }
 
+// The path rated for SE takes Sudoku Explainer's strong links as serate 1.18.1 does on these
+// puzzles: "3 Skyscrapers 0111: Cell r3c6,r3c9,r9c9,r9c3,r4c3,r4c5 on value 8" (5.4), "3-String
+// Kite 0112: Cell r3c1,r3c4,r8c4,r8c7,r9c8,r2c8 on value 7" (5.5, after its 2-string kite),
+// then "Grouped 2 Strong links 101: Cell r4c2,r6c1,r6c7,r8c7 on value 2"; "Grouped 2 Strong
+// links 101: Cell r8c8,r7c9,r7c4,r6c4 on value 7", "Grouped Skyscraper 111: Cell r3c8,r3c4,
+// r7c4,r7c8 on value 5", "(3 Strong Links) Grouped X-Loop 1012: Cell r1c5,r3c4,r7c4,r7c8,r9c7,
+// r1c7 on value 5" (5.7) and "2 Strong links 001: Cell r9c6,r7c4,r7c9,r5c9 on value 5". HoDoKu's
+// path never does.
+TEST(Logic, SePathTakesSesStrongLinks) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> puzzles = {
+      {".7.........45..3..9.6....1.2....493.4............9..67.2.....7....81....61....29.",
+       {"Skyscraper 011: 5 in column 2, column 9: (5)r6c2=(5)r3c2-(5)r3c9=(5)r4c9: removes 5 "
+        "from r4c3",
+        "3 Skyscrapers 0111: 8 in row 3, row 9, row 4: (8)r3c6=(8)r3c9-(8)r9c9=(8)r9c3-(8)r4c3="
+        "(8)r4c5: removes 8 from r1c5,r6c6"}},
+      {"....8.31...2..6..4..8.43.255.31..49.4.....1.....8......7.....3.....51..6...4.....",
+       {"2-String Kite 012: 7 in row 8, column 8: (7)r8c4=(7)r8c7-(7)r9c8=(7)r2c8: removes 7 "
+        "from r2c4",
+        "3-String Kite 0112: 7 in row 3, row 8, column 8: (7)r3c1=(7)r3c4-(7)r8c4=(7)r8c7-(7)r9c8="
+        "(7)r2c8: removes 7 from r2c1",
+        "Grouped 2 Strong links 101: 2 in column 7, box 4: (2)r8c7=(2)r6c7-(2)r6c1=(2)r456c2: "
+        "removes 2 from r8c2"}},
+      {"...4...23.......8.1.7..8.....5...16.42.............9.238..162..6..2....8..4.3....",
+       {"Grouped 2 Strong links 101: 7 in column 4, box 9: (7)r6c4=(7)r7c4-(7)r7c89=(7)r8c8: "
+        "removes 7 from r6c8",
+        "Grouped Skyscraper 111: 5 in row 3, row 7: (5)r3c8=(5)r3c4-(5)r7c4=(5)r7c89: removes 5 "
+        "from r8c8",
+        "(3 Strong Links) Grouped X-Loop 1012: 5 in row 7, column 7, box 2: (5)r7c4=(5)r7c89-"
+        "(5)r9c7=(5)r1c7-(5)r1c5=(5)r3c4-(5)r7c4 (a loop: each weak link holds both ways): "
+        "removes 5 from r6c4",
+        "2 Strong links 001: 5 in column 9, box 8: (5)r5c9=(5)r7c9-(5)r7c4=(5)r9c6: removes 5 "
+        "from r5c6"}},
+  };
+  const std::vector<int> tenths = {40, 54, 41, 55, 43, 43, 43, 57, 41};
+  std::vector<int> rated;
+  for (const auto& [puzzle, expected] : puzzles) {
+    SCOPED_TRACE(puzzle);
+    const Grid grid = ParseOrDie(puzzle);
+    const Explanation se_path = Explain(grid, Preference::kEasiestSe);
+    std::vector<std::string> links;
+    Grid board = grid;
+    Candidates candidates = InitialCandidates(grid);
+    for (const Step& step : se_path.steps) {
+      if (step.technique != Technique::kXChain || step.variant < 3) {
+        Apply(step, &board, &candidates);
+        continue;
+      }
+      // Each strong link's nodes hold every place of the digit in its unit (units, in chain
+      // order), each weak link's lie in one unit (the units after them).
+      const size_t size = (step.links.size() + 1) / 2;
+      const int digit = step.digits.at(0);
+      for (size_t i = 0; i < step.links.size(); ++i) {
+        const Link& link = step.links[i];
+        std::vector<int> cells(link.from.cells.begin(), link.from.cells.end());
+        cells.insert(cells.end(), link.to.cells.begin(), link.to.cells.end());
+        for (int cell : cells) EXPECT_TRUE(Has(candidates, cell, digit)) << CellName(cell);
+        const std::vector<int> unit = CellsOf(step.units.at(i % 2 == 0 ? i / 2 : size + i / 2));
+        for (int cell : cells) EXPECT_NE(std::find(unit.begin(), unit.end(), cell), unit.end());
+        if (i % 2 != 0) continue;
+        for (int cell : unit) {
+          EXPECT_TRUE(!Has(candidates, cell, digit) ||
+                      std::find(cells.begin(), cells.end(), cell) != cells.end())
+              << CellName(cell);
+        }
+      }
+      Apply(step, &board, &candidates);
+      links.push_back(Describe(step));
+      rated.push_back(step.se_tenths);
+      EXPECT_EQ(SeName(step), links.back().substr(0, links.back().find(':')));
+      // Strong and weak in turn, each going on from the last; a loop back to its start.
+      for (size_t i = 0; i < step.links.size(); ++i) {
+        EXPECT_EQ(step.links[i].strong, i % 2 == 0);
+        if (i > 0) {
+          EXPECT_EQ(step.links[i].from, step.links[i - 1].to);
+        }
+      }
+      EXPECT_EQ(step.variant == 4, step.links.back().to == step.links.front().from);
+    }
+    EXPECT_EQ(links, expected);
+    const Result solved = SolveGrid(grid);
+    ExpectSoundReplay(puzzle, std::string(solved.solution.data(), kCells), se_path);
+    for (const Step& step : Explain(grid).steps) {
+      EXPECT_FALSE(step.technique == Technique::kXChain && step.variant >= 3);
+    }
+  }
+  EXPECT_EQ(rated, tenths);
+}
+
 TEST(Logic, RateAgreesWithExplain) {
   for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
     if (fixture.count != "1") continue;
