@@ -179,11 +179,12 @@ bool HodokuStep(Board& board, Step* step) {
 // the easiest on SE's scale first (rating.cc's table), but not always: SE's strong links
 // (SeStrongLinks: 2 of them, its turbot fish rule, skyscrapers, kites and grouped links, the
 // empty rectangle among them, 4.0-4.3) come before its xy-wing (4.2), and its rules of 3 to 6
-// links (5.4-6.9) between its quads and wings as its own order has them. Those SE lacks come
-// where their rating puts them, but the hidden rectangle, the w-wing
-// (SE 1.18.1 ships its w-wing switched off) and the als-xz, which its chains find (taking an
-// als-xz at 7.0 there kept the path off the multiple forcing chains serate takes: 8.x puzzles
-// rated 7.x). SE's "direct" techniques come first: an intersection or hidden subset after which
+// links (5.4-6.9) between its quads and wings as its own order has them. None SE lacks: not
+// the hidden rectangle, the w-wing (SE 1.18.1 ships its w-wing switched off), the als-xz, the
+// finned fish or simple colouring, whose removals SE's chains find, rated by SE's rules (an
+// als-xz at 7.0 kept the path off the multiple forcing chains serate takes, 8.x puzzles rated
+// 7.x; a finned fish or colouring at 6.5 stood for SE's longer chains, 7.1-7.9).
+// SE's "direct" techniques come first: an intersection or hidden subset after which
 // a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked single
 // (2.3) among them. SE's cycles and forcing X- and XY-chains (SeCycles) take the place of our
 // alternating chains; past them, SE's own forcing chains in its order (Nishio, multiple,
@@ -202,8 +203,7 @@ bool EasiestSeStep(Board& board, Step* step) {
          SeStrongLinks(board, step, 3) || SeWing(board, step, 3) || BugPlusOne(board, step) ||
          SeStrongLinks(board, step, 4) || SeWing(board, step, 4) ||
          SeStrongLinks(board, step, 5) || SeWing(board, step, 5) ||
-         SeStrongLinks(board, step, 6) || SimpleColouring(board, step) ||
-         FinnedFishes(board, step) || SeCycles(board, step) || SeChains(board, step) ||
+         SeStrongLinks(board, step, 6) || SeCycles(board, step) || SeChains(board, step) ||
          ForcingChain(board, step);
 }
 

@@ -1284,6 +1284,23 @@ TEST(Logic, SePathTakesSesStrongLinks) {
   EXPECT_EQ(rated, tenths);
 }
 
+// SE has no finned fish and no simple colouring: its chains find their removals, rated by
+// their length (serate 1.18.1 rates this puzzle 7.9 through them). HoDoKu's path takes four
+// finned fish here; the path rated for SE takes none of them, nor a colouring.
+TEST(Logic, SePathTakesNoFinnedFishNorColouring) {
+  const Grid grid = ParseOrDie(
+      ".9.68.......4...2..75.1....1.....36......87...6.93..8.92......73..2......17......");
+  const auto count = [](const Explanation& explanation, std::initializer_list<Technique> kinds) {
+    return std::count_if(explanation.steps.begin(), explanation.steps.end(), [&](const Step& s) {
+      return std::find(kinds.begin(), kinds.end(), s.technique) != kinds.end();
+    });
+  };
+  EXPECT_EQ(count(Explain(grid), {Technique::kFinnedFish}), 4);
+  EXPECT_EQ(count(Explain(grid, Preference::kEasiestSe),
+                  {Technique::kFinnedFish, Technique::kSashimiFish, Technique::kSimpleColouring}),
+            0);
+}
+
 TEST(Logic, RateAgreesWithExplain) {
   for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
     if (fixture.count != "1") continue;
