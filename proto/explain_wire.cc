@@ -200,6 +200,23 @@ bool NakedSubsetFits(const Counts& n, size_t size) {
          (n.units == 1 || n.units == 2) && (n.variant == 0 || (n.variant == 1 && n.units == 2));
 }
 
+// SE's unique rectangles and loops (logic.h): variant = 10 * the loop's cells (an even four or
+// more) + the type (1-4, 5 for type 3 by a hidden subset); the loop, then its cells holding
+// more than a and b (one for type 1, two or more for type 2, two for types 3 and 4), then type
+// 3's subset cells.
+bool SeLoopFits(const Counts& n) {
+  const uint32_t size = n.variant / 10, type = n.variant % 10;
+  if (size < 4 || size % 2 != 0 || n.links != 0 || n.placements != 0) return false;
+  switch (type) {
+    case 1: return n.cells == size + 1 && n.digits == 2 && n.units == 0;
+    case 2: return n.cells >= size + 2 && n.digits == 3 && n.units == 0;
+    case 3: return n.cells >= size + 3 && n.digits >= 4 && n.units == 1;
+    case 4: return n.cells == size + 2 && n.digits == 2 && n.units == 1;
+    case 5: return n.cells >= size + 3 && n.digits >= 2 && n.units == 1;
+    default: return false;
+  }
+}
+
 // What each technique has in units, cells, digits, placements, links and variant.
 bool ShapeFits(const Step& step) {
   const Counts n{step.units.size(), step.cells.size(), step.digits.size(),
@@ -249,6 +266,7 @@ bool ShapeFits(const Step& step) {
       return n.units == 0 && n.placements == 0 && n.digits == 1 &&
              (n.variant == 1 || n.variant == 2) && n.cells >= 4 && n.links == n.cells - 2;
     case kUniqueRectangle:
+      if (n.variant >= 10) return SeLoopFits(n);
       return n.cells >= 4 && n.digits >= 2 &&
              ((n.variant == 1 && n.cells == 4 && n.digits == 2 && n.units == 0) ||
               (n.variant == 2 && n.cells == 4 && n.digits == 3 && n.units == 0) ||

@@ -239,6 +239,60 @@ std::string DescribeRectangle(const Step& step) {
   }
 }
 
+// The type of SE's unique rectangle or loop (logic.h): 1-4 (a hidden subset's is type 3).
+int SeLoopType(const Step& step) { return step.variant % 10 == 5 ? 3 : step.variant % 10; }
+
+// SE's name: "Unique Rectangle type 2", "Unique Loop 6 type 2".
+std::string SeLoopName(const Step& step) {
+  const int size = step.variant / 10;
+  return (size == 4 ? std::string("Unique Rectangle") : "Unique Loop " + std::to_string(size)) +
+         " type " + std::to_string(SeLoopType(step));
+}
+
+// SE's unique rectangle or loop: its cells in loop order, each sharing a unit with the next.
+std::string DescribeSeLoop(const Step& step) {
+  const size_t size = step.variant / 10;
+  const int variant = step.variant % 10;
+  std::string loop;
+  for (size_t i = 0; i < size; ++i) {
+    if (i > 0) loop += '-';
+    loop += CellName(step.cells[i]);
+  }
+  const int a = std::min(step.digits[0], step.digits[1]);
+  const int b = std::max(step.digits[0], step.digits[1]);
+  const std::string head = SeLoopName(step) + ": " + loop + " on " + std::to_string(a) + " " +
+                           std::to_string(b) + " (else two solutions): ";
+  const std::string removals = Removals(step.eliminations);
+  const size_t extra = step.cells.size() - size;  // types 1 and 2: the cells holding more
+  switch (variant) {
+    case 1:
+      return head + "only " + CellName(step.cells[size]) + " holds more, so it is not " +
+             std::to_string(a) + " or " + std::to_string(b) + ": " + removals;
+    case 2:
+      return head + Cells(step, size, extra) + " hold " + std::to_string(step.digits[2]) +
+             " besides, one of them is it: " + removals;
+    case 3:
+      return head + "the extra digits of " + Cells(step, size, 2) + " with " +
+             Cells(step, size + 2, step.cells.size() - size - 2) + " make a naked subset of " +
+             DigitList(std::vector<uint8_t>(step.digits.begin() + 2, step.digits.end())) +
+             " in " + UnitName(step.units[0]) + ": " + removals;
+    case 5: {
+      std::vector<uint8_t> digits(step.digits.begin() + 2, step.digits.end());
+      digits.push_back(static_cast<uint8_t>(a));
+      digits.push_back(static_cast<uint8_t>(b));
+      return head + "one of " + Cells(step, size, 2) + " holds another digit, and " +
+             DigitList(SortedDigits(digits)) + " lie in " + UnitName(step.units[0]) +
+             ", but for " + CellName(step.cells[size + 1]) + ", only in " +
+             CellName(step.cells[size]) + " and " +
+             Cells(step, size + 2, step.cells.size() - size - 2) + ", a hidden subset: " +
+             removals;
+    }
+    default:
+      return head + std::to_string(step.digits[0]) + " in " + UnitName(step.units[0]) +
+             " lies only in " + Cells(step, size, 2) + ": " + removals;
+  }
+}
+
 // A simple colouring's wrap: it removes from a coloured cell (that colour meets itself in a
 // unit); else it is a trap (each cell it removes from sees both colours).
 bool IsWrap(const Step& step) {
@@ -431,7 +485,9 @@ std::string HodokuName(const Step& step) {
     case Technique::kSimpleColouring:
       return IsWrap(step) ? "Simple Colors Wrap" : "Simple Colors Trap";
     case Technique::kMultiColours: return "Multi Colors " + std::to_string(step.variant);
-    case Technique::kUniqueRectangle: return "Uniqueness Test " + std::to_string(step.variant);
+    case Technique::kUniqueRectangle:  // HoDoKu has no loop of more than four cells
+      if (step.variant < 10) return "Uniqueness Test " + std::to_string(step.variant);
+      return step.variant / 10 == 4 ? "Uniqueness Test " + std::to_string(SeLoopType(step)) : "";
     case Technique::kHiddenRectangle: return "Hidden Rectangle";
     case Technique::kBugPlusOne: return "Bivalue Universal Grave + 1";
     case Technique::kXChain:
@@ -548,6 +604,7 @@ std::string SeName(const Step& step) {
              : step.cells.size() == 5 ? "VWXYZ-Wing"
                                       : "WXYZ-Wing";
     case Technique::kUniqueRectangle:  // SE has types 1-4
+      if (step.variant >= 10) return SeLoopName(step);
       return step.variant <= 4 ? "Unique Rectangle type " + std::to_string(step.variant) : "";
     case Technique::kBugPlusOne: return "BUG type 1";
     case Technique::kXChain:
@@ -674,7 +731,8 @@ std::string Describe(const Step& step) {
              Cells(step, step.variant, step.cells.size() - step.variant) + " hold only " +
              DigitList(step.digits) + ", each seeing another, the two groups opposite (each cell " +
              "removed sees both): " + Removals(step.eliminations);
-    case Technique::kUniqueRectangle: return DescribeRectangle(step);
+    case Technique::kUniqueRectangle:
+      return step.variant >= 10 ? DescribeSeLoop(step) : DescribeRectangle(step);
     case Technique::kHiddenRectangle: {
       const int x = step.digits[0], y = step.digits[1];
       return name + ": " + Cells(step, 0, 4) + " on " + std::to_string(std::min(x, y)) + " " +

@@ -49,14 +49,15 @@ std::string NodeName(const Node& node);
 
 // The step's technique as HoDoKu 2.2 names it ("Full House", "Locked Candidates Type 1
 // (Pointing)", "Uniqueness Test 2", "Simple Colors Trap", "Forcing Chain Verity", ...), from its
-// SolutionType names.
+// SolutionType names; "" for SE's unique loops of six cells or more, which HoDoKu lacks.
 std::string HodokuName(const Step& step);
 
 // The step's technique as Sudoku Explainer 1.2.1 (and serate) names its hint ("Hidden Single",
-// "Naked Triplet", "Unique Rectangle type 2", "BUG type 1", "Forcing X-Chain", "Dynamic Cell
-// Forcing Chains", "Nested Forcing Chains", ...), or "" for a technique it does not have
-// (skyscraper, two-string kite, empty rectangle, w-wing, simple colouring, hidden rectangle,
-// finned and sashimi fish, als-xz): SE finds those eliminations with its chains.
+// "Naked Triplet", "Unique Rectangle type 2", "Unique Loop 6 type 2", "BUG type 1", "Forcing
+// X-Chain", "Dynamic Cell Forcing Chains", "Nested Forcing Chains", ...), or "" for a
+// technique it does not have (skyscraper, two-string kite, empty rectangle, w-wing, simple
+// colouring, hidden rectangle, finned and sashimi fish, als-xz): SE finds those eliminations
+// with its chains.
 std::string SeName(const Step& step);
 
 // One step in words (see above). The step must have the shape its technique gives it (logic.h,

@@ -167,7 +167,7 @@ bool HodokuStep(Board& board, Step* step) {
          BugPlusOne(board, step) ||
          Skyscraper(board, step) || TwoStringKite(board, step) || TurbotFish(board, step) ||
          EmptyRectangle(board, step) || WWing(board, step) || XYWing(board, step) || XYZWing(board, step) ||
-         UniqueRectangle(board, step, /*hodoku_order=*/true) || HiddenRectangle(board, step) ||
+         UniqueRectangle(board, step) || HiddenRectangle(board, step) ||
          FinnedFishes(board, step) || SueDeCoq(board, step) ||
          SimpleColouring(board, step) || MultiColours(board, step) ||
          Chains(board, step, /*hodoku=*/true) ||
@@ -198,7 +198,7 @@ bool EasiestSeStep(Board& board, Step* step) {
          NakedSubset(board, step, 2) || Fish(board, step, 2) || HiddenSubset(board, step, 2) ||
          NakedSubset(board, step, 3) || Fish(board, step, 3) || HiddenSubset(board, step, 3) ||
          SeStrongLinks(board, step, 2) ||
-         XYWing(board, step) || XYZWing(board, step) || UniqueRectangle(board, step) ||
+         XYWing(board, step) || XYZWing(board, step) || SeUniqueLoops(board, step) ||
          NakedSubset(board, step, 4) || Fish(board, step, 4) || HiddenSubset(board, step, 4) ||
          SeStrongLinks(board, step, 3) || SeWing(board, step, 3) || BugPlusOne(board, step) ||
          SeStrongLinks(board, step, 4) || SeWing(board, step, 4) ||

@@ -209,7 +209,20 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  roof cells, and digits[0] is that digit; type 6: the rows and columns of the
 //                  two opposite corners holding more than a and b, listed last, where digits[0]
 //                  lies only in the rectangle, and which lose it). On HoDoKu's path a corner may
-//                  lack a or b (removed by an earlier step, not ruled out by a placed digit)
+//                  lack a or b (removed by an earlier step, not ruled out by a placed digit).
+//                  On SE's path (Preference::kEasiestSe) instead SE's unique rectangles and
+//                  loops (rated by SE's rules: se_tenths): variant = 10 * the loop's cells (4,
+//                  6, 8, ...) + the type: 1-4, or 5 for type 3 by a hidden subset; cells = the
+//                  loop in loop order (each cell sharing a unit with the next, the last with
+//                  the first; every cell holds a and b), then the cells holding more than a and
+//                  b (type 1: the one that loses a and b; type 2: all of them, each holding one
+//                  extra digit, the same; types 3 and 4: the two), then (type 3) the subset's
+//                  cells off the loop; digits = {a, b} (type 4: the digit confined to the two
+//                  cells in units[0] first, then the digit they lose), then type 2: the extra
+//                  digit; naked type 3: the subset's digits (the two cells' extra digits among
+//                  them: they act as one cell holding those); hidden type 3: the subset's digits
+//                  other than a and b, which with a and b have no places in units[0] but the
+//                  subset's cells and the first of the two; units = {} (types 3 and 4: the unit)
 //   kHiddenRectangle: cells = {the bivalue corner, the opposite corner's partner in its row, its
 //                  partner in its column, the opposite corner}; digits = {x, y}: x lies in the
 //                  opposite corner's row and column only in the rectangle, so y leaves that

@@ -3,7 +3,7 @@
 //   logic_basic.cc     singles, intersections, naked and hidden subsets, basic and finned fish
 //   logic_patterns.cc  skyscraper, two-string kite, empty rectangle, w-wing, simple colouring
 //   logic_wings.cc     xy-wing, xyz-wing
-//   logic_unique.cc    unique and hidden rectangles, bug+1
+//   logic_unique.cc    unique and hidden rectangles, SE's unique loops, bug+1
 //   logic_chains.cc    x-chains, xy-chains, alternating inference chains (on the graphs of
 //                      logic_chain_graph.h, searched a layer at a time by logic_chain_layers.h)
 //   logic_als.cc       als-xz, SE's wxyz-wings, HoDoKu's sue de coq
@@ -287,9 +287,14 @@ bool MultiColours(Board& board, Step* step);
 bool TurbotFish(Board& board, Step* step);
 // HoDoKu's remote pairs: of all, the one removing most (then the lowest cells' sum).
 bool RemotePair(Board& board, Step* step);
-// With `hodoku_order`, HoDoKu's: each type over every rectangle before the next type, the
-// rectangles in its order; else the first rectangle (by rows, then columns) with any type.
-bool UniqueRectangle(Board& board, Step* step, bool hodoku_order = false);
+// HoDoKu's: each type over every rectangle before the next type, the rectangles in its order.
+// On HoDoKu's path only.
+bool UniqueRectangle(Board& board, Step* step);
+// Sudoku Explainer's unique rectangles and loops (types 1-4, type 3 by a naked or a hidden
+// subset), by its rules: every loop it finds, and of their hints the easiest on its scale, then
+// the lowest type, then the first found, rated as SE rates it (Step::se_tenths). Only on the
+// path rated for SE (Preference::kEasiestSe).
+bool SeUniqueLoops(Board& board, Step* step);
 // Not on the path rated for SE (Preference::kEasiestSe), which has no hidden rectangle. The
 // rectangles in HoDoKu's order; as HoDoKu, only where one corner holds just a and b, or two
 // opposite ones.

@@ -1,10 +1,12 @@
-// The uniqueness techniques of logic_board.h: unique rectangles (types 1-4), hidden rectangles
-// and bug+1. Both
+// The uniqueness techniques of logic_board.h: unique rectangles (types 1-4), hidden rectangles,
+// SE's unique rectangles and loops, and bug+1. All
 // rest on the puzzle having one solution, so they apply only when the fast solver found it
 // unique (Board::unique); on a puzzle with several they could remove a solution's digit.
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -75,102 +77,22 @@ bool TypeThree(Board& board, const Rectangle& rectangle, Step* step) {
   return false;
 }
 
-// Types 2-4 (`type`, or 0 for any, the easiest first), with the floor two cells holding only a
-// and b and the roof the other two.
+// Type 2 or 3 (`type`), with the floor two cells holding only a and b and the roof the other
+// two.
 bool RoofTypes(Board& board, const Rectangle& rectangle, int type, Step* step) {
+  if (type == 3) return TypeThree(board, rectangle, step);
   const int roof1 = rectangle.cells[2], roof2 = rectangle.cells[3];
   const uint16_t extra1 = static_cast<uint16_t>(board.open[roof1] & ~rectangle.ab);
   const uint16_t extra2 = static_cast<uint16_t>(board.open[roof2] & ~rectangle.ab);
-  const auto wanted = [type](int t) { return type == 0 || type == t; };
-  if (wanted(2) && extra1 == extra2 && Count(extra1) == 1) {  // one extra digit, in both
-    Step found = RectangleStep(rectangle, 2);
-    CellSet targets = board.CellsWith(LowestDigit(extra1)) & Table().peer_set[roof1] &
-                      Table().peer_set[roof2];
-    targets.ForEach([&](int cell) { Eliminate(board, &found, cell, extra1); });
-    if (!found.eliminations.empty()) {
-      AddDigits(&found, extra1);
-      *step = std::move(found);
-      return true;
-    }
-  }
-  if (wanted(3) && TypeThree(board, rectangle, step)) return true;
-  if (!wanted(4)) return false;
-  // Type 4: a or b confined to the roof in a unit the roof shares: the other leaves the roof.
-  for (int unit : SharedUnits(roof1, roof2)) {
-    for (uint16_t kept = rectangle.ab; kept; kept = WithoutLowest(kept)) {
-      const int digit = LowestDigit(kept);
-      if (Count(board.Places(unit, digit)) != 2) continue;
-      const uint16_t other = static_cast<uint16_t>(rectangle.ab & ~Bit(digit));
-      Step found = RectangleStep(rectangle, 4);
-      Eliminate(board, &found, roof1, other);
-      Eliminate(board, &found, roof2, other);
-      found.digits = {static_cast<uint8_t>(digit), static_cast<uint8_t>(LowestDigit(other))};
-      found.units = {UnitOf(unit)};
-      *step = std::move(found);
-      return true;
-    }
-  }
-  return false;
-}
-
-// A unique rectangle on `corners` (r1c1, r1c2, r2c1, r2c2) and a, b, of any type (1-4).
-bool RectangleAt(Board& board, std::array<int, 4> corners, uint16_t ab, Step* step) {
-  // Bivalue corners ({a, b} alone): three make type 1; two sharing a line make the floor.
-  int bivalue = 0;
-  for (int cell : corners) bivalue += board.open[cell] == ab;
-  if (bivalue == 3) {
-    int fourth = 0;
-    while (board.open[corners[fourth]] == ab) ++fourth;
-    std::swap(corners[fourth], corners[3]);
-    Step found = RectangleStep({corners, ab}, 1);
-    Eliminate(board, &found, corners[3], ab);
-    *step = std::move(found);
-    return true;
-  }
-  if (bivalue != 2) return false;
-  // corners are r1c1, r1c2, r2c1, r2c2: the floor is a row (0,1 / 2,3) or a column (0,2 / 1,3).
-  for (const auto& order : {std::array{0, 1, 2, 3}, std::array{2, 3, 0, 1},
-                            std::array{0, 2, 1, 3}, std::array{1, 3, 0, 2}}) {
-    if (board.open[corners[order[0]]] != ab || board.open[corners[order[1]]] != ab) continue;
-    const Rectangle rectangle{{corners[order[0]], corners[order[1]], corners[order[2]],
-                               corners[order[3]]},
-                              ab};
-    if (RoofTypes(board, rectangle, 0, step)) return true;
-  }
-  return false;
-}
-
-// Calls visit(corners, common) for each rectangle of four open cells in two rows, two columns and
-// two boxes whose cells share two digits or more (`common`), corners r1c1, r1c2, r2c1, r2c2,
-// until visit returns true.
-template <typename Visit>
-bool ForRectangles(const Board& board, Visit&& visit) {
-  for (int r1 = 0; r1 < 9; ++r1) {
-    for (int r2 = r1 + 1; r2 < 9; ++r2) {
-      // The digits both rows hold in each column, and the columns where they hold two or more:
-      // only those can be a rectangle's side.
-      std::array<uint16_t, 9> both;
-      uint16_t columns = 0;
-      for (int c = 0; c < 9; ++c) {
-        both[c] = board.open[r1 * 9 + c] & board.open[r2 * 9 + c];
-        if (Count(both[c]) >= 2) columns |= static_cast<uint16_t>(1u << c);
-      }
-      for (uint16_t first = columns; first; first = WithoutLowest(first)) {
-        const int c1 = std::countr_zero(first);
-        for (uint16_t second = WithoutLowest(first); second; second = WithoutLowest(second)) {
-          const int c2 = std::countr_zero(second);
-          if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;  // two boxes exactly
-          const uint16_t common = both[c1] & both[c2];
-          if (Count(common) < 2) continue;
-          if (visit(std::array<int, 4>{r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2},
-                    common)) {
-            return true;
-          }
-        }
-      }
-    }
-  }
-  return false;
+  if (extra1 != extra2 || Count(extra1) != 1) return false;  // one extra digit, in both
+  Step found = RectangleStep(rectangle, 2);
+  CellSet targets = board.CellsWith(LowestDigit(extra1)) & Table().peer_set[roof1] &
+                    Table().peer_set[roof2];
+  targets.ForEach([&](int cell) { Eliminate(board, &found, cell, extra1); });
+  if (found.eliminations.empty()) return false;
+  AddDigits(&found, extra1);
+  *step = std::move(found);
+  return true;
 }
 
 // Rectangles as HoDoKu finds them, visit(corners, ab): from each bivalue cell, ascending (its
@@ -316,29 +238,17 @@ bool HodokuRectangleAt(Board& board, const std::array<int, 4>& corners, uint16_t
 
 }  // namespace
 
-bool UniqueRectangle(Board& board, Step* step, bool hodoku_order) {
+bool UniqueRectangle(Board& board, Step* step) {
   if (!board.unique) return false;
-  if (hodoku_order) {
-    // HoDoKu looks for each type over every rectangle before the next type.
-    for (const int type : {1, 2, 3, 4, 6}) {
-      if (ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
-            return HodokuRectangleAt(board, corners, ab, type, step);
-          })) {
-        return true;
-      }
+  // HoDoKu looks for each type over every rectangle before the next type.
+  for (const int type : {1, 2, 3, 4, 6}) {
+    if (ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
+          return HodokuRectangleAt(board, corners, ab, type, step);
+        })) {
+      return true;
     }
-    return false;
   }
-  return ForRectangles(board, [&](const std::array<int, 4>& corners, uint16_t common) {
-    // Some corner must hold only two digits: those are a and b.
-    for (int cell : corners) {
-      const uint16_t ab = board.open[cell];
-      if (Count(ab) == 2 && (ab & common) == ab && RectangleAt(board, corners, ab, step)) {
-        return true;
-      }
-    }
-    return false;
-  });
+  return false;
 }
 
 // A bivalue corner ab; at the opposite corner, x has no other place in its row or its column.
@@ -409,6 +319,357 @@ bool BugPlusOne(Board& board, Step* step) {
     return true;
   }
   return false;
+}
+
+
+namespace {
+
+// SE's kinds of unit in the order it tries them (a box, a row, a column), as indices into
+// Tables::units (row, column, box).
+constexpr std::array<int, 3> kSeKinds = {2, 0, 1};
+
+// SE's cycles of cells holding a and b: a loop of four cells is its unique rectangle, of more
+// its unique loop. Every loop found as SE finds them, each valid one handed to visit(loop, ab).
+class SeLoopSearch {
+ public:
+  explicit SeLoopSearch(const Board& board) : board_(board) {}
+
+  // From each bivalue cell, ascending (its digits a and b), every path SE follows: each next
+  // cell in a unit of the last one (not of the kind the last step took) and holding a and b; a
+  // cell holding more joins while fewer than two such have, or while the extra digits so far
+  // are one digit. Returns true as soon as visit does.
+  template <typename Visit>
+  bool ForLoops(Visit&& visit) {
+    for (int cell = 0; cell < kCells; ++cell) {
+      if (Count(board_.open[cell]) != 2) continue;
+      ab_ = board_.open[cell];
+      if (Extend(cell, 2, 0, -1, visit)) return true;
+    }
+    return false;
+  }
+
+ private:
+  // A loop needs each of its units to hold two of its cells, one at an even place in the loop
+  // and one at an odd: a path that already has two at places of one parity in a unit leads to
+  // no loop (SE finds the loops and then drops those).
+  bool Fits(int cell, int parity) const {
+    for (const uint8_t unit : Table().units[cell]) {
+      if (visits_[unit][parity]) return false;
+    }
+    return true;
+  }
+  void Mark(int cell, int parity, int by) {
+    for (const uint8_t unit : Table().units[cell]) visits_[unit][parity] += by;
+  }
+  bool Closed() const {
+    for (const auto& visits : visits_) {
+      if (visits[0] != visits[1]) return false;
+    }
+    return true;
+  }
+
+  template <typename Visit>
+  bool Extend(int cell, int extra_allowed, uint16_t extra_digits, int last_kind, Visit& visit) {
+    const int parity = static_cast<int>(path_.size() % 2);
+    path_.push_back(cell);
+    on_path_[cell] = true;
+    Mark(cell, parity, 1);
+    bool done = false;
+    for (const int kind : kSeKinds) {
+      if (kind == last_kind) continue;
+      for (const uint8_t next : Table().cells[Table().units[cell][kind]]) {
+        if (next == path_[0] && path_.size() >= 4) {
+          if (Closed() && visit(path_, ab_)) done = true;
+        } else if (!on_path_[next] && (board_.open[next] & ab_) == ab_) {
+          const uint16_t open = board_.open[next];
+          const uint16_t extra = static_cast<uint16_t>(extra_digits | (open & ~ab_));
+          const bool more = Count(open) > 2;
+          if ((!more || Count(extra) == 1 || extra_allowed > 0) &&
+              Fits(next, 1 - parity) &&
+              Extend(next, extra_allowed - (more ? 1 : 0), extra, kind, visit)) {
+            done = true;
+          }
+        }
+        if (done) break;
+      }
+      if (done) break;
+    }
+    Mark(cell, parity, -1);
+    on_path_[cell] = false;
+    path_.pop_back();
+    return done;
+  }
+
+  const Board& board_;
+  uint16_t ab_ = 0;
+  std::vector<int> path_;
+  std::array<bool, kCells> on_path_{};
+  std::array<std::array<uint8_t, 2>, kUnits> visits_{};
+};
+
+// One of SE's hints on a loop, before it is played: SE takes the easiest (its difficulty, as a
+// double computed as SE computes it, so that ties fall as in SE), then the lowest type, then the
+// first found.
+struct SeLoopHint {
+  double difficulty = 0;
+  int type = 0;  // 1-4; 5 for type 3 by a hidden subset
+  std::vector<int> loop;
+  std::vector<int> extra_cells;   // those holding more than a and b (type 3, 4: the two)
+  std::vector<int> subset_cells;  // type 3: the subset's cells outside the loop
+  std::vector<uint8_t> digits;
+  int unit = -1;                                   // type 3, 4
+  std::vector<std::pair<int, uint16_t>> removals;  // cell, digits
+};
+
+// SE's difficulty of a loop of `size` cells by its original rating (not the revised one): 4.5,
+// 4.6 for six cells, 4.7 for eight, 5.0 for ten or more.
+double SeLoopDifficulty(size_t size) {
+  double difficulty = 4.5;
+  if (size >= 10) difficulty += 0.3;
+  if (size >= 8) {
+    difficulty += 0.2;
+  } else if (size >= 6) {
+    difficulty += 0.1;
+  }
+  return difficulty;
+}
+
+// The cells of `unit` at the positions of `mask` (bit i: its i-th cell).
+std::vector<int> AtPositions(int unit, uint32_t mask) {
+  std::vector<int> cells;
+  for (int i = 0; i < 9; ++i) {
+    if (mask >> i & 1) cells.push_back(Table().cells[unit][i]);
+  }
+  return cells;
+}
+
+// The k-subsets of n bits in SE's order (its Permutations: ascending as numbers).
+template <typename Visit>
+void ForSubsets(int k, int n, Visit&& visit) {
+  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+    if (std::popcount(mask) == k) visit(mask);
+  }
+}
+
+class SeLoopHints {
+ public:
+  explicit SeLoopHints(const Board& board) : board_(board) {}
+
+  // The hints of one loop, in SE's order, each offered to Offer().
+  void OfLoop(const std::vector<int>& loop, uint16_t ab) {
+    ab_ = ab;
+    loop_ = &loop;
+    std::vector<int> extra_cells;
+    for (const int cell : loop) {
+      if (Count(board_.open[cell]) > 2) extra_cells.push_back(cell);
+    }
+    if (extra_cells.size() == 1) {
+      SeLoopHint hint = Base(1, extra_cells);
+      hint.removals = {{extra_cells[0], ab}};
+      Offer(std::move(hint));
+      return;
+    }
+    if (extra_cells.size() < 2) return;
+    uint16_t extra = 0;
+    for (const int cell : extra_cells) extra |= board_.open[cell] & ~ab;
+    if (extra_cells.size() > 2 || Count(extra) == 1) {
+      TypeTwo(extra_cells);
+    } else {
+      TypeThree(extra_cells[0], extra_cells[1], extra);
+    }
+    if (extra_cells.size() == 2) TypeFour(extra_cells[0], extra_cells[1]);
+  }
+
+  // SE's easiest hint so far, if any.
+  const std::optional<SeLoopHint>& best() const { return best_; }
+  // Nothing can come before a rectangle's type 1.
+  bool Unbeatable() const { return best_ && best_->difficulty == 4.5 && best_->type == 1; }
+
+ private:
+  SeLoopHint Base(int type, std::vector<int> extra_cells) const {
+    SeLoopHint hint;
+    hint.difficulty = SeLoopDifficulty(loop_->size());
+    hint.type = type;
+    hint.loop = *loop_;
+    hint.extra_cells = std::move(extra_cells);
+    for (uint16_t d = ab_; d; d = WithoutLowest(d)) {
+      hint.digits.push_back(static_cast<uint8_t>(LowestDigit(d)));
+    }
+    return hint;
+  }
+
+  void Offer(SeLoopHint hint) {
+    if (hint.removals.empty()) return;
+    const int order = hint.type == 5 ? 3 : hint.type;
+    if (!best_ || hint.difficulty < best_->difficulty ||
+        (hint.difficulty == best_->difficulty && order < (best_->type == 5 ? 3 : best_->type))) {
+      best_ = std::move(hint);
+    }
+  }
+
+  // The extra cells hold one extra digit, the same: it leaves the cells that see them all.
+  void TypeTwo(const std::vector<int>& extra_cells) {
+    const uint16_t digit = static_cast<uint16_t>(board_.open[extra_cells[0]] & ~ab_);
+    SeLoopHint hint = Base(2, extra_cells);
+    CellSet seeing = Table().peer_set[extra_cells[0]];
+    for (const int cell : extra_cells) seeing = seeing & Table().peer_set[cell];
+    seeing.ForEach([&](int cell) {
+      if (board_.open[cell] & digit) hint.removals.push_back({cell, digit});
+    });
+    hint.digits.push_back(static_cast<uint8_t>(LowestDigit(digit)));
+    Offer(std::move(hint));
+  }
+
+  // The two extra cells share a unit where one of a and b has no other place: the other
+  // leaves them. SE keeps the last kind of unit that has one (box, row, column), a before b.
+  void TypeFour(int c1, int c2) {
+    int kept_unit[2] = {-1, -1};
+    const int a = LowestDigit(ab_), b = LowestDigit(WithoutLowest(ab_));
+    for (const int kind : kSeKinds) {
+      const int unit = Table().units[c1][kind];
+      if (unit != Table().units[c2][kind]) continue;
+      uint16_t elsewhere = 0;
+      for (const uint8_t cell : Table().cells[unit]) {
+        if (cell != c1 && cell != c2) elsewhere |= board_.open[cell];
+      }
+      if (!(elsewhere & Bit(a))) kept_unit[0] = unit;
+      if (!(elsewhere & Bit(b))) kept_unit[1] = unit;
+    }
+    const int which = kept_unit[0] >= 0 ? 0 : kept_unit[1] >= 0 ? 1 : -1;
+    if (which < 0) return;
+    const int kept = which == 0 ? a : b, removed = which == 0 ? b : a;
+    SeLoopHint hint = Base(4, {c1, c2});
+    hint.digits = {static_cast<uint8_t>(kept), static_cast<uint8_t>(removed)};
+    hint.unit = kept_unit[which];
+    hint.removals = {{c1, Bit(removed)}, {c2, Bit(removed)}};
+    Offer(std::move(hint));
+  }
+
+  // The two extra cells, sharing a unit, act as one cell holding their extra digits: with
+  // other cells of the unit they make a naked subset, or with a and b a hidden one. By the
+  // subset's size (2-7), then the unit's kind, naked before hidden, as SE tries them.
+  void TypeThree(int c1, int c2, uint16_t extra) {
+    for (int degree = 2; degree <= 7; ++degree) {
+      for (const int kind : kSeKinds) {
+        const int unit = Table().units[c1][kind];
+        if (unit != Table().units[c2][kind]) continue;
+        const int index1 = Table().positions[c1][kind], index2 = Table().positions[c2][kind];
+        int empty = 0;
+        for (const uint8_t cell : Table().cells[unit]) empty += board_.open[cell] != 0;
+        if (degree * 2 <= empty && degree >= Count(extra)) {
+          NakedSubsets(c1, c2, extra, unit, index1, index2, degree);
+        }
+        if (degree * 2 < empty) HiddenSubsets(c1, c2, extra, unit, index1, index2, degree);
+      }
+    }
+  }
+
+  void NakedSubsets(int c1, int c2, uint16_t extra, int unit, int index1, int index2,
+                    int degree) {
+    const uint16_t shared = static_cast<uint16_t>(extra & board_.open[c1] & board_.open[c2]);
+    ForSubsets(degree, 9, [&](uint32_t positions) {
+      if (!(positions >> index1 & 1) || (positions >> index2 & 1)) return;
+      const std::vector<int> others = AtPositions(unit, positions & ~(1u << index1));
+      // SE asks two digits or more of every cell (the extra digits, two or more, stand for c1).
+      uint16_t held = 0;
+      for (const int cell : others) {
+        if (Count(board_.open[cell]) < 2) return;
+        held |= board_.open[cell];
+      }
+      const uint16_t digits = static_cast<uint16_t>(held | extra);
+      if (Count(static_cast<uint16_t>(held | shared)) != degree || Count(digits) != degree) {
+        return;
+      }
+      SeLoopHint hint = Base(3, {c1, c2});
+      hint.difficulty += (degree - 1) * 0.1;
+      hint.subset_cells = others;
+      AddTo(&hint.digits, digits);
+      hint.unit = unit;
+      for (const uint8_t cell : Table().cells[unit]) {
+        if (cell == c1 || cell == c2 ||
+            std::find(others.begin(), others.end(), cell) != others.end()) {
+          continue;
+        }
+        if (board_.open[cell] & digits) {
+          hint.removals.push_back({cell, static_cast<uint16_t>(board_.open[cell] & digits)});
+        }
+      }
+      Offer(std::move(hint));
+    });
+  }
+
+  void HiddenSubsets(int c1, int c2, uint16_t extra, int unit, int index1, int index2,
+                     int degree) {
+    std::vector<int> rest;  // the digits neither a, b nor extra
+    for (int digit = 1; digit <= 9; ++digit) {
+      if (!((ab_ | extra) & Bit(digit))) rest.push_back(digit);
+    }
+    if (rest.empty() || degree - 2 > static_cast<int>(rest.size())) return;
+    ForSubsets(degree - 2, static_cast<int>(rest.size()), [&](uint32_t chosen) {
+      uint16_t digits = ab_;
+      for (size_t i = 0; i < rest.size(); ++i) {
+        if (chosen >> i & 1) digits |= Bit(rest[i]);
+      }
+      uint32_t positions = 0;
+      for (uint16_t d = digits; d; d = WithoutLowest(d)) {
+        uint32_t places = 0;
+        for (int i = 0; i < 9; ++i) {
+          if (board_.open[Table().cells[unit][i]] & Bit(LowestDigit(d))) places |= 1u << i;
+        }
+        places &= ~(1u << index2);
+        if (places == 0) return;
+        positions |= places;
+      }
+      if (std::popcount(positions) != degree) return;
+      positions &= ~((1u << index1) | (1u << index2));
+      SeLoopHint hint = Base(5, {c1, c2});
+      hint.difficulty += (std::popcount(positions) - 1) * 0.1;
+      hint.subset_cells = AtPositions(unit, positions);
+      AddTo(&hint.digits, static_cast<uint16_t>(digits & ~ab_));
+      hint.unit = unit;
+      for (const int cell : hint.subset_cells) {
+        const uint16_t others = static_cast<uint16_t>(board_.open[cell] & ~digits);
+        if (others) hint.removals.push_back({cell, others});
+      }
+      Offer(std::move(hint));
+    });
+  }
+
+  static void AddTo(std::vector<uint8_t>* digits, uint16_t mask) {
+    for (; mask; mask = WithoutLowest(mask)) {
+      digits->push_back(static_cast<uint8_t>(LowestDigit(mask)));
+    }
+  }
+
+  const Board& board_;
+  uint16_t ab_ = 0;
+  const std::vector<int>* loop_ = nullptr;
+  std::optional<SeLoopHint> best_;
+};
+
+}  // namespace
+
+bool SeUniqueLoops(Board& board, Step* step) {
+  if (!board.unique) return false;
+  SeLoopHints hints(board);
+  SeLoopSearch(board).ForLoops([&](const std::vector<int>& loop, uint16_t ab) {
+    hints.OfLoop(loop, ab);
+    return hints.Unbeatable();
+  });
+  if (!hints.best()) return false;
+  const SeLoopHint& hint = *hints.best();
+  Step found;
+  found.technique = Technique::kUniqueRectangle;
+  found.variant = static_cast<uint8_t>(10 * hint.loop.size() + hint.type);
+  for (const auto* cells : {&hint.loop, &hint.extra_cells, &hint.subset_cells}) {
+    for (const int cell : *cells) found.cells.push_back(static_cast<uint8_t>(cell));
+  }
+  found.digits = hint.digits;
+  if (hint.unit >= 0) found.units = {UnitOf(hint.unit)};
+  found.se_tenths = static_cast<uint8_t>(std::lround(hint.difficulty * 10));
+  for (const auto& [cell, digits] : hint.removals) Eliminate(board, &found, cell, digits);
+  *step = std::move(found);
+  return true;
 }
 
 }  // namespace sudoku::logic::internal

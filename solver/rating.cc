@@ -38,8 +38,9 @@ using enum HodokuLevel;
 //   finds them: skyscraper, kite and empty rectangle as its turbot fish (4.0-4.3), a w-wing and
 //   simple colouring as a short forcing x-chain or cycle (6.5-6.6), an ALS-XZ (HoDoKu's path
 //   only) as a forcing chain (7.0), our forcing chains as SE's cell and region forcing chains
-//   (8.2; on SE's path its own chains come rated, Step::se_tenths), a finned or sashimi
-//   fish (SE has none) as the forcing x-chain that finds it (6.5). SE's wings are its own
+//   (8.2; on SE's path its own chains come rated, Step::se_tenths, as do its unique
+//   rectangles and loops, 4.5 and up by the loop's length and type 3's subset), a finned or
+//   sashimi fish (SE has none) as the forcing x-chain that finds it (6.5). SE's wings are its own
 //   (WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6: Rater::Add), on SE's path only.
 // A trial (where logic runs out) has no value on either scale; TrialWorthOf() gives it one.
 // HoDoKu's finned and sashimi fish differ by size; the rows are the x-wing's, and

@@ -199,6 +199,12 @@ TEST(ExplainWire, RefusesStepsOfTheWrongShape) {
                       "and variant 5");
   step.set_variant(1);
   EXPECT_EQ(StepFromWire(step).variant, 1);
+  // SE's unique loop of six cells, type 1: the loop, then the cell holding more.
+  step.set_variant(61);
+  ExpectBadStep(step, "unique rectangle with 0 units, 4 cells, 2 digits, 0 placements, 0 links "
+                      "and variant 61");
+  for (uint32_t cell : {26u, 8u, 9u}) step.add_cells(cell);
+  EXPECT_EQ(StepFromWire(step).variant, 61);
   step.Clear();
   step.set_technique(TRIAL);  // a trial that removes must not place
   step.set_variant(1);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <bitset>
 #include <fstream>
@@ -82,6 +83,55 @@ void ExpectDirectSingle(const Step& step, const Grid& grid, const Candidates& ca
 // Checks that `step` is what its technique says, on the grid and candidates before it: the
 // pattern holds, and the eliminations are exactly the candidates the pattern removes (of SE's
 // direct kind: none, and the single they would leave placed).
+// SE's unique rectangle or loop (logic.h): the loop's cells, open, hold a and b, each shares
+// a unit with the next, and every unit holding one holds two, at places of different parity in
+// the loop (so a and b could swap round it); the cells listed next are loop cells holding more
+// than a and b (type 1: the only one; type 2: each with the one extra digit). Its removals'
+// soundness is the replay's to check.
+void ExpectSeLoop(const Step& step, const Grid& grid, const Candidates& candidates) {
+  const size_t size = step.variant / 10;
+  const int type = step.variant % 10;
+  ASSERT_GE(size, 4u);
+  ASSERT_EQ(size % 2, 0u);
+  ASSERT_GE(step.cells.size(), size + 1);
+  ASSERT_GE(step.digits.size(), 2u);
+  const uint16_t ab = static_cast<uint16_t>((1u << (step.digits[0] - 1)) |
+                                            (1u << (step.digits[1] - 1)));
+  const auto units_of = [](int cell) {
+    return std::array<int, 3>{cell / 9, 9 + cell % 9, 18 + cell / 27 * 3 + cell % 9 / 3};
+  };
+  std::map<int, std::array<int, 2>> by_parity;
+  for (size_t i = 0; i < size; ++i) {
+    const int cell = step.cells[i], next = step.cells[(i + 1) % size];
+    EXPECT_EQ(grid[cell], 0) << CellName(cell);
+    EXPECT_EQ(candidates[cell] & ab, ab) << CellName(cell);
+    const auto units = units_of(cell), next_units = units_of(next);
+    bool shared = false;
+    for (int k = 0; k < 3; ++k) shared = shared || units[k] == next_units[k];
+    EXPECT_TRUE(shared) << CellName(cell) << " " << CellName(next);
+    for (int unit : units) ++by_parity[unit][i % 2];
+  }
+  for (const auto& [unit, counts] : by_parity) {
+    EXPECT_EQ(counts[0], 1) << "unit " << unit;
+    EXPECT_EQ(counts[1], 1) << "unit " << unit;
+  }
+  const std::vector<uint8_t> loop(step.cells.begin(), step.cells.begin() + static_cast<long>(size));
+  size_t more = 0;
+  for (uint8_t cell : loop) more += candidates[cell] != ab;
+  const size_t extra = type == 1 ? 1 : type == 2 ? step.cells.size() - size : 2;
+  if (type <= 2) {
+    EXPECT_EQ(more, extra);
+  }
+  for (size_t i = size; i < size + extra; ++i) {
+    const uint8_t cell = step.cells.at(i);
+    EXPECT_NE(std::find(loop.begin(), loop.end(), cell), loop.end()) << CellName(cell);
+    EXPECT_NE(candidates[cell], ab) << CellName(cell);
+    if (type == 2) {
+      EXPECT_EQ(candidates[cell] & ~ab, 1u << (step.digits.at(2) - 1)) << CellName(cell);
+    }
+  }
+}
+
 void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& candidates) {
   const auto open = [&](int cell) { return grid[cell] == 0; };
   CandidateSet expected;
@@ -290,6 +340,9 @@ void ExpectValidPattern(const Step& step, const Grid& grid, const Candidates& ca
       }
       break;
     }
+    case Technique::kUniqueRectangle:
+      if (step.variant >= 10) ExpectSeLoop(step, grid, candidates);
+      return;
     default:
       // The techniques past the fish: their soundness is checked by the replay.
       return;
@@ -933,6 +986,10 @@ TEST(Logic, FullHouseAndTheOtherProgramsNames) {
       {Technique::kMultiColours, 2, "Multi Colors 2", ""},
       {Technique::kUniqueRectangle, 2, "Uniqueness Test 2", "Unique Rectangle type 2"},
       {Technique::kUniqueRectangle, 6, "Uniqueness Test 6", ""},
+      // SE's, on its path only: 10 * the loop's cells + the type (5: type 3, a hidden subset).
+      {Technique::kUniqueRectangle, 45, "Uniqueness Test 3", "Unique Rectangle type 3"},
+      {Technique::kUniqueRectangle, 62, "", "Unique Loop 6 type 2"},
+      {Technique::kUniqueRectangle, 84, "", "Unique Loop 8 type 4"},
       {Technique::kHiddenRectangle, 0, "Hidden Rectangle", ""},
       {Technique::kBugPlusOne, 0, "Bivalue Universal Grave + 1", "BUG type 1"},
       {Technique::kXYChain, 0, "XY-Chain", "Forcing Y-Chain"},
@@ -1169,6 +1226,57 @@ TEST(Logic, SePathTakesWxyzWingsInSesOrder) {
   EXPECT_EQ(larger, (std::vector<std::string>{
                         "vwxyz-wing: r7c7,r8c789 in box 9 and r7c2, restricted common 3, both "
                         "holding 8: removes 8 from r7c8,r8c2"}));
+}
+
+// The path rated for SE takes Sudoku Explainer's unique loops as serate 1.18.1 does on these
+// puzzles ("Unique Loop 6 type 2: Cells r4c5,r6c5,r6c3,r5c3,r5c9,r4c9 on 3, 6", its 4.6, where
+// without loops the path went on to 5.6; "Unique Loop 6 type 3: Cells r2c1,r2c2,r7c2,r7c5,
+// r8c5,r8c1 on 2, 7", by a hidden pair; "Unique Loop 8 type 2: Cells r1c7,r1c9,r4c9,r4c4,r5c4,
+// r5c8,r8c8,r8c7 on 3, 7", 4.7): the cells in SE's loop order, rated as SE rates them. HoDoKu's
+// path has no loop.
+TEST(Logic, SePathTakesUniqueLoopsAsSeDoes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {".......52....2.8...61..5.3..491.........7....7.....489.....7.2...2.56..43.8......",
+       "Unique Loop 6 type 2: r4c5-r6c5-r6c3-r5c3-r5c9-r4c9 on 3 6 (else two solutions): "
+       "r4c9,r5c39 hold 5 besides, one of them is it: removes 5 from r5c7"},
+      {"16.7.2.........4.5...96......84...23........859.1.....3.4..9.........5..9..8....7",
+       "Unique Loop 6 type 3: r2c1-r2c2-r7c2-r7c5-r8c5-r8c1 on 2 7 (else two solutions): one "
+       "of r78c5 holds another digit, and 2 7 lie in box 8, but for r8c5, only in r7c5 and "
+       "r9c5, a hidden subset: removes 1 from r9c5"},
+      {"8....1.....12........93.2...............196....3..4..85.4.7..2.........4738..615.",
+       "Unique Loop 8 type 2: r1c7-r1c9-r4c9-r4c4-r5c4-r5c8-r8c8-r8c7 on 3 7 (else two "
+       "solutions): r45c4 hold 5 besides, one of them is it: removes 5 from r1c4,r6c45"},
+  };
+  for (const auto& [puzzle, expected] : cases) {
+    const Grid grid = ParseOrDie(puzzle);
+    const Explanation se_path = Explain(grid, Preference::kEasiestSe);
+    ExpectSoundReplay(puzzle, std::string(SolveGrid(grid).solution.data(), kCells), se_path);
+    std::vector<std::string> loops;
+    for (const Step& step : se_path.steps) {
+      if (step.technique != Technique::kUniqueRectangle) continue;
+      loops.push_back(Describe(step));
+      const size_t size = step.variant / 10;
+      EXPECT_EQ(step.se_tenths, size == 6 ? 46 : 47) << puzzle;
+      // Every loop cell holds a and b, and each shares a unit with the next.
+      for (size_t i = 0; i < size; ++i) {
+        const int cell = step.cells[i], next = step.cells[(i + 1) % size];
+        EXPECT_TRUE(cell / 9 == next / 9 || cell % 9 == next % 9 ||
+                    (cell / 27 == next / 27 && cell % 9 / 3 == next % 9 / 3))
+            << CellName(cell) << " " << CellName(next);
+      }
+    }
+    EXPECT_EQ(loops, std::vector<std::string>{expected}) << puzzle;
+    for (const Step& step : Explain(grid).steps) {
+      EXPECT_FALSE(step.technique == Technique::kUniqueRectangle && step.variant >= 10);
+    }
+  }
+  const Explanation first = Explain(ParseOrDie(cases[0].first), Preference::kEasiestSe);
+  for (const Step& step : first.steps) {
+    if (step.technique != Technique::kUniqueRectangle) continue;
+    EXPECT_EQ(step.variant, 62);
+    EXPECT_EQ(step.eliminations, (std::vector<CellDigit>{{4 * 9 + 6, 5}}));
+    EXPECT_EQ(SeName(step), "Unique Loop 6 type 2");
+  }
 }
 
 // SE's direct techniques place the single they leave and remove nothing, as serate 1.18.1
