@@ -53,7 +53,7 @@ bool TypeThree(Board& board, const Rectangle& rectangle, Step* step) {
     // Subsets of the unit's other open cells, by bitmask over `others`, smallest first.
     for (int size = 1; size <= 3; ++size) {
       for (uint32_t chosen = 1; chosen < (1u << others.size()); ++chosen) {
-        if (std::popcount(chosen) != size) continue;
+        if (Count(static_cast<uint16_t>(chosen)) != size) continue;
         uint16_t digits = extra;
         for (size_t i = 0; i < others.size(); ++i) {
           if (chosen >> i & 1) digits |= board.open[others[i]];
@@ -447,7 +447,7 @@ std::vector<int> AtPositions(int unit, uint32_t mask) {
 template <typename Visit>
 void ForSubsets(int k, int n, Visit&& visit) {
   for (uint32_t mask = 0; mask < (1u << n); ++mask) {
-    if (std::popcount(mask) == k) visit(mask);
+    if (Count(static_cast<uint16_t>(mask)) == k) visit(mask);
   }
 }
 
@@ -620,10 +620,10 @@ class SeLoopHints {
         if (places == 0) return;
         positions |= places;
       }
-      if (std::popcount(positions) != degree) return;
+      if (Count(static_cast<uint16_t>(positions)) != degree) return;
       positions &= ~((1u << index1) | (1u << index2));
       SeLoopHint hint = Base(5, {c1, c2});
-      hint.difficulty += (std::popcount(positions) - 1) * 0.1;
+      hint.difficulty += (Count(static_cast<uint16_t>(positions)) - 1) * 0.1;
       hint.subset_cells = AtPositions(unit, positions);
       AddTo(&hint.digits, static_cast<uint16_t>(digits & ~ab_));
       hint.unit = unit;
