@@ -522,9 +522,15 @@ namespace {
 // how many links are grouped, then the kinds of their units (0 a box, 1 a row, 2 a column).
 // Parallel lines alone are skyscrapers, a row's and a column's links with no box's a string kite
 // (to three links), a loop back to the start an X-loop.
+// How many strong links such a step has: its units are the links' units, then the units joining
+// them (one fewer along a chain, as many round a loop).
+size_t SeLinkCount(const Step& step) {
+  return step.variant == 4 ? step.units.size() / 2 : (step.units.size() + 1) / 2;
+}
+
 std::string SeLinksName(const Step& step) {
   const bool loop = step.variant == 4;
-  const size_t size = loop ? step.units.size() / 2 : (step.units.size() + 1) / 2;
+  const size_t size = SeLinkCount(step);
   std::array<int, 6> kinds{};
   int grouped = 0;
   for (size_t k = 0; k < size; ++k) {
@@ -548,7 +554,7 @@ std::string SeLinksName(const Step& step) {
 }
 
 std::string DescribeSeLinks(const Step& step) {
-  const size_t size = step.variant == 4 ? step.units.size() / 2 : (step.units.size() + 1) / 2;
+  const size_t size = SeLinkCount(step);
   std::string units;
   for (size_t k = 0; k < size; ++k) units += (k ? ", " : "") + UnitName(step.units[k]);
   return SeLinksName(step) + ": " + std::to_string(step.digits[0]) + " in " + units + ": " +
