@@ -314,12 +314,13 @@ struct LoopFound {
   int order = 0;
 };
 
-// The states of the last search on the way to `state`, from the start.
-std::vector<int> PathTo(const Search& search, int state) {
-  std::vector<int> states;
-  for (int s = state; s >= 0; s = search.parent[s]) states.push_back(s);
-  std::reverse(states.begin(), states.end());
-  return states;
+// The nodes of the last search on the way to `state`, from the start.
+std::vector<int> NodesTo(const Search& search, int state) {
+  std::vector<int> nodes(static_cast<size_t>(search.depth[state]) + 1);
+  for (int s = state, i = search.depth[state]; s >= 0; s = search.parent[s], --i) {
+    nodes[i] = s / 2;
+  }
+  return nodes;
 }
 
 // Whether a chain through `nodes` comes back to a cell it left (a lasso, which HoDoKu
@@ -341,8 +342,9 @@ bool IsLasso(const ChainGraph& graph, std::vector<int> nodes, bool loop) {
 }
 
 // What a continuous loop through `nodes` (first again at the end, links alternating as
-// `strong` says) removes.
+// `strong` says) removes; `targets` holds each node's WeakTargets().
 std::vector<int> ContinuousRemovals(const ChainGraph& graph, const Board& board,
+                                    const std::vector<std::array<CellSet, 10>>& targets,
                                     const std::vector<int>& nodes,
                                     const std::vector<bool>& strong) {
   CellSet loop_cells;
@@ -362,7 +364,7 @@ std::vector<int> ContinuousRemovals(const ChainGraph& graph, const Board& board,
       continue;
     }
     const CellSet seeing =
-        (WeakTargets(board, a)[a.digit] & WeakTargets(board, b)[a.digit]).Without(loop_cells);
+        (targets[nodes[i]][a.digit] & targets[nodes[i + 1]][a.digit]).Without(loop_cells);
     seeing.ForEach([&](int cell) { keys.push_back(cell * 10 + a.digit); });
   }
   std::sort(keys.begin(), keys.end());
@@ -446,12 +448,16 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
   const auto allowed = [&](int node) {
     return grouped || static_cast<size_t>(node) < graph.single_nodes;
   };
+  // What each node takes off when on: every search reaches most nodes, so once per node.
+  const size_t searched = grouped ? graph.nodes.size() : graph.single_nodes;
+  std::vector<std::array<CellSet, 10>> targets(searched);
+  for (size_t n = 0; n < searched; ++n) targets[n] = WeakTargets(board, graph.nodes[n]);
   for (size_t s = 0; s < graph.single_nodes; ++s) {
     const int start = static_cast<int>(s);
     const ChainNode& first = graph.nodes[start];
     const int start_cell = first.list[0];
     if (search.strong.Empty(start)) continue;
-    const std::array<CellSet, 10> start_targets = WeakTargets(board, first);
+    const std::array<CellSet, 10>& start_targets = targets[s];
     // Chains to other cells: AICs, or the discontinuous loops through what they remove.
     Explore(
         start, longest, search, allowed, [](int) { return false; },
@@ -460,16 +466,27 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
           const int end = state / 2;
           const ChainNode& last = graph.nodes[end];
           if (last.cells.Has(start_cell)) return;
-          const std::array<CellSet, 10> end_targets = WeakTargets(board, last);
-          std::vector<int> keys;
+          const std::array<CellSet, 10>& end_targets = targets[end];
+          std::array<CellSet, 10> removes;
+          CellSet any;
           for (int d = 1; d <= 9; ++d) {
-            (start_targets[d] & end_targets[d]).ForEach([&](int c) { keys.push_back(c * 10 + d); });
+            removes[d] = start_targets[d] & end_targets[d];
+            any = any | removes[d];
           }
-          if (keys.empty()) return;
+          if (any.Empty()) return;
+          size_t count = 0;
+          for (int d = 1; d <= 9; ++d) count += removes[d].Count();
+          // Offer() takes nothing that removes less than the best so far.
+          if (count < best.keys.size()) return;
+          std::vector<int> keys;
+          keys.reserve(count);
+          for (int d = 1; d <= 9; ++d) {
+            removes[d].ForEach([&](int c) { keys.push_back(c * 10 + d); });
+          }
           std::sort(keys.begin(), keys.end());
-          std::vector<int> nodes;
-          for (const int st : PathTo(search, state)) nodes.push_back(st / 2);
-          if (nodes.size() < 4 || IsLasso(graph, nodes, false)) return;
+          if (search.depth[state] < 3) return;  // four nodes at least
+          std::vector<int> nodes = NodesTo(search, state);
+          if (IsLasso(graph, nodes, false)) return;
           const bool single_end = last.size == 1;
           const bool type1 = single_end && last.digit == first.digit && keys.size() >= 2;
           const bool type2 = single_end && last.digit != first.digit && keys.size() == 2;
@@ -515,9 +532,8 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
         [&](int from_state, int node, bool on) {
           const ChainNode& last = graph.nodes[node];
           if (last.size != 1 || (node != start && !on)) return;
-          std::vector<int> nodes;
-          for (const int st : PathTo(search, from_state)) nodes.push_back(st / 2);
-          if (nodes.size() < 3) return;
+          if (search.depth[from_state] < 2) return;  // three nodes at least
+          std::vector<int> nodes = NodesTo(search, from_state);
           nodes.push_back(node);
           if (node != start) nodes.push_back(start);
           if (IsLasso(graph, nodes, true)) return;
@@ -534,7 +550,7 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
                   &best);
             return;
           }
-          std::vector<int> keys = ContinuousRemovals(graph, board, nodes, strong);
+          std::vector<int> keys = ContinuousRemovals(graph, board, targets, nodes, strong);
           int order = kAicOrder;
           for (const int n : nodes) {
             const ChainNode& each = graph.nodes[n];

@@ -443,11 +443,21 @@ std::vector<int> AtPositions(int unit, uint32_t mask) {
   return cells;
 }
 
-// The k-subsets of n bits in SE's order (its Permutations: ascending as numbers).
+// The k-subsets of n bits in SE's order (its Permutations: ascending as numbers). Each next
+// mask is the least larger one with k bits (the carry of the lowest run of ones moves up one
+// place, the rest of the run drops to the bottom).
 template <typename Visit>
 void ForSubsets(int k, int n, Visit&& visit) {
-  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
-    if (Count(static_cast<uint16_t>(mask)) == k) visit(mask);
+  if (k > n) return;
+  if (k == 0) {
+    visit(0u);
+    return;
+  }
+  for (uint32_t mask = (1u << k) - 1; mask < (1u << n);) {
+    visit(mask);
+    const uint32_t lowest = mask & -mask;
+    const uint32_t carried = mask + lowest;
+    mask = carried | (((mask ^ carried) >> 2) / lowest);
   }
 }
 
@@ -569,12 +579,13 @@ class SeLoopHints {
     const uint16_t shared = static_cast<uint16_t>(extra & board_.open[c1] & board_.open[c2]);
     ForSubsets(degree, 9, [&](uint32_t positions) {
       if (!(positions >> index1 & 1) || (positions >> index2 & 1)) return;
-      const std::vector<int> others = AtPositions(unit, positions & ~(1u << index1));
+      const uint32_t others = positions & ~(1u << index1);  // the subset's cells but c1
       // SE asks two digits or more of every cell (the extra digits, two or more, stand for c1).
       uint16_t held = 0;
-      for (const int cell : others) {
-        if (Count(board_.open[cell]) < 2) return;
-        held |= board_.open[cell];
+      for (uint32_t rest = others; rest; rest &= rest - 1) {
+        const uint16_t open = board_.open[Table().cells[unit][std::countr_zero(rest)]];
+        if (Count(open) < 2) return;
+        held |= open;
       }
       const uint16_t digits = static_cast<uint16_t>(held | extra);
       if (Count(static_cast<uint16_t>(held | shared)) != degree || Count(digits) != degree) {
@@ -582,14 +593,12 @@ class SeLoopHints {
       }
       SeLoopHint hint = Base(3, {c1, c2});
       hint.difficulty += (degree - 1) * 0.1;
-      hint.subset_cells = others;
+      hint.subset_cells = AtPositions(unit, others);
       AddTo(&hint.digits, digits);
       hint.unit = unit;
-      for (const uint8_t cell : Table().cells[unit]) {
-        if (cell == c1 || cell == c2 ||
-            std::find(others.begin(), others.end(), cell) != others.end()) {
-          continue;
-        }
+      for (int i = 0; i < 9; ++i) {
+        const int cell = Table().cells[unit][i];
+        if (cell == c1 || cell == c2 || (others >> i & 1)) continue;
         if (board_.open[cell] & digits) {
           hint.removals.push_back({cell, static_cast<uint16_t>(board_.open[cell] & digits)});
         }
