@@ -73,11 +73,13 @@ void PutBackCells(Batch* batch) {
 
 }  // namespace
 
-void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame) {
+void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate,
+                      wire::RatingScope scope, std::string* frame) {
   const wire::SolveFields fields{.batch_id = batch.sequence,
                                  .solution_limit = solution_limit,
                                  .rate = rate,
-                                 .pack_solutions = true};
+                                 .pack_solutions = true,
+                                 .rating_scope = scope};
   if (batch.packed.size() == batch.sent * wire::kPackedPuzzleBytes) {
     wire::AppendPackedSolveFrame(fields, batch.packed, frame);
     return;
@@ -238,7 +240,9 @@ bool Batcher::Fill(uint64_t sequence, Batch* batch) {
   }
   batch->packed.resize(packs ? batch->sent * kPackedBytes : 0);
   batch->frame.clear();
-  if (batch->sent > 0) AppendSolveFrame(*batch, solution_limit_, rate_, &batch->frame);
+  if (batch->sent > 0) {
+    AppendSolveFrame(*batch, solution_limit_, rate_, rating_scope_, &batch->frame);
+  }
   return batch->size > 0;
 }
 

@@ -41,11 +41,12 @@ struct Batch {
 };
 
 // Appends the frame of a Request holding the SolveRequest for `batch`: batch id `sequence`, the
-// records without a layout error, `solution_limit`, `rate`, and pack_solutions. The puzzles go
-// packed (half the bytes), from `packed`, when it holds every one of them, else as text. Encoded
-// straight from the batch by the codec (proto/codec.h), to the very bytes protobuf writes for
-// that message, without first copying each puzzle into a string of the message.
-void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate, std::string* frame);
+// records without a layout error, `solution_limit`, `rate` and its `scope`, and pack_solutions.
+// The puzzles go packed (half the bytes), from `packed`, when it holds every one of them, else as
+// text. Encoded straight from the batch by the codec (proto/codec.h), to the very bytes protobuf
+// writes for that message, without first copying each puzzle into a string of the message.
+void AppendSolveFrame(const Batch& batch, uint32_t solution_limit, bool rate,
+                      wire::RatingScope scope, std::string* frame);
 
 class Batcher {
  public:
@@ -74,8 +75,12 @@ class Batcher {
   // How the inputs are named in messages: "stdin" for kStdinName.
   std::vector<std::string> DisplayNames() const;
 
-  // Asks the daemon to rate every solved puzzle (SolveRequest.rate).
-  void set_rate(bool rate) { rate_ = rate; }
+  // Asks the daemon to rate every solved puzzle (SolveRequest.rate), with the ratings `scope`
+  // names (SolveRequest.rating_scope).
+  void set_rate(bool rate, wire::RatingScope scope = wire::ALL_RATINGS) {
+    rate_ = rate;
+    rating_scope_ = scope;
+  }
 
   // Whether every record keeps its cells (the puzzle as written), as by default. A command that
   // prints solutions alone turns it off: a line the reader packs into the batch then leaves its
@@ -89,6 +94,7 @@ class Batcher {
   size_t batch_size_;
   uint32_t solution_limit_;
   bool rate_ = false;
+  wire::RatingScope rating_scope_ = wire::ALL_RATINGS;
   bool keep_cells_ = true;
   std::istream* stdin_stream_;
   InputFormat format_;

@@ -97,13 +97,22 @@ class JsonLines {
   wire::SolveResultJson result_json_;
 };
 
-// "intermediate pointing 57 0 medium 312 2.6 2.6 1.2" (see result_format.h).
+// "intermediate pointing 57 0 medium 312 2.6 2.6 1.2" (see result_format.h), of the paths rated:
+// "intermediate pointing 57 0 medium 312" or "2.6 2.6 1.2".
 std::string RatingText(const wire::RatingColumns& rating) {
-  return fmt::format("{} {} {} {} {} {} {} {} {}", LevelToken(rating.level),
-                     TechniqueToken(rating.hardest), rating.steps, rating.guesses,
-                     wire::HodokuLevelName(rating.hodoku_level), rating.hodoku_score,
-                     rating::SeText(rating.se_tenths), rating::SeText(rating.se_pearl_tenths),
-                     rating::SeText(rating.se_diamond_tenths));
+  std::string text;
+  if (rating.hodoku_path) {
+    text = fmt::format("{} {} {} {} {} {}", LevelToken(rating.level),
+                       TechniqueToken(rating.hardest), rating.steps, rating.guesses,
+                       wire::HodokuLevelName(rating.hodoku_level), rating.hodoku_score);
+  }
+  if (rating.se_path) {
+    if (!text.empty()) text.push_back(' ');
+    text += fmt::format("{} {} {}", rating::SeText(rating.se_tenths),
+                        rating::SeText(rating.se_pearl_tenths),
+                        rating::SeText(rating.se_diamond_tenths));
+  }
+  return text;
 }
 
 // Writes `outcome` to `out` in `format`; `json` is the writer of a batch in JSON (else null).
@@ -247,16 +256,27 @@ void AppendResults(const Batch& batch, const wire::SolveResponse* response,
   int error_index = 0;
   int result = 0;  // index among the records sent
   out->reserve(out->size() + batch.size * (kCells + 1));
-  // Rating columns are all present or all absent (the request asked for them or not).
-  const bool rated = results.hardest_techniques_size() > 0;
-  if (rated && (results.hardest_techniques_size() != results.verdicts_size() ||
-                results.steps_size() != results.verdicts_size() ||
-                results.levels_size() != results.verdicts_size())) {
+  // Each path's rating columns are all present or all absent (the request asked for them or
+  // not, SolveRequest.rating_scope).
+  const bool hodoku_rated = results.hardest_techniques_size() > 0;
+  if (hodoku_rated && (results.hardest_techniques_size() != results.verdicts_size() ||
+                       results.steps_size() != results.verdicts_size() ||
+                       results.levels_size() != results.verdicts_size())) {
     Mismatch(batch, "rating columns of " + std::to_string(results.hardest_techniques_size()) +
                         ", " + std::to_string(results.steps_size()) + " and " +
                         std::to_string(results.levels_size()) + " entries for " +
                         std::to_string(results.verdicts_size()) + " puzzles");
   }
+  const bool se_rated = results.se_ratings_size() > 0;
+  if (se_rated && (results.se_ratings_size() != results.verdicts_size() ||
+                   results.se_pearls_size() != results.verdicts_size() ||
+                   results.se_diamonds_size() != results.verdicts_size())) {
+    Mismatch(batch, "SE rating columns of " + std::to_string(results.se_ratings_size()) + ", " +
+                        std::to_string(results.se_pearls_size()) + " and " +
+                        std::to_string(results.se_diamonds_size()) + " entries for " +
+                        std::to_string(results.verdicts_size()) + " puzzles");
+  }
+  const bool rated = hodoku_rated || se_rated;
   // What bulk runs ask for, a solution per line, takes a loop that builds no Outcome and reads
   // no record: a batch is answered long after it was read, and its records (over a kilobyte
   // each) have left the cache by then. Without layout errors, record i is puzzle i sent.

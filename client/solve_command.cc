@@ -293,6 +293,7 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   SessionFlags session_flags = DefaultSessionFlags(options->timeout, options->retry_for);
   std::string format = Name(options->format);
   std::string input_format = Name(options->input_format);
+  std::string rate_only;
 
   // The defaults in the descriptions are the options' own, so that --help cannot drift from them.
   const std::string connect_help =
@@ -317,6 +318,9 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
        "SE EP ED, e.g. 'intermediate pointing 57 0 medium 312 2.6 2.6 1.2' (QQWing's level, the "
        "hardest technique, the logical steps, the solver's guesses, HoDoKu's level and score, "
        "the Sudoku Explainer rating and its EP and ED)")
+      ("rate-only", po::value(&rate_only)->value_name("PATH"),
+       "rate by one solving path only, at that path's cost: hodoku (LEVEL HARDEST "
+       "STEPS GUESSES HODOKU SCORE) or se (SE EP ED); implies --rate")
       ("format", po::value(&format)->value_name("FORMAT"),
        "output: line (default), grid (boxed 9x9 layout), json (an object per line) or csv")
       ("input-format", po::value(&input_format)->value_name("FORMAT"),
@@ -350,7 +354,16 @@ bool ParseSolveOptions(const std::vector<std::string>& args, SolveOptions* optio
   if (values.count("progress")) options->progress = ProgressMode::kOn;
   if (values.count("no-progress")) options->progress = ProgressMode::kOff;
   if (values.count("unique")) options->solution_limit = 2;
-  options->rate = values.count("rate") > 0;
+  options->rate = values.count("rate") > 0 || values.count("rate-only") > 0;
+  if (values.count("rate-only")) {
+    if (rate_only == "hodoku") {
+      options->rating_scope = wire::HODOKU_PATH;
+    } else if (rate_only == "se") {
+      options->rating_scope = wire::SE_PATH;
+    } else {
+      throw ClientError("--rate-only expects hodoku or se, got " + Quoted(rate_only));
+    }
+  }
   if (values.count("limit")) {
     options->solution_limit =
         static_cast<uint32_t>(ParseCount("--limit", limit, wire::kMaxSolutionLimit));
@@ -380,7 +393,7 @@ int RunSolve(const SolveOptions& options, std::istream& in, std::ostream& out, s
   try {
     Batcher batcher(options.inputs, options.batch_size, options.solution_limit, &in,
                     options.input_format);
-    batcher.set_rate(options.rate);
+    batcher.set_rate(options.rate, options.rating_scope);
     // Line and grid results never show the puzzle: its cells need not be kept once it is packed.
     batcher.set_keep_cells(ShowsPuzzles(options.format));
     batcher.CheckInputs();

@@ -38,6 +38,8 @@ struct SolveOptions : CommandSessionOptions {
   size_t in_flight = 4;             // per connection
   size_t connections = 2;
   bool rate = false;                // --rate: append the rating to each solution line
+  // --rate-only: the ratings of one path alone (the other's columns are left out)
+  wire::RatingScope rating_scope = wire::ALL_RATINGS;
   std::vector<std::string> inputs;  // empty or "-" = stdin
   ProgressMode progress = ProgressMode::kAuto;
   bool stderr_is_tty = false;       // set by SolveMain for the process's own stderr

@@ -47,6 +47,19 @@ void SetError(const PuzzleError& error, uint32_t index, wire::PuzzleError* out) 
   out->set_message(Describe(error));
 }
 
+// The solving paths a rating scope asks for (CheckRequest() lets through only the scopes there
+// are).
+rating::RatedPaths PathsOf(wire::RatingScope scope) {
+  switch (scope) {
+    case wire::HODOKU_PATH:
+      return rating::RatedPaths::kHodoku;
+    case wire::SE_PATH:
+      return rating::RatedPaths::kSe;
+    default:
+      return rating::RatedPaths::kBoth;
+  }
+}
+
 }  // namespace
 
 void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response) {
@@ -56,13 +69,15 @@ void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response
   response->mutable_verdicts()->Resize(n, 0);
   response->mutable_solution_counts()->Resize(n, 0);
   response->mutable_guesses()->Resize(n, 0);
-  if (request.rate()) {
+  if (request.rate() && request.rating_scope() != wire::SE_PATH) {
     response->mutable_hardest_techniques()->Resize(n, 0);
     response->mutable_steps()->Resize(n, 0);
     response->mutable_levels()->Resize(n, 0);
     response->mutable_logic_guesses()->Resize(n, 0);
     response->mutable_hodoku_levels()->Resize(n, 0);
     response->mutable_hodoku_scores()->Resize(n, 0);
+  }
+  if (request.rate() && request.rating_scope() != wire::HODOKU_PATH) {
     response->mutable_se_ratings()->Resize(n, 0);
     response->mutable_se_pearls()->Resize(n, 0);
     response->mutable_se_diamonds()->Resize(n, 0);
@@ -86,6 +101,7 @@ bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
   auto* solution_counts = response->mutable_solution_counts();
   auto* guesses = response->mutable_guesses();
   const bool rate = request.rate();
+  const rating::RatedPaths paths = PathsOf(request.rating_scope());
   const bool pack_out = request.pack_solutions();
   const size_t slot_bytes = pack_out ? kPackedBytes : kCells;
   std::string* solutions =
@@ -116,17 +132,21 @@ bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
         } else {
           ParsePuzzle(request.puzzles(i), &grid);
         }
-        const rating::Ratings ratings = rating::RateGrid(grid);
-        const logic::Rating& qqwing = ratings.qqwing;
-        response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(qqwing.hardest));
-        response->mutable_steps()->Set(i, qqwing.steps);
-        response->mutable_levels()->Set(i, static_cast<int>(qqwing.level));
-        response->mutable_logic_guesses()->Set(i, qqwing.logic_guesses);
-        response->mutable_hodoku_levels()->Set(i, static_cast<int>(ratings.scales.hodoku_level));
-        response->mutable_hodoku_scores()->Set(i, ratings.scales.hodoku_score);
-        response->mutable_se_ratings()->Set(i, ratings.scales.se_tenths);
-        response->mutable_se_pearls()->Set(i, ratings.scales.se_pearl_tenths);
-        response->mutable_se_diamonds()->Set(i, ratings.scales.se_diamond_tenths);
+        const rating::Ratings ratings = rating::RateGrid(grid, paths);
+        if (paths != rating::RatedPaths::kSe) {
+          const logic::Rating& qqwing = ratings.qqwing;
+          response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(qqwing.hardest));
+          response->mutable_steps()->Set(i, qqwing.steps);
+          response->mutable_levels()->Set(i, static_cast<int>(qqwing.level));
+          response->mutable_logic_guesses()->Set(i, qqwing.logic_guesses);
+          response->mutable_hodoku_levels()->Set(i, static_cast<int>(ratings.scales.hodoku_level));
+          response->mutable_hodoku_scores()->Set(i, ratings.scales.hodoku_score);
+        }
+        if (paths != rating::RatedPaths::kHodoku) {
+          response->mutable_se_ratings()->Set(i, ratings.scales.se_tenths);
+          response->mutable_se_pearls()->Set(i, ratings.scales.se_pearl_tenths);
+          response->mutable_se_diamonds()->Set(i, ratings.scales.se_diamond_tenths);
+        }
       }
     }
     RangeDone(response);

@@ -73,6 +73,16 @@ std::optional<ProtocolFault> CheckSolveRequest(const SolveRequest& solve, const 
                          " solutions a puzzle, more than the cap of " +
                          std::to_string(kMaxSolutionLimit));
   }
+  if (!RatingScope_IsValid(solve.rating_scope())) {
+    return MakeFault(ProtocolFault::BAD_SOLVE_REQUEST,
+                     batch + " asks for rating_scope " + std::to_string(solve.rating_scope()) +
+                         ", which names no scope (0 ALL_RATINGS, 1 HODOKU_PATH, 2 SE_PATH)");
+  }
+  if (solve.rating_scope() != ALL_RATINGS && !solve.rate()) {
+    return MakeFault(ProtocolFault::BAD_SOLVE_REQUEST,
+                     batch + " asks for rating_scope " + RatingScope_Name(solve.rating_scope()) +
+                         " without rate");
+  }
   if (static_cast<size_t>(PuzzleCount(solve)) > max_batch) {
     return MakeFault(ProtocolFault::BATCH_TOO_LARGE,
                      batch + " has " + std::to_string(PuzzleCount(solve)) +
@@ -117,6 +127,9 @@ size_t ScalarFieldBytes(const SolveFields& fields) {
   }
   if (fields.rate) bytes += 2;
   if (fields.pack_solutions) bytes += 2;
+  if (fields.rating_scope != 0) {
+    bytes += 1 + CodedOutputStream::VarintSize32SignExtended(fields.rating_scope);
+  }
   return bytes;
 }
 
@@ -153,13 +166,17 @@ uint8_t* EndSolveFrame(const SolveFields& fields, uint8_t* target) {
     target =
         WireFormatLite::WriteBoolToArray(SolveRequest::kPackSolutionsFieldNumber, true, target);
   }
+  if (fields.rating_scope != 0) {
+    target = WireFormatLite::WriteEnumToArray(SolveRequest::kRatingScopeFieldNumber,
+                                              fields.rating_scope, target);
+  }
   return target;
 }
 
 }  // namespace codec_internal
 
 // Proto3 leaves out fields at their default, and protobuf writes fields in number order:
-// batch_id, solution_limit, rate, packed_puzzles, pack_solutions.
+// batch_id, solution_limit, rate, packed_puzzles, pack_solutions, rating_scope.
 void AppendPackedSolveFrame(const SolveFields& fields, std::string_view packed,
                             std::string* frame) {
   using namespace codec_internal;
@@ -172,7 +189,7 @@ void AppendPackedSolveFrame(const SolveFields& fields, std::string_view packed,
   if (!packed.empty()) {
     target = WriteDelimitedHeader(SolveRequest::kPackedPuzzlesFieldNumber, packed.size(), target);
   }
-  uint8_t end[2];
+  uint8_t end[kMaxSolveEndBytes];
   const auto end_bytes = static_cast<size_t>(EndSolveFrame(fields, end) - end);
   const auto start_bytes = static_cast<size_t>(target - start);
   frame->reserve(frame->size() + start_bytes + packed.size() + end_bytes);

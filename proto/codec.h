@@ -70,6 +70,7 @@ struct SolveFields {
   uint32_t solution_limit = 0;
   bool rate = false;
   bool pack_solutions = false;
+  int32_t rating_scope = 0;  // a RatingScope (ALL_RATINGS is 0), as protobuf holds an enum
 };
 
 // The client's hot path: frames written straight from its own records, without first copying
@@ -120,13 +121,16 @@ inline constexpr size_t kMaxSolveStartBytes = 10 + 1 + 10 + 11 + 6 + 2;
 uint8_t* BeginSolveFrame(const SolveFields& fields, size_t solve_bytes, std::string* frame);
 // Fields 3 and 4: solution_limit, rate.
 uint8_t* WriteLimitAndRate(const SolveFields& fields, uint8_t* target);
-// Field 6: pack_solutions, the last. Returns where the frame ends.
+// Fields 6 and 7: pack_solutions and rating_scope, the last. Returns where the frame ends.
 uint8_t* EndSolveFrame(const SolveFields& fields, uint8_t* target);
+// The most bytes EndSolveFrame() writes: pack_solutions (a tag and a byte) and rating_scope (a
+// tag and up to 10: protobuf writes a negative enum value sign-extended).
+inline constexpr size_t kMaxSolveEndBytes = 2 + 11;
 
 }  // namespace codec_internal
 
 // Proto3 leaves out fields at their default, and protobuf writes fields in number order:
-// batch_id, puzzles, solution_limit, rate, packed_puzzles, pack_solutions.
+// batch_id, puzzles, solution_limit, rate, packed_puzzles, pack_solutions, rating_scope.
 template <typename Puzzles, typename TextOf>
 void AppendSolveFrame(const SolveFields& fields, Puzzles&& puzzles, TextOf text_of,
                       std::string* frame) {

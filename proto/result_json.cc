@@ -132,7 +132,8 @@ std::string HodokuLevelName(int level) {
 }
 
 RatingColumns RatingOf(const SolveResponse& response, int index) {
-  // Columns a daemon older than the HoDoKu and SE columns does not send read as zero.
+  // Columns a daemon older than the HoDoKu and SE columns does not send read as zero (and SE's
+  // as absent).
   auto at = [index](const auto& column) { return index < column.size() ? column.Get(index) : 0; };
   return RatingColumns{.level = at(response.levels()),
                        .hardest = at(response.hardest_techniques()),
@@ -143,20 +144,30 @@ RatingColumns RatingOf(const SolveResponse& response, int index) {
                        .hodoku_score = at(response.hodoku_scores()),
                        .se_tenths = at(response.se_ratings()),
                        .se_pearl_tenths = at(response.se_pearls()),
-                       .se_diamond_tenths = at(response.se_diamonds())};
+                       .se_diamond_tenths = at(response.se_diamonds()),
+                       .hodoku_path = !response.levels().empty(),
+                       .se_path = !response.se_ratings().empty()};
 }
 
 OrderedJson RatingJson(const RatingColumns& rating) {
-  return OrderedJson{{"level", LevelName(rating.level)},
-                     {"hardest", TechniqueName(rating.hardest)},
-                     {"steps", rating.steps},
-                     {"guesses", rating.guesses},
-                     {"logic_guesses", rating.logic_guesses},
-                     {"hodoku_level", HodokuLevelName(rating.hodoku_level)},
-                     {"hodoku_score", rating.hodoku_score},
-                     {"se", rating.se_tenths / 10.0},
-                     {"se_pearl", rating.se_pearl_tenths / 10.0},
-                     {"se_diamond", rating.se_diamond_tenths / 10.0}};
+  OrderedJson out = OrderedJson::object();
+  if (rating.hodoku_path) {
+    out["level"] = LevelName(rating.level);
+    out["hardest"] = TechniqueName(rating.hardest);
+    out["steps"] = rating.steps;
+  }
+  out["guesses"] = rating.guesses;
+  if (rating.hodoku_path) {
+    out["logic_guesses"] = rating.logic_guesses;
+    out["hodoku_level"] = HodokuLevelName(rating.hodoku_level);
+    out["hodoku_score"] = rating.hodoku_score;
+  }
+  if (rating.se_path) {
+    out["se"] = rating.se_tenths / 10.0;
+    out["se_pearl"] = rating.se_pearl_tenths / 10.0;
+    out["se_diamond"] = rating.se_diamond_tenths / 10.0;
+  }
+  return out;
 }
 
 OrderedJson InvalidJson(std::string_view puzzle, std::string_view where, std::string_view reason) {

@@ -42,16 +42,24 @@ struct RatingColumns {
   uint32_t se_tenths = 0;  // 23 = 2.3
   uint32_t se_pearl_tenths = 0;
   uint32_t se_diamond_tenths = 0;
+  // Which ratings were worked out (SolveRequest.rating_scope): those of the path in HoDoKu's
+  // order (level to hodoku_score) and SE's (se_tenths to se_diamond_tenths). `guesses`, the
+  // search's, is there either way.
+  bool hodoku_path = true;
+  bool se_path = true;
 };
 
-// Puzzle `index` of a SolveResponse with its rating columns.
+// Puzzle `index` of a SolveResponse with its rating columns; a path whose columns the response
+// does not carry (the request's scope left it out) is marked absent.
 RatingColumns RatingOf(const SolveResponse& response, int index);
 
 // {"level", "hardest", "steps", "guesses", "logic_guesses", "hodoku_level", "hodoku_score",
 // "se", "se_pearl", "se_diamond"}: how hard a puzzle is, as the logical solver found it (`level`
 // on QQWing's scale, `hardest`, `logic_guesses` its trial steps, `hodoku_level` and
 // `hodoku_score` on HoDoKu's scale, `se` the Sudoku Explainer rating as a number with one
-// decimal, `se_pearl` and `se_diamond` SE's EP and ED) and as the search did (`guesses`).
+// decimal, `se_pearl` and `se_diamond` SE's EP and ED) and as the search did (`guesses`). A
+// path not worked out has no keys: without HoDoKu's, "guesses" and SE's three are left; without
+// SE's, those three go.
 OrderedJson RatingJson(const RatingColumns& rating);
 
 // A puzzle that is not valid: {"puzzle", "verdict": "invalid", "error": "invalid: WHERE:

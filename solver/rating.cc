@@ -299,17 +299,28 @@ Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps) {
   return WithSePath(start, RateSteps(steps), /*basic=*/false);
 }
 
-Ratings RateGrid(const Grid& grid) {
-  // One walk of our path, rated as it goes: no step is kept.
-  Rater rater;
-  bool basic = true;
+Ratings RateGrid(const Grid& grid, RatedPaths paths) {
   Ratings ratings;
-  ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
-    rater.Add(step);
-    basic = basic && Basic(step);
-  });
-  ratings.qqwing.level = logic::QqwingLevel(grid, ratings.qqwing.hardest);
-  ratings.scales = WithSePath(grid, rater.Result(), basic);
+  // Without our path's steps, SE's direct path is tried on every puzzle: it gives up at the
+  // first step it has no technique for.
+  bool basic = true;
+  if (paths != RatedPaths::kSe) {
+    // One walk of our path, rated as it goes: no step is kept.
+    Rater rater;
+    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
+      rater.Add(step);
+      basic = basic && Basic(step);
+    });
+    ratings.qqwing.level = logic::QqwingLevel(grid, ratings.qqwing.hardest);
+    // HoDoKu's numbers: the SE numbers of this path are not SE's (that is SE's own path).
+    const Scales ours = rater.Result();
+    ratings.scales.hodoku_level = ours.hodoku_level;
+    ratings.scales.hodoku_score = ours.hodoku_score;
+  }
+  if (paths != RatedPaths::kHodoku) {
+    const Scales hodoku = ratings.scales;
+    ratings.scales = WithSePath(grid, hodoku, basic);
+  }
   return ratings;
 }
 

@@ -123,7 +123,14 @@ struct Ratings {
   logic::Rating qqwing;
   Scales scales;
 };
-Ratings RateGrid(const Grid& grid);
+// Which solving paths RateGrid() walks: each is a walk of its own, SE's the dearer on hard
+// puzzles, so a caller that needs one rating takes that one alone.
+enum class RatedPaths : uint8_t {
+  kBoth,
+  kHodoku,  // QQWing's rating and HoDoKu's level and score; SE's three numbers stay at 1.0
+  kSe,      // SE's numbers; QQWing's rating and HoDoKu's level and score stay at their zeros
+};
+Ratings RateGrid(const Grid& grid, RatedPaths paths = RatedPaths::kBoth);
 
 }  // namespace sudoku::rating
 

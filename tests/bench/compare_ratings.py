@@ -32,7 +32,9 @@ cap; without --se-cap it is the set's wall clock in one JVM less the JVM's start
 sudokud's is the wall clock of `solve --rate` over each set sent --repeat times (20, or four
 times as many again until the run takes a second longer) in one run, less that of the set sent
 once, per puzzle added: the client's start and connection do not count, as neither anchor's JVM
-start does; HoDoKu's is its own summary (/bs).
+start does; HoDoKu's is its own summary (/bs). Each anchor gives one rating, so sudokud is timed
+against it doing that one too: `--rate-only hodoku` beside HoDoKu, `--rate-only se` beside
+serate (the same numbers as `--rate`, each path walked alone).
 --disagreements FILE lists the puzzles whose HoDoKu level differs, with HoDoKu's solution path
 (/vp) and sudokud's explanation counted by technique, and prints the HoDoKu techniques of those
 paths that sudokud's did not use.
@@ -269,20 +271,26 @@ def start_daemon(daemon):
     sys.exit("compare_ratings.py: " + daemon + " did not start")
 
 
-def run_sudokud(client, connect, puzzles, repeat):
-    """{puzzle: [hodoku level, score, SE, EP, ED]} and the seconds per puzzle of `sudoku-client
-    solve --rate` (wall clock), the daemon rating in batches as it does for its users: the set
-    is sent once, then `repeat` times in one run (four times as many again until that run takes
-    a second longer), and the difference of the two runs is divided by the puzzles it adds, so
-    that the client's start and connection (some 50 ms, most of the time of 800 easy puzzles)
-    do not count, as neither anchor's JVM start does."""
+# What each timing of sudokud asks for: both ratings (`--rate`), and each path alone as the
+# anchor that gives that rating is timed beside it.
+RATE_FLAGS = {"both": ["--rate"], "hodoku": ["--rate-only", "hodoku"], "se": ["--rate-only", "se"]}
+
+
+def run_sudokud(client, connect, puzzles, repeat, rate="both"):
+    """{puzzle: [hodoku level, score, SE, EP, ED]} (with `rate` "both"; else {}) and the seconds
+    per puzzle of `sudoku-client solve` with RATE_FLAGS[rate] (wall clock), the daemon rating in
+    batches as it does for its users: the set is sent once, then `repeat` times in one run (four
+    times as many again until that run takes a second longer), and the difference of the two
+    runs is divided by the puzzles it adds, so that the client's start and connection (some
+    50 ms, most of the time of 800 easy puzzles) do not count, as neither anchor's JVM start
+    does."""
 
     def timed(times):
         path = write_file(puzzles * times)
         try:
             start = time.monotonic()
-            out = subprocess.run([client, "solve", "--connect", connect, "--rate", "--format",
-                                  "json", "--no-progress", path],
+            out = subprocess.run([client, "solve", "--connect", connect, *RATE_FLAGS[rate],
+                                  "--format", "json", "--no-progress", path],
                                  capture_output=True, text=True, check=True).stdout
             return out, time.monotonic() - start
         finally:
@@ -298,7 +306,7 @@ def run_sudokud(client, connect, puzzles, repeat):
             break
         times *= 4
     results = {}
-    for line in out.splitlines():
+    for line in out.splitlines() if rate == "both" else []:
         record = json.loads(line)
         rating = record["rating"]  # proto/README.md, "Results as JSON"
         results[record["puzzle"]] = [rating["hodoku_level"], rating["hodoku_score"], rating["se"],
@@ -438,23 +446,27 @@ def serate_tables(sets, se, ours, capped_as):
           rows)
 
 
-def time_table(sets, ours_time, anchors):
-    """By set: each program's time per puzzle and its ratio to sudokud's."""
-    header = ["set", "sudokud ms"]
-    for name, _, unit, _ in anchors:
-        header += [f"{name} {'ms' if unit == 1000 else 's'}", f"{name}/sudokud"]
+def time_table(sets, ours_times, anchors):
+    """By set: sudokud's time per puzzle rating both ways, then for each anchor sudokud's
+    rating as that anchor does (its path alone), the anchor's, and their ratio."""
+    header = ["set", "sudokud --rate ms"]
+    for name, _, unit, _, rate in anchors:
+        header += [f"sudokud --rate-only {rate} ms", f"{name} {'ms' if unit == 1000 else 's'}",
+                   f"{name}/sudokud"]
     rows = []
     for name in list(sets) + ["all"]:
-        ours = mean_time(sets, ours_time) if name == "all" else ours_time[name]
-        row = [name, f"{ours * 1000:.3f}"]
-        for _, per_set, unit, _ in anchors:
-            theirs = mean_time(sets, per_set) if name == "all" else per_set[name]
-            row += [f"{theirs * unit:.2f}" if unit == 1000 else f"{theirs:.3f}",
+        def at(per_set):
+            return mean_time(sets, per_set) if name == "all" else per_set[name]
+        row = [name, f"{at(ours_times['both']) * 1000:.3f}"]
+        for _, per_set, unit, _, rate in anchors:
+            ours, theirs = at(ours_times[rate]), at(per_set)
+            row += [f"{ours * 1000:.3f}",
+                    f"{theirs * unit:.2f}" if unit == 1000 else f"{theirs:.3f}",
                     f"{theirs / ours:,.0f}x"]
         rows.append(row)
-    print("Time per puzzle by set (one thread each; sudokud's is `solve --rate` through "
-          "`sudokud --threads 1`, wall clock, over the set sent --repeat times in one run, less "
-          "the set sent once)\n")
+    print("Time per puzzle by set (one thread each; sudokud's is `solve --rate` or `--rate-only` "
+          "through `sudokud --threads 1`, wall clock, over the set sent --repeat times in one run, "
+          "less the set sent once)\n")
     table(header, rows)
 
 
@@ -536,10 +548,15 @@ def main():
         sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(files))
     server, connect = start_daemon(args.daemon) if args.connect is None else (None, args.connect)
     try:
-        ours, ours_time = {}, {}
+        ours, ours_times = {}, {rate: {} for rate in RATE_FLAGS}
         for name, puzzles in sets.items():
-            more, ours_time[name] = run_sudokud(args.client, connect, puzzles, args.repeat)
-            ours.update(more)
+            for rate in RATE_FLAGS:
+                if rate != "both" and not (args.hodoku_jar if rate == "hodoku" else args.se_jar):
+                    continue
+                more, ours_times[rate][name] = run_sudokud(args.client, connect, puzzles,
+                                                           args.repeat, rate)
+                ours.update(more)
+        ours_time = ours_times["both"]
         version = subprocess.run([args.client, "--version"], capture_output=True,
                                  text=True).stdout.strip()
         print(f"{len(texts)} puzzles (half: {args.half}) in {len(sets)} sets: "
@@ -553,7 +570,7 @@ def main():
             hodoku, hodoku_time, hodoku_version = saved(
                 args, "hodoku", sets, lambda puzzles: run_hodoku(args.hodoku_jar, puzzles))
             anchors.append(("HoDoKu", hodoku_time, 1000,
-                            f"HoDoKu {hodoku_version} ({built_from(args.hodoku_jar)})"))
+                            f"HoDoKu {hodoku_version} ({built_from(args.hodoku_jar)})", "hodoku"))
             common = [p for p in texts if p in hodoku and p in ours]
             agree = sum(hodoku[p][0] == ours[p][0] for p in common)
             rows.append(("HoDoKu", "reference", "", mean_time(sets, hodoku_time),
@@ -565,7 +582,7 @@ def main():
                 args.se_jar, puzzles,
                 args.se_cap if args.se_cap and any(p in capped for p in puzzles) else None))
             anchors.append(("serate", se_time, 1000,
-                            f"serate {se_version} ({built_from(args.se_jar)})"))
+                            f"serate {se_version} ({built_from(args.se_jar)})", "se"))
             common = [p for p in texts if p in se and p in ours and
                       (se[p] is not None or args.se_capped_as is not None)]
             rho = spearman([(se[p][0] if isinstance(se[p], list) else se[p])
@@ -585,7 +602,7 @@ def main():
             hodoku_tables(sets, hodoku, ours)
         if args.se_jar:
             serate_tables(sets, se, ours, args.se_capped_as)
-        time_table(sets, ours_time, anchors)
+        time_table(sets, ours_times, anchors)
         if args.disagreements and args.hodoku_jar:
             disagreements(args, sets, hodoku, ours, connect)
     finally:

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -103,7 +104,10 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
   enum class Content { kPackable, kPencilmark, kBadCharacter };
   for (const uint64_t sequence : {uint64_t{0}, uint64_t{5}, uint64_t{300}, uint64_t{1} << 40}) {
     for (const uint32_t limit : {0u, 1u, 2u, 100000u}) {
-      for (const bool rate : {false, true}) {
+      for (const auto& [rate, scope] : {std::pair(false, wire::ALL_RATINGS),
+                                        std::pair(true, wire::ALL_RATINGS),
+                                        std::pair(true, wire::HODOKU_PATH),
+                                        std::pair(true, wire::SE_PATH)}) {
         for (const size_t puzzles : {size_t{1}, size_t{3}, size_t{250}}) {
           for (const Content content :
                {Content::kPackable, Content::kPencilmark, Content::kBadCharacter}) {
@@ -117,6 +121,7 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
             solve->set_solution_limit(limit);
             solve->set_rate(rate);
             solve->set_pack_solutions(true);
+            solve->set_rating_scope(scope);
             std::vector<std::string> texts;
             for (size_t i = 0; i < puzzles; ++i) {
               std::string text = Puzzle(static_cast<int>(i));
@@ -148,9 +153,10 @@ TEST(AppendSolveFrame, WritesWhatProtobufWrites) {
             std::string expected = "prefix";
             wire::AppendFrame(request, &expected);
             std::string frame = "prefix";
-            AppendSolveFrame(batch, limit, rate, &frame);
+            AppendSolveFrame(batch, limit, rate, scope, &frame);
             EXPECT_EQ(frame, expected) << sequence << " " << limit << " " << rate << " "
-                                       << puzzles << " " << static_cast<int>(content);
+                                       << scope << " " << puzzles << " "
+                                       << static_cast<int>(content);
           }
         }
       }

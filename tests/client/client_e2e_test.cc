@@ -1172,6 +1172,22 @@ TEST_F(ClientEndToEnd, SolveRateAppendsTheRating) {
   // Without --rate, the lines are as before.
   const Exit plain = RunClient({"--connect", address(), file});
   EXPECT_EQ(Lines(plain.out).at(0), kSimpleSolution);
+  // One path alone: its part of the rating, the same numbers.
+  const Exit se = RunClient({"--connect", address(), "--unique", "--rate-only", "se", file});
+  EXPECT_EQ(se.status, 1) << se.err;
+  EXPECT_EQ(Lines(se.out), (std::vector<std::string>{
+                               std::string(kSimpleSolution) + " 2.0 1.2 1.2",
+                               std::string(kXWingSolution) + " 4.0 1.2 1.2", "unsolvable",
+                               "multiple"}));
+  const Exit hodoku =
+      RunClient({"--connect", address(), "--rate-only", "hodoku", "--format", "json", file});
+  EXPECT_EQ(hodoku.status, 1) << hodoku.err;
+  EXPECT_NE(Lines(hodoku.out).at(0).find(
+                "\"rating\":{\"level\":\"simple\",\"hardest\":\"naked single\","
+                "\"steps\":56,\"guesses\":0,\"logic_guesses\":0,\"hodoku_level\":\"easy\","
+                "\"hodoku_score\":224}}"),
+            std::string::npos)
+      << hodoku.out;
 }
 
 // Pencilmark puzzles (729 characters) are verified against their candidates, each in its place

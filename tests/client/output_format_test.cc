@@ -14,6 +14,7 @@
 #include "client/json_output.h"
 #include "client/result_format.h"
 #include "client/solve_command.h"
+#include "tests/client/client_error_of.h"
 #include "tests/client/fake_daemon.h"
 #include "tests/solver/test_puzzles.h"
 #include "tests/support/puzzles.h"
@@ -291,6 +292,90 @@ TEST(OutputFormat, RatingsInEveryFormatButNotForPencilmarks) {
   EXPECT_EQ(format(OutputFormat::kCsv), kWikipediaPuzzle + "," + kWikipediaSolution +
                                             ",solved,," + rating + "\n" + marks + "," +
                                             kWikipediaSolution + ",solved,,\n");
+}
+
+// With one path rated (--rate-only), the other's columns come back empty: the rating is that
+// path's part alone, in every format.
+TEST(OutputFormat, RatingsOfOnePath) {
+  std::istringstream in(kWikipediaPuzzle + "\n");
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  wire::SolveResponse se;
+  se.add_verdicts(wire::SOLVED);
+  se.add_solution_counts(1);
+  se.add_guesses(0);
+  se.set_solutions(kWikipediaSolution);
+  wire::SolveResponse hodoku = se;
+  se.add_se_ratings(15);
+  se.add_se_pearls(15);
+  se.add_se_diamonds(12);
+  hodoku.add_hardest_techniques(wire::HIDDEN_SINGLE);
+  hodoku.add_steps(51);
+  hodoku.add_levels(wire::EASY);
+  hodoku.add_logic_guesses(0);
+  hodoku.add_hodoku_levels(wire::HODOKU_EASY);
+  hodoku.add_hodoku_scores(714);
+  auto format = [&](wire::SolveResponse& response, OutputFormat f) {
+    Summary summary;
+    std::string out;
+    AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out, f);
+    return out;
+  };
+  EXPECT_EQ(format(se, OutputFormat::kLine), kWikipediaSolution + " 1.5 1.5 1.2\n");
+  EXPECT_EQ(format(hodoku, OutputFormat::kLine),
+            kWikipediaSolution + " easy hidden-single 51 0 easy 714\n");
+  EXPECT_EQ(format(se, OutputFormat::kCsv),
+            kWikipediaPuzzle + "," + kWikipediaSolution + ",solved,,1.5 1.5 1.2\n");
+  EXPECT_NE(format(se, OutputFormat::kJson)
+                .find(",\"rating\":{\"guesses\":0,\"se\":1.5,\"se_pearl\":1.5,"
+                      "\"se_diamond\":1.2}}\n"),
+            std::string::npos)
+      << format(se, OutputFormat::kJson);
+  EXPECT_NE(format(hodoku, OutputFormat::kJson)
+                .find(",\"rating\":{\"level\":\"easy\",\"hardest\":\"hidden single\","
+                      "\"steps\":51,\"guesses\":0,\"logic_guesses\":0,\"hodoku_level\":"
+                      "\"easy\",\"hodoku_score\":714}}\n"),
+            std::string::npos)
+      << format(hodoku, OutputFormat::kJson);
+}
+
+// A daemon whose rating columns fall short of the batch is caught: the results would not line
+// up with the puzzles.
+TEST(OutputFormat, ShortRatingColumnsAreAMismatch) {
+  std::istringstream in(kWikipediaPuzzle + "\n" + kWikipediaPuzzle + "\n");
+  Batcher batcher({}, 100, 1, &in);
+  Batch batch;
+  ASSERT_TRUE(batcher.Fill(0, &batch));
+  wire::SolveResponse solved;
+  for (int i = 0; i < 2; ++i) {
+    solved.add_verdicts(wire::SOLVED);
+    solved.add_solution_counts(1);
+    solved.add_guesses(0);
+  }
+  solved.set_solutions(kWikipediaSolution + kWikipediaSolution);
+  auto mismatch = [&](wire::SolveResponse response) {
+    return ClientErrorOf([&] {
+      Summary summary;
+      std::string out;
+      AppendResults(batch, &response, std::vector<std::string>{""}, &summary, &out,
+                    OutputFormat::kLine);
+    });
+  };
+  wire::SolveResponse hodoku = solved;
+  for (int i = 0; i < 2; ++i) {
+    hodoku.add_hardest_techniques(wire::HIDDEN_SINGLE);
+    hodoku.add_levels(wire::EASY);
+  }
+  hodoku.add_steps(51);
+  EXPECT_EQ(mismatch(hodoku), "batch 0: rating columns of 2, 1 and 2 entries for 2 puzzles");
+  wire::SolveResponse se = solved;
+  for (int i = 0; i < 2; ++i) {
+    se.add_se_ratings(15);
+    se.add_se_diamonds(12);
+  }
+  se.add_se_pearls(15);
+  EXPECT_EQ(mismatch(se), "batch 0: SE rating columns of 2, 1 and 2 entries for 2 puzzles");
 }
 
 // ---- solve's formats, end to end against the fake daemon ----

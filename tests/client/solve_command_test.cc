@@ -99,6 +99,18 @@ TEST(SolveOptions, ProgressFlags) {
             "--progress and --no-progress cannot be used together");
 }
 
+TEST(SolveOptions, RateOnlyNamesOnePathAndImpliesRate) {
+  EXPECT_FALSE(Parse({}).rate);
+  EXPECT_EQ(Parse({"--rate"}).rating_scope, wire::ALL_RATINGS);
+  const SolveOptions se = Parse({"--rate-only", "se"});
+  EXPECT_TRUE(se.rate);
+  EXPECT_EQ(se.rating_scope, wire::SE_PATH);
+  EXPECT_EQ(Parse({"--rate", "--rate-only=hodoku"}).rating_scope, wire::HODOKU_PATH);
+  EXPECT_EQ(UsageError({"--rate-only", "SE"}), "--rate-only expects hodoku or se, got 'SE'");
+  EXPECT_EQ(UsageError({"--rate-only", "qqwing"}),
+            "--rate-only expects hodoku or se, got 'qqwing'");
+}
+
 TEST(SolveOptions, UniqueIsLimitTwo) { EXPECT_EQ(Parse({"--unique"}).solution_limit, 2u); }
 
 TEST(SolveOptions, HelpPrintsUsage) {

@@ -1055,6 +1055,27 @@ TEST(Daemon, RefusesASolutionLimitAboveTheCap) {
   ExpectServed(next, 1);
 }
 
+// A rating scope the protocol does not name is a fault of its own; the daemon goes on serving.
+TEST(Daemon, RefusesARatingScopeItDoesNotKnow) {
+  DaemonProcess daemon(kLoopback);
+  WireClient client(daemon.port());
+  wire::Request request;
+  request.mutable_solve()->set_batch_id(8);
+  request.mutable_solve()->set_rate(true);
+  request.mutable_solve()->set_rating_scope(static_cast<wire::RatingScope>(9));
+  request.mutable_solve()->add_puzzles(kSeventeenClues);
+  client.Send(request);
+  const auto response = client.Read();
+  ASSERT_TRUE(response && response->has_fault());
+  EXPECT_EQ(response->fault().kind(), wire::ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(response->fault().message(),
+            "frame 1: batch 8 asks for rating_scope 9, which names no scope (0 ALL_RATINGS, 1 "
+            "HODOKU_PATH, 2 SE_PATH)");
+  EXPECT_EQ(client.Read(), std::nullopt);
+  WireClient next(daemon.port());
+  ExpectServed(next, 1);
+}
+
 // Two batches in flight with one id could not be told apart by their answers: the second is a
 // fault. The first, a count of unbounded cost, is cancelled with it (bounded work accepted
 // before a fault is answered first; see NetworkSafety.RequestsBeforeAFaultAreAnsweredFirst),

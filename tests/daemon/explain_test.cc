@@ -156,6 +156,53 @@ TEST(SolveBatch, RatesEverySolvedPuzzleWhenAsked) {
   EXPECT_EQ(response.solutions().substr(0, 81), kSimpleSolution);
 }
 
+// A rating scope fills its path's columns, the very numbers of both, and leaves the other's
+// empty.
+TEST(SolveBatch, RatesByTheOnePathTheScopeNames) {
+  wire::SolveRequest request;
+  request.set_batch_id(6);
+  request.set_rate(true);
+  for (const std::string& puzzle : {kSimplePuzzle, kUnsolvable, std::string(kPointing)}) {
+    request.add_puzzles(puzzle);
+  }
+  std::atomic<bool> cancel{false};
+  wire::SolveResponse both;
+  wire::VerdictTally counts;
+  ASSERT_TRUE(SolveBatch(request, cancel, &both, &counts));
+  const auto column = [](const auto& field) {
+    return std::vector<int64_t>(field.begin(), field.end());
+  };
+
+  request.set_rating_scope(wire::HODOKU_PATH);
+  wire::SolveResponse hodoku;
+  ASSERT_TRUE(SolveBatch(request, cancel, &hodoku, &counts));
+  EXPECT_EQ(column(hodoku.hardest_techniques()), column(both.hardest_techniques()));
+  EXPECT_EQ(column(hodoku.steps()), column(both.steps()));
+  EXPECT_EQ(column(hodoku.levels()), column(both.levels()));
+  EXPECT_EQ(column(hodoku.logic_guesses()), column(both.logic_guesses()));
+  EXPECT_EQ(column(hodoku.hodoku_levels()), column(both.hodoku_levels()));
+  EXPECT_EQ(column(hodoku.hodoku_scores()), (std::vector<int64_t>{224, 0, both.hodoku_scores(2)}));
+  EXPECT_EQ(hodoku.se_ratings_size(), 0);
+  EXPECT_EQ(hodoku.se_pearls_size(), 0);
+  EXPECT_EQ(hodoku.se_diamonds_size(), 0);
+
+  request.set_rating_scope(wire::SE_PATH);
+  wire::SolveResponse se;
+  ASSERT_TRUE(SolveBatch(request, cancel, &se, &counts));
+  EXPECT_EQ(se.hardest_techniques_size(), 0);
+  EXPECT_EQ(se.steps_size(), 0);
+  EXPECT_EQ(se.levels_size(), 0);
+  EXPECT_EQ(se.logic_guesses_size(), 0);
+  EXPECT_EQ(se.hodoku_levels_size(), 0);
+  EXPECT_EQ(se.hodoku_scores_size(), 0);
+  EXPECT_EQ(column(se.se_ratings()), (std::vector<int64_t>{20, 0, both.se_ratings(2)}));
+  EXPECT_EQ(column(se.se_pearls()), column(both.se_pearls()));
+  EXPECT_EQ(column(se.se_diamonds()), column(both.se_diamonds()));
+  // The solving columns are the same whatever the scope.
+  EXPECT_EQ(se.solutions(), both.solutions());
+  EXPECT_EQ(column(se.verdicts()), column(both.verdicts()));
+}
+
 // Through a real daemon: explain requests and rated batches on one connection.
 TEST(SudokudExplain, ServesExplainAndRateOnOneConnection) {
   testing::DaemonProcess daemon({"--listen", "127.0.0.1:0"});

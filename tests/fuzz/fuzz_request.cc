@@ -130,7 +130,8 @@ void CheckEncoder(const wire::SolveRequest& solve) {
   const wire::SolveFields fields{.batch_id = solve.batch_id(),
                                  .solution_limit = solve.solution_limit(),
                                  .rate = solve.rate(),
-                                 .pack_solutions = solve.pack_solutions()};
+                                 .pack_solutions = solve.pack_solutions(),
+                                 .rating_scope = solve.rating_scope()};
   wire::Request known;
   *known.mutable_solve() = solve;
   known.DiscardUnknownFields();

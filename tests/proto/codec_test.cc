@@ -40,6 +40,7 @@ Request SolveOf(const SolveFields& fields) {
   solve->set_solution_limit(fields.solution_limit);
   solve->set_rate(fields.rate);
   solve->set_pack_solutions(fields.pack_solutions);
+  solve->set_rating_scope(static_cast<RatingScope>(fields.rating_scope));
   return request;
 }
 
@@ -57,7 +58,11 @@ std::vector<SolveFields> EveryFieldCombination() {
     for (const uint32_t limit : {0u, 1u, 2u, 200u, kMaxSolutionLimit, UINT32_MAX}) {
       for (const bool rate : {false, true}) {
         for (const bool pack_solutions : {false, true}) {
-          all.push_back({batch_id, limit, rate, pack_solutions});
+          // The scopes there are, and values a request may carry that name none (refused by
+          // CheckRequest, but written as protobuf writes them: a negative one in ten bytes).
+          for (const int32_t scope : {0, 1, 2, 3, 200, -1, INT32_MIN}) {
+            all.push_back({batch_id, limit, rate, pack_solutions, scope});
+          }
         }
       }
     }
@@ -102,8 +107,9 @@ TEST(AppendPackedSolveFrame, WritesWhatProtobufWritesForPackedPuzzles) {
 TEST(AppendSolveFrame, DecodesBackToItsFields) {
   const std::vector<std::string> puzzles = {kSeventeenClues, kUnsolvable};
   std::string frame;
-  AppendSolveFrame(SolveFields{.batch_id = 77, .solution_limit = 2, .rate = true}, puzzles,
-                   [](const std::string& puzzle) { return std::string_view(puzzle); }, &frame);
+  AppendSolveFrame(
+      SolveFields{.batch_id = 77, .solution_limit = 2, .rate = true, .rating_scope = SE_PATH},
+      puzzles, [](const std::string& puzzle) { return std::string_view(puzzle); }, &frame);
   const FrameHeader header = DecodeFrameHeader(frame, kDefaultMaxFrameBytes);
   ASSERT_EQ(header.status, FrameHeader::Status::kComplete);
   ASSERT_EQ(header.prefix_bytes + header.body_bytes, frame.size());
@@ -114,6 +120,7 @@ TEST(AppendSolveFrame, DecodesBackToItsFields) {
   EXPECT_EQ(request.solve().solution_limit(), 2u);
   EXPECT_TRUE(request.solve().rate());
   EXPECT_FALSE(request.solve().pack_solutions());
+  EXPECT_EQ(request.solve().rating_scope(), SE_PATH);
   ASSERT_EQ(request.solve().puzzles_size(), 2);
   EXPECT_EQ(request.solve().puzzles(1), kUnsolvable);
 }
@@ -302,6 +309,40 @@ TEST(CheckRequest, RefusesASolutionLimitAboveTheCap) {
             "1000000");
   EXPECT_FALSE(
       CheckRequest(Serialize(SolveRequestOf(6, 1, kMaxSolutionLimit)), 4, 10, &request, &kind));
+}
+
+TEST(CheckRequest, RefusesARatingScopeItDoesNotKnowOrWithoutRate) {
+  Request request;
+  RequestKind kind;
+  Request unknown = SolveRequestOf(6, 1, 0);
+  unknown.mutable_solve()->set_rate(true);
+  unknown.mutable_solve()->set_rating_scope(static_cast<RatingScope>(3));
+  auto fault = CheckRequest(Serialize(unknown), 2, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(fault->message(),
+            "frame 2: batch 6 asks for rating_scope 3, which names no scope (0 ALL_RATINGS, 1 "
+            "HODOKU_PATH, 2 SE_PATH)");
+  unknown.mutable_solve()->set_rating_scope(static_cast<RatingScope>(-1));
+  fault = CheckRequest(Serialize(unknown), 3, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->message(),
+            "frame 3: batch 6 asks for rating_scope -1, which names no scope (0 ALL_RATINGS, 1 "
+            "HODOKU_PATH, 2 SE_PATH)");
+
+  Request unrated = SolveRequestOf(7, 1, 0);
+  unrated.mutable_solve()->set_rating_scope(SE_PATH);
+  fault = CheckRequest(Serialize(unrated), 4, 10, &request, &kind);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind(), ProtocolFault::BAD_SOLVE_REQUEST);
+  EXPECT_EQ(fault->message(), "frame 4: batch 7 asks for rating_scope SE_PATH without rate");
+
+  for (const RatingScope scope : {ALL_RATINGS, HODOKU_PATH, SE_PATH}) {
+    Request rated = SolveRequestOf(8, 1, 0);
+    rated.mutable_solve()->set_rate(true);
+    rated.mutable_solve()->set_rating_scope(scope);
+    EXPECT_FALSE(CheckRequest(Serialize(rated), 5, 10, &request, &kind)) << scope;
+  }
 }
 
 TEST(CheckRequest, RefusesPackedPuzzlesThatCannotBeRead) {

@@ -227,7 +227,9 @@ TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
   EXPECT_EQ(second.se_tenths, 15u);
   EXPECT_EQ(second.se_pearl_tenths, 12u);
   EXPECT_EQ(second.se_diamond_tenths, 10u);
-  // An older daemon sends no HoDoKu or SE columns: they read as zero.
+  EXPECT_TRUE(second.hodoku_path);
+  EXPECT_TRUE(second.se_path);
+  // An older daemon sends no HoDoKu or SE columns: they read as zero, and SE's as absent.
   response.clear_hodoku_levels();
   response.clear_hodoku_scores();
   response.clear_se_ratings();
@@ -240,6 +242,19 @@ TEST(RatingOf, ReadsEachColumnAndZeroForColumnsNotSent) {
   EXPECT_EQ(first.hodoku_score, 0u);
   EXPECT_EQ(first.se_tenths, 0u);
   EXPECT_EQ(first.se_diamond_tenths, 0u);
+  EXPECT_TRUE(first.hodoku_path);
+  EXPECT_FALSE(first.se_path);
+  // A request for SE's path alone (SolveRequest.rating_scope) gets no column of the other.
+  SolveResponse se_only;
+  se_only.add_guesses(2);
+  se_only.add_se_ratings(38);
+  se_only.add_se_pearls(26);
+  se_only.add_se_diamonds(17);
+  const RatingColumns se = RatingOf(se_only, 0);
+  EXPECT_FALSE(se.hodoku_path);
+  EXPECT_TRUE(se.se_path);
+  EXPECT_EQ(RatingJson(se).dump(),
+            R"({"guesses":2,"se":3.8,"se_pearl":2.6,"se_diamond":1.7})");
 }
 
 TEST(SolveResultJson, WritesEachVerdictWithItsKeysInOrder) {

@@ -302,6 +302,31 @@ TEST(Rating, RateGridAgreesWithLogicRate) {
   }
 }
 
+// Each path alone: its own numbers as both paths give them, the other's at their zeros.
+TEST(Rating, RateGridWalksOnlyThePathsAskedFor) {
+  // From tests/data/logic_steps.txt: pointing and pairs, HoDoKu's medium.
+  const std::string pointing =
+      "17.........9.....6..5......76.2.81..5...1..84...9......8...1...641.5...99..76...8";
+  for (const std::string& text : {testing::kWikipediaPuzzle, testing::kSimplePuzzle,
+                                  testing::kSeventeenClues, pointing}) {
+    Grid grid{};
+    ASSERT_FALSE(ParsePuzzle(text, &grid));
+    const Ratings both = RateGrid(grid);
+    const Ratings hodoku = RateGrid(grid, RatedPaths::kHodoku);
+    EXPECT_EQ(hodoku.qqwing.hardest, both.qqwing.hardest);
+    EXPECT_EQ(hodoku.qqwing.steps, both.qqwing.steps);
+    EXPECT_EQ(hodoku.qqwing.level, both.qqwing.level);
+    EXPECT_EQ(hodoku.scales, (Scales{.hodoku_level = both.scales.hodoku_level,
+                                     .hodoku_score = both.scales.hodoku_score}));
+    const Ratings se = RateGrid(grid, RatedPaths::kSe);
+    EXPECT_EQ(se.qqwing.steps, 0u);
+    EXPECT_EQ(se.qqwing.hardest, logic::Technique::kNakedSingle);
+    EXPECT_EQ(se.scales, (Scales{.se_tenths = both.scales.se_tenths,
+                                 .se_pearl_tenths = both.scales.se_pearl_tenths,
+                                 .se_diamond_tenths = both.scales.se_diamond_tenths}));
+  }
+}
+
 TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
@@ -344,6 +369,11 @@ int ExpectSerateRatings(const std::string& file_name) {
     EXPECT_EQ(SeText(scales.se_tenths) + '/' + SeText(scales.se_pearl_tenths) + '/' +
                   SeText(scales.se_diamond_tenths),
               line.substr(82))
+        << line.substr(0, 81);
+    // SE's path alone rates it the same.
+    const Scales se = RateGrid(grid, RatedPaths::kSe).scales;
+    EXPECT_EQ(std::tie(se.se_tenths, se.se_pearl_tenths, se.se_diamond_tenths),
+              std::tie(scales.se_tenths, scales.se_pearl_tenths, scales.se_diamond_tenths))
         << line.substr(0, 81);
     ++puzzles;
   }
