@@ -67,18 +67,24 @@ struct Search {
   Adjacency strong;
   Adjacency weak;
 
-  Search(ChainKind kind, const ChainGraph& graph, const Board& board)
+  // `one_cell_nodes`: of an AIC's links, only those between one-cell nodes (HoDoKu's nice loops
+  // that are not grouped), so that no search visits a link it may not take.
+  Search(ChainKind kind, const ChainGraph& graph, const Board& board, bool one_cell_nodes = false)
       : parent(graph.nodes.size() * 2, -2), depth(graph.nodes.size() * 2, 0) {
+    const auto single = [&](int node) { return static_cast<size_t>(node) < graph.single_nodes; };
     for (const bool is_strong : {true, false}) {
       const std::vector<std::pair<int, int>>& all = is_strong ? graph.strong : graph.weak;
-      if (kind == ChainKind::kAic) {  // every link: nothing to filter
+      if (kind == ChainKind::kAic && !one_cell_nodes) {  // every link: nothing to filter
         (is_strong ? strong : weak).Build(graph.nodes.size(), all);
         continue;
       }
       std::vector<std::pair<int, int>> links;
       links.reserve(all.size());
       for (const auto& link : all) {
-        if (InChains(kind, graph, board, link, is_strong)) links.push_back(link);
+        const bool taken = kind == ChainKind::kAic
+                               ? single(link.first) && single(link.second)
+                               : InChains(kind, graph, board, link, is_strong);
+        if (taken) links.push_back(link);
       }
       (is_strong ? strong : weak).Build(graph.nodes.size(), links);
     }
@@ -372,12 +378,12 @@ std::vector<int> ContinuousRemovals(const ChainGraph& graph, const Board& board,
   return keys;
 }
 
-// Breadth first from `start` (off) over the nodes `allowed` keeps, up to `longest` links, as
+// Breadth first from `start` (off) over the search's links, up to `longest` links, as
 // ChainsFrom; `blocked` nodes are never entered, but `on_blocked(from_state, node, on)` sees
 // each link to one. `on_state(state)` sees each state reached.
-template <typename Allowed, typename Blocked, typename OnState, typename OnBlocked>
-void Explore(int start, int longest, Search& search, const Allowed& allowed,
-             const Blocked& blocked, const OnState& on_state, const OnBlocked& on_blocked) {
+template <typename Blocked, typename OnState, typename OnBlocked>
+void Explore(int start, int longest, Search& search, const Blocked& blocked,
+             const OnState& on_state, const OnBlocked& on_blocked) {
   search.Restart(start);
   for (size_t head = 0; head < search.queue.size(); ++head) {
     const int state = search.queue[head];
@@ -387,7 +393,6 @@ void Explore(int start, int longest, Search& search, const Allowed& allowed,
     const Adjacency& links = on ? search.weak : search.strong;
     for (int i = links.offsets[node]; i < links.offsets[node + 1]; ++i) {
       const int next = links.targets[i];
-      if (!allowed(next)) continue;
       if (blocked(next)) {
         on_blocked(state, next, !on);
         continue;
@@ -441,13 +446,11 @@ void Offer(LoopFound&& found, LoopFound* best) {
   *best = std::move(found);
 }
 
-// HoDoKu's best nice loop or AIC on the graph's one-cell nodes (or, `grouped`, on every node).
+// HoDoKu's best nice loop or AIC on the graph's one-cell nodes (or, `grouped`, on every node),
+// whose links `search` holds (Search's `one_cell_nodes`).
 LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped, Search& search) {
   const int longest = kChainRounds.back();
   LoopFound best;
-  const auto allowed = [&](int node) {
-    return grouped || static_cast<size_t>(node) < graph.single_nodes;
-  };
   // What each node takes off when on: every search reaches most nodes, so once per node.
   const size_t searched = grouped ? graph.nodes.size() : graph.single_nodes;
   std::vector<std::array<CellSet, 10>> targets(searched);
@@ -460,7 +463,7 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
     const std::array<CellSet, 10>& start_targets = targets[s];
     // Chains to other cells: AICs, or the discontinuous loops through what they remove.
     Explore(
-        start, longest, search, allowed, [](int) { return false; },
+        start, longest, search, [](int) { return false; },
         [&](int state) {
           if (state % 2 == 0) return;
           const int end = state / 2;
@@ -528,7 +531,7 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
     // cell on (continuous loops: every weak link of the loop holds both ways).
     const auto blocked = [&](int node) { return graph.nodes[node].cells.Has(start_cell); };
     Explore(
-        start, longest, search, allowed, blocked, [](int) {},
+        start, longest, search, blocked, [](int) {},
         [&](int from_state, int node, bool on) {
           const ChainNode& last = graph.nodes[node];
           if (last.size != 1 || (node != start && !on)) return;
@@ -567,10 +570,11 @@ LoopFound BestNiceLoop(const ChainGraph& graph, const Board& board, bool grouped
 // The HoDoKu step of its nice loops and AICs: on the one-cell nodes first, then (HoDoKu's
 // grouped nice loops, searched only when those found none) on every node.
 bool NiceLoopStep(Board& board, Step* step, const ChainGraph& graph) {
-  Search search(ChainKind::kAic, graph, board);
-  LoopFound best = BestNiceLoop(graph, board, false, search);
+  Search one_cell(ChainKind::kAic, graph, board, /*one_cell_nodes=*/true);
+  LoopFound best = BestNiceLoop(graph, board, false, one_cell);
   if (best.nodes.empty() && graph.nodes.size() > graph.single_nodes) {
-    best = BestNiceLoop(graph, board, true, search);
+    Search every(ChainKind::kAic, graph, board);
+    best = BestNiceLoop(graph, board, true, every);
   }
   if (best.nodes.empty()) return false;
   Step found;
