@@ -3,7 +3,7 @@
 
 import { $, note, state } from './state.js';
 import { cellIndex } from './sudoku.js';
-import { ABOUT, displayName, kindOf } from './techniques.js';
+import { ABOUT, displayName, hardestName, kindOf } from './techniques.js';
 import { writeAddress } from './address.js';
 import { cellElements, renderBoard } from './board.js';
 import { mayDropGame } from './play.js';
@@ -245,7 +245,8 @@ export function renderSteps() {
     technique.textContent = explanation.verdict === 'multiple'
       ? 'Solved (one of several solutions)'
       : 'Solved';
-    $('technique-about').textContent = `Every cell is filled. Hardest technique: ${displayName(explanation.rating.hardest)}.`;
+    $('technique-about').textContent =
+      `Every cell is filled. Hardest technique: ${hardestName(explanation.rating, steps)}.`;
     $('step-text').textContent = `solution: ${explanation.solution}`;
     renderBranches(null);
     return;

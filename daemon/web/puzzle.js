@@ -4,7 +4,7 @@
 
 import { $, currentPuzzleText, hasPuzzle, note, pencilCandidates, puzzleLine, state } from './state.js';
 import { CELLS } from './sudoku.js';
-import { displayName } from './techniques.js';
+import { hardestName } from './techniques.js';
 import { Unreachable, api, busy, showError } from './api.js';
 import { writeAddress } from './address.js';
 import { focusCell } from './board.js';
@@ -256,7 +256,8 @@ export function renderVerdict() {
   $('verdict').textContent = verdict;
   const rating = (state.explanation && state.explanation.rating) || (solution && solution.rating);
   $('rating-level').textContent = rating ? rating.level : '–';
-  $('rating-hardest').textContent = rating ? displayName(rating.hardest) : '–';
+  $('rating-hardest').textContent = rating
+    ? hardestName(rating, state.explanation && state.explanation.steps) : '–';
   // HoDoKu's level and score, and the Sudoku Explainer rating with its pearl and diamond
   // (ER/EP/ED), as those programs print them.
   $('rating-hodoku').textContent = rating && rating.hodoku_level

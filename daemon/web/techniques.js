@@ -90,6 +90,16 @@ const BY_HODOKU_NAME = new Set(['alternating inference chain']);
 export const displayName = (technique, hodokuName) =>
   (BY_HODOKU_NAME.has(technique) && hodokuName) || NAMES[technique] || hodokuName || technique;
 
+// A rating's hardest technique as the page names it and, where the explanation's `steps` are at
+// hand and HoDoKu calls it otherwise, HoDoKu's name beside it: "Pointing (HoDoKu: Locked
+// Candidates Type 1 (Pointing))". The first step of that technique gives HoDoKu's name.
+export const hardestName = (rating, steps) => {
+  const step = (steps || []).find((s) => s.technique === rating.hardest);
+  const hodokuName = step && step.hodoku_name;
+  const name = displayName(rating.hardest, hodokuName);
+  return hodokuName && hodokuName !== name ? `${name} (HoDoKu: ${hodokuName})` : name;
+};
+
 // The techniques Generate's "Needs" offers, as /api/generate's "needs" takes them: every one an
 // explanation takes a step of (Sudoku Explainer's wxyz-wing is only on its rating's path).
 export const NEEDABLE = Object.keys(NAMES).filter((t) => t !== 'wxyz-wing');

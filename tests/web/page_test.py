@@ -1026,6 +1026,11 @@ def run(args, screenshots):
         check_arrowheads(page, "the forcing chain")
         forcing = "#puzzle=%s&step=%d" % (FORCING_PUZZLE, chain)
         page.shot(screenshots, "page-forcing-chain.png")
+        # The Solve card names the hardest technique as the page does, and as HoDoKu does beside
+        # it where that differs (its name for the first step of it).
+        check(forced["rating"]["hardest"] == "forcing chain", "FORCING_PUZZLE's hardest: %r" %
+              forced["rating"]["hardest"])
+        page.until_text("rating-hardest", "Forcing Chain (HoDoKu: Forcing Chain Contradiction)")
 
         # Issue 48, item 11: the names capitals by rule got wrong, as players write them.
         named = daemon.api("/api/explain", {"puzzle": NAMES_PUZZLE})
