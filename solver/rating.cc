@@ -264,22 +264,11 @@ Scales RateSteps(std::span<const Step> steps, logic::Preference path) {
 
 namespace {
 
-// SE's direct techniques never solve a puzzle our path needs more than triples for.
-bool Basic(const Step& step) { return step.technique <= Technique::kHiddenTriple; }
-
-// `scales` (HoDoKu's, of our path) with SE's numbers of SE's own path: its direct techniques
-// where they solve the puzzle (tried only if `basic`: our path took nothing past them), else
-// the path that takes the easiest step on SE's scale, rated as it goes.
+// `scales` (HoDoKu's, of our path) with SE's numbers of SE's own path, the one that takes the
+// easiest step on SE's scale, rated as it goes. Where SE's direct techniques solve the puzzle
+// that path is theirs: it takes them by SE's rules, each placing its single and nothing else.
 template <typename Start>
-Scales WithSePath(const Start& puzzle, Scales scales, bool basic) {
-  if constexpr (std::is_same_v<Start, Grid>) {
-    const std::optional<SeDirect> direct = basic ? SeDirectTenths(puzzle) : std::nullopt;
-    if (direct) {
-      scales.se_tenths = direct->tenths;
-      scales.se_pearl_tenths = scales.se_diamond_tenths = direct->first_tenths;
-      return scales;
-    }
-  }
+Scales WithSePath(const Start& puzzle, Scales scales) {
   Rater rater(logic::Preference::kEasiestSe);
   logic::Walk(puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); });
   const Scales se = rater.Result();
@@ -292,25 +281,20 @@ Scales WithSePath(const Start& puzzle, Scales scales, bool basic) {
 }  // namespace
 
 Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
-  return WithSePath(puzzle, RateSteps(steps), std::all_of(steps.begin(), steps.end(), Basic));
+  return WithSePath(puzzle, RateSteps(steps));
 }
 
 Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps) {
-  return WithSePath(start, RateSteps(steps), /*basic=*/false);
+  return WithSePath(start, RateSteps(steps));
 }
 
 Ratings RateGrid(const Grid& grid, RatedPaths paths) {
   Ratings ratings;
-  // Without our path's steps, SE's direct path is tried on every puzzle: it gives up at the
-  // first step it has no technique for.
-  bool basic = true;
   if (paths != RatedPaths::kSe) {
     // One walk of our path, rated as it goes: no step is kept.
     Rater rater;
-    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
-      rater.Add(step);
-      basic = basic && Basic(step);
-    });
+    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku,
+                                 [&](const Step& step) { rater.Add(step); });
     ratings.qqwing.level = logic::QqwingLevel(grid, ratings.qqwing.hardest);
     // HoDoKu's numbers: the SE numbers of this path are not SE's (that is SE's own path).
     const Scales ours = rater.Result();
@@ -319,7 +303,7 @@ Ratings RateGrid(const Grid& grid, RatedPaths paths) {
   }
   if (paths != RatedPaths::kHodoku) {
     const Scales hodoku = ratings.scales;
-    ratings.scales = WithSePath(grid, hodoku, basic);
+    ratings.scales = WithSePath(grid, hodoku);
   }
   return ratings;
 }

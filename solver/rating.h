@@ -9,8 +9,8 @@
 //           score exceeds that level's ceiling (800, 1000, 1600, 1800).
 //   SE:     the hardest step's difficulty, 1.0-11.9 (a hidden single 1.2 or 1.5, a pointing 2.6,
 //           an x-wing 3.2, ...), chains adding 0.1 each time their length passes 4, 6, 8, 12,
-//           16, 24, ... . Held in tenths: 23 is 2.3. Of SE's own path (RatePuzzle): its direct
-//           techniques by its rules, else the easiest step on its scale first. With it the two
+//           16, 24, ... . Held in tenths: 23 is 2.3. Of SE's own path (RatePuzzle): the
+//           easiest step on its scale first, its direct techniques by its rules. With it the two
 //           other numbers of the forum's "ER/EP/ED" lists, as serate prints them: EP (pearl),
 //           the hardest step up to the first that places a digit, and ED (diamond), the first
 //           step's difficulty, that of the first elimination.
@@ -91,30 +91,16 @@ class Rater {
 Scales RateSteps(std::span<const logic::Step> steps,
                  logic::Preference path = logic::Preference::kHodoku);
 
-// SE's path through a puzzle its "direct" techniques solve: the hardest step's difficulty (ER)
-// and the first's (every direct step places a digit, so it is EP and ED both).
-struct SeDirect {
-  uint32_t tenths = kSeMinTenths;
-  uint32_t first_tenths = kSeMinTenths;
-  friend bool operator==(const SeDirect&, const SeDirect&) = default;
-};
-
-// The SE rating of a puzzle that Sudoku Explainer solves with its "direct" techniques alone, by
-// its own rules, or nullopt when it needs more. SE takes, at every step, the first of: a hidden
-// single alone in its unit (1.0), a hidden single in a box (1.2), in a column or row (1.5), a
-// pointing (1.7) or claiming (1.9) that leaves a hidden single, a hidden pair that leaves one
-// (2.0), a naked single (2.3), a hidden triple that leaves a hidden single (2.5); each places
-// that single and nothing else. A puzzle singles solve is rated here: our path takes naked
-// singles first, SE last.
-std::optional<SeDirect> SeDirectTenths(const Grid& puzzle);
-
 // The ratings of `puzzle`, solved by `steps` (its logic::Explain): HoDoKu's from the steps, SE's
-// from SE's own path: its direct techniques where they solve the puzzle (SeDirectTenths), else
-// the path that takes the easiest step on SE's scale (logic::Preference::kEasiestSe).
+// from SE's own path, the one that takes the easiest step on SE's scale
+// (logic::Preference::kEasiestSe). Where SE's "direct" techniques solve the puzzle, that path is
+// theirs: at every step the first of a hidden single alone in its unit (1.0), in a box (1.2), in
+// a column or row (1.5), a pointing (1.7) or claiming (1.9) that leaves a hidden single, a hidden
+// pair that leaves one (2.0), a naked single (2.3), a hidden triple that leaves a hidden single
+// (2.5), each placing that single and nothing else.
 Scales RatePuzzle(const Grid& puzzle, std::span<const logic::Step> steps);
 // The same for a candidate state solved by `steps` (its logic::Explain(candidates)): SE's
-// numbers from the path that takes the easiest step on SE's scale from that state (SE's direct
-// path starts from givens, which a candidate state does not have).
+// numbers from the path that takes the easiest step on SE's scale from that state.
 Scales RatePuzzle(const CandidateGrid& start, std::span<const logic::Step> steps);
 
 // Both ratings of a grid at once: QQWing's, as logic::Rate() gives it, and the scales, from one

@@ -336,17 +336,15 @@ TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
   EXPECT_EQ(RateGrid(grid).scales, (Scales{HodokuLevel::kEasy, 224, 20, 12, 12}));
 }
 
-// SE's direct techniques, by its own rules: the puzzle singles solve is 2.0 (above), the
-// Wikipedia puzzle needs only hidden singles in boxes (1.2), the 17-clue puzzle more than direct
-// techniques (serate: 2.6/1.5/1.5, a pointing after hidden singles in lines).
+// SE's direct techniques, by its own rules, on SE's path: the puzzle singles solve is 2.0
+// (above), the Wikipedia puzzle needs only hidden singles in boxes (1.2), the 17-clue puzzle more
+// than direct techniques (serate: 2.6/1.5/1.5, a pointing after hidden singles in lines).
 TEST(Rating, SeDirectTechniquesRateAsSeDoes) {
   Grid grid{};
-  ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
-  EXPECT_EQ(SeDirectTenths(grid), (SeDirect{.tenths = 20, .first_tenths = 12}));
   ASSERT_FALSE(ParsePuzzle(testing::kWikipediaPuzzle, &grid));
-  EXPECT_EQ(SeDirectTenths(grid), (SeDirect{.tenths = 12, .first_tenths = 12}));
+  EXPECT_EQ(RateGrid(grid, RatedPaths::kSe).scales,
+            (Scales{.se_tenths = 12, .se_pearl_tenths = 12, .se_diamond_tenths = 12}));
   ASSERT_FALSE(ParsePuzzle(testing::kSeventeenClues, &grid));
-  EXPECT_EQ(SeDirectTenths(grid), std::nullopt);
   const Scales scales = RateGrid(grid).scales;
   EXPECT_EQ(std::make_tuple(scales.se_tenths, scales.se_pearl_tenths, scales.se_diamond_tenths),
             std::make_tuple(26u, 15u, 15u));
