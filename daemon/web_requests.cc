@@ -92,13 +92,19 @@ class Fields {
     }
   }
 
-  std::optional<bool> Bool(const char* name) const {
+  // `what` says what the field takes where more than a boolean does.
+  std::optional<bool> Bool(const char* name, const char* what = "true or false") const {
     const Json* value = Find(name);
     if (value == nullptr) return std::nullopt;
     if (!value->is_boolean()) {
-      BadRequest(Quoted(name) + " expects true or false, got " + Shown(*value));
+      BadRequest(Quoted(name) + " expects " + what + ", got " + Shown(*value));
     }
     return value->get<bool>();
+  }
+
+  bool IsString(const char* name) const {
+    const Json* value = Find(name);
+    return value != nullptr && value->is_string();
   }
 
   // A whole number from `min` to `max`; `what` describes the range when the default wording
@@ -352,15 +358,31 @@ class SolveApiRequest : public ApiRequest {
     if (unique && limit) {
       BadRequest("'unique' and 'limit' cannot be used together ('unique' is 'limit': 2)");
     }
-    rate_ = fields.Bool("rate").value_or(false);
+    const wire::RatingScope scope = ReadRate(fields);
     input_ = ReadPuzzle(fields);
     wire::SolveRequest& solve = *request_.mutable_solve();
     solve.add_puzzles(input_.text);
     solve.set_solution_limit(unique ? 2 : static_cast<uint32_t>(limit.value_or(1)));
     solve.set_rate(rate_);
+    solve.set_rating_scope(scope);
   }
 
  private:
+  // "rate": true for both ratings, or "hodoku" or "se" for one path alone (as sudoku-client's
+  // --rate-only); sets rate_ and returns the scope.
+  wire::RatingScope ReadRate(const Fields& fields) {
+    const std::optional<std::string> path =
+        fields.IsString("rate") ? fields.String("rate") : std::nullopt;
+    if (!path) {
+      rate_ = fields.Bool("rate", "true, false, \"hodoku\" or \"se\"").value_or(false);
+      return wire::ALL_RATINGS;
+    }
+    rate_ = true;
+    if (*path == "hodoku") return wire::HODOKU_PATH;
+    if (*path == "se") return wire::SE_PATH;
+    BadRequest("'rate' expects true, false, \"hodoku\" or \"se\", got " + Shown(Json(*path)));
+  }
+
   HttpResponse Render(const wire::Response& answer) const override {
     const wire::SolveResponse& response = answer.solve();
     const int verdict = response.verdicts(0);

@@ -455,6 +455,30 @@ TEST(WebPage, ServesTheMetricsBeside) {
 
 // ---- /api/solve ----
 
+// "rate": "hodoku" or "se" rates by that path alone, as sudoku-client's --rate-only: the
+// rating has that path's keys (and the search's guesses), with the numbers "rate": true gives.
+TEST(WebSolve, RatesByOnePathAlone) {
+  WebServer server;
+  const Json both = Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle},
+                                                       {"rate", true}}).json();
+  const Reply se = Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle},
+                                                      {"rate", "se"}});
+  ASSERT_EQ(se.status, 200u) << se.body;
+  EXPECT_EQ(se.json()["rating"], Json({{"guesses", 0},
+                                       {"se", both["rating"]["se"]},
+                                       {"se_pearl", both["rating"]["se_pearl"]},
+                                       {"se_diamond", both["rating"]["se_diamond"]}}));
+  const Reply hodoku = Post(server.port(), "/api/solve", {{"puzzle", kWikipediaPuzzle},
+                                                          {"rate", "hodoku"}});
+  ASSERT_EQ(hodoku.status, 200u) << hodoku.body;
+  Json expected = both["rating"];
+  expected.erase("se");
+  expected.erase("se_pearl");
+  expected.erase("se_diamond");
+  EXPECT_EQ(hodoku.json()["rating"], expected);
+  EXPECT_EQ(hodoku.json()["solution"], both["solution"]);
+}
+
 TEST(WebSolve, SolvesAndRates) {
   WebServer server;
   const Reply reply = Post(server.port(), "/api/solve",
@@ -619,6 +643,10 @@ TEST(WebSolve, RefusesBadFieldsNamingThem) {
        "'limit' expects a whole number from 1 to 1000, got 2.5"},
       {{{"puzzle", kWikipediaPuzzle}, {"unique", "yes"}},
        "'unique' expects true or false, got \"yes\""},
+      {{{"puzzle", kWikipediaPuzzle}, {"rate", "SE"}},
+       "'rate' expects true, false, \"hodoku\" or \"se\", got \"SE\""},
+      {{{"puzzle", kWikipediaPuzzle}, {"rate", 1}},
+       "'rate' expects true, false, \"hodoku\" or \"se\", got 1"},
       {{{"puzzle", 5}}, "'puzzle' expects a string, got 5"},
       {{{"rate", true}},
        "missing 'puzzle': the puzzle text (81 characters, a 9-line grid, a 729-character "
