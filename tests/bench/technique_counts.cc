@@ -5,10 +5,12 @@
 //   build/tests/technique_counts FILE [--limit N]
 //
 // Prints one line per technique with a count ("technique  hardest  used  steps"), then
-// "puzzles N, rate X us/puzzle, explain Y us/puzzle, all ratings Z us/puzzle" (Z: QQWing's,
-// HoDoKu's and SE's at once, rating::RateGrid, what `solve --rate` costs the daemon). Each
-// puzzle is rated, explained and rated on every scale once, one thread; the times are the process's CPU time over the whole file (on a shared
-// machine, wall-clock time counts the other tenants too).
+// "puzzles N, rate X us/puzzle, explain Y us/puzzle, all ratings Z us/puzzle (HoDoKu's path H,
+// SE's S)" (Z: QQWing's, HoDoKu's and SE's at once, rating::RateGrid, what `solve --rate` costs
+// the daemon; H and S each path alone, what `--rate-only hodoku` and `--rate-only se` cost).
+// Each puzzle is rated, explained and rated on every scale once, one thread; the times are the
+// process's CPU time over the whole file (on a shared machine, wall-clock time counts the other
+// tenants too).
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -57,9 +59,15 @@ int main(int argc, char** argv) {
   for (const sudoku::Grid& grid : grids) sudoku::logic::Rate(grid);
   const double rate_seconds = CpuSeconds() - start;
 
-  start = CpuSeconds();
-  for (const sudoku::Grid& grid : grids) sudoku::rating::RateGrid(grid);
-  const double scales_seconds = CpuSeconds() - start;
+  // Each of RateGrid's ways, CPU seconds over the file.
+  const auto rate_grid = [&grids](sudoku::rating::RatedPaths paths) {
+    const double begin = CpuSeconds();
+    for (const sudoku::Grid& grid : grids) sudoku::rating::RateGrid(grid, paths);
+    return CpuSeconds() - begin;
+  };
+  const double scales_seconds = rate_grid(sudoku::rating::RatedPaths::kBoth);
+  const double hodoku_seconds = rate_grid(sudoku::rating::RatedPaths::kHodoku);
+  const double se_seconds = rate_grid(sudoku::rating::RatedPaths::kSe);
 
   std::vector<size_t> hardest(kTechniqueCount), used(kTechniqueCount), steps(kTechniqueCount);
   start = CpuSeconds();
@@ -85,8 +93,10 @@ int main(int argc, char** argv) {
                 hardest[t], used[t], steps[t]);
   }
   const double n = grids.empty() ? 1.0 : static_cast<double>(grids.size());
-  std::printf("puzzles %zu, rate %.1f us/puzzle, explain %.1f us/puzzle, all ratings %.1f us/puzzle\n",
-              grids.size(), rate_seconds * 1e6 / n, explain_seconds * 1e6 / n,
-              scales_seconds * 1e6 / n);
+  std::printf(
+      "puzzles %zu, rate %.1f us/puzzle, explain %.1f us/puzzle, all ratings %.1f us/puzzle "
+      "(HoDoKu's path %.1f, SE's %.1f)\n",
+      grids.size(), rate_seconds * 1e6 / n, explain_seconds * 1e6 / n, scales_seconds * 1e6 / n,
+      hodoku_seconds * 1e6 / n, se_seconds * 1e6 / n);
   return 0;
 }
