@@ -178,7 +178,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const wire::SolveRequest& solve = request.solve();
         FUZZ_CHECK((solve.puzzles_size() > 0 && !solve.packed_puzzles().empty()) ||
                    solve.packed_puzzles().size() % wire::kPackedPuzzleBytes != 0 ||
-                   solve.solution_limit() > wire::kMaxSolutionLimit);
+                   solve.solution_limit() > wire::kMaxSolutionLimit ||
+                   !wire::RatingScope_IsValid(solve.rating_scope()) ||
+                   (solve.rating_scope() != wire::ALL_RATINGS && !solve.rate()));
         break;
       }
       default: FUZZ_CHECK(false);
