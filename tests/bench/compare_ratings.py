@@ -574,7 +574,7 @@ def main():
             common = [p for p in texts if p in hodoku and p in ours]
             agree = sum(hodoku[p][0] == ours[p][0] for p in common)
             rows.append(("HoDoKu", "reference", "", mean_time(sets, hodoku_time),
-                         agree / max(len(common), 1)))
+                         agree / max(len(common), 1), "hodoku"))
         if args.se_jar:
             cap_files = {os.path.basename(f) for f in args.se_cap_file or files}
             capped = {p for name in cap_files for p in sets.get(name, [])}
@@ -588,16 +588,20 @@ def main():
             rho = spearman([(se[p][0] if isinstance(se[p], list) else se[p])
                             if se[p] is not None else args.se_capped_as for p in common],
                            [ours[p][2] for p in common])
-            rows.append(("serate", "", "reference", mean_time(sets, se_time), rho))
+            rows.append(("serate", "", "reference", mean_time(sets, se_time), rho, "se"))
         if anchors:
             print("Anchors: " + "; ".join(a[3] for a in anchors) + "\n")
         ours_all = mean_time(sets, ours_time)
         hodoku_text = f"{rows[0][4] * 100:.1f}%" if args.hodoku_jar else "-"
         se_text = f"{rows[-1][4]:.3f}" if args.se_jar else "-"
-        table(["program", "HoDoKu level", "SE Spearman", "time/puzzle", "sudokud faster"],
-              [[name, level, rho, f"{seconds * 1000:.2f} ms", f"{seconds / ours_all:,.0f}x"]
-               for name, level, rho, seconds, _ in rows] +
-              [["sudokud", hodoku_text, se_text, f"{ours_all * 1000:.3f} ms", ""]])
+        # Each anchor against sudokud rating as it does (--rate-only its path); sudokud's own
+        # row is --rate, both paths.
+        table(["program", "HoDoKu level", "SE Spearman", "time/puzzle",
+               "sudokud faster (--rate-only)"],
+              [[name, level, rho, f"{seconds * 1000:.2f} ms",
+                f"{seconds / mean_time(sets, ours_times[rate]):,.0f}x"]
+               for name, level, rho, seconds, _, rate in rows] +
+              [["sudokud --rate", hodoku_text, se_text, f"{ours_all * 1000:.3f} ms", ""]])
         if args.hodoku_jar:
             hodoku_tables(sets, hodoku, ours)
         if args.se_jar:
