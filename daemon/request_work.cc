@@ -132,7 +132,7 @@ bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
         } else {
           ParsePuzzle(request.puzzles(i), &grid);
         }
-        const rating::Ratings ratings = rating::RateGrid(grid, paths);
+        const rating::Ratings ratings = rating::RateGrid(grid, paths, &cancel);
         if (paths != rating::RatedPaths::kSe) {
           const logic::Rating& qqwing = ratings.qqwing;
           response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(qqwing.hardest));

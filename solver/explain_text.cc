@@ -353,20 +353,19 @@ std::string DescribeMultiColours(const Step& step) {
 std::string DescribeSeChain(const Step& step) {
   std::string text = SeName(step) + ": ";
   const std::string assumed = CellName(step.cells[0]) + " = " + std::to_string(step.digits[0]);
-  switch (step.variant) {
+  // Past the multiple chains (4, 5), each level of SE's dynamic chains has its four kinds.
+  const int kind = step.variant < 6 ? step.variant : 6 + (step.variant - 6) % 4;
+  switch (kind) {
     case 3:
     case 6:
-    case 10:
       // Its conclusion is the opposite of what led to the contradiction.
       text += step.placements.empty() ? assumed + " leads to a contradiction"
                                       : "removing " + std::to_string(step.digits[0]) + " from " +
                                             CellName(step.cells[0]) + " leads to a contradiction";
       break;
-    case 7:
-    case 11: text += assumed + " and its removal lead to the same"; break;
+    case 7: text += assumed + " and its removal lead to the same"; break;
     case 4:
-    case 8:
-    case 12: text += "each candidate of " + CellName(step.cells[0]) + " (" +
+    case 8: text += "each candidate of " + CellName(step.cells[0]) + " (" +
                     DigitList(step.digits) + ") leads to the same";
       break;
     default: text += "each place of " + std::to_string(step.digits[0]) + " in " +
@@ -507,7 +506,8 @@ std::string HodokuName(const Step& step) {
     case Technique::kAlsXz:
     case Technique::kWxyzWing: return "Almost Locked Set XZ-Rule";  // HoDoKu finds it so
     case Technique::kForcingChain:
-      return step.variant == 0 || step.variant == 3 || step.variant == 6 || step.variant == 10
+      return step.variant == 0 || step.variant == 3 ||
+                     (step.variant >= 6 && (step.variant - 6) % 4 == 0)
                  ? "Forcing Chain Contradiction"
                  : "Forcing Chain Verity";
     // HoDoKu has no trial: a contradiction by singles is its forcing net; nesting, brute force.
@@ -629,10 +629,15 @@ std::string SeName(const Step& step) {
         case 7: return "Dynamic Double Forcing Chains";
         case 2:
         case 9: return "Dynamic Region Forcing Chains";
-        case 10: return "Dynamic Contradiction Forcing Chains (+)";
-        case 11: return "Dynamic Double Forcing Chains (+)";
-        case 12: return "Dynamic Cell Forcing Chains (+)";
-        default: return "Dynamic Region Forcing Chains (+)";
+        default: {
+          // Levels 1-3 (variants 10-21): SE's dynamic chains with its other rules within.
+          static constexpr const char* kKinds[] = {"Contradiction", "Double", "Cell", "Region"};
+          static constexpr const char* kLevels[] = {"(+)", "(+ Forcing Chains)",
+                                                    "(+ Multiple Forcing Chains)"};
+          const int level = std::min((step.variant - 6) / 4, 3);
+          return std::string("Dynamic ") + kKinds[(step.variant - 6) % 4] + " Forcing Chains " +
+                 kLevels[level - 1];
+        }
       }
     case Technique::kTrial:
       return step.variant == 1 ? "Dynamic Contradiction Forcing Chains" : "Nested Forcing Chains";

@@ -188,8 +188,9 @@ bool HodokuStep(Board& board, Step* step) {
 // a digit has one place left (1.7-2.5), as SE looks for them before the rest, its naked single
 // (2.3) among them. SE's cycles and forcing X- and XY-chains (SeCycles) take the place of our
 // alternating chains; past them, SE's own forcing chains in its order (Nishio, multiple,
-// dynamic, dynamic "+": SeChains), where our forcing chain and trial would rate a step by other
-// rules; ours remain for what SE's find nothing in (SE's nested chains, 9.5 and up).
+// dynamic, dynamic "+", and its nested chains of levels 2 and 3: SeChains), where our forcing
+// chain and trial would rate a step by other rules; ours remain for what SE's find nothing in
+// (its level 4, or once the walk's allowance of nested searches is spent).
 bool EasiestSeStep(Board& board, Step* step) {
   return Intersection(board, step, true, true) || Intersection(board, step, false, true) ||
          HiddenSubset(board, step, 2, true) || NakedSingle(board, step) ||
@@ -243,6 +244,7 @@ bool SolvesWithPairs(const Grid& grid) {
 struct Start {
   const Grid* grid = nullptr;
   const CandidateGrid* candidates = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
@@ -258,6 +260,9 @@ Result Run(const Start& start, Preference preference, bool show_trial_branches, 
   if (result.solutions == 0) return result;
   Board board = start.candidates ? Board(*start.candidates) : Board(*start.grid);
   board.unique = result.verdict == Verdict::kSolved;
+  // SE's nested chains rate puzzles with one solution only, as SE does.
+  board.nested_searches_left = board.unique ? kNestedSearches : 0;
+  board.cancel = start.cancel;
   SearchMemo memo;
   board.memo = &memo;
   Step step;
@@ -547,8 +552,8 @@ Explanation Explain(const CandidateGrid& candidates, Preference preference) {
 }
 
 Rating Walk(const Grid& grid, Preference preference,
-            const std::function<void(const Step&)>& on_step) {
-  return WalkFrom({.grid = &grid}, preference, on_step);
+            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel) {
+  return WalkFrom({.grid = &grid, .cancel = cancel}, preference, on_step);
 }
 
 Rating Walk(const CandidateGrid& candidates, Preference preference,

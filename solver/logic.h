@@ -9,6 +9,7 @@
 #define SUDOKU_SOLVER_LOGIC_H_
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -138,6 +139,13 @@ struct TrialBranch {
 // past them it shows none (the step still names the digits each refuted).
 inline constexpr size_t kMaxTrialBranches = 8192;
 inline constexpr size_t kMaxTrialLinks = 65536;
+
+// SE's nested forcing chains (9.5 and up) search SE's cycles, or its multiple chains, wherever
+// one of their chains runs out of singles: a walk of the path rated for SE makes at most this
+// many such searches (some 0.2 ms each), a second or two. Every puzzle of the shared sets that
+// SE rates 9.5-11.0 by levels 2 and 3 of its chains takes fewer; past them (SE's hardest, whose
+// deeper levels SE takes minutes over) the walk goes on by trials.
+inline constexpr uint32_t kNestedSearches = 8000;
 
 // One step of the explanation.
 //   kNakedSingle:  placements = {the cell, its digit}; cells = {the cell}; variant 1: a full
@@ -275,7 +283,7 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  variant 2: both places of a digit in a unit (units = {it}; cells = the two;
 //                  digits = {the digit}) agree. links = every implication the conclusion
 //                  rests on, branch after branch: a net, each single after every removal that
-//                  left it one, so that the links alone prove the step. Variants 3-13, only
+//                  left it one, so that the links alone prove the step. Variants 3-21, only
 //                  on the path rated for SE (Preference::kEasiestSe): Sudoku Explainer's forcing
 //                  chains by its rules (logic_se_chains.cc), rated as SE rates them (se_tenths),
 //                  without links: 3, Nishio (a candidate, or its removal, leads to a
@@ -284,7 +292,9 @@ inline constexpr size_t kMaxTrialLinks = 65536;
 //                  conclusion; 6-9, dynamic forcing chains: a contradiction (6), a candidate and
 //                  its removal both imply it (7), a cell's candidates (8), a unit's places (9);
 //                  10-13, the same (in that order) at level 1 ("+": SE's pointing and
-//                  claiming, hidden and naked pairs and x-wings within the chains).
+//                  claiming, hidden and naked pairs and x-wings within the chains); 14-17 at
+//                  level 2 (SE's cycles and forcing chains nested within them too), 18-21 at
+//                  level 3 (and its multiple forcing chains).
 //                  cells = {the cell the chains start from}; digits = {the digit assumed} (a
 //                  cell's chains: its candidates); units = {the unit} (a unit's chains). The
 //                  conclusion is a placement or an elimination
@@ -308,7 +318,7 @@ struct Step {
   std::vector<uint8_t> digits;
   uint8_t variant = 0;      // per technique, as above; 0 where unused
   // SE's difficulty in tenths where the step is rated by SE's own rules as it is found (SE's
-  // forcing chains, kForcingChain variants 3-13); 0 elsewhere: the rating's table rates it.
+  // forcing chains, kForcingChain variants 3-21); 0 elsewhere: the rating's table rates it.
   uint8_t se_tenths = 0;
   std::vector<Link> links;  // the chain, in chain order; empty for non-chain techniques
   // A nested trial's refutation, depth first (a branch before those nested in it); else empty.
@@ -400,9 +410,12 @@ Rating Rate(const Grid& grid);
 
 // Solves the grid as Explain(grid, preference) does, but hands each step to `on_step` (valid
 // only during the call) instead of keeping it: what a rating needs, without a copy of every
-// step. Returns what Rate() does but the level, which it leaves at kSimple.
+// step. Returns what Rate() does but the level, which it leaves at kSimple. Once `cancel` is
+// true, SE's nested chains (the dearest steps, seconds on the hardest puzzles) find nothing
+// more, and the walk ends within milliseconds, its steps meaningless.
 Rating Walk(const Grid& grid, Preference preference,
-            const std::function<void(const Step&)>& on_step);
+            const std::function<void(const Step&)>& on_step,
+            const std::atomic<bool>* cancel = nullptr);
 Rating Walk(const CandidateGrid& candidates, Preference preference,
             const std::function<void(const Step&)>& on_step);
 

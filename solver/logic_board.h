@@ -188,6 +188,11 @@ struct Board {
   int open_cells = 0;
   std::array<uint8_t, kUnits> unit_open_cells{};  // per unit, its cells not placed yet
   bool unique = false;  // the puzzle has one solution: the uniqueness techniques may apply
+  // SE's nested forcing chains (logic_se_chains.cc, 9.5 and up) cost a search of SE's cycles or
+  // multiple chains wherever one of theirs runs out of singles: the walk's allowance of those
+  // searches. Spent, or the walk cancelled, they find nothing more, and trials take their place.
+  uint32_t nested_searches_left = 0;
+  const std::atomic<bool>* cancel = nullptr;
   SearchMemo* memo = nullptr;  // the walk's, when it keeps one: searches skip what it rules out
 
   Board() = default;

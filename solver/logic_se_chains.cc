@@ -1,7 +1,12 @@
 // Sudoku Explainer's forcing chains (logic_board.h), by its own rules, for the path rated for SE
 // (Preference::kEasiestSe): Nishio (7.5), multiple (8.0), dynamic (8.5) and dynamic "+" (9.0:
 // level 1, where singles run out inside a chain, SE's pointing and claiming, hidden and naked
-// pairs and x-wings go on, each removal resting on the removals its rule needed). SE's
+// pairs and x-wings go on, each removal resting on the removals its rule needed), and its
+// nested chains: at level 2 (9.5), where those run out, SE's cycles and forcing chains go on
+// within the chain, on its grid, at level 3 (10.0) then its multiple forcing chains; each step
+// of theirs that rests on the chain's removals (its rule parents: the removals the rules of its
+// chains' ons needed) removes what it removes, and adds its own complexity, once per distinct
+// nested chain, to that of the step that uses it. SE's
 // rating of a chain step is its base plus a length bonus over the step's complexity, which
 // counts the implications its conclusion rests on; the tenth that decides a puzzle's rating
 // depends on counting them exactly as SE does, so the propagation below follows SE's order and
@@ -34,6 +39,7 @@
 // (double forcing, cell, region, contradiction), then the first found.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -114,6 +120,9 @@ struct Rules {
   bool dynamic = true;
   int level = 0;
   const Grid9* source = nullptr;
+  // From level 2: the walk's nested searches left (Board::nested_searches_left), its cancel.
+  uint32_t* nested_searches_left = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
   std::array<uint8_t, kUnits> open_cells{};
   std::array<uint8_t, 10> placed{};
 };
@@ -134,6 +143,92 @@ void HashMapOrder(std::array<uint8_t, kCells>& cells, int count) {
   std::copy(sorted.begin(), sorted.begin() + count, cells.begin());
 }
 
+// SE's causes of an implication, which its nested chains credit (rule parents, below): a
+// unit's kind (0 row, 1 column, 2 box: the digit's other places there were gone), or kCellCause
+// (the cell's other digits were gone).
+constexpr uint8_t kCellCause = 3;
+
+// An on potential of a nested step's chains, and the rule that derived it.
+struct CausedOn {
+  uint16_t potential;
+  uint8_t cause;
+};
+
+// A step of the producers SE runs inside its nested chains (levels 2 and up): its cycles and
+// forcing chains (level 2), its multiple forcing chains (level 3). Its removals, in the order SE
+// lists them (cells as a Java HashMap iterates them, each cell's digits ascending); how SE orders
+// it among the others (difficulty, complexity, sort key); the ons of its chains with their rules,
+// in the order SE visits them, from which the chain that uses it takes its parents; and what
+// tells its chains from another step's (SE's FullChain: the same chains, potential by potential).
+struct NestedHint {
+  double difficulty = 0;
+  int complexity = 0;
+  int sort_key = 0;
+  std::vector<std::pair<uint8_t, uint16_t>> removals;
+  std::vector<CausedOn> causes;
+  uint64_t identity = 0;
+};
+
+// The steps of SE's nested producer of `level` (2: cycles and forcing chains, 3: multiple forcing
+// chains) on `grid`, in SE's order, one of each set of removals (the first). Defined below.
+void NestedHints(int level, const Grid9& grid, std::vector<NestedHint>* hints);
+
+// SE's difficulty of a chain: its base plus SE's length bonus, the tenths added one at a time in
+// a double, as SE adds them.
+double SeDifficulty(double base, int complexity) {
+  double added = 0.0;
+  for (int tenth = SeLengthBonus(complexity - 2); tenth > 0; --tenth) added += 0.1;
+  return base + added;
+}
+
+// The rule by which an off derived `on` (an X or Y link, on a grid that stays as it is): the
+// cell's where both share it, else the first of their shared units (box, row, column) where
+// the digit had those two places only.
+uint8_t OnCause(const Grid9& grid, uint16_t off, uint16_t on) {
+  const int from = CellOf(off), to = CellOf(on), digit = DigitOf(on);
+  if (from == to) return kCellCause;
+  for (const int k : kUnitOrder) {
+    const int unit = Table().units[from][k];
+    if (unit != Table().units[to][k]) continue;
+    const unsigned both = (1u << Table().positions[from][k]) | (1u << Table().positions[to][k]);
+    if (grid.places[unit][digit - 1] == both) return static_cast<uint8_t>(k);
+  }
+  return kCellCause;
+}
+
+// The rule by which an on derived `off`: the cell's where both share it, else the first of
+// their shared units (box, row, column).
+uint8_t OffCause(uint16_t on, uint16_t off) {
+  const int from = CellOf(on), to = CellOf(off);
+  if (from == to) return kCellCause;
+  for (const int k : kUnitOrder) {
+    if (Table().units[from][k] == Table().units[to][k]) return static_cast<uint8_t>(k);
+  }
+  return kCellCause;
+}
+
+// The cells of the unit of the other kind (a line for a box, the box for a line) that holds all
+// of `places` (positions in `unit`); none where no one unit does.
+CellSet CrossingOf(int unit, uint16_t places) {
+  const int first = Table().cells[unit][std::countr_zero(places)];
+  for (int k = 0; k < 3; ++k) {
+    const int other = Table().units[first][k];
+    if (other == unit || (unit < 18) == (other < 18)) continue;  // a line crosses only a box
+    bool all = true;
+    for (uint16_t at = places; at && all; at = WithoutLowest(at)) {
+      all = Table().units[Table().cells[unit][std::countr_zero(at)]][k] == other;
+    }
+    if (all) return Table().unit_set[other];
+  }
+  return {};
+}
+
+// Mixes `value` into a FullChain identity (FNV-1a).
+constexpr uint64_t MixIdentity(uint64_t identity, uint64_t value) {
+  return (identity ^ value) * 0x100000001b3ull;
+}
+constexpr uint64_t kIdentitySeed = 0xcbf29ce484222325ull;
+
 // The sets of potentials on and off that one assumption implies, each with its parents.
 class Implications {
  public:
@@ -141,6 +236,18 @@ class Implications {
     uint16_t potential;
     uint16_t parent_count;
     uint32_t first_parent;
+    int32_t nested = -1;  // a removal of a nested step: its record in nested_
+  };
+
+  // The nested chains a step's chains rest on, each counted once (SE's FullChain), and the sum
+  // of their complexities, which SE adds to the step's.
+  struct NestedTally {
+    std::vector<uint64_t> seen;
+    int complexity = 0;
+    void Clear() {
+      seen.clear();
+      complexity = 0;
+    }
   };
 
   Implications() { entry_of_.fill(-1); }
@@ -158,6 +265,23 @@ class Implications {
   // Of the contradiction: both its potentials' ancestors.
   int AbsurdComplexity() const {
     return CountFrom(absurd_new_) + Ancestors(Conjugate(absurd_new_.potential));
+  }
+  // The potential `potential` (in the sets) was derived from, first of its parents; itself
+  // where it was assumed.
+  uint16_t FirstParent(uint16_t potential) const {
+    const Entry& entry = entries_[entry_of_[potential]];
+    return entry.parent_count > 0 ? pool_[entry.first_parent] : potential;
+  }
+  // Whether any removal came from a nested step (level 2 and up).
+  bool HasNested() const { return !nested_.empty(); }
+  // Adds the nested steps among the ancestors of `potential` (in the sets) to `tally`.
+  void TallyNested(uint16_t potential, NestedTally* tally) const {
+    TallyFrom(entries_[entry_of_[potential]], tally);
+  }
+  // Of the contradiction: among both its potentials' ancestors.
+  void TallyAbsurdNested(NestedTally* tally) const {
+    TallyFrom(absurd_new_, tally);
+    TallyNested(Conjugate(absurd_new_.potential), tally);
   }
 
   // Follows SE's `rules` from `start`, on their source grid (left as it was).
@@ -242,10 +366,11 @@ class Implications {
         }
         continue;
       }
-      // Singles have run out: at level 1, SE's other rules, the first that has a step.
+      // Singles have run out: at level 1, SE's other rules, the first that has a step; from
+      // level 2, then its forcing chains and cycles, from level 3 then its multiple chains.
       if (rules.level == 0) return;
       const size_t known = offs_.size();
-      Advanced(rules, grid);
+      if (!Advanced(rules, grid) && rules.level >= 2) Nested(rules, grid);
       if (offs_.size() == known) return;
     }
   }
@@ -253,8 +378,8 @@ class Implications {
  private:
   // Each removal of the first of SE's pointing and claiming, hidden pairs, naked pairs and
   // x-wings that has a step resting on the assumption (a removal since the source, its rule
-  // parents): an off, its parents those removals, unless known already.
-  void Advanced(const Rules& rules, const Grid9& grid) {
+  // parents): an off, its parents those removals, unless known already. Whether one had.
+  bool Advanced(const Rules& rules, const Grid9& grid) {
     const Grid9& source = *rules.source;
     std::array<uint16_t, 32> parents;
     int parent_count = 0;
@@ -284,7 +409,9 @@ class Implications {
       parent_count = 0;
     };
     const auto& table = Table();
-    // Generalised intersections: a digit's 2-6 places in a unit, and the cells seeing them all.
+    // Generalised intersections: a digit's 2-6 places in a unit, and the cells seeing them all
+    // (in effect, places within a box and a line). Their parents, as SE's pointing and claiming
+    // take them: the places gone from the unit outside the crossing unit.
     for (const int kind : {2, 0, 1}) {
       for (int digit = 1; digit <= 9; ++digit) {
         for (int unit = kind * 9; unit < kind * 9 + 9; ++unit) {
@@ -299,15 +426,17 @@ class Implications {
             if (grid.open[cell] & Bit(digit)) remove(cell, Bit(digit));
           });
           if (count == 0) continue;
+          const CellSet crossing = CrossingOf(unit, places);
           for (uint16_t gone = source.places[unit][digit - 1] & ~places; gone;
                gone = WithoutLowest(gone)) {
-            parent(table.cells[unit][std::countr_zero(gone)], digit);
+            const int cell = table.cells[unit][std::countr_zero(gone)];
+            if (!crossing.Has(cell)) parent(cell, digit);
           }
           step();
         }
       }
     }
-    if (found) return;
+    if (found) return true;
     // Hidden pairs: two digits with the same two places (each two) in a unit.
     for (const int kind : {2, 1, 0}) {
       for (int unit = kind * 9; unit < kind * 9 + 9; ++unit) {
@@ -334,7 +463,7 @@ class Implications {
         }
       }
     }
-    if (found) return;
+    if (found) return true;
     // Naked pairs: two cells of a unit holding two digits between them (each two).
     for (const int kind : {2, 1, 0}) {
       for (int unit = kind * 9; unit < kind * 9 + 9; ++unit) {
@@ -363,7 +492,7 @@ class Implications {
         }
       }
     }
-    if (found) return;
+    if (found) return true;
     // X-wings: a digit's places in two lines (each two) in the same two crossing lines; columns
     // first, then rows.
     for (const int base : {1, 0}) {
@@ -397,6 +526,66 @@ class Implications {
         }
       }
     }
+    return found;
+  }
+
+  // The removals of the steps SE's nested producers find on `grid`, from level 2 its cycles and
+  // forcing chains, from level 3, where those have none, its multiple forcing chains: each
+  // step that rests on the assumption (its rule parents: the removals since the source that
+  // the rules of its chains' ons needed) takes its removals off, their parents those removals,
+  // unless known already. Whether a step had.
+  bool Nested(const Rules& rules, const Grid9& grid) {
+    thread_local std::vector<NestedHint> hints;
+    thread_local std::vector<uint16_t> parents;
+    thread_local std::array<uint64_t, (kPotentials + 63) / 64> listed;
+    const Grid9& source = *rules.source;
+    bool found = false;
+    for (int level = 2; level <= rules.level && !found; ++level) {
+      if (*rules.nested_searches_left == 0 ||
+          (rules.cancel != nullptr && rules.cancel->load(std::memory_order_relaxed))) {
+        *rules.nested_searches_left = 0;
+        return false;
+      }
+      --*rules.nested_searches_left;
+      NestedHints(level, grid, &hints);
+      for (const NestedHint& hint : hints) {
+        parents.clear();
+        listed.fill(0);
+        auto parent = [&](int cell, int digit) {
+          const uint16_t off = Off(cell, digit);
+          uint64_t& word = listed[off / 64];
+          const uint64_t bit = uint64_t{1} << (off % 64);
+          if (word & bit) return;
+          word |= bit;
+          parents.push_back(off);
+        };
+        for (const CausedOn& on : hint.causes) {
+          const int cell = CellOf(on.potential), digit = DigitOf(on.potential);
+          if (on.cause == kCellCause) {
+            for (uint16_t d = source.open[cell] & ~grid.open[cell]; d; d = WithoutLowest(d)) {
+              parent(cell, LowestDigit(d));
+            }
+            continue;
+          }
+          const int unit = Table().units[cell][on.cause];
+          for (uint16_t gone = source.places[unit][digit - 1] & ~grid.places[unit][digit - 1];
+               gone; gone = WithoutLowest(gone)) {
+            parent(Table().cells[unit][std::countr_zero(gone)], digit);
+          }
+        }
+        if (parents.empty()) continue;
+        found = true;
+        const int record = static_cast<int>(nested_.size());
+        nested_.push_back({hint.identity, hint.complexity});
+        for (const auto& [cell, digits] : hint.removals) {
+          for (uint16_t d = digits; d; d = WithoutLowest(d)) {
+            const uint16_t off = Off(cell, LowestDigit(d));
+            if (!Has(off)) Add(off, parents.data(), static_cast<int>(parents.size()), record);
+          }
+        }
+      }
+    }
+    return found;
   }
 
   void Clear() {
@@ -405,13 +594,14 @@ class Implications {
     pool_.clear();
     ons_.clear();
     offs_.clear();
+    nested_.clear();
     absurd_ = false;
   }
 
-  void Add(uint16_t potential, const uint16_t* parents, int count) {
+  void Add(uint16_t potential, const uint16_t* parents, int count, int nested = -1) {
     entry_of_[potential] = static_cast<int16_t>(entries_.size());
-    entries_.push_back(
-        {potential, static_cast<uint16_t>(count), static_cast<uint32_t>(pool_.size())});
+    entries_.push_back({potential, static_cast<uint16_t>(count),
+                        static_cast<uint32_t>(pool_.size()), nested});
     pool_.insert(pool_.end(), parents, parents + count);
     (IsOn(potential) ? ons_ : offs_).push_back(potential);
   }
@@ -451,15 +641,68 @@ class Implications {
     return count;
   }
 
+  void TallyFrom(const Entry& from, NestedTally* tally) const {
+    if (nested_.empty()) return;
+    std::array<uint64_t, (kPotentials + 63) / 64> seen{};
+    seen[from.potential / 64] |= uint64_t{1} << (from.potential % 64);
+    std::array<const Entry*, kPotentials> stack;
+    int top = 0;
+    auto visit = [&](const Entry& entry) {
+      if (entry.nested < 0) return;
+      const NestedRecord& record = nested_[entry.nested];
+      if (std::find(tally->seen.begin(), tally->seen.end(), record.identity) != tally->seen.end()) {
+        return;
+      }
+      tally->seen.push_back(record.identity);
+      tally->complexity += record.complexity;
+    };
+    visit(from);
+    auto push_parents = [&](const Entry& entry) {
+      for (uint32_t i = 0; i < entry.parent_count; ++i) {
+        const uint16_t parent = pool_[entry.first_parent + i];
+        uint64_t& word = seen[parent / 64];
+        const uint64_t bit = uint64_t{1} << (parent % 64);
+        if (word & bit) continue;
+        word |= bit;
+        stack[top++] = &entries_[entry_of_[parent]];
+      }
+    };
+    push_parents(from);
+    while (top > 0) {
+      const Entry& entry = *stack[--top];
+      visit(entry);
+      push_parents(entry);
+    }
+  }
+
+  // A nested step whose removals some entries are.
+  struct NestedRecord {
+    uint64_t identity;
+    int complexity;
+  };
+
   std::array<int16_t, kPotentials> entry_of_;
   std::vector<Entry> entries_;
   std::vector<uint16_t> pool_;  // the entries' parents
   std::vector<uint16_t> ons_, offs_;
+  std::vector<NestedRecord> nested_;
   bool absurd_ = false;
   Entry absurd_new_{};
 };
 
-enum class Producer : uint8_t { kNishio, kMultiple, kDynamic, kDynamicPlus };
+// SE's producers of forcing chains, in its order: Nishio (7.5), multiple (8.0), dynamic (8.5),
+// and its dynamic ones at levels 1 ("+", 9.0), 2 (nested forcing chains and cycles, 9.5) and 3
+// (nested multiple forcing chains, 10.0).
+enum class Producer : uint8_t { kNishio, kMultiple, kDynamic, kDynamicPlus, kNested, kNestedMultiple };
+
+int LevelOf(Producer producer) {
+  switch (producer) {
+    case Producer::kDynamicPlus: return 1;
+    case Producer::kNested: return 2;
+    case Producer::kNestedMultiple: return 3;
+    default: return 0;
+  }
+}
 
 // The step a producer applies, as found so far.
 struct Best {
@@ -502,12 +745,14 @@ struct Scratch {
 
 class Searcher {
  public:
-  Searcher(const Board& board, Producer producer, Scratch* scratch)
+  Searcher(Board& board, Producer producer, Scratch* scratch)
       : producer_(producer), scratch_(*scratch) {
     rules_.cell_rules = producer != Producer::kNishio;
     rules_.dynamic = producer != Producer::kMultiple;
-    rules_.level = producer == Producer::kDynamicPlus ? 1 : 0;
+    rules_.level = LevelOf(producer);
     rules_.source = &source_;
+    rules_.nested_searches_left = &board.nested_searches_left;
+    rules_.cancel = board.cancel;
     for (int unit = 0; unit < kUnits; ++unit) {
       rules_.open_cells[unit] = static_cast<uint8_t>(board.unit_open_cells[unit]);
     }
@@ -527,6 +772,15 @@ class Searcher {
     scratch_.done.fill(false);
   }
 
+  // SE's multiple forcing chains as a nested chain's rule (level 3) runs them on the chain's
+  // grid: every step they find goes to `collect`, unsorted.
+  Searcher(const Grid9& grid, Scratch* scratch, std::vector<NestedHint>* collect)
+      : producer_(Producer::kMultiple), scratch_(*scratch), source_(grid), collect_(collect) {
+    rules_.dynamic = false;
+    rules_.source = &source_;
+    scratch_.done.fill(false);
+  }
+
   // `searched`: the digits to start from. Nishio's chains, which follow one digit, need only
   // those whose candidates changed since they last found nothing (the others find nothing
   // again); the rest start from every digit.
@@ -540,13 +794,13 @@ class Searcher {
         const Implications& on = ChainOn(cell, digit);
         if (producer_ != Producer::kMultiple) {
           if (on.Absurd()) {
-            best_.Offer(on.AbsurdComplexity(), kAbsurdKey, Off(cell, digit),
+            best_.Offer(on.AbsurdComplexity() + AbsurdNested(on), kAbsurdKey, Off(cell, digit),
                         Variant(kContradictionVariant), cell, digit, -1);
           }
           Implications& off = scratch_.off;
           off.Propagate(rules_, Off(cell, digit), &scratch_.grid);
           if (off.Absurd()) {
-            best_.Offer(off.AbsurdComplexity(), kAbsurdKey, On(cell, digit),
+            best_.Offer(off.AbsurdComplexity() + AbsurdNested(off), kAbsurdKey, On(cell, digit),
                         Variant(kContradictionVariant), cell, digit, -1);
           }
           if (producer_ >= Producer::kDynamic && cardinality >= 3) Double(cell, digit, on, off);
@@ -570,11 +824,29 @@ class Searcher {
   }
 
   // Step::variant (logic.h, kForcingChain) of a kind of step: a Nishio chain is 3, a multiple
-  // chain's 4 (cell) and 5 (region), a dynamic chain's 6-9, at level 1 10-13.
+  // chain's 4 (cell) and 5 (region), a dynamic chain's 6-9, at level 1 10-13, at level 2 14-17,
+  // at level 3 18-21.
   uint8_t Variant(int kind) const {
     if (producer_ == Producer::kNishio) return 3;
     if (producer_ == Producer::kMultiple) return static_cast<uint8_t>(kind == kCellVariant ? 4 : 5);
-    return static_cast<uint8_t>(producer_ == Producer::kDynamic ? kind : kind + 4);
+    return static_cast<uint8_t>(kind + 4 * LevelOf(producer_));
+  }
+
+  // What SE adds to a step's complexity for the nested steps its chains rest on (from level 2):
+  // their complexities, each counted once. Of a contradiction:
+  int AbsurdNested(const Implications& chain) {
+    if (!chain.HasNested()) return 0;
+    tally_.Clear();
+    chain.TallyAbsurdNested(&tally_);
+    return tally_.complexity;
+  }
+  // Of chains proving `target`:
+  int TargetNested(const Implications* const* chains, int count, uint16_t target) {
+    tally_.Clear();
+    for (int i = 0; i < count; ++i) {
+      if (chains[i]->HasNested()) chains[i]->TallyNested(target, &tally_);
+    }
+    return tally_.complexity;
   }
 
   // Whether a step proving `target` removes anything: an on leaves its cell's other digits.
@@ -589,8 +861,9 @@ class Searcher {
         if (!off.Has(target) || !Worth(target)) continue;
         const int first = on.Ancestors(target);
         if (first > best_.complexity) continue;
-        best_.Offer(first + off.Ancestors(target), kDoubleKey, target, Variant(kDoubleVariant),
-                    cell, digit, -1);
+        const std::array<const Implications*, 2> both = {&on, &off};
+        best_.Offer(first + off.Ancestors(target) + TargetNested(both.data(), 2, target),
+                    kDoubleKey, target, Variant(kDoubleVariant), cell, digit, -1);
       }
     }
   }
@@ -632,13 +905,54 @@ class Searcher {
         for (int i = 0; i < count && all; ++i) all = chains[i]->Has(target);
         if (!all || !Worth(target)) continue;
         int complexity = 0;
+        if (collect_) {
+          for (int i = 0; i < count; ++i) complexity += chains[i]->Ancestors(target);
+          Collect(chains, count, complexity, sort_key, target, cell, unit);
+          continue;
+        }
         for (int i = 0; i < count && complexity <= best_.complexity; ++i) {
           complexity += chains[i]->Ancestors(target);
         }
         if (complexity > best_.complexity) continue;
+        complexity += TargetNested(chains, count, target);
         best_.Offer(complexity, sort_key, target, variant, cell, digit, unit);
       }
     }
+  }
+
+  // A step of the multiple forcing chains nested in another chain (collect_): every chain's
+  // ons, from its target back to its start (whose rule is the step's: the cell's, or the
+  // unit's), each derived from an off by the cell's rule where both share the cell, else by the
+  // first of its units (box, row, column) where the digit had those two places.
+  void Collect(const Implications* const* chains, int count, int complexity, int sort_key,
+               uint16_t target, int cell, int unit) {
+    NestedHint hint;
+    hint.complexity = complexity;
+    hint.sort_key = sort_key;
+    hint.difficulty = SeDifficulty(8.0, complexity);
+    const int target_cell = CellOf(target);
+    const uint16_t removed =
+        IsOn(target) ? source_.open[target_cell] & static_cast<uint16_t>(~Bit(DigitOf(target)))
+                     : Bit(DigitOf(target));
+    hint.removals.push_back({static_cast<uint8_t>(target_cell), removed});
+    uint64_t identity = MixIdentity(kIdentitySeed, static_cast<uint64_t>(sort_key * 128 + cell));
+    const uint8_t start_cause =
+        unit < 0 ? kCellCause : static_cast<uint8_t>(unit < 9 ? 0 : unit < 18 ? 1 : 2);
+    for (int i = 0; i < count; ++i) {
+      for (uint16_t p = target;;) {
+        identity = MixIdentity(identity, p);
+        const uint16_t parent = chains[i]->FirstParent(p);
+        if (parent == p) {
+          hint.causes.push_back({p, start_cause});
+          break;
+        }
+        if (IsOn(p)) hint.causes.push_back({p, OnCause(source_, parent, p)});
+        p = parent;
+      }
+      identity = MixIdentity(identity, 0xffff);
+    }
+    hint.identity = identity;
+    collect_->push_back(std::move(hint));
   }
 
   Producer producer_;
@@ -646,6 +960,8 @@ class Searcher {
   Rules rules_;
   Grid9 source_;
   Best best_;
+  Implications::NestedTally tally_;
+  std::vector<NestedHint>* collect_ = nullptr;
 };
 
 int BaseTenths(Producer producer) {
@@ -654,16 +970,23 @@ int BaseTenths(Producer producer) {
     case Producer::kMultiple: return 80;
     case Producer::kDynamic: return 85;
     case Producer::kDynamicPlus: return 90;
+    case Producer::kNested: return 95;
+    case Producer::kNestedMultiple: return 100;
   }
   return 85;
 }
 
-// The step `producer` finds, SE's first, taken; false when it finds none.
+// The step `producer` finds, SE's first, taken; false when it finds none. A nested producer
+// that spends the walk's last nested search, or sees it cancelled, finds none: its search was
+// cut short.
 bool ProducerStep(Producer producer, Board& board, Step* step) {
   thread_local Scratch scratch;
   const bool nishio = producer == Producer::kNishio;
+  const bool nested = LevelOf(producer) >= 2;
+  if (nested && board.nested_searches_left == 0) return false;
   const Best best = Searcher(board, producer, &scratch)
                         .Search(nishio ? board.DigitsToSearch(Search::kSeNishio) : kEveryDigit);
+  if (nested && board.nested_searches_left == 0) return false;
   if (best.complexity == INT_MAX) return nishio ? board.NothingFound(Search::kSeNishio) : false;
   step->technique = Technique::kForcingChain;
   step->variant = best.variant;
@@ -709,14 +1032,6 @@ bool ProducerStep(Producer producer, Board& board, Step* step) {
 
 enum class LinkKind : uint8_t { kX, kY, kXY };
 
-// SE's difficulty of a chain: its base plus SE's length bonus, the tenths added one at a time in
-// a double, as SE adds them.
-double SeDifficulty(double base, int complexity) {
-  double added = 0.0;
-  for (int tenth = SeLengthBonus(complexity - 2); tenth > 0; --tenth) added += 0.1;
-  return base + added;
-}
-
 // The step found so far: its order (difficulty, complexity, kind), its chain from the start,
 // and its removals per cell.
 struct CycleBest {
@@ -749,6 +1064,13 @@ class CycleSearcher {
         }
       }
     }
+    nodes_.reserve(4096);
+  }
+
+  // SE's cycles and forcing chains as a nested chain's rule (level 2) runs them, on the chain's
+  // grid: every step, in the order found, goes to `collect`.
+  CycleSearcher(const Grid9& grid, std::vector<NestedHint>* collect)
+      : grid_(grid), collect_(collect) {
     nodes_.reserve(4096);
   }
 
@@ -842,6 +1164,7 @@ class CycleSearcher {
   // Whether a chain of `links` links from here on could still come before the best (a cycle's
   // complexity is its links, a forcing chain's one more).
   bool Hopeful(bool cycle, int links) const {
+    if (collect_) return true;
     const int complexity = cycle ? links : links + 1;
     return best_.Before(SeDifficulty(Base(cycle), complexity), complexity, kind_);
   }
@@ -982,6 +1305,21 @@ class CycleSearcher {
     ChainTo(end, &chain_);
     const int complexity = static_cast<int>(chain_.size());
     const double difficulty = SeDifficulty(Base(false), complexity);
+    if (collect_) {
+      NestedHint hint = Hint(difficulty, complexity, false);
+      const uint16_t start = chain_.front();
+      const int cell = CellOf(start);
+      hint.removals.push_back(
+          {static_cast<uint8_t>(cell),
+           IsOn(start) ? Bit(DigitOf(start))
+                       : grid_.open[cell] & static_cast<uint16_t>(~Bit(DigitOf(start)))});
+      // The ons from the end back, the start's own rule unknown to SE (it was assumed).
+      for (size_t i = chain_.size() - 1; i >= 1; --i) {
+        if (IsOn(chain_[i])) hint.causes.push_back({chain_[i], OnCause(grid_, chain_[i - 1], chain_[i])});
+      }
+      collect_->push_back(std::move(hint));
+      return;
+    }
     if (!best_.Before(difficulty, complexity, kind_)) return;
     const uint16_t start = chain_.front();
     const int cell = CellOf(start);
@@ -996,7 +1334,7 @@ class CycleSearcher {
   void Cycle(int end, int links) {
     const int complexity = links;  // its start, at both ends, counted once
     const double difficulty = SeDifficulty(Base(true), complexity);
-    if (!best_.Before(difficulty, complexity, kind_)) return;
+    if (!collect_ && !best_.Before(difficulty, complexity, kind_)) return;
     ChainTo(end, &chain_);
     CellSet on_loop{};
     for (const uint16_t p : chain_) on_loop.Add(CellOf(p));
@@ -1016,8 +1354,57 @@ class CycleSearcher {
       any |= removals[cell] != 0;
     }
     if (!any) return;
+    if (collect_) {
+      Collect(difficulty, complexity, removals, on_loop);
+      return;
+    }
     best_.removals = removals;
     Take(difficulty, complexity, true);
+  }
+
+  // The hint of the chain in chain_, for collect_.
+  NestedHint Hint(double difficulty, int complexity, bool cycle) const {
+    NestedHint hint;
+    hint.difficulty = difficulty;
+    hint.complexity = complexity;
+    hint.sort_key = kind_ == LinkKind::kX ? 2 : kind_ == LinkKind::kY ? 3 : 4;
+    uint64_t identity = MixIdentity(kIdentitySeed, cycle ? 1 : 0);
+    for (const uint16_t p : chain_) identity = MixIdentity(identity, p);
+    hint.identity = identity;
+    return hint;
+  }
+
+  // A cycle, for collect_: SE lists its removals' cells in the order its ons' peers first show
+  // them (the ons from the end back, each one's peers ascending), as a HashMap iterates them;
+  // its chains are the cycle from its end back, then the same reversed, each off of the cycle
+  // an on there, taken by the off's rule.
+  void Collect(double difficulty, int complexity, const std::array<uint16_t, kCells>& removals,
+               const CellSet& on_loop) {
+    NestedHint hint = Hint(difficulty, complexity, true);
+    std::array<uint8_t, kCells> cells;
+    int count = 0;
+    std::array<bool, kCells> listed{};
+    for (size_t i = chain_.size() - 1; i >= 1; --i) {
+      const uint16_t p = chain_[i];
+      if (!IsOn(p)) continue;
+      const int digit = DigitOf(p);
+      Table().peer_set[CellOf(p)].ForEach([&](int peer) {
+        if (!on_loop.Has(peer) && (removals[peer] & Bit(digit)) && !listed[peer]) {
+          listed[peer] = true;
+          cells[count++] = static_cast<uint8_t>(peer);
+        }
+      });
+    }
+    HashMapOrder(cells, count);
+    for (int i = 0; i < count; ++i) hint.removals.push_back({cells[i], removals[cells[i]]});
+    const size_t n = chain_.size() - 1;  // chain_[n] is the start again
+    for (size_t i = n; i >= 2; i -= 2) {
+      hint.causes.push_back({chain_[i], OnCause(grid_, chain_[i - 1], chain_[i])});
+    }
+    for (size_t i = 1; i < n; i += 2) {
+      hint.causes.push_back({Conjugate(chain_[i]), OffCause(chain_[i - 1], chain_[i])});
+    }
+    collect_->push_back(std::move(hint));
   }
 
   void Take(double difficulty, int complexity, bool cycle) {
@@ -1036,7 +1423,40 @@ class CycleSearcher {
   std::vector<uint16_t> chain_;
   std::array<uint64_t, (kPotentials + 63) / 64> on_seen_{}, off_seen_{};
   CycleBest best_;
+  std::vector<NestedHint>* collect_ = nullptr;
 };
+
+// Sorts `hints` as SE does (difficulty, complexity, sort key; stably) and keeps the first of
+// each set of removals (SE's hints are equal where their removals are).
+void SortNested(std::vector<NestedHint>* hints) {
+  std::stable_sort(hints->begin(), hints->end(), [](const NestedHint& a, const NestedHint& b) {
+    if (a.difficulty != b.difficulty) return a.difficulty < b.difficulty;
+    if (a.complexity != b.complexity) return a.complexity < b.complexity;
+    return a.sort_key < b.sort_key;
+  });
+  std::vector<std::vector<std::pair<uint8_t, uint16_t>>> kept;
+  size_t out = 0;
+  for (size_t i = 0; i < hints->size(); ++i) {
+    auto removals = (*hints)[i].removals;
+    std::sort(removals.begin(), removals.end());
+    if (std::find(kept.begin(), kept.end(), removals) != kept.end()) continue;
+    kept.push_back(std::move(removals));
+    if (out != i) (*hints)[out] = std::move((*hints)[i]);
+    ++out;
+  }
+  hints->resize(out);
+}
+
+void NestedHints(int level, const Grid9& grid, std::vector<NestedHint>* hints) {
+  hints->clear();
+  if (level == 2) {
+    CycleSearcher(grid, hints).Search();
+  } else {
+    thread_local Scratch scratch;  // the nested chains' own, apart from the chain's
+    Searcher(grid, &scratch, hints).Search();
+  }
+  SortNested(hints);
+}
 
 }  // namespace
 
@@ -1061,8 +1481,9 @@ bool SeCycles(Board& board, Step* step) {
 }
 
 bool SeChains(Board& board, Step* step) {
-  for (const Producer producer :
-       {Producer::kNishio, Producer::kMultiple, Producer::kDynamic, Producer::kDynamicPlus}) {
+  for (const Producer producer : {Producer::kNishio, Producer::kMultiple, Producer::kDynamic,
+                                 Producer::kDynamicPlus, Producer::kNested,
+                                 Producer::kNestedMultiple}) {
     if (ProducerStep(producer, board, step)) return true;
   }
   return false;

@@ -103,9 +103,11 @@ std::pair<HodokuLevel, uint16_t> FinnedFishWorth(Technique technique, int size) 
 constexpr std::array<uint32_t, kHodokuLevelCount - 1> kCeilings = {800, 1000, 1600, 1800};
 
 // What the trials of a path are worth. Neither program has a trial: HoDoKu goes on with forcing
-// nets (700 points, extreme), SE with nested forcing chains (9.5 and up). On the reference
-// samples only the forum's SE 11+ puzzles needed trials, their nesting 4 to 15 deep, so a trial
-// rates 10.0 plus 0.1 a level of nesting, above every forcing chain (8.2 and up).
+// nets (700 points, extreme), SE with nested forcing chains (9.5 and up), which SE's path takes
+// by SE's rules to their level 3 (logic_se_chains.cc). Past those (SE's level 4, some of the
+// forum's SE 11+ puzzles) and past the walk's allowance of nested searches (logic.h,
+// kNestedSearches), its trials nest 4 to 15 deep, so a trial rates 10.0 plus 0.1 a level of
+// nesting, above every forcing chain (8.2 and up).
 struct TrialWorth {
   HodokuLevel level;
   uint32_t score;
@@ -268,9 +270,14 @@ namespace {
 // easiest step on SE's scale, rated as it goes. Where SE's direct techniques solve the puzzle
 // that path is theirs: it takes them by SE's rules, each placing its single and nothing else.
 template <typename Start>
-Scales WithSePath(const Start& puzzle, Scales scales) {
+Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* cancel = nullptr) {
   Rater rater(logic::Preference::kEasiestSe);
-  logic::Walk(puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); });
+  const auto add = [&](const Step& step) { rater.Add(step); };
+  if constexpr (std::is_same_v<Start, Grid>) {
+    logic::Walk(puzzle, logic::Preference::kEasiestSe, add, cancel);
+  } else {
+    logic::Walk(puzzle, logic::Preference::kEasiestSe, add);
+  }
   const Scales se = rater.Result();
   scales.se_tenths = se.se_tenths;
   scales.se_pearl_tenths = se.se_pearl_tenths;
@@ -288,7 +295,7 @@ Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps) {
   return WithSePath(start, RateSteps(steps));
 }
 
-Ratings RateGrid(const Grid& grid, RatedPaths paths) {
+Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* cancel) {
   Ratings ratings;
   if (paths != RatedPaths::kSe) {
     // One walk of our path, rated as it goes: no step is kept.
@@ -303,7 +310,7 @@ Ratings RateGrid(const Grid& grid, RatedPaths paths) {
   }
   if (paths != RatedPaths::kHodoku) {
     const Scales hodoku = ratings.scales;
-    ratings.scales = WithSePath(grid, hodoku);
+    ratings.scales = WithSePath(grid, hodoku, cancel);
   }
   return ratings;
 }

@@ -22,6 +22,7 @@
 #ifndef SUDOKU_SOLVER_RATING_H_
 #define SUDOKU_SOLVER_RATING_H_
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -116,7 +117,10 @@ enum class RatedPaths : uint8_t {
   kHodoku,  // QQWing's rating and HoDoKu's level and score; SE's three numbers stay at 1.0
   kSe,      // SE's numbers; QQWing's rating and HoDoKu's level and score stay at their zeros
 };
-Ratings RateGrid(const Grid& grid, RatedPaths paths = RatedPaths::kBoth);
+// Once `cancel` is true the rating ends within milliseconds and means nothing (logic::Walk):
+// SE's nested chains can take a second or two of a hard puzzle's rating.
+Ratings RateGrid(const Grid& grid, RatedPaths paths = RatedPaths::kBoth,
+                 const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sudoku::rating
 

@@ -411,8 +411,8 @@ TEST(NetworkSafety, GenerateAndExplainIdsAreCheckedInFlight) {
   }
 }
 
-// Famous hard puzzles (tests/data/very_hard.txt), which the logical solver takes milliseconds
-// each to rate: a thousand times their solving.
+// Famous hard puzzles (tests/data/very_hard.txt): quick to solve, seconds each to rate (SE's
+// nested chains).
 const std::vector<std::string> kHardPuzzles = {
     // Inkala 2012, AI Escargot, Easter Monster, Golden Nugget, Platinum Blonde
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
@@ -423,7 +423,7 @@ const std::vector<std::string> kHardPuzzles = {
 };
 
 // Five of top1465 that SE rates 8.3-8.9 (its dynamic forcing chains): rated in milliseconds
-// each, a tenth of what one of kHardPuzzles takes.
+// each.
 const std::vector<std::string> kChainPuzzles = {
     ".3174.5.........2.95.8............19..6.9.872...1..6...9.......81..2.......5..2.3",
     "2..4.98......5...7.4.87.6.....928..........9.8.5...3....6.82.15.....4...1..7.....",
@@ -432,9 +432,16 @@ const std::vector<std::string> kChainPuzzles = {
     "...........976.4..7.3524.......3..87.5.2........8..9.2..43.2.95.75......6.......1",
 };
 
+// Two that SE rates by its nested chains (tests/data/serate_nested_ratings.txt, 9.9 and 10.3):
+// a fraction of a second each to rate, where one of kHardPuzzles takes seconds.
+const std::vector<std::string> kNestedPuzzles = {
+    "98.7..6..75.....9...6......4...3.....3...2..4..59...8..9....1....76...5..6...1..2",
+    "98.7..6..7...9.5....4..3.9.6.........2...14....13..27...8.3..4....4.7..5.....8..2",
+};
+
 // A rated batch of `count` puzzles of `puzzles`, in turn, as `batch_id`.
 wire::Request RatedBatch(uint64_t batch_id, int count,
-                         const std::vector<std::string>& puzzles = kHardPuzzles) {
+                         const std::vector<std::string>& puzzles = kNestedPuzzles) {
   wire::Request request;
   wire::SolveRequest& solve = *request.mutable_solve();
   solve.set_batch_id(batch_id);
@@ -453,8 +460,8 @@ TEST(NetworkSafety, RatedBatchesLeaveBatchesAndTheCanaryAlone) {
   std::vector<std::unique_ptr<WireClient>> raters;
   for (uint64_t i = 0; i < 2; ++i) {
     raters.push_back(std::make_unique<WireClient>(daemon.port()));
-    // A fraction of a second of a core each (a sanitizer's: tens of seconds): SE's dynamic chains try every
-    // candidate at each step of a hard puzzle.
+    // A fraction of a second of a core each (a sanitizer's: seconds): SE's nested chains try
+    // every candidate at each step of a hard puzzle.
     raters.back()->Send(RatedBatch(1, 2));
   }
   WireClient normal(daemon.port());

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <ostream>
 #include <string>
@@ -410,6 +411,45 @@ TEST(Rating, SeEqualsSerateWhereSeHasGroupedStrongLinks) {
 // its path (logic_se_chains.cc) give its rating, its pearl and its diamond.
 TEST(Rating, SeEqualsSerateOnItsChains) {
   EXPECT_EQ(ExpectSerateRatings("serate_chain_ratings.txt"), 9);
+}
+
+// Puzzles SE rates by its nested forcing chains, 9.5 and up (serate_nested_ratings.txt says how
+// they were made): its dynamic chains with its cycles and forcing chains within (level 2, from
+// 9.5) and with its multiple chains within (level 3, from 10.0), each nested chain's complexity
+// added to the chain's, give its rating; and a 9.9 whose pointing within a chain rests, as SE's
+// does, on the places gone from the box outside the line (not on all of them: 10.0).
+TEST(Rating, SeEqualsSerateOnItsNestedChains) {
+  EXPECT_EQ(ExpectSerateRatings("serate_nested_ratings.txt"), 4);
+}
+
+// SE's nested chains are a puzzle's dearest steps, each a search of SE's cycles or multiple
+// chains wherever one of its chains runs out of singles. Cancelled, a walk finds none of them
+// and ends by trials; a puzzle with several solutions (which SE does not rate) takes none.
+TEST(Rating, NestedChainsStopWhenCancelledAndSkipPuzzlesWithSeveralSolutions) {
+  Grid grid{};
+  ASSERT_FALSE(ParsePuzzle(
+      "98.7..6..7...9.5....4..3.9.6.........2...14....13..27...8.3..4....4.7..5.....8..2", &grid));
+  const auto nested_steps = [&](const std::atomic<bool>* cancel) {
+    int nested = 0, trials = 0;
+    logic::Walk(
+        grid, logic::Preference::kEasiestSe,
+        [&](const logic::Step& step) {
+          nested += step.technique == logic::Technique::kForcingChain && step.variant >= 14;
+          trials += step.technique == logic::Technique::kTrial;
+        },
+        cancel);
+    return std::make_pair(nested, trials);
+  };
+  const auto [nested, trials] = nested_steps(nullptr);
+  EXPECT_GT(nested, 0);
+  EXPECT_EQ(trials, 0);
+  const std::atomic<bool> cancelled{true};
+  const auto [nested_cancelled, trials_cancelled] = nested_steps(&cancelled);
+  EXPECT_EQ(nested_cancelled, 0);
+  EXPECT_GT(trials_cancelled, 0);
+  // Its first clue taken away: several solutions, and no nested chain.
+  grid[0] = 0;
+  EXPECT_EQ(nested_steps(nullptr).first, 0);
 }
 
 // Puzzles SE rates by its cycles and forcing chains of X and Y links (6.5-7.x): SE's producer

@@ -296,13 +296,35 @@ TEST(SeChains, DescribesWhereTheChainsStartAndWhatTheyConclude) {
   }
 }
 
+// A nested chain's step as serate takes it (its log: "10.1 Cell Forcing Chains: r4c3 ==> r5c3.6
+// off", after three dynamic chains "+" of 9.9-10.1): the chains from r4c3's candidates meet at
+// r5c3 <> 6, the one from 5 through a forcing chain nested in it, from r5c3 = 6 back to its
+// removal along eleven links that rest on four of the chain's removals (1 from r2c3, r6c1,
+// r6c2, r8c3). Its complexity, 20 of its own and 12 of the nested chain's, rates it 9.5 + 0.6.
+TEST(SeChains, NestedChainsTakeTheStepSerateTakes) {
+  Grid grid{};
+  ASSERT_FALSE(ParsePuzzle(
+      "98.7.16..7..5..94.....6....47...3....2...5.....96..4..2...5..1..9.8..2....8.....6", &grid));
+  std::vector<Step> chains;
+  Walk(grid, Preference::kEasiestSe, [&](const Step& step) {
+    if (step.technique == Technique::kForcingChain && step.variant >= 10) chains.push_back(step);
+  });
+  ASSERT_GE(chains.size(), 4u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(chains[i].variant, 10) << i;
+  EXPECT_EQ(chains[3].variant, 16);
+  EXPECT_EQ(chains[3].se_tenths, 101);
+  EXPECT_EQ(Describe(chains[3]),
+            "Dynamic Cell Forcing Chains (+ Forcing Chains): each candidate of r4c3 (1 5 6) leads "
+            "to the same: removes 6 from r5c3");
+}
+
 // Every step of the path rated for SE, over the fixtures and every tenth puzzle of the shared
 // hardest sets: no elimination removes the solution's digit, every placement is the solution's.
 // SE's chains are exact by construction only if their propagation is; this checks it where they
 // act most.
 TEST(SeChains, EveryConclusionHoldsInTheSolution) {
   std::vector<std::string> puzzles;
-  for (const char* file : {"serate_chain_ratings.txt", "very_hard.txt"}) {
+  for (const char* file : {"serate_chain_ratings.txt", "serate_nested_ratings.txt"}) {
     std::ifstream in(testing::TestPath("SUDOKU_TEST_DATA_DIR") + "/" + file);
     ASSERT_TRUE(in) << file;
     for (std::string line; std::getline(in, line);) {
