@@ -35,6 +35,11 @@ once, per puzzle added: the client's start and connection do not count, as neith
 start does; HoDoKu's is its own summary (/bs). Each anchor gives one rating, so sudokud is timed
 against it doing that one too: `--rate-only hodoku` beside HoDoKu, `--rate-only se` beside
 serate (the same numbers as `--rate`, each path walked alone).
+--nested-from FILE (with --fresh DIR) makes one more set, DIR/nested.txt, of --nested-count
+puzzles (40) that SE rates by its nested forcing chains (9.5 and up), which neither generator
+makes: puzzles of FILE (the forum's hardest, SE 11 and up) in a random order, each with one to
+four digits of its solution, chosen at random, added as clues, kept where sudokud rates them
+9.5 or more (a few in ten are). serate takes seconds to minutes on each: give it --se-cap.
 --disagreements FILE lists the puzzles whose HoDoKu level differs, with HoDoKu's solution path
 (/vp) and sudokud's explanation counted by technique, and prints the HoDoKu techniques of those
 paths that sudokud's did not use.
@@ -63,6 +68,7 @@ file of ../shared/data):
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -259,6 +265,62 @@ def run_serate(jar, puzzles, cap):
     return results, seconds / len(puzzles), version
 
 
+# The client's wait for an answer: a batch of the hardest puzzles, a second or more each to rate
+# on the daemon's one thread, outlasts its default 30 s.
+PATIENT = ["--timeout", "60m"]
+
+
+def solve_json(client, connect, puzzles, flags):
+    """The JSON records of `sudoku-client solve` with `flags` over `puzzles`."""
+    path = write_file(puzzles)
+    try:
+        out = subprocess.run([client, "solve", "--connect", connect, *flags, *PATIENT, "--format",
+                              "json", "--no-progress", path], capture_output=True, text=True).stdout
+    finally:
+        os.unlink(path)
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def make_nested(args, connect):
+    """The path of the --nested-from set (DIR/nested.txt): made now from --nested-from, or with
+    --reuse taken back. Its making is noted in DIR/generated.txt."""
+    path = os.path.join(args.fresh, "nested.txt")
+    if args.reuse and os.path.exists(path):
+        return path
+    with open(args.nested_from) as f:
+        sources = [line.strip()[:81] for line in f if len(line.strip()) >= 81]
+    chooser = random.Random()  # a new choice each run
+    chooser.shuffle(sources)
+    kept, tried, start = [], 0, time.monotonic()
+    for at in range(0, len(sources), 32):
+        if len(kept) >= args.nested_count:
+            break
+        candidates = []
+        for record in solve_json(args.client, connect, sources[at:at + 32], []):
+            puzzle, solution = record["puzzle"], record.get("solution")
+            if record["verdict"] != "solved" or not solution:
+                continue
+            blanks = [i for i, c in enumerate(puzzle) if c == "."]
+            added = set(chooser.sample(blanks, chooser.randint(1, 4)))
+            candidates.append("".join(solution[i] if i in added else c
+                                      for i, c in enumerate(puzzle)))
+        tried += len(candidates)
+        for record in solve_json(args.client, connect, candidates,
+                                 ["--unique", "--rate-only", "se"]):
+            if record["verdict"] == "solved" and record["rating"]["se"] >= 9.5:
+                kept.append(record["puzzle"])
+    kept = kept[:args.nested_count]
+    os.makedirs(args.fresh, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("".join(p + "\n" for p in kept))
+    note = (f"nested.txt: {len(kept)} puzzles in {time.monotonic() - start:.0f} s, of {tried} "
+            f"made from {args.nested_from} (1-4 solution digits added, sudokud's SE >= 9.5)")
+    print(note, file=sys.stderr)
+    with open(os.path.join(args.fresh, "generated.txt"), "a") as f:
+        f.write(note + "\n")
+    return path
+
+
 def start_daemon(daemon):
     """A sudokud on one thread and the address it listens on (its log names the port)."""
     server = subprocess.Popen([daemon, "--listen", "127.0.0.1:0", "--threads", "1"],
@@ -290,7 +352,7 @@ def run_sudokud(client, connect, puzzles, repeat, rate="both"):
         try:
             start = time.monotonic()
             out = subprocess.run([client, "solve", "--connect", connect, *RATE_FLAGS[rate],
-                                  "--format", "json", "--no-progress", path],
+                                  *PATIENT, "--format", "json", "--no-progress", path],
                                  capture_output=True, text=True, check=True).stdout
             return out, time.monotonic() - start
         finally:
@@ -537,17 +599,26 @@ def main():
     parser.add_argument("--se-capped-as", type=float, help="SE of a puzzle over the cap")
     parser.add_argument("--save", metavar="DIR", help="keep each program's answers in DIR")
     parser.add_argument("--reuse", action="store_true", help="take saved answers back")
+    parser.add_argument("--nested-from", metavar="FILE",
+                        help="with --fresh: make DIR/nested.txt from FILE's puzzles (SE 9.5+)")
+    parser.add_argument("--nested-count", type=int, default=40,
+                        help="puzzles of the nested set (40)")
     parser.add_argument("--disagreements", metavar="FILE",
                         help="list the puzzles whose HoDoKu level differs (with --hodoku-jar)")
     args = parser.parse_args()
+    if args.nested_from and not args.fresh:
+        sys.exit("compare_ratings.py: --nested-from makes DIR/nested.txt: give --fresh DIR")
 
-    files = (make_fresh(args) if args.fresh else []) + args.files
-    sets = read_puzzles(files, args.half)
-    texts = sum(sets.values(), [])
-    if not texts:
-        sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(files))
     server, connect = start_daemon(args.daemon) if args.connect is None else (None, args.connect)
     try:
+        files = (make_fresh(args) if args.fresh and (args.hodoku_jar or args.qqwing) else [])
+        if args.nested_from:
+            files.append(make_nested(args, connect))
+        files += args.files
+        sets = read_puzzles(files, args.half)
+        texts = sum(sets.values(), [])
+        if not texts:
+            sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(files))
         ours, ours_times = {}, {rate: {} for rate in RATE_FLAGS}
         for name, puzzles in sets.items():
             for rate in RATE_FLAGS:
