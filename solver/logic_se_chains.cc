@@ -618,10 +618,13 @@ class Implications {
     return false;
   }
 
-  int CountFrom(const Entry& from) const {
+  // Calls `each` with every distinct ancestor of `from` (parents, transitively), `from` not
+  // among them.
+  template <typename F>
+  void ForEachAncestor(const Entry& from, F&& each) const {
     std::array<uint64_t, (kPotentials + 63) / 64> seen{};
     std::array<uint16_t, kPotentials> stack;
-    int top = 0, count = 1;
+    int top = 0;
     seen[from.potential / 64] |= uint64_t{1} << (from.potential % 64);
     auto push_parents = [&](const Entry& entry) {
       for (uint32_t i = 0; i < entry.parent_count; ++i) {
@@ -635,18 +638,20 @@ class Implications {
     };
     push_parents(from);
     while (top > 0) {
-      ++count;
-      push_parents(entries_[entry_of_[stack[--top]]]);
+      const Entry& entry = entries_[entry_of_[stack[--top]]];
+      each(entry);
+      push_parents(entry);
     }
+  }
+
+  int CountFrom(const Entry& from) const {
+    int count = 1;
+    ForEachAncestor(from, [&](const Entry&) { ++count; });
     return count;
   }
 
   void TallyFrom(const Entry& from, NestedTally* tally) const {
     if (nested_.empty()) return;
-    std::array<uint64_t, (kPotentials + 63) / 64> seen{};
-    seen[from.potential / 64] |= uint64_t{1} << (from.potential % 64);
-    std::array<const Entry*, kPotentials> stack;
-    int top = 0;
     auto visit = [&](const Entry& entry) {
       if (entry.nested < 0) return;
       const NestedRecord& record = nested_[entry.nested];
@@ -657,22 +662,7 @@ class Implications {
       tally->complexity += record.complexity;
     };
     visit(from);
-    auto push_parents = [&](const Entry& entry) {
-      for (uint32_t i = 0; i < entry.parent_count; ++i) {
-        const uint16_t parent = pool_[entry.first_parent + i];
-        uint64_t& word = seen[parent / 64];
-        const uint64_t bit = uint64_t{1} << (parent % 64);
-        if (word & bit) continue;
-        word |= bit;
-        stack[top++] = &entries_[entry_of_[parent]];
-      }
-    };
-    push_parents(from);
-    while (top > 0) {
-      const Entry& entry = *stack[--top];
-      visit(entry);
-      push_parents(entry);
-    }
+    ForEachAncestor(from, visit);
   }
 
   // A nested step whose removals some entries are.
