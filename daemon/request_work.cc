@@ -251,8 +251,11 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   response->set_level(static_cast<wire::Level>(pencilmarks ? logic::LevelOf(hardest)
                                                             : logic::QqwingLevel(grid, hardest)));
   response->set_guesses(explanation.fast_guesses);
-  const rating::Scales scales = pencilmarks ? rating::RatePuzzle(candidates, explanation.steps)
-                                            : rating::RatePuzzle(grid, explanation.steps);
+  const rating::Scales scales = pencilmarks
+                                    ? rating::RatePuzzle(candidates, explanation.steps, &cancel)
+                                    : rating::RatePuzzle(grid, explanation.steps, &cancel);
+  // A cancelled rating means nothing: nobody waits for the answer any more.
+  if (cancel.load(std::memory_order_relaxed)) return false;
   response->set_hodoku_level(static_cast<wire::HodokuLevel>(scales.hodoku_level));
   response->set_hodoku_score(scales.hodoku_score);
   response->set_se_rating(scales.se_tenths);

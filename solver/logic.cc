@@ -557,8 +557,8 @@ Rating Walk(const Grid& grid, Preference preference,
 }
 
 Rating Walk(const CandidateGrid& candidates, Preference preference,
-            const std::function<void(const Step&)>& on_step) {
-  return WalkFrom({.candidates = &candidates}, preference, on_step);
+            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel) {
+  return WalkFrom({.candidates = &candidates, .cancel = cancel}, preference, on_step);
 }
 
 Rating Rate(const Grid& grid) {

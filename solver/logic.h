@@ -417,7 +417,8 @@ Rating Walk(const Grid& grid, Preference preference,
             const std::function<void(const Step&)>& on_step,
             const std::atomic<bool>* cancel = nullptr);
 Rating Walk(const CandidateGrid& candidates, Preference preference,
-            const std::function<void(const Step&)>& on_step);
+            const std::function<void(const Step&)>& on_step,
+            const std::atomic<bool>* cancel = nullptr);
 
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);

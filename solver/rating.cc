@@ -270,14 +270,10 @@ namespace {
 // easiest step on SE's scale, rated as it goes. Where SE's direct techniques solve the puzzle
 // that path is theirs: it takes them by SE's rules, each placing its single and nothing else.
 template <typename Start>
-Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* cancel = nullptr) {
+Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* cancel) {
   Rater rater(logic::Preference::kEasiestSe);
-  const auto add = [&](const Step& step) { rater.Add(step); };
-  if constexpr (std::is_same_v<Start, Grid>) {
-    logic::Walk(puzzle, logic::Preference::kEasiestSe, add, cancel);
-  } else {
-    logic::Walk(puzzle, logic::Preference::kEasiestSe, add);
-  }
+  logic::Walk(
+      puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); }, cancel);
   const Scales se = rater.Result();
   scales.se_tenths = se.se_tenths;
   scales.se_pearl_tenths = se.se_pearl_tenths;
@@ -287,12 +283,14 @@ Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* c
 
 }  // namespace
 
-Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps) {
-  return WithSePath(puzzle, RateSteps(steps));
+Scales RatePuzzle(const Grid& puzzle, std::span<const Step> steps,
+                  const std::atomic<bool>* cancel) {
+  return WithSePath(puzzle, RateSteps(steps), cancel);
 }
 
-Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps) {
-  return WithSePath(start, RateSteps(steps));
+Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps,
+                  const std::atomic<bool>* cancel) {
+  return WithSePath(start, RateSteps(steps), cancel);
 }
 
 Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* cancel) {

@@ -98,11 +98,14 @@ Scales RateSteps(std::span<const logic::Step> steps,
 // theirs: at every step the first of a hidden single alone in its unit (1.0), in a box (1.2), in
 // a column or row (1.5), a pointing (1.7) or claiming (1.9) that leaves a hidden single, a hidden
 // pair that leaves one (2.0), a naked single (2.3), a hidden triple that leaves a hidden single
-// (2.5), each placing that single and nothing else.
-Scales RatePuzzle(const Grid& puzzle, std::span<const logic::Step> steps);
+// (2.5), each placing that single and nothing else. Once `cancel` is true, SE's walk ends within
+// milliseconds (logic::Walk) and the numbers mean nothing.
+Scales RatePuzzle(const Grid& puzzle, std::span<const logic::Step> steps,
+                  const std::atomic<bool>* cancel = nullptr);
 // The same for a candidate state solved by `steps` (its logic::Explain(candidates)): SE's
 // numbers from the path that takes the easiest step on SE's scale from that state.
-Scales RatePuzzle(const CandidateGrid& start, std::span<const logic::Step> steps);
+Scales RatePuzzle(const CandidateGrid& start, std::span<const logic::Step> steps,
+                  const std::atomic<bool>* cancel = nullptr);
 
 // Both ratings of a grid at once: QQWing's, as logic::Rate() gives it, and the scales, from one
 // run of the logical solver.
