@@ -69,6 +69,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -219,6 +220,15 @@ def triple(text):
     return [float(x) for x in text.split("/")]
 
 
+def serate_seconds(text):
+    """Seconds of serate's %e: "0.45s", "2m15s", "1h02m", "1d03h" (its getTimeString)."""
+    match = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s?)?", text)
+    if not match:
+        raise ValueError(f"serate's time {text!r}")
+    days, hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
+    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+
+
 def run_serate(jar, puzzles, cap):
     """{puzzle: [ER, EP, ED], or None over the cap}, serate's seconds per puzzle and its version.
     Without a cap the set runs in one JVM, and the time is its wall clock less that of a run of
@@ -246,7 +256,7 @@ def run_serate(jar, puzzles, cap):
         for line in out.splitlines():
             puzzle, rating, elapsed = line.split()
             results[puzzle] = triple(rating)
-            seconds += float(elapsed.rstrip("s"))
+            seconds += serate_seconds(elapsed)
         if len(puzzles) == 1:
             return results, seconds, version
         _, start_up = timed(puzzles[:1])
@@ -258,7 +268,7 @@ def run_serate(jar, puzzles, cap):
         fields = done.stdout.split()
         if len(fields) == 2:
             results[puzzle] = triple(fields[0])
-            seconds += float(fields[1].rstrip("s"))
+            seconds += serate_seconds(fields[1])
         else:
             results[puzzle] = None
             seconds += cap
