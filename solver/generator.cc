@@ -159,7 +159,8 @@ bool HasLevelAndNeeds(const GenerateOptions& options, const Grid& puzzle) {
 // Whether the puzzle has the HoDoKu level and SE range asked for (true when none is).
 bool HasScales(const GenerateOptions& options, const Grid& puzzle) {
   if (!options.hodoku_level && options.se_min == 0 && options.se_max == 0) return true;
-  const rating::Scales scales = rating::RateGrid(puzzle, rating::RatedPaths::kBoth, options.cancel).scales;
+  const rating::Scales scales =
+      rating::RateGrid(puzzle, rating::RatedPaths::kBoth, options.cancel).scales;
   if (options.hodoku_level && scales.hodoku_level != *options.hodoku_level) return false;
   if (options.se_min != 0 && scales.se_tenths < options.se_min) return false;
   return options.se_max == 0 || scales.se_tenths <= options.se_max;

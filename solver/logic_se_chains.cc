@@ -683,7 +683,14 @@ class Implications {
 // SE's producers of forcing chains, in its order: Nishio (7.5), multiple (8.0), dynamic (8.5),
 // and its dynamic ones at levels 1 ("+", 9.0), 2 (nested forcing chains and cycles, 9.5) and 3
 // (nested multiple forcing chains, 10.0).
-enum class Producer : uint8_t { kNishio, kMultiple, kDynamic, kDynamicPlus, kNested, kNestedMultiple };
+enum class Producer : uint8_t {
+  kNishio,
+  kMultiple,
+  kDynamic,
+  kDynamicPlus,
+  kNested,
+  kNestedMultiple,
+};
 
 int LevelOf(Producer producer) {
   switch (producer) {
@@ -1305,7 +1312,9 @@ class CycleSearcher {
                        : grid_.open[cell] & static_cast<uint16_t>(~Bit(DigitOf(start)))});
       // The ons from the end back, the start's own rule unknown to SE (it was assumed).
       for (size_t i = chain_.size() - 1; i >= 1; --i) {
-        if (IsOn(chain_[i])) hint.causes.push_back({chain_[i], OnCause(grid_, chain_[i - 1], chain_[i])});
+        if (IsOn(chain_[i])) {
+          hint.causes.push_back({chain_[i], OnCause(grid_, chain_[i - 1], chain_[i])});
+        }
       }
       collect_->push_back(std::move(hint));
       return;
