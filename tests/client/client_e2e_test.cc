@@ -352,7 +352,7 @@ void WaitUntilWritten(const std::string& path) {
 TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   const auto first = StartDaemon(), second = StartDaemon();
   // Small batches one at a time: long enough a run to kill a daemon in its middle.
-  const MixedInput input = MakeMixedInput(200000, 21, false);
+  const MixedInput input = MakeMixedInput(RunLongEnough(200000), 21, false);
   const std::string file = WriteTemp("two_daemons.txt", input.text);
   const std::string out = TempPath("two_daemons_out"), err = TempPath("two_daemons_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
@@ -396,7 +396,7 @@ TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
   for (int i = 0; i < 3; ++i) daemons.push_back(StartDaemon());
   std::vector<std::string> addresses;
   for (const auto& daemon : daemons) addresses.push_back(daemon->address());
-  const MixedInput input = MakeMixedInput(300000, 23, false);
+  const MixedInput input = MakeMixedInput(RunLongEnough(300000), 23, false);
   const std::string file = WriteTemp("drained.txt", input.text);
   const std::string out = TempPath("drained_out"), err = TempPath("drained_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
@@ -485,7 +485,7 @@ TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
 TEST(ClientEndToEndFaults, OneAddressDrainedAndRestartedLosesNothing) {
   auto daemon = StartDaemon();
   const std::string address = daemon->address();
-  const MixedInput input = MakeMixedInput(100000, 29, false);
+  const MixedInput input = MakeMixedInput(RunLongEnough(100000), 29, false);
   const std::string file = WriteTemp("restarted.txt", input.text);
   const std::string out = TempPath("restarted_out"), err = TempPath("restarted_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address,
@@ -548,7 +548,7 @@ TEST(ClientEndToEndNames, ConnectionsSpreadOverEveryAddressOfANameAndFollowIt) {
   }
   const std::string hosts = WriteTemp("hosts", "127.0.0.2 sudokud.test\n127.0.0.3 sudokud.test\n"
                                                "127.0.0.4 sudokud.test\n");
-  const MixedInput input = MakeMixedInput(400000, 31, false);
+  const MixedInput input = MakeMixedInput(RunLongEnough(400000), 31, false);
   const std::string file = WriteTemp("named.txt", input.text);
   const std::string out = TempPath("named_out"), err = TempPath("named_err");
   const std::string command =
@@ -617,7 +617,7 @@ TEST(ClientEndToEndNames, AnAddressOfTheNameThatRefusesIsPassedOver) {
 TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
   const auto daemon = StartDaemon();
   std::string text;
-  for (int i = 0; i < 200000; ++i) text += std::string(kSimplePuzzle) + "\n";  // line i: puzzle i
+  for (int i = 0; i < RunLongEnough(200000); ++i) text += std::string(kSimplePuzzle) + "\n";  // line i: puzzle i
   const std::string file = WriteTemp("killed.txt", text);
   const std::string out = TempPath("killed_out"), err = TempPath("killed_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
@@ -744,7 +744,7 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
     ready = !error;
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  const MixedInput input = MakeMixedInput(200000, 41, false);
+  const MixedInput input = MakeMixedInput(RunLongEnough(200000), 41, false);
   const std::string file = WriteTemp("behind_haproxy.txt", input.text);
   const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
   // Four connections, two to each daemon.

@@ -519,10 +519,11 @@ TEST(NetworkSafety, ALargeRatedBatchTakesItsTurnsAPieceAtATime) {
 // A large batch of bounded work takes its turns a piece at a time too (kBoundedBatchPiece,
 // 4,096 puzzles): on one thread, a batch of one puzzle sent while a batch of 61,441 hard ones is
 // being solved is answered after the piece in hand, before the large batch, not after all of it.
-// The large batch is sixteen pieces (a second or more of a core), so that it is still being
-// solved when the small one comes, 0.1 s in, however fast a piece is.
+// The large batch is sixteen pieces (a second or more of a core; four under a sanitizer, which
+// solves some ten times slower), so that it is still being solved when the small one comes, 0.1 s
+// in, however fast a piece is.
 TEST(NetworkSafety, ALargeBatchTakesItsTurnsAPieceAtATime) {
-  constexpr int kLarge = 15 * 4096 + 1;
+  constexpr int kLarge = RunLongEnough(16 * 4096) - 4096 + 1;
   DaemonProcess daemon({"--listen", "127.0.0.1:0", "--threads", "1"});
   WireClient large(daemon.port());
   std::vector<std::string> hard;
