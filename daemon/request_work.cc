@@ -69,7 +69,9 @@ void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response
   response->mutable_verdicts()->Resize(n, 0);
   response->mutable_solution_counts()->Resize(n, 0);
   response->mutable_guesses()->Resize(n, 0);
-  if (request.rate() && request.rating_scope() != wire::SE_PATH) {
+  // The columns of the paths rated, as SolveBatchRange() fills them.
+  const rating::RatedPaths paths = PathsOf(request.rating_scope());
+  if (request.rate() && paths != rating::RatedPaths::kSe) {
     response->mutable_hardest_techniques()->Resize(n, 0);
     response->mutable_steps()->Resize(n, 0);
     response->mutable_levels()->Resize(n, 0);
@@ -77,7 +79,7 @@ void StartBatch(const wire::SolveRequest& request, wire::SolveResponse* response
     response->mutable_hodoku_levels()->Resize(n, 0);
     response->mutable_hodoku_scores()->Resize(n, 0);
   }
-  if (request.rate() && request.rating_scope() != wire::HODOKU_PATH) {
+  if (request.rate() && paths != rating::RatedPaths::kHodoku) {
     response->mutable_se_ratings()->Resize(n, 0);
     response->mutable_se_pearls()->Resize(n, 0);
     response->mutable_se_diamonds()->Resize(n, 0);

@@ -412,7 +412,7 @@ Rating Rate(const Grid& grid);
 // only during the call) instead of keeping it: what a rating needs, without a copy of every
 // step. Returns what Rate() does but the level, which it leaves at kSimple. Once `cancel` is
 // true, SE's nested chains (the dearest steps, seconds on the hardest puzzles) find nothing
-// more, and the walk ends within milliseconds, its steps meaningless.
+// more, and the walk ends with the step in hand, its steps meaningless.
 Rating Walk(const Grid& grid, Preference preference,
             const std::function<void(const Step&)>& on_step,
             const std::atomic<bool>* cancel = nullptr);

@@ -306,10 +306,7 @@ Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* ca
     ratings.scales.hodoku_level = ours.hodoku_level;
     ratings.scales.hodoku_score = ours.hodoku_score;
   }
-  if (paths != RatedPaths::kHodoku) {
-    const Scales hodoku = ratings.scales;
-    ratings.scales = WithSePath(grid, hodoku, cancel);
-  }
+  if (paths != RatedPaths::kHodoku) ratings.scales = WithSePath(grid, ratings.scales, cancel);
   return ratings;
 }
 

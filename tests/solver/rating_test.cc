@@ -423,33 +423,37 @@ TEST(Rating, SeEqualsSerateOnItsNestedChains) {
 }
 
 // SE's nested chains are a puzzle's dearest steps, each a search of SE's cycles or multiple
-// chains wherever one of its chains runs out of singles. Cancelled, a walk finds none of them
-// and ends by trials; a puzzle with several solutions (which SE does not rate) takes none.
+// chains wherever one of its chains runs out of singles. Cancelled, a walk ends with the step in
+// hand (mid-walk: ExplainPuzzle.CancelledWhileRatedStopsAndAnswersNothing); a puzzle with several
+// solutions (which SE does not rate) takes none.
 TEST(Rating, NestedChainsStopWhenCancelledAndSkipPuzzlesWithSeveralSolutions) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(
       "98.7..6..7...9.5....4..3.9.6.........2...14....13..27...8.3..4....4.7..5.....8..2", &grid));
-  const auto nested_steps = [&](const std::atomic<bool>* cancel) {
-    int nested = 0, trials = 0;
+  struct Taken {
+    int nested = 0, trials = 0, steps = 0;
+  };
+  const auto walk = [&](const std::atomic<bool>* cancel) {
+    Taken taken;
     logic::Walk(
         grid, logic::Preference::kEasiestSe,
         [&](const logic::Step& step) {
-          nested += step.technique == logic::Technique::kForcingChain && step.variant >= 14;
-          trials += step.technique == logic::Technique::kTrial;
+          taken.nested += step.technique == logic::Technique::kForcingChain && step.variant >= 14;
+          taken.trials += step.technique == logic::Technique::kTrial;
+          ++taken.steps;
         },
         cancel);
-    return std::make_pair(nested, trials);
+    return taken;
   };
-  const auto [nested, trials] = nested_steps(nullptr);
-  EXPECT_GT(nested, 0);
-  EXPECT_EQ(trials, 0);
+  const Taken whole = walk(nullptr);
+  EXPECT_GT(whole.nested, 0);
+  EXPECT_EQ(whole.trials, 0);
+  // Cancelled, the walk ends with the step in hand: here, before the first.
   const std::atomic<bool> cancelled{true};
-  const auto [nested_cancelled, trials_cancelled] = nested_steps(&cancelled);
-  EXPECT_EQ(nested_cancelled, 0);
-  EXPECT_GT(trials_cancelled, 0);
+  EXPECT_EQ(walk(&cancelled).steps, 0);
   // Its first clue taken away: several solutions, and no nested chain.
   grid[0] = 0;
-  EXPECT_EQ(nested_steps(nullptr).first, 0);
+  EXPECT_EQ(walk(nullptr).nested, 0);
 }
 
 // Puzzles SE rates by its cycles and forcing chains of X and Y links (6.5-7.x): SE's producer
