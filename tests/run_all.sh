@@ -186,13 +186,14 @@ if ((sanitizers)); then
     record_ctest asan+ubsan "$asan_dir" "$asan_dir/ctest-output.log" $?
   fi
   for_real_done
-  # TSan looks for data races, so it runs the suites of the code that has threads: the daemon
-  # and the client (labels daemon, client: their end-to-end tests included) and the solver's
-  # tests that call it from several threads (label threads). The rest of the solver's tests run
-  # one thread (and TSan cannot see into oneTBB's workers anyway: tests/tsan.supp), and the
-  # deploy and page tests drive the same daemon as the daemon's suite.
-  tsan_labels="daemon;client;threads"
-  tsan_excluded="package;boot;container"
+  # TSan looks for data races, so it runs the suites of the code that has threads: the daemon's
+  # (label daemon, its end-to-end tests included), the client's that start a real sudokud
+  # (label e2e), and the solver's tests that call it from several threads (label threads). The
+  # client's own tests do not: its code runs on one thread, its io_context's. The rest of the
+  # solver's tests run one thread (and TSan cannot see into oneTBB's workers anyway:
+  # tests/tsan.supp), and the deploy and page tests drive the same daemon as the daemon's suite.
+  tsan_labels="daemon;e2e;threads"
+  tsan_excluded="package;boot;container;deploy;web"
   build_and_test tsan "$build_dir-tsan" "${SUDOKU_CMAKE_ARGS:-} -DSUDOKU_SANITIZE=thread \
     -DSUDOKU_TEST_LABELS=$tsan_labels -DSUDOKU_TEST_EXCLUDED_LABELS=$tsan_excluded \
     $sanitized_args" -E '^Package[.]' -L "^(${tsan_labels//;/|})$" -LE "^(${tsan_excluded//;/|})$"
