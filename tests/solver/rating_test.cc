@@ -454,6 +454,13 @@ TEST(Rating, NestedChainsStopWhenCancelledAndSkipPuzzlesWithSeveralSolutions) {
   // Its first clue taken away: several solutions, and no nested chain.
   grid[0] = 0;
   EXPECT_EQ(walk(nullptr).nested, 0);
+  // Easter Monster spends the walk's nested searches (kNestedSearches) before its end: trials
+  // take their place.
+  ASSERT_FALSE(ParsePuzzle(
+      "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1", &grid));
+  const Taken spent = walk(nullptr);
+  EXPECT_GT(spent.nested, 0);
+  EXPECT_GT(spent.trials, 0);
 }
 
 // Puzzles SE rates by its cycles and forcing chains of X and Y links (6.5-7.x): SE's producer
