@@ -617,7 +617,8 @@ TEST(ClientEndToEndNames, AnAddressOfTheNameThatRefusesIsPassedOver) {
 TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
   const auto daemon = StartDaemon();
   std::string text;
-  for (int i = 0; i < RunLongEnough(200000); ++i) text += std::string(kSimplePuzzle) + "\n";  // line i: puzzle i
+  // Line i: puzzle i.
+  for (int i = 0; i < RunLongEnough(200000); ++i) text += std::string(kSimplePuzzle) + "\n";
   const std::string file = WriteTemp("killed.txt", text);
   const std::string out = TempPath("killed_out"), err = TempPath("killed_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",

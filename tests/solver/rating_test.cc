@@ -425,7 +425,8 @@ TEST(Rating, SeEqualsSerateOnItsNestedChains) {
 // SE's nested chains are a puzzle's dearest steps, each a search of SE's cycles or multiple
 // chains wherever one of its chains runs out of singles. Cancelled, a walk ends with the step in
 // hand (mid-walk: ExplainPuzzle.CancelledWhileRatedStopsAndAnswersNothing); a puzzle with several
-// solutions (which SE does not rate) takes none.
+// solutions (which SE does not rate) takes none; a walk that spends its nested searches ends by
+// trials.
 TEST(Rating, NestedChainsStopWhenCancelledAndSkipPuzzlesWithSeveralSolutions) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(
