@@ -626,9 +626,10 @@ def main():
             files.append(make_nested(args, connect))
         files += args.files
         sets = read_puzzles(files, args.half)
+        empty = [name for name, puzzles in sets.items() if not puzzles]
+        if empty:
+            sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(empty))
         texts = sum(sets.values(), [])
-        if not texts:
-            sys.exit("compare_ratings.py: no 81-character puzzles in " + ", ".join(files))
         ours, ours_times = {}, {rate: {} for rate in RATE_FLAGS}
         for name, puzzles in sets.items():
             for rate in RATE_FLAGS:
