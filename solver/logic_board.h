@@ -148,6 +148,7 @@ enum class Search : uint8_t {
   kMultiColours,
   kSeNishio,  // SE's Nishio chains read one digit each: searched again in the digits that changed
   kSeLinks2, kSeLinks3, kSeLinks4, kSeLinks5, kSeLinks6,  // SE's strong links: one digit each
+  kSeXCycles,  // SE's cycles and forcing chains of X links (SeCycles): one digit each
   kCount
 };
 constexpr Search Sized(Search first, int size) {

@@ -43,6 +43,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "solver/logic_board.h"
@@ -170,8 +172,9 @@ struct NestedHint {
 };
 
 // The steps of SE's nested producer of `level` (2: cycles and forcing chains, 3: multiple forcing
-// chains) on `grid`, in SE's order, one of each set of removals (the first). Defined below.
-void NestedHints(int level, const Grid9& grid, std::vector<NestedHint>* hints);
+// chains) on `grid`, in SE's order, one of each set of removals (the first). Valid until the
+// next call on the same thread. Defined below.
+const std::vector<NestedHint>& NestedHints(int level, const Grid9& grid);
 
 // SE's difficulty of a chain: its base plus SE's length bonus, the tenths added one at a time in
 // a double, as SE adds them.
@@ -535,7 +538,6 @@ class Implications {
   // the rules of its chains' ons needed) takes its removals off, their parents those removals,
   // unless known already. Whether a step had.
   bool Nested(const Rules& rules, const Grid9& grid) {
-    thread_local std::vector<NestedHint> hints;
     thread_local std::vector<uint16_t> parents;
     thread_local std::array<uint64_t, (kPotentials + 63) / 64> listed;
     const Grid9& source = *rules.source;
@@ -547,8 +549,7 @@ class Implications {
         return false;
       }
       --*rules.nested_searches_left;
-      NestedHints(level, grid, &hints);
-      for (const NestedHint& hint : hints) {
+      for (const NestedHint& hint : NestedHints(level, grid)) {
         parents.clear();
         listed.fill(0);
         auto parent = [&](int cell, int digit) {
@@ -1071,15 +1072,21 @@ class CycleSearcher {
     nodes_.reserve(4096);
   }
 
-  const CycleBest& Search() {
+  // `x_digits`: the digits whose X links to search. An X link joins places of one digit, so the
+  // X chains from one digit's candidates find what they found while its candidates stay as they
+  // were (Search::kSeXCycles); the Y and XY chains read every digit. `x_found` (when given):
+  // whether the X links found any step.
+  const CycleBest& Search(uint16_t x_digits = kEveryDigit, bool* x_found = nullptr) {
     for (const LinkKind kind : {LinkKind::kX, LinkKind::kY, LinkKind::kXY}) {
       kind_ = kind;
       y_ = kind != LinkKind::kX;
       x_ = kind != LinkKind::kY;
+      if (kind == LinkKind::kY && x_found) *x_found = !best_.chain.empty();
+      const uint16_t digits = kind == LinkKind::kX ? x_digits : kEveryDigit;
       for (int cell = 0; cell < kCells; ++cell) {
         const int cardinality = Count(grid_.open[cell]);
         if (cardinality < 2 || (!x_ && cardinality > 2)) continue;
-        for (uint16_t d = grid_.open[cell]; d; d = WithoutLowest(d)) {
+        for (uint16_t d = grid_.open[cell] & digits; d; d = WithoutLowest(d)) {
           const int digit = LowestDigit(d);
           std::array<uint16_t, 4> back;
           const int back_count = OffsBackTo(On(cell, digit), &back);
@@ -1446,8 +1453,47 @@ void SortNested(std::vector<NestedHint>* hints) {
   hints->resize(out);
 }
 
-void NestedHints(int level, const Grid9& grid, std::vector<NestedHint>* hints) {
-  hints->clear();
+// The nested searches a walk has made, by grid: chains from different assumptions often reach
+// the same grid (one assumption places what another does, and singles do the rest), and the
+// steps found there depend on the grid alone. About one search in five of a nested walk is such
+// a repeat. Kept per thread, at most kEntries grids (a megabyte or two), emptied when full. The
+// walk's allowance counts every search asked for, found here or not, so that what a walk rates
+// does not depend on what the memo holds.
+class NestedMemo {
+ public:
+  // The entry for (level, grid), and whether it holds the search's steps already.
+  std::pair<std::vector<NestedHint>*, bool> Find(int level, const Grid9& grid) {
+    uint64_t key = MixIdentity(kIdentitySeed, static_cast<uint64_t>(level));
+    for (const uint16_t digits : grid.open) key = MixIdentity(key, digits);
+    auto [at, added] = entries_.try_emplace(key);
+    Entry& entry = at->second;
+    if (!added) {
+      if (entry.level == level && entry.open == grid.open) return {&entry.hints, true};
+      // Another grid with the same key: the newer takes its place.
+    } else if (entries_.size() > kEntries) {
+      entries_.clear();
+      return Find(level, grid);
+    }
+    entry.level = level;
+    entry.open = grid.open;
+    entry.hints.clear();
+    return {&entry.hints, false};
+  }
+
+ private:
+  static constexpr size_t kEntries = 4096;
+  struct Entry {
+    int level = 0;
+    std::array<uint16_t, kCells> open{};
+    std::vector<NestedHint> hints;
+  };
+  std::unordered_map<uint64_t, Entry> entries_;
+};
+
+const std::vector<NestedHint>& NestedHints(int level, const Grid9& grid) {
+  thread_local NestedMemo memo;
+  const auto [hints, known] = memo.Find(level, grid);
+  if (known) return *hints;
   if (level == 2) {
     CycleSearcher(grid, hints).Search();
   } else {
@@ -1455,13 +1501,16 @@ void NestedHints(int level, const Grid9& grid, std::vector<NestedHint>* hints) {
     Searcher(grid, &scratch, hints).Search();
   }
   SortNested(hints);
+  return *hints;
 }
 
 }  // namespace
 
 bool SeCycles(Board& board, Step* step) {
   CycleSearcher searcher(board);
-  const CycleBest& best = searcher.Search();
+  bool x_found = false;
+  const CycleBest& best = searcher.Search(board.DigitsToSearch(Search::kSeXCycles), &x_found);
+  if (!x_found) board.NothingFound(Search::kSeXCycles);
   if (best.chain.empty()) return false;
   step->technique = best.kind == LinkKind::kX   ? Technique::kXChain
                     : best.kind == LinkKind::kY ? Technique::kXYChain

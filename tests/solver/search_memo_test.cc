@@ -57,6 +57,7 @@ std::vector<std::pair<std::string, SearchFunction>> MemoizedSearches() {
   searches.emplace_back("sue de coq", SueDeCoq);
   searches.emplace_back("multi colours", MultiColours);
   searches.emplace_back("SE's Nishio chains", SeNishioChains);
+  searches.emplace_back("SE's cycles and forcing X- and XY-chains", SeCycles);
   return searches;
 }
 
