@@ -38,6 +38,13 @@ constexpr uint16_t WithoutLowest(uint16_t bits) { return static_cast<uint16_t>(b
 
 // A set of cells, bit i for cell i.
 struct CellSet {
+  static constexpr int BitsSet(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555;
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0f;
+    return static_cast<int>((x * 0x0101010101010101) >> 56);
+  }
+
   uint64_t low = 0;   // cells 0-63
   uint32_t high = 0;  // cells 64-80
 
@@ -52,7 +59,9 @@ struct CellSet {
     return cell < 64 ? (low >> cell) & 1 : (high >> (cell - 64)) & 1;
   }
   constexpr bool Empty() const { return low == 0 && high == 0; }
-  int Count() const { return std::popcount(low) + std::popcount(high); }
+  // Bits set, counted in registers: on the baseline x86-64 the library is built for,
+  // std::popcount is a libgcc call (BitCounts, below).
+  constexpr int Count() const { return BitsSet(low) + BitsSet(high); }
   constexpr CellSet operator&(const CellSet& other) const {
     return {low & other.low, high & other.high};
   }

@@ -273,6 +273,10 @@ bool WWing(Board& board, Step* step) {
       for (uint16_t x = xy; x; x = WithoutLowest(x)) {
         const int dx = LowestDigit(x);
         const int dy = LowestDigit(static_cast<uint16_t>(xy & ~Bit(dx)));
+        // What a wing on x would remove does not depend on its strong link: none, none tried.
+        if ((board.CellsWith(dy) & Table().peer_set[first] & Table().peer_set[second]).Empty()) {
+          continue;
+        }
         for (const Pair& pair : pairs_of[dx]) {
           for (const auto& [a, b] : {std::pair{pair.first, pair.second},
                                      {pair.second, pair.first}}) {
@@ -510,17 +514,17 @@ bool RemotePair(Board& board, Step* step) {
     if (seen[start] || Count(pair) != 2) continue;
     // The cells holding `pair` joined to `start`, coloured breadth first: a chain through them
     // alternates the two digits, so cells of one colour hold the same digit.
-    RemotePairFound found;
     std::array<int8_t, kCells> colour;
     colour.fill(-1);
     std::array<CellSet, 2> by_colour;
-    std::vector<uint8_t> queue = {static_cast<uint8_t>(start)};
+    std::array<uint8_t, kCells> queue, reached_from;
+    int queued = 0;
+    queue[queued++] = static_cast<uint8_t>(start);
     colour[start] = 0;
     seen[start] = true;
     bool clash = false;
-    for (size_t head = 0; head < queue.size(); ++head) {
+    for (int head = 0; head < queued; ++head) {
       const uint8_t cell = queue[head];
-      found.cells[colour[cell]].push_back(cell);
       by_colour[colour[cell]].Add(cell);
       for (const uint8_t peer : Table().peers[cell]) {
         if (board.open[peer] != pair) continue;
@@ -530,11 +534,17 @@ bool RemotePair(Board& board, Step* step) {
         }
         colour[peer] = static_cast<int8_t>(1 - colour[cell]);
         seen[peer] = true;
-        found.links.push_back({cell, peer});
-        queue.push_back(peer);
+        reached_from[peer] = cell;
+        queue[queued++] = peer;
       }
     }
-    if (clash || queue.size() < 4) continue;  // two or three cells: a naked pair's or a wing's
+    if (clash || queued < 4) continue;  // two or three cells: a naked pair's or a wing's
+    // The cells by colour and the links, in the order the search met them.
+    RemotePairFound found;
+    for (int i = 0; i < queued; ++i) {
+      found.cells[colour[queue[i]]].push_back(queue[i]);
+      if (i > 0) found.links.push_back({reached_from[queue[i]], queue[i]});
+    }
     for (int cell = 0; cell < kCells; ++cell) {
       if (colour[cell] >= 0 || !(board.open[cell] & pair)) continue;
       const CellSet& peers = Table().peer_set[cell];

@@ -114,7 +114,8 @@ bool ForHodokuRectangles(const Board& board, Visit&& visit) {
       allowed[board.values[cell]] = allowed[board.values[cell]].Without(table.peer_set[cell]);
     }
   }
-  std::vector<int> seen;
+  thread_local std::vector<int> seen;  // kept from call to call: its room is reused
+  seen.clear();
   for (int first = 0; first < kCells; ++first) {
     const uint16_t ab = board.open[first];
     if (Count(ab) != 2) continue;
@@ -240,12 +241,17 @@ bool HodokuRectangleAt(Board& board, const std::array<int, 4>& corners, uint16_t
 
 bool UniqueRectangle(Board& board, Step* step) {
   if (!board.unique) return false;
-  // HoDoKu looks for each type over every rectangle before the next type.
+  // HoDoKu looks for each type over every rectangle before the next type: the rectangles are
+  // met once, and the types tried on each in turn. The board changes only with the step found.
+  thread_local std::vector<std::pair<std::array<int, 4>, uint16_t>> rectangles;
+  rectangles.clear();
+  ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
+    rectangles.emplace_back(corners, ab);
+    return false;
+  });
   for (const int type : {1, 2, 3, 4, 6}) {
-    if (ForHodokuRectangles(board, [&](const std::array<int, 4>& corners, uint16_t ab) {
-          return HodokuRectangleAt(board, corners, ab, type, step);
-        })) {
-      return true;
+    for (const auto& [corners, ab] : rectangles) {
+      if (HodokuRectangleAt(board, corners, ab, type, step)) return true;
     }
   }
   return false;
