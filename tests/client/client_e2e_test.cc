@@ -28,6 +28,7 @@
 #include <gtest/gtest.h>
 
 #include "solver/puzzle_reader.h"
+#include "tests/client/held_input.h"
 #include "tests/client/mixed_input.h"
 #include "tests/support/daemon_process.h"
 #include "tests/support/paths.h"
@@ -74,6 +75,9 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::string& in, const s
   posix_spawn_file_actions_destroy(&actions);
   return error == 0 ? pid : -1;
 }
+
+// The puzzles a HeldInput makes at a time, for the runs a test acts in the middle of.
+constexpr size_t kHeldPart = 10000;
 
 // Far above any run here; a hang fails the test instead of stalling the suite.
 constexpr std::chrono::seconds kRunDeadline{120};
@@ -351,14 +355,14 @@ void WaitUntilWritten(const std::string& path) {
 // output is still every answer, in order, none twice.
 TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   const auto first = StartDaemon(), second = StartDaemon();
-  // Small batches one at a time: long enough a run to kill a daemon in its middle.
-  const MixedInput input = MakeMixedInput(RunLongEnough(200000), 21, false);
-  const std::string file = WriteTemp("two_daemons.txt", input.text);
+  // Small batches one at a time: a run long enough to be loaded when a daemon dies in its
+  // middle, and held open until then.
+  HeldInput held(kHeldPart, 21, TempPath("two_daemons_in"));
   const std::string out = TempPath("two_daemons_out"), err = TempPath("two_daemons_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
                               first->address() + "," + second->address(), "--connections", "4",
-                              "--batch", "20", "--in-flight", "1", file},
-                             "", out, err);
+                              "--batch", "20", "--in-flight", "1"},
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   // Once the first results are out, the first daemon dies.
   WaitUntilWritten(out);
@@ -370,6 +374,7 @@ TEST(ClientEndToEndFaults, OneOfTwoDaemonsKilledMidRun) {
   std::this_thread::sleep_for(kFrozenBeforeKill);
   first->Signal(SIGKILL);
   first->Wait();
+  const MixedInput input = held.Release();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   ExpectCompleteDespiteResends(input, out, err, status);
   // The dead address is named once (its connections broke, then refused, many times), with what
@@ -396,23 +401,21 @@ TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
   for (int i = 0; i < 3; ++i) daemons.push_back(StartDaemon());
   std::vector<std::string> addresses;
   for (const auto& daemon : daemons) addresses.push_back(daemon->address());
-  const MixedInput input = MakeMixedInput(RunLongEnough(300000), 23, false);
-  const std::string file = WriteTemp("drained.txt", input.text);
+  HeldInput held(kHeldPart, 23, TempPath("drained_in"));
   const std::string out = TempPath("drained_out"), err = TempPath("drained_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
                               addresses[0] + "," + addresses[1] + "," + addresses[2],
-                              "--connections", "6", "--batch", "20", "--in-flight", "2", file},
-                             "", out, err);
+                              "--connections", "6", "--batch", "20", "--in-flight", "2"},
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   WaitUntilWritten(out);
   // When the output last grew, sampled throughout: a drain's cost is the longest the output
-  // then stood still.
+  // then stood still. (A std::jthread: a failed assertion that returns early joins it.)
   using Clock = std::chrono::steady_clock;
-  std::atomic<bool> sampling = true;
   std::vector<Clock::time_point> growths;  // the sampler's until it is joined
-  std::thread sampler([&] {
+  std::jthread sampler([&](std::stop_token stop) {
     uintmax_t size = 0;
-    while (sampling) {
+    while (!stop.stop_requested()) {
       std::error_code not_yet;
       if (const auto now = std::filesystem::file_size(out, not_yet); !not_yet && now != size) {
         size = now;
@@ -438,9 +441,10 @@ TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
     daemons[i] = std::make_unique<DaemonProcess>(
         std::vector<std::string>{"--listen", addresses[i]});
   }
+  const MixedInput input = held.Release();
   int status = 0;
   const bool ended = WaitWithDeadline(client, &status, kRunDeadline);
-  sampling = false;
+  sampler.request_stop();
   sampler.join();
   ASSERT_TRUE(ended);
   const auto ms = [](Clock::duration d) {
@@ -485,12 +489,11 @@ TEST(ClientEndToEndFaults, EachOfThreeDaemonsDrainedInTurnLosesNothing) {
 TEST(ClientEndToEndFaults, OneAddressDrainedAndRestartedLosesNothing) {
   auto daemon = StartDaemon();
   const std::string address = daemon->address();
-  const MixedInput input = MakeMixedInput(RunLongEnough(100000), 29, false);
-  const std::string file = WriteTemp("restarted.txt", input.text);
+  HeldInput held(kHeldPart, 29, TempPath("restarted_in"));
   const std::string out = TempPath("restarted_out"), err = TempPath("restarted_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", address,
-                              "--batch", "20", "--in-flight", "2", "--retry-for", "30s", file},
-                             "", out, err);
+                              "--batch", "20", "--in-flight", "2", "--retry-for", "30s"},
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   WaitUntilWritten(out);
   int status = 0;
@@ -499,6 +502,7 @@ TEST(ClientEndToEndFaults, OneAddressDrainedAndRestartedLosesNothing) {
   EXPECT_EQ(daemon->Wait(), 0) << daemon->Log();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   daemon = std::make_unique<DaemonProcess>(std::vector<std::string>{"--listen", address});
+  const MixedInput input = held.Release();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   const std::string errors = ReadFile(err);
   EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
@@ -548,16 +552,15 @@ TEST(ClientEndToEndNames, ConnectionsSpreadOverEveryAddressOfANameAndFollowIt) {
   }
   const std::string hosts = WriteTemp("hosts", "127.0.0.2 sudokud.test\n127.0.0.3 sudokud.test\n"
                                                "127.0.0.4 sudokud.test\n");
-  const MixedInput input = MakeMixedInput(RunLongEnough(400000), 31, false);
-  const std::string file = WriteTemp("named.txt", input.text);
+  HeldInput held(kHeldPart, 31, TempPath("named_in"));
   const std::string out = TempPath("named_out"), err = TempPath("named_err");
   const std::string command =
       "mount --bind " + hosts + " /etc/hosts && exec " + TestPath("SUDOKU_CLIENT_BIN") +
       " solve --connect sudokud.test:" + std::to_string(port) +
-      " --connections 6 --batch 10 --in-flight 1 --resolve-every 200ms " + file;
+      " --connections 6 --batch 10 --in-flight 1 --resolve-every 200ms";
   const pid_t client = Spawn({"/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",
                               command},
-                             "", out, err);
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   WaitUntilWritten(out);
   int status = 0;
@@ -568,6 +571,7 @@ TEST(ClientEndToEndNames, ConnectionsSpreadOverEveryAddressOfANameAndFollowIt) {
   std::this_thread::sleep_for(std::chrono::seconds(1));
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended too soon after the move";
   const uint64_t third = PuzzlesAnswered(*daemons[2]);
+  const MixedInput input = held.Release();
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
   const std::string errors = ReadFile(err);
   EXPECT_EQ(CheckOutput(input, ReadFile(out)), "") << errors;
@@ -616,22 +620,32 @@ TEST(ClientEndToEndNames, AnAddressOfTheNameThatRefusesIsPassedOver) {
 // order, the last line says how many and where they stop, and the exit status is 3.
 TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
   const auto daemon = StartDaemon();
-  std::string text;
   // Line i: puzzle i.
-  for (int i = 0; i < RunLongEnough(200000); ++i) text += std::string(kSimplePuzzle) + "\n";
-  const std::string file = WriteTemp("killed.txt", text);
+  HeldInput held(
+      [](size_t, uint64_t) {
+        MixedInput same;
+        for (size_t i = 0; i < kHeldPart; ++i) {
+          same.text += std::string(kSimplePuzzle) + "\n";
+          same.expected.push_back({ExpectedLine::Kind::kSolutionOf, kSimplePuzzle});
+          same.ends.push_back(same.text.size());
+        }
+        return same;
+      },
+      TempPath("killed_in"));
   const std::string out = TempPath("killed_out"), err = TempPath("killed_err");
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect",
                               daemon->address(), "--batch", "20", "--in-flight", "1",
-                              "--retry-for", "500ms", file},
-                             "", out, err);
+                              "--retry-for", "500ms"},
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   WaitUntilWritten(out);
   int status = 0;
   ASSERT_EQ(waitpid(client, &status, WNOHANG), 0) << "the run ended before the kill";
   daemon->Signal(SIGKILL);
   daemon->Wait();
+  // The client ends without waiting for the end of its input: its daemon is gone for good.
   ASSERT_TRUE(WaitWithDeadline(client, &status, kRunDeadline));
+  held.Release();
   EXPECT_EQ(WEXITSTATUS(status), 3);
   const std::string written = ReadFile(out);
   const size_t lines = static_cast<size_t>(std::count(written.begin(), written.end(), '\n'));
@@ -645,7 +659,7 @@ TEST(ClientEndToEndFaults, ADaemonKilledMidRunLeavesAPartialOutputSaidSo) {
   const std::string errors = ReadFile(err);
   const std::string last = "sudoku-client: the output is partial: " + std::to_string(lines) +
                            " answers written, the last for line " + std::to_string(lines) +
-                           " of " + file + "; the puzzles after it have no answer\n";
+                           " of stdin; the puzzles after it have no answer\n";
   ASSERT_GT(errors.size(), last.size()) << errors;
   EXPECT_EQ(errors.substr(errors.size() - last.size()), last) << errors;
 }
@@ -745,13 +759,12 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
     ready = !error;
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  const MixedInput input = MakeMixedInput(RunLongEnough(200000), 41, false);
-  const std::string file = WriteTemp("behind_haproxy.txt", input.text);
+  HeldInput held(kHeldPart, 41, TempPath("haproxy_in"));
   const std::string out = TempPath("haproxy_out"), err = TempPath("haproxy_err");
   // Four connections, two to each daemon.
   const pid_t client = Spawn({TestPath("SUDOKU_CLIENT_BIN"), "solve", "--connect", front,
-                              "--connections", "4", "--batch", "20", "--in-flight", "1", file},
-                             "", out, err);
+                              "--connections", "4", "--batch", "20", "--in-flight", "1"},
+                             held.path(), out, err);
   ASSERT_GT(client, 0);
   WaitUntilWritten(out);
   int status = 0;
@@ -760,6 +773,7 @@ TEST(ClientEndToEndFaults, OneAddressBeforeALoadBalancerLosingADaemon) {
   std::this_thread::sleep_for(kFrozenBeforeKill);
   first->Signal(SIGKILL);
   first->Wait();
+  const MixedInput input = held.Release();
   const bool finished = running && WaitWithDeadline(client, &status, kRunDeadline);
   kill(haproxy, SIGTERM);
   int haproxy_status = 0;

@@ -1,5 +1,6 @@
 #include "tests/client/mixed_input.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <sstream>
@@ -67,7 +68,7 @@ std::string BoxedGrid(const std::string& puzzle) {
 
 class Builder {
  public:
-  explicit Builder(MixedInput* input) : input_(input) {}
+  Builder(MixedInput* input, uint64_t first_line) : input_(input), line_(first_line - 1) {}
 
   void Line(const std::string& text) {
     input_->text += text + "\n";
@@ -83,14 +84,14 @@ class Builder {
 
  private:
   MixedInput* input_;
-  uint64_t line_ = 0;
+  uint64_t line_;
 };
 
 }  // namespace
 
-MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique) {
+MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique, uint64_t first_line) {
   MixedInput input;
-  Builder out(&input);
+  Builder out(&input, first_line);
   std::mt19937_64 random(seed);
   const std::vector<Base>& bases = Bases();
   out.Line("# mixed input, seed " + std::to_string(seed));
@@ -181,8 +182,42 @@ MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique) {
         ++input.solved;
         break;
     }
+    input.ends.push_back(input.text.size());
   }
   return input;
+}
+
+MixedInput MixedInputPrefix(const MixedInput& input, size_t puzzles) {
+  MixedInput prefix;
+  puzzles = std::min(puzzles, input.expected.size());
+  prefix.text = input.text.substr(0, puzzles == 0 ? 0 : input.ends[puzzles - 1]);
+  prefix.expected.assign(input.expected.begin(), input.expected.begin() + puzzles);
+  prefix.ends.assign(input.ends.begin(), input.ends.begin() + puzzles);
+  for (const ExpectedLine& line : prefix.expected) {
+    if (line.kind == ExpectedLine::Kind::kSolutionOf) {
+      ++prefix.solved;  // a puzzle of several solutions, any of them asked for
+    } else if (line.text == "multiple") {
+      ++prefix.multiple;
+    } else if (line.text == "unsolvable") {
+      ++prefix.unsolvable;
+    } else if (line.text.starts_with("invalid: ")) {
+      ++prefix.invalid;
+    } else {
+      ++prefix.solved;
+    }
+  }
+  return prefix;
+}
+
+void AppendMixedInput(MixedInput* input, const MixedInput& more) {
+  const size_t offset = input->text.size();
+  input->text += more.text;
+  input->expected.insert(input->expected.end(), more.expected.begin(), more.expected.end());
+  for (const size_t end : more.ends) input->ends.push_back(offset + end);
+  input->solved += more.solved;
+  input->multiple += more.multiple;
+  input->unsolvable += more.unsolvable;
+  input->invalid += more.invalid;
 }
 
 std::string CheckOutput(const MixedInput& input, const std::string& output) {

@@ -22,6 +22,9 @@ struct ExpectedLine {
 struct MixedInput {
   std::string text;
   std::vector<ExpectedLine> expected;  // one per puzzle, in order
+  // Where each puzzle's lines end in `text` (the blank line closing a grid included): a text cut
+  // there is the input of the puzzles before (MixedInputPrefix).
+  std::vector<size_t> ends;
   uint64_t solved = 0;
   uint64_t multiple = 0;
   uint64_t unsolvable = 0;
@@ -29,8 +32,15 @@ struct MixedInput {
 };
 
 // About `puzzles` puzzles (every kind at least once). With `unique` (--unique) puzzles with
-// several solutions are expected as "multiple", else as any solution.
-MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique);
+// several solutions are expected as "multiple", else as any solution. Its lines are numbered
+// from `first_line` in the errors expected: an input may follow others.
+MixedInput MakeMixedInput(size_t puzzles, uint64_t seed, bool unique, uint64_t first_line = 1);
+
+// The first `puzzles` puzzles of `input`, text, answers and counts.
+MixedInput MixedInputPrefix(const MixedInput& input, size_t puzzles);
+
+// `more` after `input`, as one input (`more` made with its lines numbered after `input`'s).
+void AppendMixedInput(MixedInput* input, const MixedInput& more);
 
 // Empty when `output` has exactly the expected lines; else what is wrong, first mismatch first.
 std::string CheckOutput(const MixedInput& input, const std::string& output);

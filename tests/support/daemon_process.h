@@ -95,9 +95,10 @@ inline constexpr bool kSanitized = true;
 inline constexpr bool kSanitized = false;
 #endif
 
-// The size of a run that only has to outlast what a test does during it (a daemon killed,
-// drained, renamed): a sanitized build does the same work some ten times slower, so a quarter of
-// it still lasts more than twice as long as the whole in a plain build.
+// The size of a load that only has to be large, not long: a sanitized build does the same work
+// some ten times slower, so a quarter of it still takes more than twice as long as the whole in
+// a plain build. (A client run a test acts in the middle of holds its input open instead:
+// tests/client/held_input.h.)
 constexpr int RunLongEnough(int plain_count) {
   return kSanitized ? plain_count / 4 : plain_count;
 }
