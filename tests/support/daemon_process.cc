@@ -69,7 +69,10 @@ DaemonProcess::DaemonProcess(const std::vector<std::string>& args,
   std::vector<std::string> argv{DaemonBinary()};
   argv.insert(argv.end(), args.begin(), args.end());
   try {
-    pid_ = Spawn(argv, env, -1, fds[1]);
+    // Its stdout too: left to the test's, which ctest reads, a daemon that outlived a test
+    // process that aborted (std::terminate skips the destructor that stops it) kept ctest
+    // waiting for the end of the test's output until its timeout, ten minutes.
+    pid_ = Spawn(argv, env, fds[1], fds[1]);
   } catch (...) {
     ::close(fds[0]);
     ::close(fds[1]);

@@ -26,9 +26,9 @@ inline constexpr std::chrono::seconds kReplyTimeout{60};
 // TestPath("SUDOKUD_BIN"): $SUDOKUD_BIN, else the sudokud of this build.
 std::string DaemonBinary();
 
-// DaemonBinary() run as a child process, its stderr captured. The constructor waits for the
-// "listening on HOST:PORT" line and reads the port from it (so tests listen on port 0); it throws
-// when the daemon ends or stays silent instead.
+// DaemonBinary() run as a child process, its stderr and stdout captured (Log()). The constructor
+// waits for the "listening on HOST:PORT" line and reads the port from it (so tests listen on port
+// 0); it throws when the daemon ends or stays silent instead.
 class DaemonProcess {
  public:
   // `args` follow the binary; `env` ("NAME=value") is added to this process's environment.
