@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <thread>
 
@@ -56,35 +57,59 @@ TEST(MixedInput, APartMadeToFollowNumbersItsLinesOn) {
   EXPECT_EQ(std::stoull(input.expected[140].text.substr(14)), line_alone + lines);
 }
 
+// Reads the pipe to its end on a thread of its own, as a client would: slowly past its first
+// `fast_bytes`, so that a test can let go while it still reads.
+class PipeReader {
+ public:
+  explicit PipeReader(const std::string& path, size_t fast_bytes = SIZE_MAX)
+      : thread_([this, path, fast_bytes] {
+          const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+          if (fd < 0) return;
+          char buffer[4096];
+          for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
+            read_.append(buffer, static_cast<size_t>(n));
+            bytes_ += static_cast<size_t>(n);
+            if (read_.size() > fast_bytes) {
+              std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+          }
+          ended_ = true;
+          ::close(fd);
+        }) {}
+
+  size_t bytes() const { return bytes_; }
+  bool ended() const { return ended_; }
+  // What was read, the end reached.
+  const std::string& Join() {
+    thread_.join();
+    return read_;
+  }
+
+ private:
+  std::string read_;  // the reader's until it is joined
+  std::atomic<size_t> bytes_ = 0;
+  std::atomic<bool> ended_ = false;
+  std::thread thread_;  // last: it starts once the rest is made
+};
+
+// Parts of `part_puzzles` puzzles.
+HeldInput::MakePart Parts(size_t part_puzzles) {
+  return [=](size_t part, uint64_t first_line) {
+    return MakeMixedInput(part_puzzles, 11 + part, false, first_line);
+  };
+}
+
 TEST(HeldInput, FeedsPartAfterPartWhileReadThenEndsAtAPuzzleWhenReleased) {
   // Parts of 1,000 puzzles, 20,000 at most: then held open, fed no more.
-  HeldInput held(
-      [](size_t part, uint64_t first_line) {
-        return MakeMixedInput(1000, 11 + part, false, first_line);
-      },
-      PipePath("feed"), 20000);
-  std::atomic<size_t> bytes_read = 0;
-  std::string read;  // the reader's until it is joined
-  std::thread reader([&] {
-    const int fd = ::open(held.path().c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    char buffer[4096];
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
-      read.append(buffer, static_cast<size_t>(n));
-      bytes_read += static_cast<size_t>(n);
-      // Slowly enough that the test lets go mid-way.
-      if (read.size() > 200000) std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    ::close(fd);
-  });
+  HeldInput held(Parts(1000), PipePath("feed"), 20000);
+  PipeReader reader(held.path(), 200000);
   // Three parts' worth read (some 85 bytes a puzzle), then let go.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (bytes_read < 3 * 85000 && std::chrono::steady_clock::now() < give_up) {
+  while (reader.bytes() < 3 * 85000 && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   const MixedInput fed = held.Release();
-  reader.join();
-  EXPECT_EQ(read, fed.text);
+  EXPECT_EQ(reader.Join(), fed.text);
   EXPECT_GT(fed.expected.size(), 2000u);
   EXPECT_LT(fed.expected.size(), 20000u);
   EXPECT_EQ(fed.ends.back(), fed.text.size());
@@ -92,28 +117,13 @@ TEST(HeldInput, FeedsPartAfterPartWhileReadThenEndsAtAPuzzleWhenReleased) {
 }
 
 TEST(HeldInput, HeldOpenPastItsLastPuzzleUntilReleased) {
-  HeldInput held(
-      [](size_t part, uint64_t first_line) {
-        return MakeMixedInput(100, 11 + part, false, first_line);
-      },
-      PipePath("all"), 200);
-  std::string read;
-  std::atomic<bool> ended = false;
-  std::thread reader([&] {
-    const int fd = ::open(held.path().c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    char buffer[4096];
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
-      read.append(buffer, static_cast<size_t>(n));
-    }
-    ended = true;
-    ::close(fd);
-  });
+  HeldInput held(Parts(100), PipePath("all"), 200);
+  PipeReader reader(held.path());
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_FALSE(ended);  // all 200 read long ago; the end of the input not yet
+  EXPECT_FALSE(reader.ended());  // all 200 read long ago; the end of the input not yet
   const MixedInput fed = held.Release();
-  reader.join();
-  EXPECT_TRUE(ended);
+  const std::string& read = reader.Join();
+  EXPECT_TRUE(reader.ended());
   EXPECT_EQ(fed.expected.size(), 200u);
   EXPECT_EQ(read, fed.text);
 }
