@@ -216,7 +216,7 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
   response->set_request_id(request.request_id());
   // Givens, or a candidate state (729 characters: a pencilmark puzzle, a player's notes).
   const bool pencilmarks = request.puzzle().size() == static_cast<size_t>(kCandidateChars);
-  Grid grid;
+  Grid grid{};
   CandidateGrid candidates;
   const PuzzleError error = pencilmarks ? ParseCandidates(request.puzzle(), &candidates)
                                         : ParsePuzzle(request.puzzle(), &grid);
@@ -239,8 +239,10 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
     return true;
   }
   logic::Technique hardest = logic::Technique::kNakedSingle;
+  logic::QqwingLeveler leveler(grid);
   for (const logic::Step& step : explanation.steps) {
     hardest = std::max(hardest, step.technique);
+    leveler.Add(step);
     wire::StepToWire(step, response->add_steps());
   }
   std::string* solution = response->mutable_solution();
@@ -249,9 +251,9 @@ bool ExplainPuzzle(const wire::ExplainRequest& request, const std::atomic<bool>&
     (*solution)[cell] = static_cast<char>('0' + explanation.solution[cell]);
   }
   response->set_hardest_technique(wire::TechniqueToWire(hardest));
-  // QQWing's pairs check replays from givens; a candidate state takes the technique's level.
+  // QQWing's level is of givens; a candidate state takes its hardest technique's level.
   response->set_level(static_cast<wire::Level>(pencilmarks ? logic::LevelOf(hardest)
-                                                            : logic::QqwingLevel(grid, hardest)));
+                                                            : leveler.Result()));
   response->set_guesses(explanation.fast_guesses);
   const rating::Scales scales = pencilmarks
                                     ? rating::RatePuzzle(candidates, explanation.steps, &cancel)

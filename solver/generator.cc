@@ -145,14 +145,12 @@ Grid RemoveClues(const Grid& solution, int target, bool symmetric, logic::Level 
 bool HasLevelAndNeeds(const GenerateOptions& options, const Grid& puzzle) {
   if (!options.level && !options.needs) return true;
   bool needed = false;
-  std::function<void(const logic::Step&)> note;  // empty without needs: the walk calls nothing
-  if (options.needs) {
-    note = [&needed, needs = *options.needs](const logic::Step& step) {
-      needed = needed || step.technique == needs;
-    };
-  }
-  const logic::Rating rating = logic::Walk(puzzle, logic::Preference::kHodoku, note);
-  if (options.level && logic::QqwingLevel(puzzle, rating.hardest) != *options.level) return false;
+  logic::QqwingLeveler leveler(puzzle);
+  logic::Walk(puzzle, logic::Preference::kHodoku, [&](const logic::Step& step) {
+    needed = needed || (options.needs && step.technique == *options.needs);
+    leveler.Add(step);
+  });
+  if (options.level && leveler.Result() != *options.level) return false;
   return !options.needs || needed;
 }
 

@@ -223,13 +223,17 @@ bool LogicalStep(Board& board, Step* step, Preference preference) {
 }
 
 // Whether QQWing's own techniques (singles, intersections, naked and hidden pairs) solve the
-// grid, which is open and has one solution.
-bool SolvesWithPairs(const Grid& grid) {
-  Board board(grid);
+// board, which is open and has one solution.
+bool SolvesWithPairs(Board& board) {
   SearchMemo memo;
   board.memo = &memo;
+  Step step;  // cleared for each technique: its lists keep their room
   while (board.open_cells > 0) {
-    Step step;
+    step.placements.clear();
+    step.eliminations.clear();
+    step.units.clear();
+    step.cells.clear();
+    step.digits.clear();
     if (NakedSingle(board, &step) || HiddenSingle(board, &step)) continue;
     board.ComputePlaces();
     if (!Intersection(board, &step, true) && !Intersection(board, &step, false) &&
@@ -507,7 +511,30 @@ Level QqwingLevel(const Grid& grid, Technique hardest) {
   if (hardest <= Technique::kHiddenPair || hardest == Technique::kTrial) return LevelOf(hardest);
   // The path took a triple or more where QQWing's solver, which knows no more than pairs, may
   // have found a pair that the triple made unnecessary.
-  return internal::SolvesWithPairs(grid) ? Level::kIntermediate : Level::kExpert;
+  Board board(grid);
+  return internal::SolvesWithPairs(board) ? Level::kIntermediate : Level::kExpert;
+}
+
+QqwingLeveler::QqwingLeveler(const Grid& grid) : placed_(grid) {}
+
+void QqwingLeveler::Add(const Step& step) {
+  if (hardest_ <= Technique::kHiddenPair && step.technique <= Technique::kHiddenPair) {
+    for (const CellDigit& placement : step.placements) placed_[placement.cell] = placement.digit;
+    removed_.insert(removed_.end(), step.eliminations.begin(), step.eliminations.end());
+  }
+  hardest_ = std::max(hardest_, step.technique);
+}
+
+Level QqwingLeveler::Result() const {
+  if (hardest_ <= Technique::kHiddenPair || hardest_ == Technique::kTrial) {
+    return LevelOf(hardest_);
+  }
+  // Placements and removals commute: the digits placed, then the candidates removed.
+  Board board(placed_);
+  for (const CellDigit& removal : removed_) {
+    board.open[removal.cell] &= static_cast<uint16_t>(~Bit(removal.digit));
+  }
+  return internal::SolvesWithPairs(board) ? Level::kIntermediate : Level::kExpert;
 }
 
 namespace {
@@ -565,8 +592,9 @@ Rating Walk(const CandidateGrid& candidates, Preference preference,
 }
 
 Rating Rate(const Grid& grid) {
-  Rating rating = Walk(grid, Preference::kHodoku, nullptr);
-  rating.level = QqwingLevel(grid, rating.hardest);
+  QqwingLeveler leveler(grid);
+  Rating rating = Walk(grid, Preference::kHodoku, [&](const Step& step) { leveler.Add(step); });
+  rating.level = leveler.Result();
   return rating;
 }
 

@@ -404,6 +404,25 @@ Level LevelOf(Technique hardest);
 // QQWing's pairs would still have solved the grid.
 Level QqwingLevel(const Grid& grid, Technique hardest);
 
+// QqwingLevel() of a grid, taken as its Explain() or Walk() path (HoDoKu's order) goes: each
+// step is added in turn. Where the path goes past QQWing's techniques, the check of QQWing's
+// pairs starts from the step where it first did, not from the givens: the steps before were
+// QQWing's own, and its techniques take nothing from one another (what is left once none
+// applies is the same whichever went first), so it finds what it would have from the givens.
+class QqwingLeveler {
+ public:
+  explicit QqwingLeveler(const Grid& grid);
+  void Add(const Step& step);
+  Level Result() const;
+
+ private:
+  Technique hardest_ = Technique::kNakedSingle;
+  // The path's state before its first step past QQWing's techniques, kept from there on: the
+  // digits placed, givens among them, and the candidates removed.
+  Grid placed_{};
+  std::vector<CellDigit> removed_;
+};
+
 // Rates the grid: Explain()'s hardest technique and step count, the fast solver's guesses, and
 // the level. Does not keep the steps.
 Rating Rate(const Grid& grid);

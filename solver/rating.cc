@@ -298,9 +298,12 @@ Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* ca
   if (paths != RatedPaths::kSe) {
     // One walk of our path, rated as it goes: no step is kept.
     Rater rater;
-    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku,
-                                 [&](const Step& step) { rater.Add(step); });
-    ratings.qqwing.level = logic::QqwingLevel(grid, ratings.qqwing.hardest);
+    logic::QqwingLeveler leveler(grid);
+    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
+      rater.Add(step);
+      leveler.Add(step);
+    });
+    ratings.qqwing.level = leveler.Result();
     // HoDoKu's numbers: the SE numbers of this path are not SE's (that is SE's own path).
     const Scales ours = rater.Result();
     ratings.scales.hodoku_level = ours.hodoku_level;

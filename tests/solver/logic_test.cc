@@ -1197,6 +1197,41 @@ TEST(Logic, QqwingLevelIsWhatItsPairsSolve) {
   EXPECT_EQ(QqwingLevel(hard, Technique::kNakedTriple), Level::kExpert);
 }
 
+// The leveler's pairs check starts where the path first went past QQWing's techniques, and
+// finds what the check from the givens finds: intermediate and expert both among the fixtures
+// whose paths go past pairs, and the technique's own level where they do not.
+TEST(Logic, QqwingLevelerAgreesWithTheCheckFromTheGivens) {
+  int intermediate = 0;
+  int expert = 0;
+  for (const auto& fixture : testing::LoadFixtures("solver_puzzles.txt")) {
+    if (fixture.count != "1") continue;
+    const Grid grid = ParseOrDie(fixture.puzzle);
+    QqwingLeveler leveler(grid);
+    EXPECT_EQ(leveler.Result(), Level::kSimple) << fixture.puzzle;  // no step yet
+    Technique hardest = Technique::kNakedSingle;
+    for (const Step& step : Explain(grid).steps) {
+      leveler.Add(step);
+      hardest = std::max(hardest, step.technique);
+    }
+    const Level level = QqwingLevel(grid, hardest);
+    EXPECT_EQ(leveler.Result(), level) << fixture.puzzle;
+    if (hardest > Technique::kHiddenPair && hardest != Technique::kTrial) {
+      intermediate += level == Level::kIntermediate;
+      expert += level == Level::kExpert;
+    } else {
+      EXPECT_EQ(level, LevelOf(hardest)) << fixture.puzzle;
+    }
+  }
+  EXPECT_GT(intermediate, 0);
+  EXPECT_GT(expert, 0);
+  // The puzzle of QqwingLevelIsWhatItsPairsSolve: a triple on the path, pairs solve it.
+  const Grid grid = ParseOrDie(
+      "2.....3.4.....1.8.3........7..36......4....9.....2.....8.9......5....2.....7..6..");
+  QqwingLeveler leveler(grid);
+  for (const Step& step : Explain(grid).steps) leveler.Add(step);
+  EXPECT_EQ(leveler.Result(), Level::kIntermediate);
+}
+
 // The path rated for SE takes Sudoku Explainer's wings as serate 1.18.1 does on these puzzles
 // ("WXYZ-Wing 139: Cells r3c7,r8c7,r9c7,r1c9 on value 3", then 138 on 5, then "137: Cells
 // r1c4,r2c6,r3c6,r4c6 on value 8", the bivalue cell last: SE's easiest first, then the one
