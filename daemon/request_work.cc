@@ -134,7 +134,12 @@ bool SolveBatchRange(const wire::SolveRequest& request, int begin, int end,
         } else {
           ParsePuzzle(request.puzzles(i), &grid);
         }
-        const rating::Ratings ratings = rating::RateGrid(grid, paths, &cancel);
+        // The answer above, where it is the one counted to two that the rating needs: so when
+        // it was, and when propagation alone solved the grid (its one solution, no guess).
+        const bool counted_to_two = limits.max_solutions == 2 ||
+                                    (result.verdict == Verdict::kSolved && result.guesses == 0);
+        const rating::Ratings ratings =
+            rating::RateGrid(grid, paths, &cancel, counted_to_two ? &result : nullptr);
         if (paths != rating::RatedPaths::kSe) {
           const logic::Rating& qqwing = ratings.qqwing;
           response->mutable_hardest_techniques()->Set(i, wire::TechniqueToWire(qqwing.hardest));

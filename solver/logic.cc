@@ -249,6 +249,7 @@ struct Start {
   const Grid* grid = nullptr;
   const CandidateGrid* candidates = nullptr;
   const std::atomic<bool>* cancel = nullptr;
+  const Result* solved = nullptr;  // the fast solver's answer, counted to two, if known
 };
 
 // Runs the logical solver; `on_step` sees each step. Returns the fast solver's result, whose
@@ -258,9 +259,10 @@ struct Start {
 template <typename OnStep>
 Result Run(const Start& start, Preference preference, bool show_trial_branches, OnStep&& on_step,
            Grid* final_grid) {
-  const Result result = start.candidates
-                            ? SolveCandidates(*start.candidates, Limits{.max_solutions = 2})
-                            : SolveGrid(*start.grid, Limits{.max_solutions = 2});
+  const Result result = start.solved       ? *start.solved
+                        : start.candidates ? SolveCandidates(*start.candidates,
+                                                             Limits{.max_solutions = 2})
+                                           : SolveGrid(*start.grid, Limits{.max_solutions = 2});
   if (result.solutions == 0) return result;
   Board board = start.candidates ? Board(*start.candidates) : Board(*start.grid);
   board.unique = result.verdict == Verdict::kSolved;
@@ -582,13 +584,16 @@ Explanation Explain(const CandidateGrid& candidates, Preference preference) {
 }
 
 Rating Walk(const Grid& grid, Preference preference,
-            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel) {
-  return WalkFrom({.grid = &grid, .cancel = cancel}, preference, on_step);
+            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel,
+            const Result* solved) {
+  return WalkFrom({.grid = &grid, .cancel = cancel, .solved = solved}, preference, on_step);
 }
 
 Rating Walk(const CandidateGrid& candidates, Preference preference,
-            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel) {
-  return WalkFrom({.candidates = &candidates, .cancel = cancel}, preference, on_step);
+            const std::function<void(const Step&)>& on_step, const std::atomic<bool>* cancel,
+            const Result* solved) {
+  return WalkFrom({.candidates = &candidates, .cancel = cancel, .solved = solved}, preference,
+                  on_step);
 }
 
 Rating Rate(const Grid& grid) {

@@ -431,13 +431,15 @@ Rating Rate(const Grid& grid);
 // only during the call) instead of keeping it: what a rating needs, without a copy of every
 // step. Returns what Rate() does but the level, which it leaves at kSimple. Once `cancel` is
 // true, SE's nested chains (the dearest steps, seconds on the hardest puzzles) find nothing
-// more, and the walk ends with the step in hand, its steps meaningless.
+// more, and the walk ends with the step in hand, its steps meaningless. `solved`: the fast
+// solver's answer for the start counted to two (SolveGrid or SolveCandidates with
+// max_solutions 2), where the caller has it already; the walk then does not solve again.
 Rating Walk(const Grid& grid, Preference preference,
             const std::function<void(const Step&)>& on_step,
-            const std::atomic<bool>* cancel = nullptr);
+            const std::atomic<bool>* cancel = nullptr, const Result* solved = nullptr);
 Rating Walk(const CandidateGrid& candidates, Preference preference,
             const std::function<void(const Step&)>& on_step,
-            const std::atomic<bool>* cancel = nullptr);
+            const std::atomic<bool>* cancel = nullptr, const Result* solved = nullptr);
 
 // "r3c5": 1-based row and column, as players name cells.
 std::string CellName(int cell);

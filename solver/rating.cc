@@ -270,10 +270,12 @@ namespace {
 // easiest step on SE's scale, rated as it goes. Where SE's direct techniques solve the puzzle
 // that path is theirs: it takes them by SE's rules, each placing its single and nothing else.
 template <typename Start>
-Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* cancel) {
+Scales WithSePath(const Start& puzzle, Scales scales, const std::atomic<bool>* cancel,
+                  const Result* solved = nullptr) {
   Rater rater(logic::Preference::kEasiestSe);
   logic::Walk(
-      puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); }, cancel);
+      puzzle, logic::Preference::kEasiestSe, [&](const Step& step) { rater.Add(step); }, cancel,
+      solved);
   const Scales se = rater.Result();
   scales.se_tenths = se.se_tenths;
   scales.se_pearl_tenths = se.se_pearl_tenths;
@@ -293,23 +295,35 @@ Scales RatePuzzle(const CandidateGrid& start, std::span<const Step> steps,
   return WithSePath(start, RateSteps(steps), cancel);
 }
 
-Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* cancel) {
+Ratings RateGrid(const Grid& grid, RatedPaths paths, const std::atomic<bool>* cancel,
+                 const Result* solved) {
   Ratings ratings;
+  // Each walk needs the fast solver's verdict: found once for both.
+  Result solved_here;
+  if (solved == nullptr) {
+    solved_here = SolveGrid(grid, Limits{.max_solutions = 2});
+    solved = &solved_here;
+  }
   if (paths != RatedPaths::kSe) {
     // One walk of our path, rated as it goes: no step is kept.
     Rater rater;
     logic::QqwingLeveler leveler(grid);
-    ratings.qqwing = logic::Walk(grid, logic::Preference::kHodoku, [&](const Step& step) {
-      rater.Add(step);
-      leveler.Add(step);
-    });
+    ratings.qqwing = logic::Walk(
+        grid, logic::Preference::kHodoku,
+        [&](const Step& step) {
+          rater.Add(step);
+          leveler.Add(step);
+        },
+        nullptr, solved);
     ratings.qqwing.level = leveler.Result();
     // HoDoKu's numbers: the SE numbers of this path are not SE's (that is SE's own path).
     const Scales ours = rater.Result();
     ratings.scales.hodoku_level = ours.hodoku_level;
     ratings.scales.hodoku_score = ours.hodoku_score;
   }
-  if (paths != RatedPaths::kHodoku) ratings.scales = WithSePath(grid, ratings.scales, cancel);
+  if (paths != RatedPaths::kHodoku) {
+    ratings.scales = WithSePath(grid, ratings.scales, cancel, solved);
+  }
   return ratings;
 }
 

@@ -121,9 +121,11 @@ enum class RatedPaths : uint8_t {
   kSe,      // SE's numbers; QQWing's rating and HoDoKu's level and score stay at their zeros
 };
 // Once `cancel` is true the rating ends within milliseconds and means nothing (logic::Walk):
-// SE's nested chains can take a second or two of a hard puzzle's rating.
+// SE's nested chains can take a second or two of a hard puzzle's rating. `solved`: the fast
+// solver's answer for the grid counted to two, where the caller has it (logic::Walk); else the
+// grid is solved once for both paths.
 Ratings RateGrid(const Grid& grid, RatedPaths paths = RatedPaths::kBoth,
-                 const std::atomic<bool>* cancel = nullptr);
+                 const std::atomic<bool>* cancel = nullptr, const Result* solved = nullptr);
 
 }  // namespace sudoku::rating
 

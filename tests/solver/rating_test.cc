@@ -328,6 +328,25 @@ TEST(Rating, RateGridWalksOnlyThePathsAskedFor) {
   }
 }
 
+// The fast solver's answer, where the caller has it, is the one both walks take: the ratings
+// are those of a grid solved anew, and the answer's own numbers come back (no second solve).
+TEST(Rating, RateGridTakesTheSolversAnswerWhereTheCallerHasIt) {
+  for (const std::string& text :
+       {testing::kWikipediaPuzzle, testing::kSimplePuzzle, testing::kSeventeenClues}) {
+    Grid grid{};
+    ASSERT_FALSE(ParsePuzzle(text, &grid));
+    Result solved = SolveGrid(grid, Limits{.max_solutions = 2});
+    const Ratings anew = RateGrid(grid);
+    const Ratings given = RateGrid(grid, RatedPaths::kBoth, nullptr, &solved);
+    EXPECT_EQ(given.scales, anew.scales) << text;
+    EXPECT_EQ(given.qqwing.steps, anew.qqwing.steps) << text;
+    EXPECT_EQ(given.qqwing.level, anew.qqwing.level) << text;
+    EXPECT_EQ(given.qqwing.guesses, anew.qqwing.guesses) << text;
+    solved.guesses = 12345;
+    EXPECT_EQ(RateGrid(grid, RatedPaths::kHodoku, nullptr, &solved).qqwing.guesses, 12345u);
+  }
+}
+
 TEST(Rating, NakedSinglesOnlyPuzzleIsEasy) {
   Grid grid{};
   ASSERT_FALSE(ParsePuzzle(testing::kSimplePuzzle, &grid));
